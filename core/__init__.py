@@ -1,0 +1,47 @@
+"""KineTree's engine: rigid body trees, joints, DH and forward kinematics. No Qt here."""
+
+from .body import RigidBody, Visual
+from .dh import DHEntry, DHLink, chain_dh_table, dh_chain
+from .errors import (
+    BaseBodyError,
+    DuplicateNameError,
+    FileFormatError,
+    InvalidConfigurationError,
+    InvalidJointError,
+    InvalidLimitsError,
+    InvalidPropertyError,
+    InvalidTransformError,
+    KineTreeError,
+    UnknownBodyError,
+    UnknownRobotError,
+)
+from .joint import JOINT_TYPES, DHRow, Joint
+from .library import describe_robot, list_robots, load_robot
+from .tree import RigidBodyTree
+
+__all__ = [
+    "DHEntry",
+    "DHLink",
+    "UnknownRobotError",
+    "chain_dh_table",
+    "describe_robot",
+    "dh_chain",
+    "list_robots",
+    "load_robot",
+    "JOINT_TYPES",
+    "BaseBodyError",
+    "DHRow",
+    "DuplicateNameError",
+    "FileFormatError",
+    "InvalidConfigurationError",
+    "InvalidJointError",
+    "InvalidLimitsError",
+    "InvalidPropertyError",
+    "InvalidTransformError",
+    "Joint",
+    "KineTreeError",
+    "RigidBody",
+    "RigidBodyTree",
+    "UnknownBodyError",
+    "Visual",
+]

@@ -1,0 +1,198 @@
+"""The KineTree project file (``*.kinetree.json``): a tree, and optionally a configuration.
+
+Layout (every field is documented in README.md, "Project file")::
+
+    {"format": "kinetree", "version": 1, "base_name": "base", "gravity": [0, 0, 0],
+     "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals",
+                 "joint": {"name", "type", "axis", "position_limits", "home_position",
+                           "offset", "joint_to_parent_transform", "child_to_joint_transform",
+                           "dh": {"convention", "a", "alpha", "d", "theta"} | null}}],
+     "configuration": [...]}
+
+Non-finite limits are written as ``null`` (unbounded). Saving is atomic: a temporary file in
+the same folder is written, flushed to disk and renamed over the target.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..body import RigidBody, Visual
+from ..errors import FileFormatError, KineTreeError
+from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint
+from ..tree import RigidBodyTree
+
+FORMAT = "kinetree"
+VERSION = 1
+MAX_BYTES = 50 * 1024 * 1024
+
+
+def _limit(v: float) -> float | None:
+    return float(v) if math.isfinite(v) else None
+
+
+def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> dict[str, Any]:
+    """A JSON-ready dictionary of the tree (and configuration)."""
+    bodies = []
+    for b in tree.bodies:
+        j = b.joint
+        jd: dict[str, Any] = {"name": j.name, "type": j.type}
+        if j.type in ("revolute", "prismatic"):
+            jd["axis"] = j.axis.tolist()
+            jd["offset"] = j.offset
+        if j.type != "fixed":
+            jd["position_limits"] = [[_limit(lo), _limit(hi)] for lo, hi in j._limits]
+            jd["home_position"] = j._home.tolist()
+        dh = j.dh_parameters
+        if dh is not None:
+            jd["dh"] = {"convention": dh.convention, "a": dh.a, "alpha": dh.alpha, "d": dh.d,
+                        "theta": dh.theta}
+        else:
+            jd["joint_to_parent_transform"] = j.joint_to_parent_transform.tolist()
+        bodies.append({
+            "name": b.name,
+            "parent": tree.parent_name(b.name),
+            "joint": jd,
+            "mass": b.mass,
+            "center_of_mass": b.center_of_mass.tolist(),
+            "inertia": b.inertia.tolist(),
+            "visuals": [v.to_dict() for v in b.visuals],
+        })
+    d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "base_name": tree.base_name,
+                         "gravity": tree.gravity.tolist(), "bodies": bodies}
+    if configuration is not None:
+        d["configuration"] = np.asarray(configuration, dtype=float).tolist()
+    return d
+
+
+def _get(d: dict, key: str, where: str, default: Any = ...) -> Any:
+    if key in d:
+        return d[key]
+    if default is ...:
+        raise FileFormatError(f"{where}: missing field {key!r}")
+    return default
+
+
+def _joint_from_dict(jd: dict, where: str) -> Joint:
+    if not isinstance(jd, dict):
+        raise FileFormatError(f"{where}: 'joint' must be an object")
+    jtype = _get(jd, "type", where)
+    if jtype not in JOINT_TYPES:
+        raise FileFormatError(f"{where}: unknown joint type {jtype!r}")
+    j = Joint(_get(jd, "name", where), jtype)
+    dh = jd.get("dh")
+    if dh is not None:
+        j.set_fixed_transform([_get(dh, k, where + ".dh") for k in ("a", "alpha", "d", "theta")],
+                              _get(dh, "convention", where + ".dh"))
+    elif "joint_to_parent_transform" in jd:
+        j.set_fixed_transform(jd["joint_to_parent_transform"])
+    if "axis" in jd:
+        j.axis = jd["axis"]
+    if "offset" in jd:
+        j.offset = jd["offset"]
+    if "position_limits" in jd:
+        raw = np.array(jd["position_limits"], dtype=object).reshape(-1, 2)
+        lim = np.array([[-math.inf if lo is None else lo, math.inf if hi is None else hi]
+                        for lo, hi in raw], dtype=float)
+        qrows = QUATERNION_ROWS.get(jtype)
+        if qrows is not None:
+            lim[qrows] = math.nan
+        j.set_limits(lim if lim.shape[0] > 1 else lim[0], jd.get("home_position"))
+    return j
+
+
+def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.ndarray | None]:
+    """Rebuild a tree (and the stored configuration, if any) from :func:`tree_to_dict`'s output."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise FileFormatError(f"{source}: not a KineTree project (missing \"format\": \"{FORMAT}\")")
+    version = d.get("version")
+    if not isinstance(version, int):
+        raise FileFormatError(f"{source}: 'version' must be an integer, got {version!r}")
+    if version > VERSION:
+        raise FileFormatError(
+            f"{source}: project version {version} is newer than this KineTree understands "
+            f"(up to {VERSION}); please update KineTree"
+        )
+    try:
+        tree = RigidBodyTree(_get(d, "base_name", source, "base"), _get(d, "gravity", source, [0, 0, 0]))
+        bodies = _get(d, "bodies", source)
+        if not isinstance(bodies, list):
+            raise FileFormatError(f"{source}: 'bodies' must be a list")
+        for k, bd in enumerate(bodies):
+            where = f"{source}: bodies[{k}]"
+            if not isinstance(bd, dict):
+                raise FileFormatError(f"{where}: must be an object")
+            where = f"{source}: body {bd.get('name', k)!r}"
+            body = RigidBody(_get(bd, "name", where))
+            body.joint = _joint_from_dict(_get(bd, "joint", where), where)
+            body.mass = bd.get("mass", 1.0)
+            body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
+            body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
+            body.visuals = [Visual(v["kind"], tuple(v["size"]), v.get("pose", np.eye(4)),
+                                   tuple(v.get("color", (0.7, 0.7, 0.75, 1))), v.get("filename", ""),
+                                   v.get("name", ""))
+                            for v in bd.get("visuals", [])]
+            tree.add_body(body, _get(bd, "parent", where))
+        q = d.get("configuration")
+        config = tree.config_to_vector(q) if q is not None else None
+    except FileFormatError:
+        raise
+    except KineTreeError as exc:
+        raise FileFormatError(f"{source}: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FileFormatError(f"{source}: malformed field ({type(exc).__name__}: {exc})") from None
+    return tree, config
+
+
+def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> str:
+    """The project file text (stable key order, so equal trees give equal text)."""
+    return json.dumps(tree_to_dict(tree, configuration), indent=1, allow_nan=False)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: temp file in the same folder, fsync, rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np.ndarray | None = None) -> None:
+    """Save atomically to ``path``."""
+    atomic_write_text(path, dumps(tree, configuration))
+
+
+def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | None]:
+    """Load a project file; raises :class:`FileFormatError` naming the file and the problem."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise FileFormatError(f"{path}: file is {size / 2**20:.0f} MB, larger than a project can be")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileFormatError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileFormatError(f"{path}: cannot read ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FileFormatError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    return tree_from_dict(data, str(path))

@@ -1,0 +1,355 @@
+"""Joints: the motion between a body and its parent, and the two fixed transforms around it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .errors import InvalidJointError, InvalidLimitsError, InvalidTransformError
+from .transforms import (
+    axis_angle_rotation,
+    dh_transform,
+    mdh_transform,
+    quat_to_rotation,
+    validate_transform,
+)
+
+if TYPE_CHECKING:
+    from .body import RigidBody
+
+JOINT_TYPES = ("fixed", "revolute", "prismatic", "floating", "spherical", "planar")
+POSITION_COUNT = {"fixed": 0, "revolute": 1, "prismatic": 1, "floating": 7, "spherical": 4, "planar": 3}
+#: Joint types whose axis and offset the user may set.
+AXIAL_TYPES = ("revolute", "prismatic")
+
+_NAN2 = [math.nan, math.nan]
+_DEFAULT_LIMITS = {
+    "fixed": [_NAN2],
+    "revolute": [[-math.pi, math.pi]],
+    "prismatic": [[-0.5, 0.5]],
+    "floating": [_NAN2] * 4 + [[-5.0, 5.0]] * 3,
+    "spherical": [_NAN2] * 4,
+    "planar": [[-5.0, 5.0], [-5.0, 5.0], [-math.pi, math.pi]],
+}
+_DEFAULT_HOME = {
+    "fixed": [0.0],
+    "revolute": [0.0],
+    "prismatic": [0.0],
+    "floating": [1.0, 0, 0, 0, 0, 0, 0],
+    "spherical": [1.0, 0, 0, 0],
+    "planar": [0.0, 0.0, 0.0],
+}
+#: Rows of the position vector that hold a unit quaternion (their limits are NaN, unused).
+QUATERNION_ROWS = {"floating": slice(0, 4), "spherical": slice(0, 4)}
+
+
+@dataclass(frozen=True)
+class DHRow:
+    """A DH row as entered: ``convention`` is ``"dh"`` (standard) or ``"mdh"`` (Craig)."""
+
+    a: float
+    alpha: float
+    d: float
+    theta: float
+    convention: Literal["dh", "mdh"] = "dh"
+
+    def as_list(self) -> list[float]:
+        return [self.a, self.alpha, self.d, self.theta]
+
+
+def _check_name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidJointError(f"{what} must be a non-empty string, got {name!r}")
+    return name
+
+
+class Joint:
+    """A joint, as MATLAB's ``rigidBodyJoint`` plus Corke's ``offset``.
+
+    The pose of the child body in its parent is
+    ``joint_to_parent_transform · M(q + offset) · child_to_joint_transform``.
+    """
+
+    def __init__(self, name: str, type: str = "fixed") -> None:  # noqa: A002 - MATLAB's name
+        if type not in JOINT_TYPES:
+            raise InvalidJointError(
+                f"joint {name!r}: unknown type {type!r}; expected one of {', '.join(JOINT_TYPES)}"
+            )
+        self._name = _check_name(name, "joint name")
+        self._type = type
+        self._limits = np.array(_DEFAULT_LIMITS[type], dtype=float)
+        self._home = np.array(_DEFAULT_HOME[type], dtype=float)
+        self._axis = np.array([0.0, 0.0, 1.0]) if type in AXIAL_TYPES else np.full(3, math.nan)
+        if type == "planar":
+            self._axis = np.array([0.0, 0.0, 1.0])
+        self._offset = 0.0
+        self._jtp = np.eye(4)
+        self._ctj = np.eye(4)
+        self._dh: DHRow | None = None
+        self._owner: RigidBody | None = None
+
+    # --- identity ---------------------------------------------------------------------------
+    @property
+    def type(self) -> str:
+        """Joint type (read-only; use ``RigidBodyTree.replace_joint`` to change it)."""
+        return self._type
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        value = _check_name(value, "joint name")
+        tree = self._tree()
+        if tree is not None:
+            tree._check_joint_rename(self, value)
+        self._name = value
+        self._changed()
+
+    @property
+    def position_count(self) -> int:
+        """How many numbers this joint takes in a configuration."""
+        return POSITION_COUNT[self._type]
+
+    # --- limits and home ---------------------------------------------------------------------
+    @property
+    def position_limits(self) -> np.ndarray:
+        """``[min, max]`` (shape (2,)) for 0/1-position joints, else an (n, 2) array."""
+        return self._limits[0].copy() if self._limits.shape[0] == 1 else self._limits.copy()
+
+    @position_limits.setter
+    def position_limits(self, value: ArrayLike) -> None:
+        if self._type == "fixed":
+            raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no position limits")
+        lim = np.array(value, dtype=float).reshape(-1, 2) if np.size(value) else np.empty((0, 2))
+        if lim.shape != self._limits.shape:
+            raise InvalidLimitsError(
+                f"joint {self._name!r}: position limits must have shape "
+                f"{tuple(self._limits.shape) if self.position_count > 1 else (2,)}, got {np.shape(value)}"
+            )
+        lim = self._check_limits(lim)
+        self._check_home(self._home, lim, "existing home position")
+        self._limits = lim
+        self._changed()
+
+    def _check_limits(self, lim: np.ndarray) -> np.ndarray:
+        qrows = QUATERNION_ROWS.get(self._type)
+        for i, (lo, hi) in enumerate(lim):
+            if qrows is not None and qrows.start <= i < qrows.stop:
+                lim[i] = math.nan  # quaternion rows carry no limits
+                continue
+            if math.isnan(lo) or math.isnan(hi):
+                raise InvalidLimitsError(f"joint {self._name!r}: position limit is NaN ({lo}, {hi})")
+            if lo > hi:
+                raise InvalidLimitsError(
+                    f"joint {self._name!r}: position limits out of order: min {lo} > max {hi}"
+                )
+        return lim
+
+    def set_limits(self, limits: ArrayLike, home: ArrayLike | None = None) -> None:
+        """Set the position limits and, optionally, the home position in one step.
+
+        Use this when the new limits exclude the current home (a prismatic joint moved to
+        ``[0.3, 1.2]`` say): either setter alone would refuse the intermediate state.
+        """
+        old_limits, old_home = self._limits, self._home
+        if home is not None:
+            h = np.array(home, dtype=float).reshape(-1)
+            if h.shape == self._home.shape and np.all(np.isfinite(h)):
+                self._home = h
+        try:
+            self.position_limits = limits
+            if home is not None:
+                self.home_position = home
+        except Exception:
+            self._limits, self._home = old_limits, old_home
+            raise
+
+    @property
+    def home_position(self) -> float | np.ndarray:
+        """Home position: a float for 0/1-position joints, else an array."""
+        return float(self._home[0]) if self._home.shape[0] == 1 else self._home.copy()
+
+    @home_position.setter
+    def home_position(self, value: ArrayLike) -> None:
+        if self._type == "fixed":
+            raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no home position")
+        home = np.array(value, dtype=float).reshape(-1)
+        if home.shape != self._home.shape:
+            raise InvalidLimitsError(
+                f"joint {self._name!r}: home position needs {self._home.shape[0]} values, "
+                f"got {home.shape[0]}"
+            )
+        self._check_home(home, self._limits, "home position")
+        self._home = home
+        self._changed()
+
+    def _check_home(self, home: np.ndarray, lim: np.ndarray, what: str) -> None:
+        if self._type == "fixed":
+            return
+        if not np.all(np.isfinite(home)):
+            raise InvalidLimitsError(f"joint {self._name!r}: {what} {home.tolist()} is not finite")
+        qrows = QUATERNION_ROWS.get(self._type)
+        if qrows is not None and np.linalg.norm(home[qrows]) < 1e-12:
+            raise InvalidLimitsError(f"joint {self._name!r}: {what} has a zero quaternion")
+        for i, h in enumerate(home):
+            lo, hi = lim[i]
+            if not math.isnan(lo) and not (lo <= h <= hi):
+                raise InvalidLimitsError(
+                    f"joint {self._name!r}: {what} {h:g} is outside the limits [{lo:g}, {hi:g}]"
+                )
+
+    # --- axis and offset ---------------------------------------------------------------------
+    @property
+    def axis(self) -> np.ndarray:
+        """Unit motion axis in the joint frame (NaN for joints that have none)."""
+        return self._axis.copy()
+
+    @axis.setter
+    def axis(self, value: ArrayLike) -> None:
+        if self._type not in AXIAL_TYPES:
+            raise InvalidJointError(
+                f"joint {self._name!r}: the axis of a {self._type} joint cannot be set"
+            )
+        try:
+            ax = np.array(value, dtype=float).reshape(3)
+        except (ValueError, TypeError):
+            raise InvalidJointError(
+                f"joint {self._name!r}: axis must be 3 numbers, got {value!r}"
+            ) from None
+        n = float(np.linalg.norm(ax))
+        if not np.all(np.isfinite(ax)) or n < 1e-12:
+            raise InvalidJointError(
+                f"joint {self._name!r}: axis must be finite and non-zero, got {ax.tolist()}"
+            )
+        self._axis = ax / n
+        self._changed()
+
+    @property
+    def offset(self) -> float:
+        """Corke's offset: the joint moves by ``q + offset``."""
+        return self._offset
+
+    @offset.setter
+    def offset(self, value: float) -> None:
+        v = float(value)
+        if not math.isfinite(v):
+            raise InvalidJointError(f"joint {self._name!r}: offset must be finite, got {value!r}")
+        if self._type not in AXIAL_TYPES and v != 0.0:
+            raise InvalidJointError(f"joint {self._name!r}: a {self._type} joint has no offset")
+        self._offset = v
+        self._changed()
+
+    # --- fixed transforms --------------------------------------------------------------------
+    @property
+    def joint_to_parent_transform(self) -> np.ndarray:
+        """Pose of the joint's predecessor frame in the parent body frame."""
+        return self._jtp.copy()
+
+    @property
+    def child_to_joint_transform(self) -> np.ndarray:
+        """Pose of the child body frame in the joint's successor frame."""
+        return self._ctj.copy()
+
+    @property
+    def dh_parameters(self) -> DHRow | None:
+        """The DH row the fixed transform was set from, or ``None`` for a plain matrix."""
+        return self._dh
+
+    def set_fixed_transform(self, value: ArrayLike, kind: str = "matrix") -> None:
+        """Set the fixed transforms from a 4×4 matrix or a DH row ``[a, alpha, d, theta]``.
+
+        ``kind`` is ``"matrix"`` (``joint_to_parent = T``), ``"dh"`` (standard DH, into
+        ``child_to_joint``) or ``"mdh"`` (modified DH, into ``joint_to_parent``). The joint's
+        own variable (θ for revolute, d for prismatic) is left out of the transform but kept
+        in :attr:`dh_parameters`. A DH joint's axis is reset to z.
+        """
+        if kind == "matrix":
+            self._jtp = validate_transform(value, f"joint {self._name!r}: fixed transform")
+            self._ctj = np.eye(4)
+            self._dh = None
+        elif kind in ("dh", "mdh"):
+            row = self._check_dh_row(value)
+            a, alpha, d, theta = row
+            if self._type == "revolute":
+                theta = 0.0
+            elif self._type == "prismatic":
+                d = 0.0
+            if kind == "dh":
+                self._jtp, self._ctj = np.eye(4), dh_transform(a, alpha, d, theta)
+            else:
+                self._jtp, self._ctj = mdh_transform(a, alpha, d, theta), np.eye(4)
+            self._dh = DHRow(*row, convention=kind)  # type: ignore[arg-type]
+            if self._type in AXIAL_TYPES:
+                self._axis = np.array([0.0, 0.0, 1.0])
+        else:
+            raise InvalidTransformError(
+                f"joint {self._name!r}: unknown transform kind {kind!r}; use 'matrix', 'dh' or 'mdh'"
+            )
+        self._changed()
+
+    def _check_dh_row(self, value: ArrayLike) -> list[float]:
+        try:
+            row = np.array(value, dtype=float).reshape(-1)
+        except (ValueError, TypeError):
+            raise InvalidTransformError(
+                f"joint {self._name!r}: DH row must be 4 numbers [a alpha d theta], got {value!r}"
+            ) from None
+        if row.shape != (4,):
+            raise InvalidTransformError(
+                f"joint {self._name!r}: DH row must be 4 numbers [a alpha d theta], got {row.size}"
+            )
+        for label, v in zip(("a", "alpha", "d", "theta"), row):
+            if not math.isfinite(v):
+                raise InvalidTransformError(f"joint {self._name!r}: DH {label} is {v}")
+        return [float(v) for v in row]
+
+    # --- motion ------------------------------------------------------------------------------
+    def motion_transform(self, q: ArrayLike = ()) -> np.ndarray:
+        """``M(q + offset)``: the joint's own motion for its positions ``q`` (4×4)."""
+        q = np.asarray(q, dtype=float).reshape(-1)
+        M = np.eye(4)
+        t = self._type
+        if t == "revolute":
+            M[:3, :3] = axis_angle_rotation(self._axis, q[0] + self._offset)
+        elif t == "prismatic":
+            M[:3, 3] = (q[0] + self._offset) * self._axis
+        elif t == "floating":
+            M[:3, :3] = quat_to_rotation(q[:4])
+            M[:3, 3] = q[4:7]
+        elif t == "spherical":
+            M[:3, :3] = quat_to_rotation(q[:4])
+        elif t == "planar":
+            M[:3, :3] = axis_angle_rotation([0, 0, 1], q[2])
+            M[:2, 3] = q[:2]
+        return M
+
+    def transform(self, q: ArrayLike = ()) -> np.ndarray:
+        """Pose of the child body in the parent body for joint positions ``q``."""
+        return self._jtp @ self.motion_transform(q) @ self._ctj
+
+    # --- plumbing ----------------------------------------------------------------------------
+    def copy(self) -> Joint:
+        """A detached deep copy."""
+        j = Joint.__new__(Joint)
+        j.__dict__.update(self.__dict__)
+        for key in ("_limits", "_home", "_axis", "_jtp", "_ctj"):
+            setattr(j, key, getattr(self, key).copy())
+        j._owner = None
+        return j
+
+    def _tree(self):
+        return self._owner._tree if self._owner is not None else None
+
+    def _changed(self) -> None:
+        tree = self._tree()
+        if tree is not None:
+            tree._touch()
+
+    def __repr__(self) -> str:
+        return f"Joint({self._name!r}, type={self._type!r})"

@@ -1,0 +1,293 @@
+"""Vectorized forward kinematics and Jacobians, compiled from a tree into flat arrays.
+
+Every body's pose in its parent is ``A · M(q) · B`` with constant 4×4 ``A`` and ``B``. For
+revolute and prismatic joints ``A`` and ``B`` absorb a rotation that takes the joint axis to z,
+so ``M`` is always ``Rz(θ)`` or ``Tz(d)``: a column mix, never a generic 4×4 product.
+
+* One configuration: ``A·Rz(θ)·B = P0 + sinθ·P1 + (1−cosθ)·P2`` (and ``P0 + d·P3`` for a
+  prismatic joint) for all bodies at once, then one product per body, level by level.
+* A batch: poses are kept as ``(4 columns, 3 rows, N)`` arrays; composing with a constant is
+  one GEMM over the whole chunk and ``Rz``/``Tz`` are column mixes. Batches are processed in
+  chunks that keep the working set in cache.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .joint import QUATERNION_ROWS
+from .transforms import inverse_transform
+
+if TYPE_CHECKING:
+    from .tree import RigidBodyTree
+
+_K = np.zeros((4, 4))
+_K[0, 1], _K[1, 0] = -1.0, 1.0
+_K2 = np.diag([-1.0, -1.0, 0.0, 0.0])
+_E = np.zeros((4, 4))
+_E[2, 3] = 1.0
+_CACHE_BYTES = 1 << 20
+
+
+def _z_to_axis(axis: np.ndarray) -> np.ndarray:
+    """A 4×4 rotation whose z column is ``axis`` (unit)."""
+    R = np.eye(4)
+    z = np.array([0.0, 0.0, 1.0])
+    c = float(axis @ z)
+    if c > 1 - 1e-15:
+        return R
+    if c < -1 + 1e-15:
+        R[1, 1] = R[2, 2] = -1.0
+        return R
+    v = np.cross(z, axis)
+    s = np.linalg.norm(v)
+    k = v / s
+    K = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    R[:3, :3] = np.eye(3) + s * K + (1 - c) * (K @ K)
+    R[:3, 2] = axis  # exact
+    return R
+
+
+def _quat_rotations(Qq: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) rotations from (n, 4) quaternions ``[w x y z]`` (normalised)."""
+    q = Qq / np.linalg.norm(Qq, axis=1, keepdims=True)
+    w, x, y, z = q.T
+    R = np.empty((q.shape[0], 3, 3))
+    R[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    R[:, 0, 1] = 2 * (x * y - w * z)
+    R[:, 0, 2] = 2 * (x * z + w * y)
+    R[:, 1, 0] = 2 * (x * y + w * z)
+    R[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    R[:, 1, 2] = 2 * (y * z - w * x)
+    R[:, 2, 0] = 2 * (x * z - w * y)
+    R[:, 2, 1] = 2 * (y * z + w * x)
+    R[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return R
+
+
+def _general_motion(kind: str, q: np.ndarray) -> np.ndarray:
+    """(n, 4, 4) motion of floating/spherical/planar joints for (n, k) positions."""
+    n = q.shape[0]
+    M = np.zeros((n, 4, 4))
+    M[:, 3, 3] = 1.0
+    if kind == "planar":
+        c, s = np.cos(q[:, 2]), np.sin(q[:, 2])
+        M[:, 0, 0], M[:, 0, 1], M[:, 1, 0], M[:, 1, 1] = c, -s, s, c
+        M[:, 2, 2] = 1.0
+        M[:, 0, 3], M[:, 1, 3] = q[:, 0], q[:, 1]
+    else:
+        M[:, :3, :3] = _quat_rotations(q[:, :4])
+        if kind == "floating":
+            M[:, :3, 3] = q[:, 4:7]
+    return M
+
+
+class KinematicPlan:
+    """Flat, read-only description of a tree for fast kinematics (rebuilt when it changes)."""
+
+    def __init__(self, tree: RigidBodyTree) -> None:
+        bodies = tree.bodies
+        index = {b: i for i, b in enumerate(bodies)}
+        nb = self.nb = len(bodies)
+        self.parent = np.array([index.get(b.parent, -1) for b in bodies], dtype=int)
+        self.kind: list[str] = []
+        self.qi = np.zeros(nb, dtype=int)
+        A = np.tile(np.eye(4), (nb, 1, 1))
+        B = np.tile(np.eye(4), (nb, 1, 1))
+        offsets = np.zeros(nb)
+        qi = 0
+        for i, b in enumerate(bodies):
+            j = b.joint
+            jtp, ctj = j._jtp, j._ctj
+            self.qi[i] = qi
+            qi += j.position_count
+            if j.type in ("revolute", "prismatic"):
+                Ra = _z_to_axis(j._axis)
+                A[i], B[i] = jtp @ Ra, Ra.T @ ctj
+                self.kind.append("rz" if j.type == "revolute" else "tz")
+                offsets[i] = j.offset
+            elif j.type == "fixed":
+                A[i] = jtp @ ctj
+                self.kind.append("fixed")
+            else:
+                A[i], B[i] = jtp, ctj
+                self.kind.append(j.type)
+        self.position_count = qi
+        self.A, self.B = A, B
+        eye = np.eye(4)
+        self.A_is_I = [bool(np.array_equal(a, eye)) for a in A]
+        self.B_is_I = [bool(np.array_equal(b, eye)) for b in B]
+
+        kinds = np.array(self.kind, dtype=object)
+        self.rev = np.flatnonzero(kinds == "rz")
+        self.pri = np.flatnonzero(kinds == "tz")
+        self.rev_q, self.rev_off = self.qi[self.rev], offsets[self.rev]
+        self.pri_q, self.pri_off = self.qi[self.pri], offsets[self.pri]
+        self.general = [i for i, k in enumerate(self.kind) if k not in ("rz", "tz", "fixed")]
+        # single-configuration constants: A·M·B = P0 + Σ coef_k · P_k
+        self.P0 = A @ B
+        self.Pstack = np.stack([A @ _K @ B, A @ _K2 @ B, A @ _E @ B], axis=1).reshape(nb, 3, 16)
+        # bodies grouped by depth; parents are always in an earlier level
+        depth = np.zeros(nb, dtype=int)
+        for i in range(nb):
+            depth[i] = 0 if self.parent[i] < 0 else depth[self.parent[i]] + 1
+        self.levels = []
+        for d in range(int(depth.max()) + 1 if nb else 0):
+            idx = np.flatnonzero(depth == d)
+            self.levels.append((idx, self.parent[idx], int(idx[0]) if idx.size == 1 else -1))
+
+    # --- single configuration ---------------------------------------------------------------
+    def fk_single(self, q: np.ndarray) -> np.ndarray:
+        """(nb, 4, 4) body poses in the base frame for one configuration."""
+        nb = self.nb
+        coef = np.zeros((nb, 3))
+        if self.rev.size:
+            th = q[self.rev_q] + self.rev_off
+            coef[self.rev, 0] = np.sin(th)
+            coef[self.rev, 1] = 1.0 - np.cos(th)
+        if self.pri.size:
+            coef[self.pri, 2] = q[self.pri_q] + self.pri_off
+        Tpc = self.P0 + np.matmul(coef[:, None, :], self.Pstack).reshape(nb, 4, 4)
+        for i in self.general:
+            k = self.kind[i]
+            qj = q[self.qi[i] : self.qi[i] + {"floating": 7, "spherical": 4, "planar": 3}[k]]
+            Tpc[i] = self.A[i] @ _general_motion(k, qj[None])[0] @ self.B[i]
+        T = np.empty_like(Tpc)
+        for idx, pidx, single in self.levels:
+            if pidx[0] < 0:
+                T[idx] = Tpc[idx]
+            elif single >= 0:
+                np.matmul(T[pidx[0]], Tpc[single], out=T[single])
+            else:
+                T[idx] = np.matmul(T[pidx], Tpc[idx])
+        return T
+
+    # --- batches -----------------------------------------------------------------------------
+    def fk_batch(self, Q: np.ndarray, bodies: np.ndarray | None = None) -> np.ndarray:
+        """(N, m, 4, 4) poses of ``bodies`` (an ancestor-closed, sorted index array; all
+        bodies when omitted) for a batch ``Q`` of shape (N, position_count)."""
+        sel = np.arange(self.nb) if bodies is None else np.asarray(bodies, dtype=int)
+        N, m = Q.shape[0], sel.size
+        out = np.empty((N, m, 4, 4))
+        out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
+        if N == 0 or m == 0:
+            return out
+        slot = {int(b): k for k, b in enumerate(sel)}
+        pslot = [slot[int(self.parent[b])] if self.parent[b] >= 0 else -1 for b in sel]
+        chunk = int(np.clip(_CACHE_BYTES // (96 * (m + 2)), 64, 4096))
+        chunk = min(chunk, N)
+        poses = np.empty((m, 12 * chunk))  # each body: (4 cols, 3 rows, n)
+        scratch = np.empty(12 * chunk)
+        t1, t2 = np.empty(3 * chunk), np.empty(3 * chunk)
+        rev_slot = {int(b): r for r, b in enumerate(self.rev)}
+        pri_slot = {int(b): r for r, b in enumerate(self.pri)}
+        AT = np.ascontiguousarray(np.swapaxes(self.A, 1, 2))
+        BT = np.ascontiguousarray(np.swapaxes(self.B, 1, 2))
+        for start in range(0, N, chunk):
+            n = min(chunk, N - start)
+            q = Q[start : start + n]
+            if self.rev.size:
+                th = (q[:, self.rev_q] + self.rev_off).T
+                S, C = np.sin(th), np.cos(th)
+            if self.pri.size:
+                D = np.ascontiguousarray((q[:, self.pri_q] + self.pri_off).T)
+            for k, b in enumerate(sel):
+                b = int(b)
+                kind = self.kind[b]
+                pose = poses[k, : 12 * n]
+                X = pose if self.B_is_I[b] else scratch[: 12 * n]
+                X2 = X.reshape(4, 3 * n)
+                p = pslot[k]
+                if p < 0:
+                    X.reshape(4, 3, n)[...] = AT[b][:, :3, None]
+                elif self.A_is_I[b]:
+                    X[...] = poses[p, : 12 * n]
+                else:
+                    np.matmul(AT[b], poses[p, : 12 * n].reshape(4, 3 * n), out=X2)
+                X3 = X.reshape(4, 3, n)
+                if kind == "rz":
+                    r = rev_slot[b]
+                    c, s = C[r], S[r]
+                    a1, a2 = t1[: 3 * n].reshape(3, n), t2[: 3 * n].reshape(3, n)
+                    np.multiply(X3[0], s, out=a1)
+                    np.multiply(X3[1], s, out=a2)
+                    X3[0] *= c
+                    X3[0] += a2
+                    X3[1] *= c
+                    X3[1] -= a1
+                elif kind == "tz":
+                    a1 = t1[: 3 * n].reshape(3, n)
+                    np.multiply(X3[2], D[pri_slot[b]], out=a1)
+                    X3[3] += a1
+                elif kind != "fixed":
+                    width = {"floating": 7, "spherical": 4, "planar": 3}[kind]
+                    M = _general_motion(kind, q[:, self.qi[b] : self.qi[b] + width])
+                    X3[...] = np.einsum("krn,nkj->jrn", X3, M)
+                if not self.B_is_I[b]:
+                    np.matmul(BT[b], X2, out=pose.reshape(4, 3 * n))
+                out[start : start + n, k, :3, :] = pose.reshape(4, 3, n).transpose(2, 1, 0)
+        return out
+
+    # --- derived quantities ------------------------------------------------------------------
+    def ancestors(self, i: int) -> list[int]:
+        """Indices of ``i`` and its ancestors, base excluded, sorted."""
+        path = []
+        while i >= 0:
+            path.append(i)
+            i = int(self.parent[i])
+        return sorted(path)
+
+    def relative(self, Q: np.ndarray, src: int, tgt: int) -> np.ndarray:
+        """Pose of body ``src`` in body ``tgt`` (−1 = base) for one configuration or a batch."""
+        if Q.ndim == 1:
+            T = self.fk_single(Q)
+            Ts = T[src] if src >= 0 else np.eye(4)
+            return Ts if tgt < 0 else inverse_transform(T[tgt]) @ Ts
+        sel = sorted(set(self.ancestors(src)) | set(self.ancestors(tgt)))
+        if not sel:
+            return np.tile(np.eye(4), (Q.shape[0], 1, 1))
+        T = self.fk_batch(Q, np.array(sel))
+        eye = np.broadcast_to(np.eye(4), (Q.shape[0], 4, 4))
+        Ts = T[:, sel.index(src)] if src >= 0 else eye
+        return Ts if tgt < 0 else np.matmul(inverse_transform(T[:, sel.index(tgt)]), Ts)
+
+    def jacobian(self, q: np.ndarray, body: int) -> np.ndarray:
+        """6×n geometric Jacobian (angular rows first) of a body's origin, base frame."""
+        J = np.zeros((6, self.position_count))
+        if body < 0:
+            return J
+        T = self.fk_single(q)
+        pe = T[body, :3, 3]
+        for i in self.ancestors(body):
+            p = self.parent[i]
+            X = (T[p] if p >= 0 else np.eye(4)) @ self.A[i]
+            c, kind = self.qi[i], self.kind[i]
+            if kind == "rz":
+                z = X[:3, 2]
+                J[:3, c] = z
+                J[3:, c] = np.cross(z, pe - X[:3, 3])
+            elif kind == "tz":
+                J[3:, c] = X[:3, 2]
+            elif kind == "planar":
+                x, y = q[c], q[c + 1]
+                J[3:, c], J[3:, c + 1] = X[:3, 0], X[:3, 1]
+                o = X[:3, 3] + x * X[:3, 0] + y * X[:3, 1]
+                J[:3, c + 2] = X[:3, 2]
+                J[3:, c + 2] = np.cross(X[:3, 2], pe - o)
+            elif kind in QUATERNION_ROWS:
+                quat = q[c : c + 4]
+                norm = np.linalg.norm(quat)
+                w, x, y, z = quat / norm
+                G = 2.0 * np.array([[-x, w, -z, y], [-y, z, w, -x], [-z, -y, x, w]])
+                u = quat / norm
+                dnorm = (np.eye(4) - np.outer(u, u)) / norm  # derivative of q/|q|
+                W = X[:3, :3] @ G @ dnorm
+                o = X[:3, 3]
+                if kind == "floating":
+                    o = o + X[:3, :3] @ q[c + 4 : c + 7]
+                    J[3:, c + 4 : c + 7] = X[:3, :3]
+                J[:3, c : c + 4] = W
+                J[3:, c : c + 4] = np.cross(W.T, pe - o).T
+        return J

@@ -1,0 +1,1 @@
+"""Bundled robots and icons (read with importlib.resources)."""
