@@ -1,7 +1,7 @@
 """KineTree's engine: rigid body trees, joints, DH and forward kinematics. No Qt here."""
 
 from .body import RigidBody, Visual
-from .dh import DHEntry, DHLink, chain_dh_table, dh_chain
+from .dh import DHEntry, DHLink, chain_dh_table, dh_chain, rebuild_chain
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -28,6 +28,7 @@ __all__ = [
     "dh_chain",
     "list_robots",
     "load_robot",
+    "rebuild_chain",
     "JOINT_TYPES",
     "BaseBodyError",
     "DHRow",

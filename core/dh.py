@@ -39,27 +39,51 @@ class DHLink:
         return "revolute" if self.joint == "R" else "prismatic"
 
 
-def dh_chain(links: list[DHLink], convention: str = "dh", base_name: str = "base",
-             tool: list | None = None) -> RigidBodyTree:
-    """A serial chain with one body per DH row: bodies ``link1…linkN``, joints ``q1…qN``
-    (or the rows' names). Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
-    tree = RigidBodyTree(base_name)
-    parent = base_name
-    for i, link in enumerate(links, start=1):
-        body = RigidBody(link.name or f"link{i}")
-        joint = Joint(link.joint_name or f"q{i}", link.joint_type)
-        joint.set_fixed_transform([link.a, link.alpha, link.d, link.theta], convention)
-        if link.qlim is not None:
-            joint.set_limits(link.qlim, home=min(max(0.0, link.qlim[0]), link.qlim[1]))
-        joint.offset = link.offset
-        if link.flip:
-            joint.axis = [0, 0, -1]
-        body.joint = joint
-        for v in link.visuals:
-            body.visuals = (*body.visuals, v)
-        tree.add_body(body, parent)
+def dh_joint(link: DHLink, name: str, convention: str) -> Joint:
+    """A revolute/prismatic joint called ``name`` set from a DH row."""
+    joint = Joint(name, link.joint_type)
+    joint.set_fixed_transform([link.a, link.alpha, link.d, link.theta], convention)
+    if link.qlim is not None:
+        joint.set_limits(link.qlim, home=min(max(0.0, link.qlim[0]), link.qlim[1]))
+    joint.offset = link.offset
+    if link.flip:
+        joint.axis = [0, 0, -1]
+    return joint
+
+
+def _fresh(stem: str, taken: set[str]) -> str:
+    k = 1
+    while f"{stem}{k}" in taken:
+        k += 1
+    taken.add(f"{stem}{k}")
+    return f"{stem}{k}"
+
+
+def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "dh") -> RigidBodyTree:
+    """A serial chain with one body per row, on ``tree``'s base. Rows whose ``name`` is a
+    body of ``tree`` reuse that body (inertia, visuals); new rows get fresh names
+    ``linkK``/``qK``. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
+    new = RigidBodyTree(tree.base_name, tree.gravity)
+    names = {link.name for link in links if link.name} | {tree.base_name}
+    joint_names = {link.joint_name for link in links if link.joint_name}
+    parent = tree.base_name
+    for link in links:
+        if link.name and link.name in tree.body_names:
+            body = tree.get_body(link.name).copy()
+        else:
+            body = RigidBody(link.name or _fresh("link", names))
+        body.joint = dh_joint(link, link.joint_name or _fresh("q", joint_names), convention)
+        if link.visuals and not body.visuals:
+            body.visuals = link.visuals
+        new.add_body(body, parent)
         parent = body.name
-    return tree
+    return new
+
+
+def dh_chain(links: list[DHLink], convention: str = "dh", base_name: str = "base") -> RigidBodyTree:
+    """A serial chain with one body per DH row: bodies ``link1…linkN`` and joints ``q1…qN``
+    unless the rows name them. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
+    return rebuild_chain(RigidBodyTree(base_name), links, convention)
 
 
 class DHEntry(NamedTuple):

@@ -1,0 +1,7 @@
+"""``python -m kinetree.app``."""
+
+import sys
+
+from .main import main
+
+sys.exit(main())

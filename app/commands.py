@@ -1,0 +1,61 @@
+"""Undo commands. Each one swaps whole document states, so undo restores them exactly."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtGui import QUndoCommand
+
+if TYPE_CHECKING:
+    from kinetree.core import RigidBodyTree
+
+    from .document import RobotDocument
+
+CONFIGURATION_ID = 1001
+
+
+class TreeEditCommand(QUndoCommand):
+    """A structural or property edit: holds the tree (and configuration) before and after.
+
+    The document computes the new tree before pushing, so a failing edit never reaches the
+    stack and never changes anything.
+    """
+
+    def __init__(self, doc: RobotDocument, text: str, before: tuple[RigidBodyTree, np.ndarray],
+                 after: tuple[RigidBodyTree, np.ndarray], selection_after: str | None) -> None:
+        super().__init__(text)
+        self._doc = doc
+        self._before, self._after = before, after
+        self._sel_before, self._sel_after = doc.selection, selection_after
+
+    def redo(self) -> None:
+        self._doc._restore(*self._after, self._sel_after)
+
+    def undo(self) -> None:
+        self._doc._restore(*self._before, self._sel_before)
+
+
+class SetConfigurationCommand(QUndoCommand):
+    """Joint positions changed. Consecutive commands of one slider drag merge into one."""
+
+    def __init__(self, doc: RobotDocument, text: str, before: np.ndarray, after: np.ndarray,
+                 drag: int | None) -> None:
+        super().__init__(text)
+        self._doc, self._before, self._after, self._drag = doc, before, after, drag
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return CONFIGURATION_ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        if not isinstance(other, SetConfigurationCommand) or self._drag is None or other._drag != self._drag:
+            return False
+        self._after = other._after
+        self.setObsolete(bool(np.array_equal(self._before, self._after)))
+        return True
+
+    def redo(self) -> None:
+        self._doc._set_configuration(self._after)
+
+    def undo(self) -> None:
+        self._doc._set_configuration(self._before)

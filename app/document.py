@@ -1,0 +1,190 @@
+"""The document: the one model object every panel edits and listens to."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from kinetree.core import KineTreeError, RigidBodyTree, load_robot
+from kinetree.core.io import dumps, load_project, save_project
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from .commands import SetConfigurationCommand, TreeEditCommand
+
+
+def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None,
+                        new_tree: RigidBodyTree) -> np.ndarray:
+    """Carry joint positions over to an edited tree by joint name (new joints start at home)."""
+    q = new_tree.home_configuration()
+    if old_tree is None or old_q is None or len(old_q) != old_tree.position_count:
+        return q
+    old = old_tree.config_to_dict(old_q)
+    for name, value in old.items():
+        try:
+            sl = new_tree.position_index(name)
+        except KineTreeError:
+            continue
+        v = np.atleast_1d(value)
+        if v.size == sl.stop - sl.start:
+            q[sl] = v
+    return q
+
+
+class RobotDocument(QObject):
+    """Owns the tree, the configuration, the selection, the file path and the undo stack.
+
+    Panels call the edit methods; each pushes one undo command; the command changes the
+    state and the document emits ``treeChanged``/``configurationChanged``/``selectionChanged``.
+    """
+
+    treeChanged = Signal()
+    configurationChanged = Signal()
+    selectionChanged = Signal(object)  # body name or None
+    pathChanged = Signal(object)
+    modifiedChanged = Signal(bool)
+    message = Signal(str)  # a one-line status message for the user
+
+    def __init__(self, tree: RigidBodyTree | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self._tree = tree or RigidBodyTree()
+        self._q = self._tree.home_configuration()
+        self._selection: str | None = None
+        self._path: Path | None = None
+        self._drags = itertools.count(1)
+
+    # --- state -------------------------------------------------------------------------------
+    @property
+    def tree(self) -> RigidBodyTree:
+        """The current tree. Read it; change it only through the edit methods."""
+        return self._tree
+
+    @property
+    def configuration(self) -> np.ndarray:
+        return self._q.copy()
+
+    @property
+    def selection(self) -> str | None:
+        return self._selection
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def poses(self) -> np.ndarray:
+        """(n_bodies, 4, 4) body poses at the current configuration."""
+        return self._tree.forward_kinematics(self._q)
+
+    def serialized(self) -> str:
+        """The project text of the current state (what Save would write)."""
+        return dumps(self._tree, self._q)
+
+    # --- whole-document operations (not undoable: they start a new history) ------------------
+    def load(self, tree: RigidBodyTree, configuration: np.ndarray | None = None,
+             path: Path | None = None) -> None:
+        self.undo_stack.clear()
+        self._tree = tree
+        self._q = configuration if configuration is not None else tree.home_configuration()
+        self._selection = None
+        self._path = Path(path) if path else None
+        self.undo_stack.setClean()
+        self.treeChanged.emit()
+        self.configurationChanged.emit()
+        self.selectionChanged.emit(None)
+        self.pathChanged.emit(self._path)
+        self.modifiedChanged.emit(False)
+
+    def open(self, source: str | Path) -> None:
+        """Open a project file or a library robot name. Raises KineTreeError on bad input."""
+        p = Path(source)
+        if p.suffix == ".json" or p.exists():
+            tree, q = load_project(p)
+            self.load(tree, q, p)
+        else:
+            self.load(load_robot(str(source)))
+
+    def save(self, path: str | Path | None = None) -> None:
+        target = Path(path) if path else self._path
+        if target is None:
+            raise KineTreeError("no file name: use Save As")
+        save_project(self._tree, target, self._q)
+        self._path = target
+        self.undo_stack.setClean()
+        self.pathChanged.emit(target)
+
+    # --- selection ---------------------------------------------------------------------------
+    def select(self, name: str | None) -> None:
+        if name is not None and name not in self._tree.body_names and name != self._tree.base_name:
+            name = None
+        if name != self._selection:
+            self._selection = name
+            self.selectionChanged.emit(name)
+
+    # --- edits -------------------------------------------------------------------------------
+    def edit(self, text: str, change: Callable[[RigidBodyTree], str | None | object]) -> bool:
+        """Apply ``change`` to a copy of the tree; if it succeeds push it as one undo step.
+
+        ``change`` may return the name of the body to select afterwards, or a whole new tree
+        to replace the current one. On a KineTreeError
+        nothing changes, ``message`` is emitted, and the error is re-raised for the caller
+        that wants to show it in place.
+        """
+        before = (self._tree, self._q)
+        new_tree = self._tree.copy()
+        result = change(new_tree)
+        if isinstance(result, RigidBodyTree):
+            new_tree = result
+        sel = result if isinstance(result, str) else self._selection
+        if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:
+            sel = None
+        new_q = adapt_configuration(self._tree, self._q, new_tree)
+        self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel))
+        return True
+
+    def try_edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:
+        """As :meth:`edit`, but returns the error message instead of raising (None on success)."""
+        try:
+            self.edit(text, change)
+        except KineTreeError as exc:
+            self.message.emit(str(exc))
+            return str(exc)
+        return None
+
+    def begin_drag(self) -> int:
+        """A token that merges every configuration change made with it into one undo step."""
+        return next(self._drags)
+
+    def set_configuration(self, q, text: str = "Move joints", drag: int | None = None) -> None:
+        """Set joint positions (vector or {joint: value}); ``drag`` merges into one step."""
+        new_q = self._tree.config_to_vector(q)
+        if np.array_equal(new_q, self._q):
+            return
+        self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), new_q, drag))
+
+    def set_joint_position(self, joint: str, value, drag: int | None = None) -> None:
+        q = self._q.copy()
+        q[self._tree.position_index(joint)] = value
+        self.set_configuration(q, f"Move {joint}", drag)
+
+    # --- called by commands ------------------------------------------------------------------
+    def _restore(self, tree: RigidBodyTree, q: np.ndarray, selection: str | None) -> None:
+        # commands keep their snapshots; the document works on its own copy
+        self._tree = tree.copy()
+        self._q = q.copy()
+        self.treeChanged.emit()
+        self.configurationChanged.emit()
+        if selection != self._selection:
+            self._selection = selection
+            self.selectionChanged.emit(selection)
+
+    def _set_configuration(self, q: np.ndarray) -> None:
+        self._q = q.copy()
+        self.configurationChanged.emit()

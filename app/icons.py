@@ -1,0 +1,34 @@
+"""Icons: one per joint type, drawn once (no image files to keep in sync)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
+
+_STYLE = {
+    "base": ("#607080", "B"), "fixed": ("#808080", "F"), "revolute": ("#d04040", "R"),
+    "prismatic": ("#3070d0", "P"), "floating": ("#30a060", "6"), "spherical": ("#a050c0", "S"),
+    "planar": ("#c08020", "2"),
+}
+
+
+@cache
+def joint_icon(kind: str) -> QIcon:
+    color, letter = _STYLE.get(kind, ("#808080", "?"))
+    pm = QPixmap(32, 32)
+    pm.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pm)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setBrush(QColor(color))
+    p.setPen(QPen(QColor(color).darker(140), 2))
+    p.drawEllipse(QRectF(2, 2, 28, 28))
+    p.setPen(QColor("white"))
+    f = p.font()
+    f.setBold(True)
+    f.setPixelSize(17)
+    p.setFont(f)
+    p.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, letter)
+    p.end()
+    return QIcon(pm)

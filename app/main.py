@@ -1,0 +1,151 @@
+"""Entry point: ``kinetree [ROBOT]`` opens the app; ``kinetree screenshot …`` renders headless."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def _open_tree(source: str):
+    """A tree and configuration from a project file or a library name (no Qt needed)."""
+    from kinetree.core import load_robot
+    from kinetree.core.io import load_project
+
+    if source.endswith(".json") or Path(source).exists():
+        return load_project(source)
+    return load_robot(source), None
+
+
+def ensure_display() -> subprocess.Popen | None:
+    """Give Qt an X display: the viewport needs OpenGL, which Qt's offscreen platform lacks.
+
+    With no ``DISPLAY``, start a private Xvfb (Mesa renders in software) and return it.
+    """
+    if os.environ.get("DISPLAY") or sys.platform != "linux":
+        return None
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise RuntimeError("no display and no Xvfb: install xvfb (apt-get install xvfb) or set DISPLAY")
+    r, w = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "2560x1600x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    if not number:
+        proc.kill()
+        raise RuntimeError("Xvfb did not start")
+    os.environ["DISPLAY"] = f":{number}"
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    return proc
+
+
+def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
+               theme: str = "dark", labels: bool = True) -> None:
+    """Render ``robot`` to a PNG without showing a window."""
+    tree, config = _open_tree(robot)
+    if q is not None:
+        config = tree.config_to_vector(np.array(q, dtype=float))
+    from PySide6.QtWidgets import QApplication
+
+    from .document import RobotDocument
+    from .viewport.view import RobotViewport
+
+    app = QApplication.instance() or QApplication([])
+    doc = RobotDocument(tree)
+    doc.load(tree, config)
+    view = RobotViewport(doc)
+    view.set_theme(theme)
+    view.set_labels_visible(labels)
+    view.resize(*size)
+    view.show()
+    app.processEvents()
+    view.set_view("iso")
+    view.fit()
+    img = view.render_image(*size)
+    view.close()
+    view.deleteLater()
+    app.processEvents()
+    if not img.save(out, "PNG"):
+        raise OSError(f"cannot write {out}")
+
+
+def run_gui(source: str | None) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import MainWindow, install_excepthook
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setApplicationName("KineTree")
+    app.setOrganizationName("KineTree")
+    window = MainWindow()
+    install_excepthook(window)
+    window.show()
+    if source:
+        window.open_source(source, ask=False)
+    else:
+        window.offer_recovery()
+    return app.exec()
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x800, got {text!r}") from None
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"size {text!r} out of range (16…8192)")
+    return w, h
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kinetree", description="Build and scrub kinematic trees.")
+    sub = p.add_subparsers(dest="command")
+    s = sub.add_parser("screenshot", help="render a robot to a PNG without a window")
+    s.add_argument("robot", help="library name or project file")
+    s.add_argument("-o", "--output", required=True, help="PNG file to write")
+    s.add_argument("--q", nargs="+", type=float, metavar="V", help="joint values (radians / metres)")
+    s.add_argument("--size", type=_size, default=(1280, 800), help="WxH in pixels (default 1280x800)")
+    s.add_argument("--light", action="store_true", help="light background")
+    s.add_argument("--no-labels", action="store_true", help="hide frame labels")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if argv and argv[0] == "screenshot" or argv and argv[0] in ("-h", "--help"):
+        args = build_parser().parse_args(argv)
+        from kinetree.core import KineTreeError
+
+        xvfb = None
+        try:
+            xvfb = ensure_display()
+            screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
+                       not args.no_labels)
+            code = 0
+        except (KineTreeError, OSError, RuntimeError) as exc:
+            print(f"kinetree: {exc}", file=sys.stderr)
+            code = 1
+        if xvfb is not None:
+            # our private X server goes away now; Qt must not try to talk to it at exit
+            sys.stdout.flush()
+            sys.stderr.flush()
+            xvfb.terminate()
+            os._exit(code)
+        return code
+    if len(argv) > 1:
+        print("usage: kinetree [ROBOT_OR_PROJECT] | kinetree screenshot ROBOT -o OUT.png", file=sys.stderr)
+        return 2
+    return run_gui(argv[0] if argv else None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

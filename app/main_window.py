@@ -1,0 +1,326 @@
+"""The main window: viewport in the centre, five docks, menus, files, autosave."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from pathlib import Path
+
+from kinetree.core import KineTreeError, describe_robot, list_robots
+from kinetree.core.io.project import atomic_write_text, load_project
+from platformdirs import user_data_dir
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+)
+
+from .document import RobotDocument
+from .panels.bodies import BodiesPanel
+from .panels.dh_table import DhTablePanel
+from .panels.joint import JointPanel
+from .panels.pose import PosePanel
+from .panels.sliders import JointsPanel
+from .viewport.view import RobotViewport
+
+log = logging.getLogger("kinetree")
+PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
+AUTOSAVE_MS = 3000
+MAX_RECENT = 8
+
+
+def autosave_path() -> Path:
+    return Path(user_data_dir("kinetree", appauthor=False)) / "autosave.kinetree.json"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.doc = doc or RobotDocument(parent=self)
+        self.settings = settings or QSettings("KineTree", "KineTree")
+        self.viewport = RobotViewport(self.doc)
+        self.setCentralWidget(self.viewport)
+        self.bodies = BodiesPanel(self.doc)
+        self.joint = JointPanel(self.doc)
+        self.dh = DhTablePanel(self.doc)
+        self.sliders = JointsPanel(self.doc)
+        self.pose = PosePanel(self.doc)
+        self.docks: dict[str, QDockWidget] = {}
+        L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                   Qt.DockWidgetArea.BottomDockWidgetArea)
+        for key, title, widget, area in (("bodiesDock", "Bodies", self.bodies, L),
+                                         ("jointDock", "Joint", self.joint, L),
+                                         ("slidersDock", "Joints", self.sliders, R),
+                                         ("poseDock", "Pose", self.pose, R),
+                                         ("dhDock", "DH table", self.dh, B)):
+            dock = QDockWidget(title, self)
+            dock.setObjectName(key)
+            dock.setWidget(widget)
+            self.addDockWidget(area, dock)
+            self.docks[key] = dock
+        self.tabifyDockWidget(self.docks["bodiesDock"], self.docks["jointDock"])
+        self.docks["bodiesDock"].raise_()
+        self.undo_view = QUndoView(self.doc.undo_stack)
+        self.undo_view.setWindowTitle("Undo history")
+        self._build_menus()
+        self._default_state = self.saveState()
+        self.resize(1280, 800)
+        self.resizeDocks([self.docks["bodiesDock"], self.docks["slidersDock"]], [300, 380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["dhDock"]], [200], Qt.Orientation.Vertical)
+        self._default_state = self.saveState()
+        self._restore_layout()
+
+        self.doc.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.doc.pathChanged.connect(lambda _p: self._update_title())
+        self.doc.modifiedChanged.connect(lambda _m: self._update_title())
+        self.doc.treeChanged.connect(self._update_title)
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+        self._update_title()
+        self.statusBar().showMessage("Ready", 3000)
+
+    # --- menus -------------------------------------------------------------------------------
+    def _action(self, menu, text, slot, shortcut=None, name=None) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(slot)
+        if name:
+            a.setObjectName(name)
+        menu.addAction(a)
+        return a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._action(f, "&New", self.new_document, QKeySequence.StandardKey.New)
+        lib = f.addMenu("New from &library")
+        for name in list_robots():
+            a = lib.addAction(name, lambda n=name: self.open_source(n))
+            a.setToolTip(describe_robot(name))
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = f.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(f, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        f.addSeparator()
+        self._action(f, "Export &image…", self.export_image, "Ctrl+E")
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        e = mb.addMenu("&Edit")
+        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        e.addAction(undo)
+        e.addAction(redo)
+        self._action(e, "Undo &history", self.undo_view.show, "Ctrl+H")
+        e.addSeparator()
+        for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
+                  self.bodies.delete_action):
+            e.addAction(a)
+
+        v = mb.addMenu("&View")
+        for key, dock in self.docks.items():
+            act = dock.toggleViewAction()
+            act.setObjectName(f"toggle_{key}")
+            v.addAction(act)
+        self._action(v, "Reset &layout", self.reset_layout)
+        v.addSeparator()
+        for preset, key in (("iso", "0"), ("front", "1"), ("side", "3"), ("top", "7")):
+            self._action(v, f"{preset.capitalize()} view", lambda _=False, p=preset: self.viewport.set_view(p), key)
+        self._action(v, "&Fit", self.viewport.fit, "F")
+        labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
+        labels.setCheckable(True)
+        labels.setChecked(True)
+        light = self._action(v, "Light &background",
+                             lambda on: self.viewport.set_theme("light" if on else "dark"), "B")
+        light.setCheckable(True)
+
+    def _update_title(self) -> None:
+        name = self.doc.path.name if self.doc.path else "untitled"
+        self.setWindowTitle(f"{name}[*] — KineTree")
+        self.setWindowModified(self.doc.modified)
+
+    # --- layout persistence ------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geo = self.settings.value("geometry")
+        state = self.settings.value("windowState")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        if state is not None:
+            self.restoreState(state)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state)
+        for dock in self.docks.values():
+            dock.show()
+
+    # --- files -------------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False means the user cancelled."""
+        if not self.doc.modified:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "The robot has unsaved changes. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            from kinetree.core import RigidBodyTree
+
+            self.doc.load(RigidBodyTree())
+            self.viewport.fit()
+
+    def open_source(self, source: str | Path, ask: bool = True) -> bool:
+        """Open a project file or a library robot by name; errors become a message."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.doc.open(source)
+        except KineTreeError as exc:
+            self.show_error("Cannot open", str(exc))
+            return False
+        if self.doc.path:
+            self._add_recent(self.doc.path)
+        self.viewport.fit()
+        self.statusBar().showMessage(f"Opened {source}", 5000)
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open robot", "", PROJECT_FILTER)
+        if path:
+            self.open_source(path)
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save robot", "robot.kinetree.json", PROJECT_FILTER)
+        return bool(path) and self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        if not path.name.endswith(".json"):
+            path = path.with_name(path.name + ".kinetree.json")
+        try:
+            self.doc.save(path)
+        except (OSError, KineTreeError) as exc:
+            self.show_error("Cannot save", f"{path}: {exc}")
+            return False
+        self._add_recent(path)
+        self.clear_autosave()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _add_recent(self, path: Path) -> None:
+        recent = [p for p in self.recent_files() if p != str(path)]
+        self.settings.setValue("recentFiles", [str(path), *recent][:MAX_RECENT])
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles") or []
+        return [value] if isinstance(value, str) else list(value)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self.recent_files():
+            self.recent_menu.addAction(p, lambda p=p: self.open_source(p))
+        if not self.recent_files():
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def export_image(self) -> None:
+        size, ok = QInputDialog.getText(self, "Export image", "Size (W×H):", text="1920x1080")
+        if not ok:
+            return
+        try:
+            w, h = (int(v) for v in size.lower().replace("×", "x").split("x"))
+            if not (16 <= w <= 8192 and 16 <= h <= 8192):
+                raise ValueError
+        except ValueError:
+            self.show_error("Export image", f"{size!r} is not a size like 1920x1080 (16…8192 pixels)")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", "robot.png", "PNG image (*.png)")
+        if path:
+            if not self.viewport.render_image(w, h).save(path, "PNG"):
+                self.show_error("Export image", f"Could not write {path}")
+
+    # --- safety ------------------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Write the document to the user data folder while it has unsaved changes."""
+        if not self.doc.modified:
+            return
+        path = autosave_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, self.doc.serialized())
+        except OSError as exc:
+            log.warning("autosave failed: %s", exc)
+
+    def clear_autosave(self) -> None:
+        autosave_path().unlink(missing_ok=True)
+
+    def offer_recovery(self, ask=None) -> bool:
+        """If an autosave exists (the last session did not end cleanly), offer to restore it."""
+        path = autosave_path()
+        if not path.exists():
+            return False
+        if ask is None:
+            ask = QMessageBox.question(self, "Recover unsaved work",
+                                       "KineTree did not close cleanly. Restore the unsaved robot?") \
+                == QMessageBox.StandardButton.Yes
+        if not ask:
+            self.clear_autosave()
+            return False
+        try:
+            tree, q = load_project(path)
+        except KineTreeError as exc:
+            self.show_error("Recover", str(exc))
+            return False
+        self.doc.load(tree, q)
+        self.doc.undo_stack.resetClean()  # recovered work is unsaved
+        self.viewport.fit()
+        return True
+
+    def show_error(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
+        if not getattr(self, "quiet", False):
+            QMessageBox.warning(self, title, message)
+
+    def closeEvent(self, ev) -> None:  # noqa: N802
+        if not self.maybe_save():
+            ev.ignore()
+            return
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("windowState", self.saveState())
+        self.autosave_timer.stop()
+        self.clear_autosave()
+        ev.accept()
+
+
+def install_excepthook(window: MainWindow) -> None:
+    """Log uncaught exceptions, save the document, and tell the user instead of crashing."""
+
+    def hook(exc_type, exc, tb):
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        log.error("uncaught exception:\n%s", text)
+        try:
+            window.autosave()
+            window.statusBar().showMessage(f"Internal error: {exc} (logged; your work is autosaved)", 15000)
+        except Exception:  # noqa: BLE001 - never raise from the hook
+            pass
+
+    sys.excepthook = hook

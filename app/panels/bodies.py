@@ -1,0 +1,345 @@
+"""Bodies panel: the tree of bodies, with add, rename, delete, duplicate, reparent, retype."""
+
+from __future__ import annotations
+
+from kinetree.core import JOINT_TYPES, Joint, KineTreeError, RigidBody, RigidBodyTree
+from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVBoxLayout, QWidget
+
+from ..document import RobotDocument
+from ..icons import joint_icon
+
+MIME = "application/x-kinetree-body"
+
+
+def fresh_name(stem: str, taken: set[str]) -> str:
+    """``stem1``, ``stem2``… (or ``stem`` itself if free), the first not in ``taken``; adds it."""
+    name, k = stem, 1
+    while name in taken or name == stem and stem.endswith(("body", "joint")):
+        name, k = f"{stem}{k}", k + 1
+    taken.add(name)
+    return name
+
+
+def body_names(tree: RigidBodyTree) -> set[str]:
+    return {tree.base_name, *tree.body_names}
+
+
+class BodyTreeModel(QAbstractItemModel):
+    """A thin adapter over the document's tree (it owns no copy). Internal ids: 0 = base,
+    i + 1 = body i. Reset whenever the tree changes."""
+
+    COLUMNS = ("Body", "Joint", "Type")
+
+    def __init__(self, doc: RobotDocument) -> None:
+        super().__init__()
+        self.doc = doc
+        self._refresh_cache()
+        doc.treeChanged.connect(self._on_tree_changed)
+
+    def _refresh_cache(self) -> None:
+        tree = self.doc.tree
+        self._names = [tree.base_name, *tree.body_names]
+        ids = {n: i for i, n in enumerate(self._names)}
+        self._parent = [-1] + [ids[tree.parent_name(n)] for n in self._names[1:]]
+        self._children: list[list[int]] = [[] for _ in self._names]
+        for i, p in enumerate(self._parent):
+            if p >= 0:
+                self._children[p].append(i)
+
+    def _on_tree_changed(self) -> None:
+        self.beginResetModel()
+        self._refresh_cache()
+        self.endResetModel()
+
+    def index_of(self, name: str) -> QModelIndex:
+        if name not in self._names:
+            return QModelIndex()
+        i = self._names.index(name)
+        p = self._parent[i]
+        row = 0 if p < 0 else self._children[p].index(i)
+        return self.createIndex(row, 0, i)
+
+    def name_of(self, index: QModelIndex) -> str | None:
+        return self._names[index.internalId()] if index.isValid() else None
+
+    # --- QAbstractItemModel ------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, 0)
+        return self.createIndex(row, column, self._children[parent.internalId()][row])
+
+    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        p = self._parent[index.internalId()]
+        if p < 0:
+            return QModelIndex()
+        pp = self._parent[p]
+        row = 0 if pp < 0 else self._children[pp].index(p)
+        return self.createIndex(row, 0, p)
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+        if parent.column() > 0:
+            return 0
+        if not parent.isValid():
+            return 1
+        return len(self._children[parent.internalId()])
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return len(self.COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        i, col = index.internalId(), index.column()
+        tree = self.doc.tree
+        body = tree.get_body(self._names[i])
+        is_base = i == 0
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == 0:
+                return body.name
+            if is_base:
+                return "" if col == 1 else "base"
+            return body.joint.name if col == 1 else body.joint.type
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
+            return joint_icon("base" if is_base else body.joint.type)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{body.name}" if is_base else f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled
+        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDropEnabled
+        if index.column() == 0 or (index.column() == 1 and index.internalId() != 0):
+            f |= Qt.ItemFlag.ItemIsEditable
+        if index.internalId() != 0:
+            f |= Qt.ItemFlag.ItemIsDragEnabled
+        return f
+
+    def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        name = self._names[index.internalId()]
+        value = str(value).strip()
+        if index.column() == 0:
+            if value == name:
+                return False
+            return self.doc.try_edit(f"Rename {name} to {value}", lambda t: _rename_body(t, name, value)) is None
+        if index.column() == 1:
+            joint = self.doc.tree.get_body(name).joint.name
+            if value == joint:
+                return False
+            return self.doc.try_edit(f"Rename joint {joint} to {value}",
+                                     lambda t: setattr(t.get_body(name).joint, "name", value)) is None
+        return False
+
+    # --- drag and drop: move a subtree to another parent ---------------------------------------
+    def supportedDropActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [MIME]
+
+    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+        md = QMimeData()
+        names = {self.name_of(i) for i in indexes if i.isValid()}
+        md.setData(MIME, "\n".join(sorted(n for n in names if n)).encode())
+        return md
+
+    def dropMimeData(self, data: QMimeData, action, row, column, parent: QModelIndex) -> bool:  # noqa: N802
+        if not data.hasFormat(MIME) or not parent.isValid():
+            return False
+        target = self.name_of(parent)
+        for name in bytes(data.data(MIME)).decode().splitlines():
+            self.doc.try_edit(f"Move {name} under {target}", lambda t, n=name: move_subtree(t, n, target))
+        return False  # the document rebuilt the model; nothing for the view to remove
+
+
+def _rename_body(tree: RigidBodyTree, old: str, new: str) -> str:
+    tree.get_body(old).name = new
+    return new
+
+
+def move_subtree(tree: RigidBodyTree, name: str, new_parent: str) -> str:
+    """Reparent a body and its descendants (refuses moving a body under itself)."""
+    if new_parent in tree.descendants(name):
+        raise KineTreeError(f"cannot move {name!r} under {new_parent!r}: that is inside its own subtree")
+    if tree.parent_name(name) == new_parent:
+        raise KineTreeError(f"{name!r} is already a child of {new_parent!r}")
+    sub = tree.remove_body(name)
+    tree.add_subtree(new_parent, sub)
+    return name
+
+
+def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
+    """Copy a body and its descendants next to it, with fresh body and joint names."""
+    sub = tree.subtree(name)
+    copy = RigidBodyTree(sub.base_name)
+    taken_bodies, taken_joints = body_names(tree), set(tree.joint_names())
+    renamed = {sub.base_name: sub.base_name}
+    for b in sub.bodies:
+        nb = b.copy()
+        nb.name = fresh_name(f"{b.name}_copy", taken_bodies)
+        joint = nb.joint.copy()
+        joint.name = fresh_name(f"{b.joint.name}_copy", taken_joints)
+        nb.joint = joint
+        renamed[b.name] = nb.name
+        copy.add_body(nb, renamed[sub.parent_name(b.name)])
+    tree.add_subtree(tree.parent_name(name), copy)
+    return renamed[name]
+
+
+def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
+    """Replace a body's joint by one of another type, keeping name, transform and DH row."""
+    old = tree.get_body(body).joint
+    j = Joint(old.name, jtype)
+    if old.dh_parameters is not None and jtype in ("revolute", "prismatic"):
+        j.set_fixed_transform(old.dh_parameters.as_list(), old.dh_parameters.convention)
+    else:
+        j.set_fixed_transform(old.joint_to_parent_transform @ old.child_to_joint_transform)
+    tree.replace_joint(body, j)
+
+
+def add_child(tree: RigidBodyTree, parent: str, jtype: str) -> str:
+    name = fresh_name("body", body_names(tree))
+    b = RigidBody(name)
+    b.joint = Joint(fresh_name("joint", set(tree.joint_names())), jtype)
+    if parent != tree.base_name:
+        b.joint.set_fixed_transform([[1, 0, 0, 0.3], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    tree.add_body(b, parent)
+    return name
+
+
+class BodiesPanel(QWidget):
+    """Tree view of the bodies with its edit actions."""
+
+    def __init__(self, doc: RobotDocument, parent=None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.model = BodyTreeModel(doc)
+        self.view = QTreeView()
+        self.view.setObjectName("bodiesView")
+        self.view.setModel(self.model)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.view.setDragEnabled(True)
+        self.view.setAcceptDrops(True)
+        self.view.setDropIndicatorShown(True)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
+                                  | QAbstractItemView.EditTrigger.DoubleClicked)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+
+        self.add_menu = QMenu("Add child", self)
+        self.add_actions = {}
+        for jt in JOINT_TYPES:
+            a = self.add_menu.addAction(joint_icon(jt), f"{jt.capitalize()} joint")
+            a.triggered.connect(lambda _=False, jt=jt: self.add_child(jt))
+            self.add_actions[jt] = a
+        self.type_menu = QMenu("Change joint type", self)
+        for jt in JOINT_TYPES:
+            a = self.type_menu.addAction(joint_icon(jt), jt.capitalize())
+            a.triggered.connect(lambda _=False, jt=jt: self.change_type(jt))
+        self.add_action = QAction("Add child body", self, shortcut=QKeySequence("Ctrl+Shift+A"))
+        self.add_action.setMenu(self.add_menu)
+        self.add_action.triggered.connect(lambda: self.add_child("revolute"))
+        self.rename_action = QAction("Rename", self, shortcut=QKeySequence("F2"))
+        self.rename_action.triggered.connect(self.rename)
+        self.delete_action = QAction("Delete with subtree", self, shortcut=QKeySequence.StandardKey.Delete)
+        self.delete_action.triggered.connect(self.delete)
+        self.duplicate_action = QAction("Duplicate subtree", self, shortcut=QKeySequence("Ctrl+D"))
+        self.duplicate_action.triggered.connect(self.duplicate)
+        for a in (self.add_action, self.rename_action, self.delete_action, self.duplicate_action):
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.addAction(a)
+
+        bar = QToolBar()
+        bar.addAction(self.add_action)
+        bar.addAction(self.duplicate_action)
+        bar.addAction(self.delete_action)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(bar)
+        layout.addWidget(self.view)
+
+        self.view.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.model.modelReset.connect(self._sync_selection)
+        doc.selectionChanged.connect(lambda _n: self._sync_selection())
+        self._sync_selection()
+
+    def current(self) -> str:
+        return self.doc.selection or self.doc.tree.base_name
+
+    def _on_current_changed(self, index: QModelIndex, _prev=None) -> None:
+        self.doc.select(self.model.name_of(index))
+
+    def _sync_selection(self) -> None:
+        self.view.expandAll()
+        for c in range(self.model.columnCount()):
+            self.view.resizeColumnToContents(c)
+        name = self.doc.selection
+        index = self.model.index_of(name) if name else QModelIndex()
+        sm = self.view.selectionModel()
+        sm.blockSignals(True)
+        if index.isValid():
+            sm.setCurrentIndex(index, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
+        else:
+            sm.clearSelection()
+        sm.blockSignals(False)
+
+    # --- actions -----------------------------------------------------------------------------
+    def add_child(self, jtype: str) -> None:
+        parent = self.current()
+        self.doc.try_edit(f"Add {jtype} body under {parent}", lambda t: add_child(t, parent, jtype))
+
+    def rename(self) -> None:
+        index = self.model.index_of(self.current())
+        if index.isValid():
+            self.view.edit(index)
+
+    def delete(self) -> None:
+        name = self.doc.selection
+        if not name or name == self.doc.tree.base_name:
+            self.doc.message.emit("Select a body to delete (the base cannot be deleted)")
+            return
+        parent = self.doc.tree.parent_name(name)
+
+        def remove(t: RigidBodyTree) -> str | None:
+            t.remove_body(name)
+            return parent if parent != t.base_name else None
+
+        self.doc.try_edit(f"Delete {name}", remove)
+
+    def duplicate(self) -> None:
+        name = self.doc.selection
+        if not name or name == self.doc.tree.base_name:
+            self.doc.message.emit("Select a body to duplicate")
+            return
+        self.doc.try_edit(f"Duplicate {name}", lambda t: duplicate_subtree(t, name))
+
+    def change_type(self, jtype: str) -> None:
+        name = self.doc.selection
+        if not name or name == self.doc.tree.base_name:
+            self.doc.message.emit("Select a body whose joint type to change")
+            return
+        self.doc.try_edit(f"Make {name}'s joint {jtype}", lambda t: change_joint_type(t, name, jtype))
+
+    def _context_menu(self, pos) -> None:
+        menu = QMenu(self)
+        menu.addMenu(self.add_menu)
+        menu.addAction(self.rename_action)
+        menu.addAction(self.duplicate_action)
+        menu.addMenu(self.type_menu)
+        menu.addSeparator()
+        menu.addAction(self.delete_action)
+        menu.exec(self.view.viewport().mapToGlobal(pos))

@@ -1,0 +1,346 @@
+"""DH table panel: the chain from the base to the last body, as an editable DH table."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
+from kinetree.core.dh import DHEntry, dh_joint
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..document import RobotDocument
+
+COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
+ANGLE_COLUMNS = {2, 4}
+
+
+def is_pure_chain(tree: RigidBodyTree, entries: list[DHEntry]) -> bool:
+    """True when the tree is exactly the DH chain the table shows (so the table may rebuild it)."""
+    return len(entries) == tree.num_bodies and all(e.link is not None for e in entries)
+
+
+def parse_rows(text: str, degrees: bool) -> list[DHLink]:
+    """DH rows from pasted text: one row per line, tab/comma/space separated.
+
+    Accepted: ``a α d θ`` (revolute), ``R|P a α d θ``, or the table's own eight columns
+    ``R|P a α d θ offset min max``. A cell ``q1``/``q``/``θ1`` for the variable reads as 0.
+    Angles (α, θ, offset and limits of R joints) are in the table's unit.
+    """
+    rows = []
+    k = math.radians(1) if degrees else 1.0
+    for lineno, line in enumerate(text.strip().splitlines(), start=1):
+        cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
+        if not cells:
+            continue
+        if cells[0].upper() in ("R", "P"):
+            jt, cells = cells[0].upper(), cells[1:]
+        else:
+            jt = "R"
+        if len(cells) not in (4, 5, 7):
+            raise KineTreeError(f"pasted line {lineno}: expected 4 (a α d θ) or 7 numbers, got {len(cells)}: {line!r}")
+        vals = []
+        for c in cells:
+            if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
+                vals.append(0.0)
+                continue
+            try:
+                vals.append(float(c))
+            except ValueError:
+                raise KineTreeError(f"pasted line {lineno}: {c!r} is not a number") from None
+        a, alpha, d, theta = vals[:4]
+        offset = vals[4] if len(vals) > 4 else 0.0
+        ak = k if jt == "R" else 1.0
+        link = DHLink(jt, a, alpha * k, d, theta * k, offset * ak)
+        if len(vals) == 7:
+            link.qlim = (vals[5] * ak, vals[6] * ak)
+        rows.append(link)
+    if not rows:
+        raise KineTreeError("the clipboard holds no DH rows")
+    return rows
+
+
+class DhTableModel(QAbstractTableModel):
+    """Rows of :func:`chain_dh_table` for the document's tree; edits rebuild the chain."""
+
+    def __init__(self, doc: RobotDocument) -> None:
+        super().__init__()
+        self.doc = doc
+        self.degrees = True
+        self.convention = "dh"
+        self.entries: list[DHEntry] = []
+        self._reload()
+        doc.treeChanged.connect(self._reload)
+
+    def _reload(self) -> None:
+        self.beginResetModel()
+        self.entries = chain_dh_table(self.doc.tree)
+        conventions = {e.convention for e in self.entries if e.convention}
+        if len(conventions) == 1:
+            self.convention = conventions.pop()
+        self.endResetModel()
+
+    def links(self) -> list[DHLink]:
+        return [e.link for e in self.entries if e.link is not None]
+
+    def pure(self) -> bool:
+        return is_pure_chain(self.doc.tree, self.entries)
+
+    # --- Qt model ----------------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.entries)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            name = COLUMNS[section]
+            if section in ANGLE_COLUMNS:
+                name += " (°)" if self.degrees else " (rad)"
+            return name
+        return self.entries[section].body if section < len(self.entries) else None
+
+    def _scale(self, col: int, link: DHLink) -> float:
+        if not self.degrees:
+            return 1.0
+        if col in ANGLE_COLUMNS or (col in (5, 6, 7) and link.joint == "R"):
+            return math.degrees(1)
+        return 1.0
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        e = self.entries[index.row()]
+        col = index.column()
+        if e.link is None:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return e.reason if col == 1 else ("—" if col == 0 else "")
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QBrush(QColor("#888888"))
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{e.body} is not DH-expressible: {e.reason}"
+            return None
+        link = e.link
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == 0:
+                return link.joint + (" (flipped)" if link.flip and role == Qt.ItemDataRole.DisplayRole else "")
+            variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
+            if variable and role == Qt.ItemDataRole.DisplayRole:
+                return f"q{index.row() + 1}"
+            value = [None, link.a, link.alpha, link.d, link.theta, link.offset,
+                     link.qlim[0] if link.qlim else -math.inf, link.qlim[1] if link.qlim else math.inf][col]
+            value *= self._scale(col, link)
+            return f"{value:.6g}" if role == Qt.ItemDataRole.DisplayRole else value
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        e = self.entries[index.row()]
+        if e.link is None:
+            return Qt.ItemFlag.NoItemFlags  # greyed out
+        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        link, col = e.link, index.column()
+        variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
+        if not variable:
+            f |= Qt.ItemFlag.ItemIsEditable
+        return f
+
+    def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        e = self.entries[index.row()]
+        if e.link is None:
+            return False
+        col = index.column()
+        link = e.link
+        try:
+            if col == 0:
+                jt = str(value).strip().upper()[:1]
+                if jt not in ("R", "P"):
+                    raise KineTreeError(f"joint type must be R or P, got {value!r}")
+                new = replace(link, joint=jt)
+            else:
+                v = float(value) / self._scale(col, link)
+                if col in (6, 7):
+                    lo, hi = link.qlim or (-math.inf, math.inf)
+                    new = replace(link, qlim=(v, hi) if col == 6 else (lo, v))
+                else:
+                    new = replace(link, **{COLUMNS_FIELD[col]: v})
+        except (TypeError, ValueError):
+            self.doc.message.emit(f"{COLUMNS[col]}: {value!r} is not a number")
+            return False
+        except KineTreeError as exc:
+            self.doc.message.emit(str(exc))
+            return False
+        return self.apply_row(index.row(), new, f"Edit {COLUMNS[col]} of {e.body}")
+
+    # --- edits -------------------------------------------------------------------------------
+    def apply_row(self, row: int, link: DHLink, text: str) -> bool:
+        """Change one row: rebuild a pure chain, or replace just that body's joint."""
+        body = self.entries[row].body
+        conv = self.entries[row].convention or self.convention
+
+        def change(t: RigidBodyTree):
+            t.replace_joint(body, dh_joint(link, t.get_body(body).joint.name, conv))
+
+        return self.doc.try_edit(text, change) is None
+
+    def rebuild(self, links: list[DHLink], text: str, convention: str | None = None) -> bool:
+        """Replace the whole chain by ``links`` (only for a tree that is a pure DH chain)."""
+        if not self.pure() and self.doc.tree.num_bodies:
+            bad = next((e for e in self.entries if e.link is None), None)
+            why = f"{bad.body} is not DH-expressible ({bad.reason})" if bad else "the tree has branches"
+            self.doc.message.emit(f"The DH table can only restructure a pure DH chain: {why}")
+            return False
+        conv = convention or self.convention
+        return self.doc.try_edit(text, lambda t: rebuild_chain(t, links, conv)) is None
+
+
+COLUMNS_FIELD = {1: "a", 2: "alpha", 3: "d", 4: "theta", 5: "offset"}
+
+
+class DhTablePanel(QWidget):
+    """Table view with convention and unit switches and row operations."""
+
+    def __init__(self, doc: RobotDocument, parent=None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.model = DhTableModel(doc)
+        self.view = QTableView()
+        self.view.setObjectName("dhView")
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
+        self.view.horizontalHeader().setDefaultSectionSize(72)
+
+        self.convention_combo = QComboBox()
+        self.convention_combo.setObjectName("dhConvention")
+        self.convention_combo.addItem("Standard DH", "dh")
+        self.convention_combo.addItem("Modified DH (Craig)", "mdh")
+        self.convention_combo.activated.connect(self._convention_changed)
+        self.units_combo = QComboBox()
+        self.units_combo.addItems(["degrees", "radians"])
+        self.units_combo.activated.connect(self._units_changed)
+        top = QHBoxLayout()
+        top.addWidget(self.convention_combo)
+        top.addWidget(self.units_combo)
+        top.addStretch(1)
+
+        buttons = QHBoxLayout()
+        self.buttons = {}
+        for key, label, slot, shortcut in (
+            ("add", "Add row", self.add_row, "Ctrl+Shift+N"),
+            ("insert", "Insert", self.insert_row, None),
+            ("delete", "Delete", self.delete_row, None),
+            ("up", "Up", lambda: self.move_row(-1), None),
+            ("down", "Down", lambda: self.move_row(1), None),
+            ("paste", "Paste", self.paste, None),
+        ):
+            b = QPushButton(label)
+            b.setObjectName(f"dh_{key}")
+            b.clicked.connect(slot)
+            if shortcut:
+                b.setShortcut(QKeySequence(shortcut))
+            buttons.addWidget(b)
+            self.buttons[key] = b
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #999")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.view)
+        layout.addLayout(buttons)
+        layout.addWidget(self.note)
+        self.model.modelReset.connect(self._sync)
+        self._sync()
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+            return
+        super().keyPressEvent(ev)
+
+    def _sync(self) -> None:
+        i = self.convention_combo.findData(self.model.convention)
+        self.convention_combo.setCurrentIndex(i)
+        pure = self.model.pure() or self.doc.tree.num_bodies == 0
+        for key in ("insert", "delete", "up", "down"):
+            self.buttons[key].setEnabled(pure and bool(self.model.entries))
+        self.note.setText("" if pure else
+                          "Greyed rows are not DH-expressible; rows can be edited, not added or moved.")
+
+    def current_row(self) -> int:
+        idx = self.view.currentIndex()
+        return idx.row() if idx.isValid() else len(self.model.entries) - 1
+
+    def _convention_changed(self, _i: int) -> None:
+        conv = self.convention_combo.currentData()
+        if conv == self.model.convention:
+            return
+        if self.model.rebuild(self.model.links(), f"Read DH table as {'modified' if conv == 'mdh' else 'standard'}",
+                              convention=conv):
+            self.model.convention = conv
+        self._sync()
+
+    def _units_changed(self, _i: int) -> None:
+        self.model.beginResetModel()
+        self.model.degrees = self.units_combo.currentIndex() == 0
+        self.model.endResetModel()
+
+    def add_row(self) -> None:
+        self.model.rebuild([*self.model.links(), DHLink("R", qlim=(-math.pi, math.pi))], "Add DH row")
+
+    def insert_row(self) -> None:
+        links = self.model.links()
+        links.insert(max(self.current_row(), 0), DHLink("R", qlim=(-math.pi, math.pi)))
+        self.model.rebuild(links, "Insert DH row")
+
+    def delete_row(self) -> None:
+        links = self.model.links()
+        r = self.current_row()
+        if 0 <= r < len(links):
+            del links[r]
+            self.model.rebuild(links, "Delete DH row")
+
+    def move_row(self, step: int) -> None:
+        links = self.model.links()
+        r = self.current_row()
+        if 0 <= r < len(links) and 0 <= r + step < len(links):
+            links[r], links[r + step] = links[r + step], links[r]
+            if self.model.rebuild(links, "Move DH row"):
+                self.view.setCurrentIndex(self.model.index(r + step, 0))
+
+    def paste_text(self, text: str) -> bool:
+        try:
+            rows = parse_rows(text, self.model.degrees)
+        except KineTreeError as exc:
+            self.doc.message.emit(str(exc))
+            return False
+        for r in rows:
+            if r.qlim is None:
+                r.qlim = (-math.pi, math.pi) if r.joint == "R" else (0.0, 1.0)
+        return self.model.rebuild([*self.model.links(), *rows], f"Paste {len(rows)} DH rows")
+
+    def paste(self) -> None:
+        self.paste_text(QGuiApplication.clipboard().text())

@@ -1,0 +1,215 @@
+"""The 3D viewport: frames, links, joint axes and visuals, updated in place while scrubbing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QVector3D
+
+from ..document import RobotDocument
+from .meshes import visual_mesh
+
+AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
+                        [0, 0.3, 1, 1], [0, 0.3, 1, 1]], dtype=float)
+THEMES = {
+    "dark": {"bg": (28, 30, 36), "grid": (255, 255, 255, 40), "link": (0.85, 0.85, 0.9, 1.0),
+             "axis": (1.0, 0.75, 0.1, 1.0), "label": (235, 235, 235)},
+    "light": {"bg": (245, 245, 245), "grid": (0, 0, 0, 50), "link": (0.2, 0.2, 0.25, 1.0),
+              "axis": (0.85, 0.45, 0.0, 1.0), "label": (20, 20, 20)},
+}
+VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
+
+
+def _qmatrix(T: np.ndarray) -> QMatrix4x4:
+    return QMatrix4x4(*np.asarray(T, dtype=np.float32).ravel())
+
+
+class RobotViewport(gl.GLViewWidget):
+    """Draws the document's robot. Items are rebuilt on ``treeChanged`` only; on
+    ``configurationChanged`` their vertex data and transforms are updated in place."""
+
+    def __init__(self, doc: RobotDocument, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("viewport")
+        self.doc = doc
+        self.theme = "dark"
+        self.show_labels = True
+        self._scale = 0.1
+        self.grid = gl.GLGridItem()
+        self.addItem(self.grid)
+        self.base_triad = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
+        self.triads = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
+        self.selected_triad = gl.GLLinePlotItem(mode="lines", width=7, antialias=True)
+        self.links = gl.GLLinePlotItem(mode="lines", width=6, antialias=True)
+        self.axes = gl.GLLinePlotItem(mode="lines", width=2, antialias=True)
+        for item in (self.links, self.axes, self.triads, self.base_triad, self.selected_triad):
+            item.setGLOptions("translucent")
+            self.addItem(item)
+        self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
+        self._labels: list[gl.GLTextItem] = []
+        self._axis_bodies = np.zeros(0, dtype=int)
+        self._axis_dirs = np.zeros((0, 3))
+        self._parent = np.zeros(0, dtype=int)
+        self._poses = np.zeros((0, 4, 4))
+        self._press: QPointF | None = None
+        self.set_theme("dark")
+        doc.treeChanged.connect(self._on_tree_changed)
+        doc.configurationChanged.connect(self._on_configuration_changed)
+        doc.selectionChanged.connect(lambda _name: self._update_selection())
+        self._on_tree_changed()
+        self.fit()
+
+    # --- appearance --------------------------------------------------------------------------
+    def set_theme(self, name: str) -> None:
+        self.theme = name
+        t = THEMES[name]
+        self.setBackgroundColor(QColor(*t["bg"]))
+        self.grid.setColor(t["grid"])
+        self.links.setData(color=t["link"])
+        self.axes.setData(color=t["axis"])
+        for label in self._labels:
+            label.setData(color=QColor(*t["label"]))
+        self.update()
+
+    def set_labels_visible(self, on: bool) -> None:
+        self.show_labels = on
+        for label in self._labels:
+            label.setVisible(on)
+
+    def set_view(self, preset: str) -> None:
+        elevation, azimuth = VIEW_PRESETS[preset]
+        self.setCameraPosition(elevation=elevation, azimuth=azimuth)
+
+    def fit(self) -> None:
+        """Frame the whole robot (all body origins at the current pose, and the base)."""
+        pts = np.vstack([np.zeros((1, 3)), self._poses[:, :3, 3]]) if len(self._poses) else np.zeros((1, 3))
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        center = (lo + hi) / 2
+        radius = max(float(np.linalg.norm(hi - lo)) / 2, 0.3) + 2 * self._scale
+        self.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=radius * 2.4)
+
+    # --- scene construction (tree changed) ---------------------------------------------------
+    def _on_tree_changed(self) -> None:
+        tree = self.doc.tree
+        for _, item, _ in self._meshes:
+            self.removeItem(item)
+        for label in self._labels:
+            self.removeItem(label)
+        self._meshes, self._labels = [], []
+        home = tree.forward_kinematics(tree.home_configuration())
+        extent = float(np.abs(home[:, :3, 3]).max()) if len(home) else 0.5
+        self._scale = max(0.15 * max(extent, 0.3), 0.03)
+        self.grid.setSize(max(2.0, 4 * extent), max(2.0, 4 * extent))
+        self.grid.setSpacing(0.1 if extent < 2 else 0.5, 0.1 if extent < 2 else 0.5)
+        bodies = tree.bodies
+        index = {b.name: i for i, b in enumerate(bodies)}
+        self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
+        movable = [i for i, b in enumerate(bodies) if b.joint.type in ("revolute", "prismatic")]
+        self._axis_bodies = np.array(movable, dtype=int)
+        self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
+        self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
+        for i, b in enumerate(bodies):
+            for v in b.visuals:
+                md = visual_mesh(v)
+                if md is None:
+                    continue
+                item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader="shaded",
+                                     glOptions="opaque")
+                self.addItem(item)
+                self._meshes.append((i, item, v.matrix))
+            label = gl.GLTextItem(text=b.name, font=QFont("DejaVu Sans", 10))
+            label.setVisible(self.show_labels)
+            self.addItem(label)
+            self._labels.append(label)
+        self.set_theme(self.theme)
+        s = self._scale * 1.3
+        self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
+                                color=AXIS_COLORS)
+        self._on_configuration_changed()
+
+    # --- per-frame update (configuration changed) --------------------------------------------
+    def _on_configuration_changed(self) -> None:
+        poses = self.doc.poses()
+        self._poses = poses
+        n = len(poses)
+        o = poses[:, :3, 3]
+        s = self._scale
+        if n:
+            tri = np.empty((n, 6, 3))
+            tri[:, 0::2] = o[:, None, :]
+            tri[:, 1::2] = o[:, None, :] + s * np.swapaxes(poses[:, :3, :3], 1, 2)
+            self.triads.setData(pos=tri.reshape(-1, 3), color=np.tile(AXIS_COLORS, (n, 1)))
+            seg = np.empty((n, 2, 3))
+            seg[:, 0] = np.where(self._parent[:, None] >= 0, o[np.maximum(self._parent, 0)], 0.0)
+            seg[:, 1] = o
+            self.links.setData(pos=seg.reshape(-1, 3))
+        else:
+            self.triads.setData(pos=np.zeros((0, 3)))
+            self.links.setData(pos=np.zeros((0, 3)))
+        if self._axis_bodies.size:
+            # the joint axis is drawn through the joint frame (parent pose · joint_to_parent)
+            par = self._parent[self._axis_bodies]
+            Tp = np.where((par >= 0)[:, None, None], poses[np.maximum(par, 0)], np.eye(4))
+            Tj = Tp @ self._joint_frames
+            d = np.einsum("nij,nj->ni", Tj[:, :3, :3], self._axis_dirs) * s * 0.9
+            a = np.empty((len(d), 2, 3))
+            a[:, 0] = Tj[:, :3, 3] - d
+            a[:, 1] = Tj[:, :3, 3] + d
+            self.axes.setData(pos=a.reshape(-1, 3))
+        else:
+            self.axes.setData(pos=np.zeros((0, 3)))
+        for i, item, V in self._meshes:
+            item.setTransform(_qmatrix(poses[i] @ V))
+        for i, label in enumerate(self._labels):
+            label.setData(pos=o[i] + 0.3 * s)
+        self._update_selection()
+
+    def _update_selection(self) -> None:
+        name = self.doc.selection
+        names = self.doc.tree.body_names
+        if name is None or (name not in names and name != self.doc.tree.base_name):
+            self.selected_triad.setVisible(False)
+            return
+        T = np.eye(4) if name == self.doc.tree.base_name else self._poses[names.index(name)]
+        s = self._scale * 1.5
+        pts = np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]])
+        self.selected_triad.setData(pos=pts @ T[:3, :3].T + T[:3, 3], color=AXIS_COLORS)
+        self.selected_triad.setVisible(True)
+
+    # --- picking -----------------------------------------------------------------------------
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Widget pixel coordinates (x right, y down) of 3D points."""
+        w, h = self.width(), self.height()
+        m = np.array(self.projectionMatrix().data()).reshape(4, 4).T @ np.array(
+            self.viewMatrix().data()).reshape(4, 4).T
+        P = np.c_[points, np.ones(len(points))] @ m.T
+        ndc = P[:, :3] / P[:, 3:4]
+        return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+
+    def body_at(self, x: float, y: float, radius: float = 14.0) -> str | None:
+        """The body whose frame origin is drawn nearest (within ``radius`` px) to (x, y)."""
+        names = [self.doc.tree.base_name, *self.doc.tree.body_names]
+        pts = np.vstack([np.zeros((1, 3)), self._poses[:, :3, 3]]) if len(self._poses) else np.zeros((1, 3))
+        px = self.project(pts)
+        dist = np.hypot(px[:, 0] - x, px[:, 1] - y)
+        k = int(np.argmin(dist[::-1]))
+        k = len(dist) - 1 - k  # prefer the deepest body when frames coincide
+        return names[k] if dist[k] <= radius else None
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        self._press = ev.position()
+        super().mousePressEvent(ev)
+
+    def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
+            if (ev.position() - self._press).manhattanLength() < 4:
+                self.doc.select(self.body_at(ev.position().x(), ev.position().y()))
+        self._press = None
+        super().mouseReleaseEvent(ev)
+
+    def render_image(self, width: int, height: int) -> QImage:
+        """A QImage of the scene at the given size (for export and screenshots)."""
+        arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
+        img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32)
+        return img.copy()

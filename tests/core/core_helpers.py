@@ -1,0 +1,203 @@
+"""Shared helpers for the core test-suite: random trees and an independent FK reference.
+
+The reference implementation here deliberately uses scipy / plain numpy rather than the
+engine's own ``transforms`` module, so that agreement means something.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+FLOAT_TOL = 1e-12
+
+
+# --- plain numpy transforms (independent of kinetree.core.transforms) ----------------------
+
+def np_rotz(t: float) -> np.ndarray:
+    c, s = math.cos(t), math.sin(t)
+    return np.array([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]])
+
+
+def np_rotx(t: float) -> np.ndarray:
+    c, s = math.cos(t), math.sin(t)
+    return np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
+
+
+def np_trans(x: float = 0.0, y: float = 0.0, z: float = 0.0) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, 3] = (x, y, z)
+    return T
+
+
+def np_dh(a: float, alpha: float, d: float, theta: float) -> np.ndarray:
+    """Standard DH as the literal product ``Rz(θ)·Tz(d)·Tx(a)·Rx(α)``."""
+    return np_rotz(theta) @ np_trans(z=d) @ np_trans(x=a) @ np_rotx(alpha)
+
+
+def np_mdh(a: float, alpha: float, d: float, theta: float) -> np.ndarray:
+    """Modified DH as the literal product ``Rx(α)·Tx(a)·Rz(θ)·Tz(d)``."""
+    return np_rotx(alpha) @ np_trans(x=a) @ np_rotz(theta) @ np_trans(z=d)
+
+
+def rot_log(R: np.ndarray) -> np.ndarray:
+    """Rotation vector (axis·angle) of a 3×3 rotation."""
+    return Rotation.from_matrix(R).as_rotvec()
+
+
+def random_transform(rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, :3] = Rotation.random(random_state=rng).as_matrix()
+    T[:3, 3] = rng.uniform(-scale, scale, 3)
+    return T
+
+
+def random_unit(rng: np.random.Generator) -> np.ndarray:
+    v = rng.normal(size=3)
+    return v / np.linalg.norm(v)
+
+
+# --- PUMA 560 -------------------------------------------------------------------------------
+
+PUMA_DH = [  # [a, alpha, d] as in kinematics.md
+    (0.0, math.pi / 2, 0.0),
+    (0.4318, 0.0, 0.0),
+    (0.0203, -math.pi / 2, 0.15005),
+    (0.0, math.pi / 2, 0.4318),
+    (0.0, -math.pi / 2, 0.0),
+    (0.0, 0.0, 0.0),
+]
+
+
+def puma_numpy_poses(q) -> np.ndarray:
+    """(6, 4, 4) Puma link poses by multiplying explicit DH matrices in a loop."""
+    T = np.eye(4)
+    out = []
+    for (a, alpha, d), qi in zip(PUMA_DH, q):
+        T = T @ np_dh(a, alpha, d, qi)
+        out.append(T)
+    return np.array(out)
+
+
+# --- random trees ----------------------------------------------------------------------------
+
+#: Every joint type, a movable one first (a tree without movable joints hits engine bug #1).
+MIXED_TYPES = ("revolute", "fixed", "prismatic", "floating", "spherical", "planar")
+
+
+def random_tree(rng: np.random.Generator, n_bodies: int = 8, types=MIXED_TYPES,
+                fixed_transforms: bool = True) -> RigidBodyTree:
+    """A random branched tree: every joint type, arbitrary axes, offsets, matrix/DH/MDH
+    fixed transforms (so both JointToParent and ChildToJoint are non-identity)."""
+    tree = RigidBodyTree("base")
+    names = ["base"]
+    types = list(types)
+    for i in range(n_bodies):
+        jtype = types[i % len(types)] if i < len(types) else types[int(rng.integers(len(types)))]
+        j = Joint(f"j{i}", jtype)
+        if fixed_transforms:
+            kind = ("matrix", "dh", "mdh")[int(rng.integers(3))]
+            if kind == "matrix":
+                j.set_fixed_transform(random_transform(rng))
+            else:
+                j.set_fixed_transform(rng.uniform(-1.0, 1.0, 4), kind)
+        if jtype in ("revolute", "prismatic"):
+            if rng.random() < 0.7:
+                j.axis = rng.normal(size=3)
+            j.offset = float(rng.uniform(-1.0, 1.0))
+        b = RigidBody(f"b{i}")
+        b.joint = j
+        parent = names[int(rng.integers(len(names)))]
+        tree.add_body(b, parent)
+        names.append(b.name)
+    return tree
+
+
+def random_config(tree: RigidBodyTree, rng: np.random.Generator, unnormalised: bool = True) -> np.ndarray:
+    """A random configuration; quaternions optionally scaled away from unit length."""
+    q = tree.random_configuration(rng)
+    if unnormalised:
+        for b in tree.bodies:
+            if b.joint.type in ("floating", "spherical"):
+                s = tree.position_index(b.joint.name)
+                q[s.start : s.start + 4] *= rng.uniform(0.5, 2.0)
+    return q
+
+
+def reference_motion(joint: Joint, qj: np.ndarray) -> np.ndarray:
+    """M(q) of a joint, computed with scipy (independent of the engine)."""
+    M = np.eye(4)
+    t = joint.type
+    if t == "revolute":
+        M[:3, :3] = Rotation.from_rotvec(joint.axis * (qj[0] + joint.offset)).as_matrix()
+    elif t == "prismatic":
+        M[:3, 3] = (qj[0] + joint.offset) * joint.axis
+    elif t in ("floating", "spherical"):
+        w, x, y, z = qj[:4]
+        M[:3, :3] = Rotation.from_quat([x, y, z, w]).as_matrix()  # scipy normalises
+        if t == "floating":
+            M[:3, 3] = qj[4:7]
+    elif t == "planar":
+        M[:3, :3] = Rotation.from_rotvec([0.0, 0.0, qj[2]]).as_matrix()
+        M[:2, 3] = qj[:2]
+    return M
+
+
+def reference_fk(tree: RigidBodyTree, q) -> np.ndarray:
+    """(num_bodies, 4, 4) poses by walking the tree, one explicit product per body."""
+    q = np.asarray(q, dtype=float)
+    poses = {tree.base_name: np.eye(4)}
+    i = 0
+    out = []
+    for b in tree.bodies:
+        j = b.joint
+        n = j.position_count
+        T = (poses[tree.parent_name(b.name)] @ j.joint_to_parent_transform
+             @ reference_motion(j, q[i : i + n]) @ j.child_to_joint_transform)
+        i += n
+        poses[b.name] = T
+        out.append(T)
+    return np.array(out).reshape(-1, 4, 4)
+
+
+def tree_snapshot(tree: RigidBodyTree) -> dict:
+    """Structure of a tree by name: {body: (parent, joint name, joint type)}."""
+    return {b.name: (tree.parent_name(b.name), b.joint.name, b.joint.type) for b in tree.bodies}
+
+
+def check_invariants(tree: RigidBodyTree) -> None:
+    """Assert the structural invariants every tree must keep."""
+    names = [tree.base_name, *tree.body_names]
+    assert len(set(names)) == len(names), f"duplicate body names: {names}"
+    jn = tree.joint_names()
+    assert len(set(jn)) == len(jn), f"duplicate joint names: {jn}"
+    seen = {tree.base_name}
+    for b in tree.bodies:
+        p = tree.parent_name(b.name)
+        assert p in seen, f"body {b.name!r} comes before its parent {p!r}"
+        assert b.parent is tree.get_body(p)
+        assert b in tree.get_body(p).children
+        assert tree.get_body(b.name) is b
+        seen.add(b.name)
+    assert tree.get_body(tree.base_name) is tree.base
+    n = sum(b.joint.position_count for b in tree.bodies)
+    assert tree.position_count == n
+    assert len(tree.movable_joint_names) == sum(1 for b in tree.bodies if b.joint.position_count)
+    if n:  # FK of a tree without movable joints is engine bug #1 (see test_errors.py)
+        home = tree.home_configuration()
+        assert home.shape == (n,)
+        T = tree.forward_kinematics(home)
+        assert T.shape == (tree.num_bodies, 4, 4)
+        assert np.all(np.isfinite(T))
+
+
+def hyp_settings(max_examples: int = 50):
+    """Hypothesis settings used across the core suite (fast, no deadline)."""
+    from hypothesis import HealthCheck, settings
+
+    return settings(max_examples=max_examples, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
