@@ -294,7 +294,8 @@ class JointPanel(QWidget):
         name = self._body()
         if name is None or not self.doc.tree.get_body(name).visuals:
             return "the body has no visual to edit"
-        return self._body_edit(text, lambda b: setattr(b, "visuals", (*b.visuals[:-1], replace(b.visuals[-1], **changes))))
+        return self._body_edit(
+            text, lambda b: setattr(b, "visuals", (*b.visuals[:-1], replace(b.visuals[-1], **changes))))
 
     def _set_visual_size(self, text: str) -> str | None:
         vals = [float(v) for v in text.replace(",", " ").split()] if text.strip() else []
