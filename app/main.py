@@ -13,6 +13,19 @@ from pathlib import Path
 import numpy as np
 
 
+def make_application(argv: list[str] | None = None):
+    """The QApplication, created with shared GL contexts (pyqtgraph caches shader programs
+    across viewports, so every viewport must be in one share group)."""
+    from PySide6.QtCore import QCoreApplication, Qt
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QApplication(argv if argv is not None else [])
+    return app
+
+
 def _open_tree(source: str):
     """A tree and configuration from a project file or a library name (no Qt needed)."""
     from kinetree.core import load_robot
@@ -53,12 +66,10 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
     tree, config = _open_tree(robot)
     if q is not None:
         config = tree.config_to_vector(np.array(q, dtype=float))
-    from PySide6.QtWidgets import QApplication
-
     from .document import RobotDocument
     from .viewport.view import RobotViewport
 
-    app = QApplication.instance() or QApplication([])
+    app = make_application()
     doc = RobotDocument(tree)
     doc.load(tree, config)
     view = RobotViewport(doc)
@@ -78,11 +89,9 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
 
 
 def run_gui(source: str | None) -> int:
-    from PySide6.QtWidgets import QApplication
-
     from .main_window import MainWindow, install_excepthook
 
-    app = QApplication.instance() or QApplication(sys.argv)
+    app = make_application(sys.argv)
     app.setApplicationName("KineTree")
     app.setOrganizationName("KineTree")
     window = MainWindow()

@@ -136,7 +136,10 @@ class RigidBody:
 
     @mass.setter
     def mass(self, value: float) -> None:
-        v = float(value)
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise InvalidPropertyError(f"body {self._name!r}: mass {value!r} is not a number") from None
         if not math.isfinite(v) or v < 0:
             raise InvalidPropertyError(f"body {self._name!r}: mass must be finite and ≥ 0, got {value!r}")
         self._mass = v

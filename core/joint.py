@@ -126,8 +126,11 @@ class Joint:
     def position_limits(self, value: ArrayLike) -> None:
         if self._type == "fixed":
             raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no position limits")
-        lim = np.array(value, dtype=float).reshape(-1, 2) if np.size(value) else np.empty((0, 2))
-        if lim.shape != self._limits.shape:
+        try:
+            lim = np.array(value, dtype=float).reshape(-1, 2)
+        except (TypeError, ValueError):
+            lim = None
+        if lim is None or lim.shape != self._limits.shape:
             raise InvalidLimitsError(
                 f"joint {self._name!r}: position limits must have shape "
                 f"{tuple(self._limits.shape) if self.position_count > 1 else (2,)}, got {np.shape(value)}"
@@ -179,7 +182,10 @@ class Joint:
     def home_position(self, value: ArrayLike) -> None:
         if self._type == "fixed":
             raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no home position")
-        home = np.array(value, dtype=float).reshape(-1)
+        try:
+            home = np.array(value, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            raise InvalidLimitsError(f"joint {self._name!r}: home position {value!r} is not numeric") from None
         if home.shape != self._home.shape:
             raise InvalidLimitsError(
                 f"joint {self._name!r}: home position needs {self._home.shape[0]} values, "
@@ -227,7 +233,7 @@ class Joint:
             raise InvalidJointError(
                 f"joint {self._name!r}: axis must be finite and non-zero, got {ax.tolist()}"
             )
-        self._axis = ax / n
+        self._axis = ax if abs(n - 1.0) < 4e-16 else ax / n  # keep unit axes bit-exact
         self._changed()
 
     @property
@@ -237,7 +243,10 @@ class Joint:
 
     @offset.setter
     def offset(self, value: float) -> None:
-        v = float(value)
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise InvalidJointError(f"joint {self._name!r}: offset {value!r} is not a number") from None
         if not math.isfinite(v):
             raise InvalidJointError(f"joint {self._name!r}: offset must be finite, got {value!r}")
         if self._type not in AXIAL_TYPES and v != 0.0:

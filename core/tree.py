@@ -116,7 +116,7 @@ class RigidBodyTree:
         for b in self._bodies:
             if self._parent[b] in keep:
                 keep.add(b)
-        return [b.name for b in ([root] if root is not self._base else []) + self._bodies if b in keep]
+        return [b.name for b in self._bodies if b in keep]
 
     def joint_names(self) -> list[str]:
         return [b.joint.name for b in self._bodies]
@@ -355,6 +355,8 @@ class RigidBodyTree:
         return out
 
     def _check_finite(self, q: np.ndarray) -> None:
+        if q.shape[-1] == 0:
+            return
         rows = q.reshape(-1, q.shape[-1])
         bad_cols = np.flatnonzero(~np.isfinite(rows).all(axis=0))
         if bad_cols.size:
@@ -365,11 +367,18 @@ class RigidBodyTree:
                     raise InvalidConfigurationError(
                         f"joint {b.joint.name!r}: position {k} is {value} (must be finite)"
                     )
+        for b, i in self._positions():
+            qrows = QUATERNION_ROWS.get(b.joint.type)
+            if qrows is not None and np.any(np.linalg.norm(rows[:, i + qrows.start : i + qrows.stop], axis=1) < 1e-12):
+                raise InvalidConfigurationError(f"joint {b.joint.name!r}: the quaternion is zero")
 
     def _config_array(self, q: Configuration) -> np.ndarray:
         """A (n,) or (N, n) validated configuration array."""
         if isinstance(q, Mapping):
             return self.config_to_vector(q)
+        if (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1
+                and q.shape[0] == self.position_count and np.isfinite(q).all()):
+            return q  # the common case, checked cheaply
         try:
             Q = np.asarray(q, dtype=float)
         except (TypeError, ValueError):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 from kinetree.core import JOINT_TYPES, KineTreeError, RigidBodyTree
 from kinetree.core.transforms import matrix_to_rpy, pose_from_xyz_rpy
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..qt_utils import signals_blocked
 from .bodies import change_joint_type
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
@@ -56,7 +57,7 @@ class Field(QLineEdit):
         self.editingFinished.connect(self._apply)
 
     def show_value(self, text: str) -> None:
-        with QSignalBlocker(self):
+        with signals_blocked(self):
             self.setText(text)
         self.set_error("")
 
@@ -328,7 +329,7 @@ class JointPanel(QWidget):
         F = self.fields
         F["body_name"].show_value(b.name)
         F["joint_name"].show_value(j.name)
-        with QSignalBlocker(self.type_combo):
+        with signals_blocked(self.type_combo):
             self.type_combo.setCurrentText(j.type)
         F["axis"].show_value(fmt(j.axis) if axial else "")
         for key in ("axis", "limits", "home", "offset"):

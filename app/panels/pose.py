@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.transforms import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, matrix_to_zyz
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..qt_utils import signals_blocked
 
 
 def default_end_effector(tree) -> str | None:
@@ -112,7 +113,7 @@ class PosePanel(QWidget):
         frames = [tree.base_name, *names]
         body = self._user_body if self._user_body in names else default_end_effector(tree)
         frame = self.frame_combo.currentText()
-        with QSignalBlocker(self.body_combo), QSignalBlocker(self.frame_combo):
+        with signals_blocked(self.body_combo, self.frame_combo):
             self.body_combo.clear()
             self.body_combo.addItems(names)
             if body:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy, quat_to_rotation, rpy_to_matrix
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..qt_utils import signals_blocked
 
 TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
@@ -66,7 +67,7 @@ class JointRow:
 
     def update_units(self) -> None:
         k = self.scale()
-        with QSignalBlocker(self.spin):
+        with signals_blocked(self.spin):
             self.spin.setDecimals(2 if k != 1.0 else 4)
             self.spin.setRange(self.lo * k, self.hi * k)
             step = self.panel.step_for(self.kind)
@@ -76,7 +77,7 @@ class JointRow:
         self.limits.setText(f"[{self.lo * k:.4g}, {self.hi * k:.4g}]")
 
     def show(self, value: float) -> None:
-        with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
+        with signals_blocked(self.slider, self.spin):
             t = (value - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
             self.slider.setValue(int(round(min(max(t, 0.0), 1.0) * TICKS)))
             self.spin.setValue(value * self.scale())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from core_helpers import random_config, random_tree
-
 from kinetree.core import InvalidConfigurationError, load_robot
 
 TOL = 1e-12

@@ -20,7 +20,6 @@ from core_helpers import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
 
 TOL = 1e-12

@@ -10,7 +10,6 @@ import pytest
 from core_helpers import check_invariants, hyp_settings, random_config, random_transform, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
-
 from kinetree.core import (
     JOINT_TYPES,
     DHLink,
@@ -98,7 +97,6 @@ def test_remove_body_leaves_valid_tree(seed, n, data):
             np.testing.assert_allclose(T, fk_before[k], atol=1e-12)
 
 
-@pytest.mark.xfail(reason=DESCENDANTS_BUG, strict=True)
 def test_descendants_and_subtree_list_each_body_once():
     tree = RigidBodyTree()
     tree.add_body(RigidBody("b0"), "base")
@@ -110,8 +108,7 @@ def test_descendants_and_subtree_list_each_body_once():
     assert sub.body_names == ["b0", "b1"]
 
 
-@pytest.mark.xfail(reason=DESCENDANTS_BUG, strict=True)
-@hyp_settings()
+@hyp_settings(shrink=False)
 @given(seed=seeds, n=sizes, data=st.data())
 def test_remove_then_add_subtree_restores(seed, n, data):
     rng = np.random.default_rng(seed)
@@ -176,7 +173,10 @@ def _new_body(data, name_pool=BODY_POOL) -> RigidBody:
 
 
 def _apply(tree, op: str, data):
-    pick = lambda: data.draw(st.sampled_from(BODY_POOL))  # noqa: E731
+    existing = [tree.base_name, *tree.body_names]
+
+    def pick() -> str:  # mostly a body of the tree, sometimes any name of the pool
+        return data.draw(st.sampled_from(existing) | st.sampled_from(BODY_POOL))
     if op == "add":
         tree.add_body(_new_body(data), pick())
     elif op == "remove":
@@ -200,7 +200,8 @@ def _apply(tree, op: str, data):
     elif op == "rename_base":
         tree.base_name = data.draw(st.sampled_from(BODY_POOL))
     elif op == "rename_joint":
-        tree.get_body(pick()).joint.name = data.draw(st.sampled_from(JOINT_POOL))
+        tree.get_body(pick()).joint.name = data.draw(st.sampled_from(JOINT_POOL) | st.sampled_from(tree.joint_names()
+                                                                                                     or ["x"]))
     elif op == "set_limits":
         j = tree.get_body(pick()).joint
         lo = data.draw(st.floats(-2, 2) | st.just(math.nan))
@@ -231,7 +232,8 @@ OPS = ["add", "add", "add", "remove", "add_subtree", "replace_joint", "replace_b
 @hyp_settings()
 @given(data=st.data(), ops=st.lists(st.sampled_from(OPS), min_size=1, max_size=25))
 def test_random_edits_keep_invariants_and_failures_change_nothing(data, ops):
-    tree = random_tree(np.random.default_rng(data.draw(seeds)), n_bodies=data.draw(st.integers(0, 3)))
+    tree = random_tree(np.random.default_rng(data.draw(seeds)), n_bodies=data.draw(st.integers(0, 3)),
+                       exact_axes=True)
     for op in ops:
         before = dumps(tree)
         names_before = (tree.base_name, tree.body_names, tree.joint_names())
@@ -310,8 +312,8 @@ def test_dh_table_reasons_for_non_dh_bodies():
 
 # --- project file round trip ---------------------------------------------------------------------
 
-def _decorated_tree(rng, n):
-    tree = random_tree(rng, n_bodies=n)
+def _decorated_tree(rng, n, exact_axes=True):
+    tree = random_tree(rng, n_bodies=n, exact_axes=exact_axes)
     tree.base_name = "world"
     tree.gravity = rng.normal(size=3)
     for k, b in enumerate(tree.bodies):
@@ -361,6 +363,25 @@ def test_save_and_load_project(tmp_path, seed):
     back, q_back = load_project(path)
     assert dumps(back, q_back) == dumps(tree, q)
     np.testing.assert_allclose(back.forward_kinematics(q_back), tree.forward_kinematics(q), atol=1e-12)
+
+
+AXIS_ULP_BUG = ("engine bug: Joint.axis setter re-normalises an already unit axis, moving it by 1 ulp, so "
+                "tree_from_dict(dumps(tree)) does not give the same text (and the axis drifts on every save/load)")
+
+
+def test_project_round_trip_keeps_arbitrary_axes_exactly():
+    tree = random_tree(np.random.default_rng(1), n_bodies=1)  # its axis is not a fixed point of v/|v|
+    text = dumps(tree)
+    back, _ = tree_from_dict(json.loads(text))
+    assert dumps(back) == text
+
+
+def test_project_round_trip_arbitrary_axes_same_fk():
+    rng = np.random.default_rng(4)
+    tree = _decorated_tree(rng, 12, exact_axes=False)
+    back, _ = tree_from_dict(json.loads(dumps(tree)))
+    q = random_config(tree, rng)
+    np.testing.assert_allclose(back.forward_kinematics(q), tree.forward_kinematics(q), atol=1e-12, rtol=0)
 
 
 def test_dumps_is_stable_and_copy_equal(puma):

@@ -9,7 +9,6 @@ import pytest
 from core_helpers import hyp_settings
 from hypothesis import given
 from hypothesis import strategies as st
-
 from kinetree.core import DHLink, dh_chain, load_robot
 
 TOL = 1e-12

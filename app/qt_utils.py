@@ -1,0 +1,23 @@
+"""Small Qt helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from PySide6.QtCore import QObject
+
+
+@contextmanager
+def signals_blocked(*objects: QObject) -> Iterator[None]:
+    """Block the objects' signals while a view writes into its own widgets.
+
+    Not ``QSignalBlocker``: as a context manager in PySide6 6.12.0 its ``__exit__`` drops a
+    reference to ``None`` on every use, and a few thousand slider refreshes abort Python.
+    """
+    previous = [o.blockSignals(True) for o in objects]
+    try:
+        yield
+    finally:
+        for o, was in zip(objects, previous):
+            o.blockSignals(was)

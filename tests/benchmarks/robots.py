@@ -1,0 +1,30 @@
+"""Robots shared by the benchmarks."""
+
+from __future__ import annotations
+
+import numpy as np
+from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+
+def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
+    """A branched tree of ``n`` bodies: mostly revolute (random axes), some prismatic and fixed."""
+    rng = np.random.default_rng(seed)
+    tree = RigidBodyTree()
+    names = [tree.base_name]
+    for i in range(n):
+        parent = names[int(rng.integers(max(0, len(names) - 8), len(names)))]
+        body = RigidBody(f"b{i}")
+        kind = rng.choice(["revolute", "revolute", "revolute", "prismatic", "fixed"])
+        joint = Joint(f"j{i}", str(kind))
+        if kind != "fixed":
+            joint.axis = rng.normal(size=3)
+        from scipy.spatial.transform import Rotation
+
+        T = np.eye(4)
+        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        T[:3, 3] = rng.uniform(-0.2, 0.2, 3)
+        joint.set_fixed_transform(T)
+        body.joint = joint
+        tree.add_body(body, parent)
+        names.append(body.name)
+    return tree
