@@ -66,7 +66,7 @@ def main() -> None:
         print("Pinocchio: not installed (pip install pin) - no comparison")
     else:
         model = pin.Model()
-        parent = 0
+        parent, prev = 0, None
         for i, b in enumerate(puma.bodies):
             dh = b.joint.dh_parameters
             placement = np.eye(4) if i == 0 else dh_transform(*prev)
