@@ -50,12 +50,16 @@ class RobotDocument(QObject):
     def __init__(self, tree: RigidBodyTree | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._tree = tree or RigidBodyTree()
         self._q = self._tree.home_configuration()
         self._selection: str | None = None
         self._path: Path | None = None
         self._drags = itertools.count(1)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        # a bound slot (not a lambda) so Qt disconnects it when the document is destroyed
+        self.modifiedChanged.emit(not clean)
 
     # --- state -------------------------------------------------------------------------------
     @property
@@ -179,10 +183,11 @@ class RobotDocument(QObject):
         # commands keep their snapshots; the document works on its own copy
         self._tree = tree.copy()
         self._q = q.copy()
+        changed = selection != self._selection
+        self._selection = selection  # before treeChanged: views read it while refreshing
         self.treeChanged.emit()
         self.configurationChanged.emit()
-        if selection != self._selection:
-            self._selection = selection
+        if changed:
             self.selectionChanged.emit(selection)
 
     def _set_configuration(self, q: np.ndarray) -> None:

@@ -181,7 +181,8 @@ class RobotViewport(gl.GLViewWidget):
     def project(self, points: np.ndarray) -> np.ndarray:
         """Widget pixel coordinates (x right, y down) of 3D points."""
         w, h = self.width(), self.height()
-        m = np.array(self.projectionMatrix().data()).reshape(4, 4).T @ np.array(
+        vp = self.getViewport()
+        m = np.array(self.projectionMatrix(vp, vp).data()).reshape(4, 4).T @ np.array(
             self.viewMatrix().data()).reshape(4, 4).T
         P = np.c_[points, np.ones(len(points))] @ m.T
         ndc = P[:, :3] / P[:, 3:4]

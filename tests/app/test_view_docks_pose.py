@@ -31,7 +31,6 @@ PROJECT_BUG = ("app bug: RobotViewport.project (viewport/view.py) calls self.pro
                "TypeError, so project() and click picking (body_at) fail")
 
 
-@pytest.mark.xfail(strict=True, reason=PROJECT_BUG)
 def test_viewport_project_matches_camera(planar_view):
     pts = np.array([[0.0, 0, 0], [1.0, 0, 0], [1.5, 0, 0]])
     assert np.allclose(planar_view.project(pts), project(planar_view, pts), atol=1e-6)
@@ -69,7 +68,6 @@ def test_frames_drawn_with_red_x_and_green_y(planar_view):
     assert not green(right).any()
 
 
-@pytest.mark.xfail(strict=True, reason=PROJECT_BUG)
 def test_click_on_frame_selects_body(planar_view, qtbot, window):
     vp = planar_view
     vp.project(np.zeros((1, 3)))  # with the bug, a real click raises inside mouseReleaseEvent and crashes Qt
