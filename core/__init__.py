@@ -15,7 +15,7 @@ from .errors import (
     UnknownBodyError,
     UnknownRobotError,
 )
-from .joint import JOINT_TYPES, DHRow, Joint
+from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .library import describe_robot, list_robots, load_robot
 from .tree import RigidBodyTree
 
@@ -40,6 +40,7 @@ __all__ = [
     "InvalidPropertyError",
     "InvalidTransformError",
     "Joint",
+    "Mimic",
     "KineTreeError",
     "RigidBody",
     "RigidBodyTree",

@@ -61,6 +61,28 @@ class DHRow:
         return [self.a, self.alpha, self.d, self.theta]
 
 
+@dataclass(frozen=True)
+class Mimic:
+    """A joint that follows another: its value is ``multiplier · q[joint] + offset`` (URDF's
+    ``<mimic>``). A mimic joint has no position of its own in a configuration."""
+
+    joint: str
+    multiplier: float = 1.0
+    offset: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check_name(self.joint, "mimicked joint name")
+        for field_name in ("multiplier", "offset"):
+            try:
+                raw = getattr(self, field_name)
+                v = float(raw)
+            except (TypeError, ValueError):
+                raise InvalidJointError(f"mimic {field_name} must be a number, got {raw!r}") from None
+            if not math.isfinite(v):
+                raise InvalidJointError(f"mimic {field_name} must be finite, got {v}")
+            object.__setattr__(self, field_name, v)
+
+
 def _check_name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidJointError(f"{what} must be a non-empty string, got {name!r}")
@@ -90,6 +112,7 @@ class Joint:
         self._jtp = np.eye(4)
         self._ctj = np.eye(4)
         self._dh: DHRow | None = None
+        self._mimic: Mimic | None = None
         self._owner: RigidBody | None = None
 
     # --- identity ---------------------------------------------------------------------------
@@ -108,13 +131,36 @@ class Joint:
         tree = self._tree()
         if tree is not None:
             tree._check_joint_rename(self, value)
-        self._name = value
+        old, self._name = self._name, value
+        if tree is not None:
+            tree._joint_renamed(old, value)
         self._changed()
 
     @property
     def position_count(self) -> int:
-        """How many numbers this joint takes in a configuration."""
-        return POSITION_COUNT[self._type]
+        """How many numbers this joint takes in a configuration (0 for a mimic joint)."""
+        return 0 if self._mimic is not None else POSITION_COUNT[self._type]
+
+    @property
+    def mimic(self) -> Mimic | None:
+        """The joint this one follows, or ``None``. Only revolute and prismatic joints can
+        mimic, and only a revolute or prismatic joint that is not itself a mimic."""
+        return self._mimic
+
+    @mimic.setter
+    def mimic(self, value: Mimic | None) -> None:
+        if value is not None:
+            if not isinstance(value, Mimic):
+                raise InvalidJointError(f"joint {self._name!r}: mimic must be a Mimic or None, got {value!r}")
+            if self._type not in AXIAL_TYPES:
+                raise InvalidJointError(f"joint {self._name!r}: a {self._type} joint cannot mimic another")
+            if value.joint == self._name:
+                raise InvalidJointError(f"joint {self._name!r} cannot mimic itself")
+            tree = self._tree()
+            if tree is not None:
+                tree._check_mimic(self, value)
+        self._mimic = value
+        self._changed()
 
     # --- limits and home ---------------------------------------------------------------------
     @property
@@ -273,7 +319,8 @@ class Joint:
     def set_fixed_transform(self, value: ArrayLike, kind: str = "matrix") -> None:
         """Set the fixed transforms from a 4×4 matrix or a DH row ``[a, alpha, d, theta]``.
 
-        ``kind`` is ``"matrix"`` (``joint_to_parent = T``), ``"dh"`` (standard DH, into
+        ``kind`` is ``"matrix"`` (``joint_to_parent = T``, ``child_to_joint = I``), ``"child"``
+        (``child_to_joint = T``, keeping ``joint_to_parent``), ``"dh"`` (standard DH, into
         ``child_to_joint``) or ``"mdh"`` (modified DH, into ``joint_to_parent``). The joint's
         own variable (θ for revolute, d for prismatic) is left out of the transform but kept
         in :attr:`dh_parameters`. A DH joint's axis is reset to z.
@@ -281,6 +328,9 @@ class Joint:
         if kind == "matrix":
             self._jtp = validate_transform(value, f"joint {self._name!r}: fixed transform")
             self._ctj = np.eye(4)
+            self._dh = None
+        elif kind == "child":
+            self._ctj = validate_transform(value, f"joint {self._name!r}: child-to-joint transform")
             self._dh = None
         elif kind in ("dh", "mdh"):
             row = self._check_dh_row(value)
@@ -298,7 +348,7 @@ class Joint:
                 self._axis = np.array([0.0, 0.0, 1.0])
         else:
             raise InvalidTransformError(
-                f"joint {self._name!r}: unknown transform kind {kind!r}; use 'matrix', 'dh' or 'mdh'"
+                f"joint {self._name!r}: unknown transform kind {kind!r}; use 'matrix', 'child', 'dh' or 'mdh'"
             )
         self._changed()
 

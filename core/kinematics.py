@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .errors import InvalidJointError
 from .joint import QUATERNION_ROWS
 from .transforms import inverse_transform
 
@@ -84,6 +85,27 @@ def _general_motion(kind: str, q: np.ndarray) -> np.ndarray:
     return M
 
 
+def _resolve_mimics(bodies, qi: np.ndarray) -> dict[int, tuple[int, float, float]]:
+    """``{body index: (leader's position index, multiplier, offset)}`` for mimic joints."""
+    joints = {b.joint.name: (i, b.joint) for i, b in enumerate(bodies)}
+    out = {}
+    for i, b in enumerate(bodies):
+        m = b.joint.mimic
+        if m is None:
+            continue
+        leader = joints.get(m.joint)
+        if leader is None:
+            raise InvalidJointError(f"joint {b.joint.name!r} mimics {m.joint!r}, which is not a joint of this tree")
+        k, lj = leader
+        if lj.type not in ("revolute", "prismatic") or lj.mimic is not None:
+            raise InvalidJointError(
+                f"joint {b.joint.name!r} mimics {m.joint!r}, which "
+                + ("is itself a mimic joint" if lj.mimic is not None else f"is a {lj.type} joint")
+            )
+        out[i] = (int(qi[k]), m.multiplier, m.offset)
+    return out
+
+
 class KinematicPlan:
     """Flat, read-only description of a tree for fast kinematics (rebuilt when it changes)."""
 
@@ -97,17 +119,23 @@ class KinematicPlan:
         A = np.tile(np.eye(4), (nb, 1, 1))
         B = np.tile(np.eye(4), (nb, 1, 1))
         offsets = np.zeros(nb)
+        gains = np.ones(nb)
         qi = 0
+        for i, b in enumerate(bodies):
+            self.qi[i] = qi
+            qi += b.joint.position_count
+        self.mimics = _resolve_mimics(bodies, self.qi)
         for i, b in enumerate(bodies):
             j = b.joint
             jtp, ctj = j._jtp, j._ctj
-            self.qi[i] = qi
-            qi += j.position_count
             if j.type in ("revolute", "prismatic"):
                 Ra = _z_to_axis(j._axis)
                 A[i], B[i] = jtp @ Ra, Ra.T @ ctj
                 self.kind.append("rz" if j.type == "revolute" else "tz")
                 offsets[i] = j.offset
+                if i in self.mimics:
+                    self.qi[i], gains[i], extra = self.mimics[i]
+                    offsets[i] += extra
             elif j.type == "fixed":
                 A[i] = jtp @ ctj
                 self.kind.append("fixed")
@@ -123,8 +151,10 @@ class KinematicPlan:
         kinds = np.array(self.kind, dtype=object)
         self.rev = np.flatnonzero(kinds == "rz")
         self.pri = np.flatnonzero(kinds == "tz")
-        self.rev_q, self.rev_off = self.qi[self.rev], offsets[self.rev]
-        self.pri_q, self.pri_off = self.qi[self.pri], offsets[self.pri]
+        self.rev_q, self.rev_off, self.rev_gain = self.qi[self.rev], offsets[self.rev], gains[self.rev]
+        self.pri_q, self.pri_off, self.pri_gain = self.qi[self.pri], offsets[self.pri], gains[self.pri]
+        if not self.mimics:  # the common case: skip the multiplications
+            self.rev_gain = self.pri_gain = None
         self.general = [i for i, k in enumerate(self.kind) if k not in ("rz", "tz", "fixed")]
         # single-configuration constants: A·M·B = P0 + Σ coef_k · P_k
         self.P0 = A @ B
@@ -144,11 +174,11 @@ class KinematicPlan:
         nb = self.nb
         coef = np.zeros((nb, 3))
         if self.rev.size:
-            th = q[self.rev_q] + self.rev_off
+            th = q[self.rev_q] + self.rev_off if self.rev_gain is None else q[self.rev_q] * self.rev_gain + self.rev_off
             coef[self.rev, 0] = np.sin(th)
             coef[self.rev, 1] = 1.0 - np.cos(th)
         if self.pri.size:
-            coef[self.pri, 2] = q[self.pri_q] + self.pri_off
+            coef[self.pri, 2] = q[self.pri_q] * (1.0 if self.pri_gain is None else self.pri_gain) + self.pri_off
         Tpc = self.P0 + np.matmul(coef[:, None, :], self.Pstack).reshape(nb, 4, 4)
         for i in self.general:
             k = self.kind[i]
@@ -189,10 +219,11 @@ class KinematicPlan:
             n = min(chunk, N - start)
             q = Q[start : start + n]
             if self.rev.size:
-                th = (q[:, self.rev_q] + self.rev_off).T
+                th = (q[:, self.rev_q] * (1.0 if self.rev_gain is None else self.rev_gain) + self.rev_off).T
                 S, C = np.sin(th), np.cos(th)
             if self.pri.size:
-                D = np.ascontiguousarray((q[:, self.pri_q] + self.pri_off).T)
+                D = np.ascontiguousarray((q[:, self.pri_q] * (1.0 if self.pri_gain is None else self.pri_gain)
+                                          + self.pri_off).T)
             for k, b in enumerate(sel):
                 b = int(b)
                 kind = self.kind[b]
@@ -264,12 +295,13 @@ class KinematicPlan:
             p = self.parent[i]
             X = (T[p] if p >= 0 else np.eye(4)) @ self.A[i]
             c, kind = self.qi[i], self.kind[i]
+            gain = self.mimics[i][1] if i in self.mimics else 1.0  # a mimic adds to its leader's column
             if kind == "rz":
                 z = X[:3, 2]
-                J[:3, c] = z
-                J[3:, c] = np.cross(z, pe - X[:3, 3])
+                J[:3, c] += gain * z
+                J[3:, c] += gain * np.cross(z, pe - X[:3, 3])
             elif kind == "tz":
-                J[3:, c] = X[:3, 2]
+                J[3:, c] += gain * X[:3, 2]
             elif kind == "planar":
                 x, y = q[c], q[c + 1]
                 J[3:, c], J[3:, c + 1] = X[:3, 0], X[:3, 1]

@@ -14,10 +14,11 @@ from .errors import (
     BaseBodyError,
     DuplicateNameError,
     InvalidConfigurationError,
+    InvalidJointError,
     InvalidPropertyError,
     UnknownBodyError,
 )
-from .joint import QUATERNION_ROWS, Joint
+from .joint import AXIAL_TYPES, QUATERNION_ROWS, Joint, Mimic
 
 Configuration = ArrayLike | Mapping[str, Any]
 
@@ -139,6 +140,29 @@ class RigidBodyTree:
             if b.joint is not joint and b.joint.name == new:
                 raise DuplicateNameError(f"a joint named {new!r} already exists (body {b.name!r})")
 
+    def _joint_renamed(self, old: str, new: str) -> None:
+        """Keep mimic joints pointing at a renamed joint."""
+        for b in self._bodies:
+            m = b.joint.mimic
+            if m is not None and m.joint == old:
+                b.joint._mimic = Mimic(new, m.multiplier, m.offset)
+
+    def _check_mimic(self, joint: Joint, mimic: Mimic) -> None:
+        src = next((b.joint for b in self._bodies if b.joint.name == mimic.joint), None)
+        if src is None:
+            raise InvalidJointError(f"joint {joint.name!r} mimics {mimic.joint!r}, which is not a joint of this tree")
+        if src.type not in AXIAL_TYPES or src.mimic is not None:
+            raise InvalidJointError(
+                f"joint {joint.name!r} mimics {mimic.joint!r}, which is "
+                + ("itself a mimic joint" if src.mimic is not None else f"a {src.type} joint")
+                + "; only a revolute or prismatic joint with its own position can be mimicked"
+            )
+        followers = [b.joint.name for b in self._bodies if b.joint.mimic and b.joint.mimic.joint == joint.name]
+        if followers:
+            raise InvalidJointError(
+                f"joint {joint.name!r} cannot mimic another: {', '.join(map(repr, followers))} mimic it"
+            )
+
     def _check_new_bodies(self, bodies: Iterable[RigidBody], replacing: Iterable[RigidBody] = ()) -> None:
         gone = set(replacing)
         names = {n for n, b in self._by_name.items() if b not in gone}
@@ -185,6 +209,14 @@ class RigidBodyTree:
             raise BaseBodyError(f"the base {name!r} cannot be removed")
         sub = self.subtree(name)
         gone = set(self.descendants(name))
+        gone_joints = {self._by_name[n].joint.name for n in gone}
+        for b in self._bodies:
+            m = b.joint.mimic
+            if b.name not in gone and m is not None and m.joint in gone_joints:
+                raise InvalidJointError(
+                    f"cannot remove {name!r}: joint {b.joint.name!r} (body {b.name!r}) mimics {m.joint!r}, "
+                    "which would be removed"
+                )
         for b in [b for b in self._bodies if b.name in gone]:
             self._bodies.remove(b)
             del self._parent[b]
@@ -272,9 +304,18 @@ class RigidBodyTree:
         for b, i in self._positions():
             if name in (b.joint.name, b.name):
                 return slice(i, i + b.joint.position_count)
-        if name in self._by_name or any(b.joint.name == name for b in self._bodies):
-            raise InvalidConfigurationError(f"joint of {name!r} is fixed: it has no position")
+        for b in self._bodies:
+            if name in (b.joint.name, b.name):
+                raise InvalidConfigurationError(f"joint of {name!r} {self._no_position_reason(b.joint)}")
+        if name == self.base_name:
+            raise InvalidConfigurationError(f"{name!r} is the base: it has no joint")
         raise UnknownBodyError(f"no joint or body named {name!r}")
+
+    @staticmethod
+    def _no_position_reason(joint: Joint) -> str:
+        if joint.mimic is not None:
+            return f"mimics {joint.mimic.joint!r}: it has no position of its own"
+        return "is fixed: it has no position"
 
     @property
     def movable_joint_names(self) -> list[str]:
@@ -317,9 +358,9 @@ class RigidBodyTree:
             slots = {b.joint.name: (b, i) for b, i in self._positions()}
             for name, value in config.items():
                 if name not in slots:
-                    fixed = name in self.joint_names()
+                    joint = next((b.joint for b in self._bodies if b.joint.name == name), None)
                     raise InvalidConfigurationError(
-                        f"joint {name!r} is fixed and takes no position" if fixed
+                        f"joint {name!r} {self._no_position_reason(joint)}" if joint is not None
                         else f"configuration names unknown joint {name!r}"
                     )
                 b, i = slots[name]

@@ -6,7 +6,8 @@ Layout (every field is documented in README.md, "Project file")::
      "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals",
                  "joint": {"name", "type", "axis", "position_limits", "home_position",
                            "offset", "joint_to_parent_transform", "child_to_joint_transform",
-                           "dh": {"convention", "a", "alpha", "d", "theta"} | null}}],
+                           "dh": {"convention", "a", "alpha", "d", "theta"} | null,
+                           "mimic": {"joint", "multiplier", "offset"} (optional)}}],
      "configuration": [...]}
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic: a temporary file in
@@ -26,7 +27,7 @@ import numpy as np
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
-from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint
+from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
 
 FORMAT = "kinetree"
@@ -50,12 +51,16 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
         if j.type != "fixed":
             jd["position_limits"] = [[_limit(lo), _limit(hi)] for lo, hi in j._limits]
             jd["home_position"] = j._home.tolist()
+        if j.mimic is not None:
+            jd["mimic"] = {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier, "offset": j.mimic.offset}
         dh = j.dh_parameters
         if dh is not None:
             jd["dh"] = {"convention": dh.convention, "a": dh.a, "alpha": dh.alpha, "d": dh.d,
                         "theta": dh.theta}
         else:
             jd["joint_to_parent_transform"] = j.joint_to_parent_transform.tolist()
+            if not np.array_equal(j.child_to_joint_transform, np.eye(4)):
+                jd["child_to_joint_transform"] = j.child_to_joint_transform.tolist()
         bodies.append({
             "name": b.name,
             "parent": tree.parent_name(b.name),
@@ -93,6 +98,8 @@ def _joint_from_dict(jd: dict, where: str) -> Joint:
                               _get(dh, "convention", where + ".dh"))
     elif "joint_to_parent_transform" in jd:
         j.set_fixed_transform(jd["joint_to_parent_transform"])
+    if dh is None and "child_to_joint_transform" in jd:
+        j.set_fixed_transform(jd["child_to_joint_transform"], "child")
     if "axis" in jd:
         j.axis = jd["axis"]
     if "offset" in jd:
@@ -105,6 +112,11 @@ def _joint_from_dict(jd: dict, where: str) -> Joint:
         if qrows is not None:
             lim[qrows] = math.nan
         j.set_limits(lim if lim.shape[0] > 1 else lim[0], jd.get("home_position"))
+    mimic = jd.get("mimic")
+    if mimic is not None:
+        if not isinstance(mimic, dict):
+            raise FileFormatError(f"{where}: 'mimic' must be an object")
+        j.mimic = Mimic(_get(mimic, "joint", where + ".mimic"), mimic.get("multiplier", 1.0), mimic.get("offset", 0.0))
     return j
 
 
