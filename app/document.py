@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from kinetree.core import KineTreeError, RigidBodyTree, load_robot
-from kinetree.core.io import dumps, load_project, save_project
+from kinetree.core import KineTreeError, RigidBodyTree
+from kinetree.core.io import dumps, open_robot, save_project
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -107,13 +107,11 @@ class RobotDocument(QObject):
         self.modifiedChanged.emit(False)
 
     def open(self, source: str | Path) -> None:
-        """Open a project file or a library robot name. Raises KineTreeError on bad input."""
-        p = Path(source)
-        if p.suffix == ".json" or p.exists():
-            tree, q = load_project(p)
-            self.load(tree, q, p)
-        else:
-            self.load(load_robot(str(source)))
+        """Open a project file, an importable robot file (URDF, xacro, DH CSV) or a library
+        robot name. Raises KineTreeError on bad input. Only project files become the
+        document's path: an imported robot is saved as a new project."""
+        tree, q = open_robot(source)
+        self.load(tree, q, Path(source) if str(source).lower().endswith(".json") else None)
 
     def save(self, path: str | Path | None = None) -> None:
         target = Path(path) if path else self._path

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -24,16 +23,6 @@ def make_application(argv: list[str] | None = None):
         QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
         app = QApplication(argv if argv is not None else [])
     return app
-
-
-def _open_tree(source: str):
-    """A tree and configuration from a project file or a library name (no Qt needed)."""
-    from kinetree.core import load_robot
-    from kinetree.core.io import load_project
-
-    if source.endswith(".json") or Path(source).exists():
-        return load_project(source)
-    return load_robot(source), None
 
 
 def ensure_display() -> subprocess.Popen | None:
@@ -63,7 +52,9 @@ def ensure_display() -> subprocess.Popen | None:
 def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
                theme: str = "dark", labels: bool = True) -> None:
     """Render ``robot`` to a PNG without showing a window."""
-    tree, config = _open_tree(robot)
+    from kinetree.core.io import open_robot
+
+    tree, config = open_robot(robot)
     if q is not None:
         config = tree.config_to_vector(np.array(q, dtype=float))
     from .document import RobotDocument
@@ -114,44 +105,69 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kinetree", description="Build and scrub kinematic trees.")
-    sub = p.add_subparsers(dest="command")
-    s = sub.add_parser("screenshot", help="render a robot to a PNG without a window")
-    s.add_argument("robot", help="library name or project file")
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    from . import cli
+
+    p = argparse.ArgumentParser(
+        prog="kinetree", description="Build and scrub kinematic trees. With no command (or just a robot: a "
+        "library name or a file), opens the app.",
+        epilog="kinetree [ROBOT] opens the app; kinetree COMMAND --help describes a command.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    s = sub.add_parser("screenshot", help="render a robot to a PNG without a window",
+                       description="Render a robot to a PNG without showing a window (works with no display).")
+    s.add_argument("robot", help="library name or robot file")
     s.add_argument("-o", "--output", required=True, help="PNG file to write")
     s.add_argument("--q", nargs="+", type=float, metavar="V", help="joint values (radians / metres)")
     s.add_argument("--size", type=_size, default=(1280, 800), help="WxH in pixels (default 1280x800)")
     s.add_argument("--light", action="store_true", help="light background")
     s.add_argument("--no-labels", action="store_true", help="hide frame labels")
-    return p
+    commands = cli.add_subcommands(sub)
+    return p, commands
+
+
+def _screenshot_command(args: argparse.Namespace) -> int:
+    from kinetree.core import KineTreeError
+
+    xvfb = None
+    try:
+        xvfb = ensure_display()
+        screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
+                   not args.no_labels)
+        code = 0
+    except (KineTreeError, OSError, RuntimeError) as exc:
+        print(f"kinetree screenshot: {exc}", file=sys.stderr)
+        code = 1
+    if xvfb is not None:
+        # our private X server goes away now; Qt must not try to talk to it at exit
+        sys.stdout.flush()
+        sys.stderr.flush()
+        xvfb.terminate()
+        os._exit(code)
+    return code
+
+
+COMMANDS = ("screenshot", "details", "fk", "convert", "library")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if argv and argv[0] == "screenshot" or argv and argv[0] in ("-h", "--help"):
-        args = build_parser().parse_args(argv)
-        from kinetree.core import KineTreeError
-
-        xvfb = None
+    if argv and (argv[0] in COMMANDS or argv[0].startswith("-")):
+        parser, commands = build_parser()
         try:
-            xvfb = ensure_display()
-            screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
-                       not args.no_labels)
-            code = 0
-        except (KineTreeError, OSError, RuntimeError) as exc:
-            print(f"kinetree: {exc}", file=sys.stderr)
-            code = 1
-        if xvfb is not None:
-            # our private X server goes away now; Qt must not try to talk to it at exit
-            sys.stdout.flush()
-            sys.stderr.flush()
-            xvfb.terminate()
-            os._exit(code)
-        return code
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help (0) or a usage error (2)
+            return int(exc.code or 0)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        if args.command == "screenshot":
+            return _screenshot_command(args)
+        from .cli import run
+
+        return run(commands[args.command], args)
     if len(argv) > 1:
-        print("usage: kinetree [ROBOT_OR_PROJECT] | kinetree screenshot ROBOT -o OUT.png", file=sys.stderr)
+        print("usage: kinetree [ROBOT] | kinetree COMMAND ... (kinetree --help lists the commands)", file=sys.stderr)
         return 2
     return run_gui(argv[0] if argv else None)
 

@@ -15,6 +15,7 @@ from .errors import (
     UnknownBodyError,
     UnknownRobotError,
 )
+from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .library import describe_robot, list_robots, load_robot
 from .tree import RigidBodyTree
@@ -25,6 +26,8 @@ __all__ = [
     "UnknownRobotError",
     "chain_dh_table",
     "describe_robot",
+    "export_robot",
+    "import_robot",
     "dh_chain",
     "list_robots",
     "load_robot",

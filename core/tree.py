@@ -64,6 +64,13 @@ class RigidBodyTree:
         return [b.name for b in self._bodies]
 
     @property
+    def end_effector(self) -> str | None:
+        """The last leaf body (the tip of a chain), or ``None`` for an empty tree."""
+        parents = set(self._parent.values())
+        leaves = [b.name for b in self._bodies if b not in parents]
+        return leaves[-1] if leaves else None
+
+    @property
     def num_bodies(self) -> int:
         return len(self._bodies)
 

@@ -22,13 +22,6 @@ from ..document import RobotDocument
 from ..qt_utils import signals_blocked
 
 
-def default_end_effector(tree) -> str | None:
-    """The last leaf body (the end effector of a chain)."""
-    names = tree.body_names
-    leaves = [n for n in names if not tree.get_body(n).children]
-    return leaves[-1] if leaves else None
-
-
 def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
     """A 4×4 as plain text, a NumPy expression or a MATLAB literal."""
     rows = [[f"{v:.{digits}f}" for v in row] for row in T]
@@ -111,7 +104,7 @@ class PosePanel(QWidget):
         tree = self.doc.tree
         names = tree.body_names
         frames = [tree.base_name, *names]
-        body = self._user_body if self._user_body in names else default_end_effector(tree)
+        body = self._user_body if self._user_body in names else tree.end_effector
         frame = self.frame_combo.currentText()
         with signals_blocked(self.body_combo, self.frame_combo):
             self.body_combo.clear()

@@ -1,0 +1,146 @@
+"""Headless sub-commands: ``details``, ``fk``, ``convert`` and ``library``. No Qt here.
+
+Exit status: 0 on success, 1 for bad input (a one-line message on stderr), 2 for usage errors
+(argparse's own convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+import numpy as np
+from kinetree.core import describe_robot, list_robots
+from kinetree.core.io import export_robot, open_robot
+from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy
+
+FORMATS = ("matrix", "xyzrpy", "quat", "json")
+
+
+class InputError(Exception):
+    """Bad input found by the CLI itself (exit status 1)."""
+
+
+def cmd_details(args: argparse.Namespace) -> int:
+    tree, _ = open_robot(args.robot)
+    print(tree.show_details())
+    return 0
+
+
+def _configuration(tree, values: list[float] | None, degrees: bool) -> np.ndarray:
+    if values is None:
+        return tree.home_configuration()
+    q = np.array(values, dtype=float)
+    if degrees:
+        # only angular positions: revolute joints and the angle of planar joints
+        scale = np.ones(tree.position_count)
+        for name in tree.movable_joint_names:
+            j = tree.find_joint(name).joint
+            sl = tree.position_index(name)
+            if j.type == "revolute":
+                scale[sl] = np.pi / 180
+            elif j.type == "planar":
+                scale[sl.start + 2] = np.pi / 180
+        if q.size == scale.size:
+            q = q * scale
+    return tree.config_to_vector(q)
+
+
+def pose_text(T: np.ndarray, fmt: str, digits: int, degrees: bool, extra: dict | None = None) -> str:
+    """A pose in one of :data:`FORMATS` (rpy is roll, pitch, yaw about fixed x, y, z)."""
+    xyz = T[:3, 3]
+    rpy = matrix_to_rpy(T[:3, :3])
+    quat = matrix_to_quat(T[:3, :3])  # w x y z
+    ang = np.degrees(rpy) if degrees else rpy
+
+    def nums(v) -> str:
+        # rounding first keeps "-0.000000" out of the output
+        return " ".join(f"{x:.{digits}f}" for x in np.round(np.asarray(v, dtype=float).ravel(), digits) + 0.0)
+
+    if fmt == "matrix":
+        return "\n".join(nums(row) for row in T)
+    if fmt == "xyzrpy":
+        return nums(np.concatenate([xyz, ang]))
+    if fmt == "quat":
+        return nums(np.concatenate([xyz, quat]))
+    out = dict(extra or {})
+    out.update({"matrix": T.tolist(), "xyz": xyz.tolist(),
+                "rpy": ang.tolist(), "rpy_units": "deg" if degrees else "rad",
+                "quaternion_wxyz": quat.tolist()})
+    return json.dumps(out, indent=2)
+
+
+def cmd_fk(args: argparse.Namespace) -> int:
+    tree, stored_q = open_robot(args.robot)
+    if args.q is None and stored_q is not None:
+        q = stored_q
+    else:
+        q = _configuration(tree, args.q, args.deg)
+    body = args.body or tree.end_effector
+    if body is None:
+        raise InputError(f"{args.robot} has no bodies")
+    T = tree.get_transform(q, body, args.frame)
+    extra = {"body": body, "frame": args.frame or tree.base_name, "q": q.tolist()}
+    print(pose_text(T, args.format, args.precision, args.deg, extra))
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    tree, _ = open_robot(args.input)
+    export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units)
+    print(f"wrote {args.output} ({tree.num_bodies} bodies)")
+    return 0
+
+
+def cmd_library(args: argparse.Namespace) -> int:
+    names = list_robots()
+    width = max(map(len, names))
+    for name in names:
+        print(f"{name.ljust(width)}  {describe_robot(name)}")
+    return 0
+
+
+def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
+    """Register the headless sub-commands on an argparse sub-parser group."""
+    d = sub.add_parser("details", help="print the body/joint table of a robot",
+                       description="Print the body/joint table (as MATLAB's showdetails).")
+    d.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
+
+    f = sub.add_parser("fk", help="print the pose of a body", description=(
+        "Forward kinematics: the pose of BODY (default: the end effector) in FRAME (default: the "
+        "base). Formats: matrix (4 rows), xyzrpy (x y z roll pitch yaw), quat (x y z qw qx qy qz), json."))
+    f.add_argument("robot", help="library name or robot file")
+    f.add_argument("--q", nargs="+", type=float, metavar="V",
+                   help="joint positions in configuration order (default: home)")
+    f.add_argument("--deg", action="store_true", help="angles (in --q and in the output) in degrees")
+    f.add_argument("--body", help="body whose pose to print (default: the last leaf)")
+    f.add_argument("--in", dest="frame", metavar="FRAME", help="reference body (default: the base)")
+    f.add_argument("--format", choices=FORMATS, default="matrix")
+    f.add_argument("--precision", type=int, default=6, choices=range(0, 18), metavar="N",
+                   help="digits after the decimal point (default 6)")
+
+    c = sub.add_parser("convert", help="convert a robot file to another format", description=(
+        "Convert between URDF (.urdf; .xacro is read only), KineTree projects (.kinetree.json) and DH "
+        "tables (.csv). Writing a CSV stores the chain from the base to --tip, computing its DH "
+        "table from the geometry when the joints were not entered as DH rows."))
+    c.add_argument("input", help="library name or robot file")
+    c.add_argument("output", help="file to write; the extension chooses the format")
+    c.add_argument("--tip", help="last body of the chain written to a DH CSV (default: the end effector)")
+    c.add_argument("--convention", choices=("dh", "mdh"), help="DH convention for a CSV (default: as stored, else dh)")
+    c.add_argument("--units", choices=("deg", "rad"), default="deg", help="angle units of a CSV (default deg)")
+
+    sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
+    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library}
+
+
+def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a sub-command; bad input becomes one line on stderr and exit status 1."""
+    from kinetree.core import KineTreeError
+
+    try:
+        return command(args)
+    except (KineTreeError, InputError, OSError) as exc:
+        print(f"kinetree {args.command}: {exc}", file=sys.stderr)
+        return 1
