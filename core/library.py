@@ -1,4 +1,5 @@
-"""Built-in robots, built from published DH tables.
+"""Built-in robots, built from published DH tables, and tree-shaped robots bundled as URDF files
+under ``kinetree.resources/robots``.
 
 Lengths in metres, angles in radians. Robots whose textbook tables are symbolic (the lecture's
 cylindrical arm, SCARA, spherical wrist) get the link lengths stated in their docstrings.
@@ -7,25 +8,65 @@ cylindrical arm, SCARA, spherical wrist) get the link lengths stated in their do
 from __future__ import annotations
 
 from collections.abc import Callable
-from math import pi, radians
+from dataclasses import dataclass
+from math import pi, radians, sin
+from typing import Any
 
+import numpy as np
+
+from .body import RigidBody, Visual
 from .dh import DHLink, dh_chain
 from .errors import UnknownRobotError
+from .joint import Joint
+from .transforms import inverse_transform
 from .tree import RigidBodyTree
 
-_ROBOTS: dict[str, Callable[[], RigidBodyTree]] = {}
+RGBA = tuple[float, float, float, float]
 
 
-def _robot(fn: Callable[[], RigidBodyTree]) -> Callable[[], RigidBodyTree]:
-    _ROBOTS[fn.__name__] = fn
-    return fn
+@dataclass(frozen=True)
+class _Style:
+    """Colours of a robot's primitive visuals and a scale on the automatic link radius."""
+
+    link: RGBA = (0.55, 0.62, 0.75, 1.0)
+    joint: RGBA = (0.25, 0.27, 0.32, 1.0)
+    base: RGBA = (0.30, 0.30, 0.33, 1.0)
+    tool: RGBA = (0.20, 0.20, 0.22, 1.0)
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class _Entry:
+    make: Callable[[], RigidBodyTree]
+    source: str
+    convention: str
+    style: _Style | None
+    tool: tuple[tuple[float, ...], ...] | None = None
+
+
+_ROBOTS: dict[str, _Entry] = {}
+
+_TEXTBOOK = _Style()
+
+
+def _robot(fn: Callable[[], RigidBodyTree] | None = None, *, source: str = "", convention: str = "dh",
+           style: _Style | None = _TEXTBOOK, tool: np.ndarray | None = None):
+    """Register a library robot; usable bare (``@_robot``) or with keywords. ``style=None``: the
+    robot brings its own visuals."""
+
+    def register(f: Callable[[], RigidBodyTree]) -> Callable[[], RigidBodyTree]:
+        T = None if tool is None else tuple(map(tuple, np.asarray(tool, dtype=float).tolist()))
+        _ROBOTS[f.__name__] = _Entry(f, source, convention, style, T)
+        return f
+
+    return register(fn) if fn is not None else register
 
 
 def _deg(lo: float, hi: float) -> tuple[float, float]:
     return radians(lo), radians(hi)
 
 
-@_robot
+@_robot(source="the lecture's MATLAB two-link example (rigidBodyTree documentation)")
 def two_link_planar() -> RigidBodyTree:
     """Two-link planar arm, a1 = 1, a2 = 0.5 (the lecture's MATLAB example), standard DH.
 
@@ -35,7 +76,7 @@ def two_link_planar() -> RigidBodyTree:
                      DHLink("R", 0.5, 0, 0, 0, qlim=(-pi, pi))])
 
 
-@_robot
+@_robot(source="Spong, Hutchinson & Vidyasagar, Robot Modeling and Control (2006), Example 3.2")
 def cylindrical() -> RigidBodyTree:
     """Cylindrical arm (θ1, d2, d3), standard DH rows ``[0 0 d1 θ1]``, ``[0 −90° d2 0]``,
     ``[0 0 d3 0]`` (Spong, Hutchinson & Vidyasagar, Robot Modeling and Control, Ex. 3.2).
@@ -49,7 +90,7 @@ def cylindrical() -> RigidBodyTree:
     ])
 
 
-@_robot
+@_robot(source="Spong, Hutchinson & Vidyasagar, Robot Modeling and Control (2006), Example 3.4")
 def scara() -> RigidBodyTree:
     """SCARA, standard DH rows ``[a1 0 0 θ1]``, ``[a2 180° 0 θ2]``, ``[0 0 d3 0]`` (prismatic),
     ``[0 0 d4 θ4]`` (Spong et al., Ex. 3.4).
@@ -64,7 +105,7 @@ def scara() -> RigidBodyTree:
     ])
 
 
-@_robot
+@_robot(source="Spong, Hutchinson & Vidyasagar, Robot Modeling and Control (2006), Example 3.3")
 def spherical_wrist() -> RigidBodyTree:
     """Spherical wrist, standard DH rows ``[0 −90° 0 θ4]``, ``[0 90° 0 θ5]``, ``[0 0 d6 θ6]``
     (Spong et al., Ex. 3.3). Symbolic in the book; here d6 = 0.1 m.
@@ -78,7 +119,8 @@ def spherical_wrist() -> RigidBodyTree:
     ])
 
 
-@_robot
+@_robot(source="Corke, Robotics Toolbox mdl_stanford (after Paul 1981 and Spong et al. Ex. 3.5)",
+        style=_Style(link=(0.80, 0.80, 0.82, 1.0), joint=(0.20, 0.35, 0.60, 1.0), scale=0.7))
 def stanford() -> RigidBodyTree:
     """Stanford arm, standard DH (Corke's ``mdl_stanford``, after Paul & Spong):
     ``[0 −90° 0.412 θ1]``, ``[0 90° 0.154 θ2]``, ``[0 0 d3 −90°]`` (prismatic,
@@ -96,11 +138,14 @@ def stanford() -> RigidBodyTree:
     ])
 
 
+_PUMA_SOURCE = ('Corke & Armstrong-Hélouvry, "A search for consistent kinematic parameters for the PUMA 560", '
+                'IEEE Int. Conf. Robotics & Automation 1994 (Corke\'s mdl_puma560)')
+_PUMA_STYLE = _Style(link=(0.86, 0.84, 0.78, 1.0), joint=(0.30, 0.30, 0.34, 1.0))
 _PUMA_LIMITS = [_deg(-160, 160), _deg(-45, 225), _deg(-225, 45),
                 _deg(-110, 170), _deg(-100, 100), _deg(-266, 266)]
 
 
-@_robot
+@_robot(source=_PUMA_SOURCE, style=_PUMA_STYLE)
 def puma560() -> RigidBodyTree:
     """Puma 560, standard DH (Corke & Armstrong-Hélouvry, "A search for consistent kinematic
     parameters", as in Corke's ``mdl_puma560``): rows ``[a α d]`` ``[0 90° 0]``,
@@ -111,7 +156,8 @@ def puma560() -> RigidBodyTree:
     return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
 
 
-@_robot
+@_robot(source="Craig, Introduction to Robotics (3rd ed.), Fig. 3.21, with " + _PUMA_SOURCE, convention="mdh",
+        style=_PUMA_STYLE)
 def puma560_mdh() -> RigidBodyTree:
     """Puma 560 in modified DH, Craig's form (Introduction to Robotics, Fig. 3.21):
     rows ``[a_{i−1} α_{i−1} d_i]`` ``[0 0 0]``, ``[0 90° 0]``, ``[0.4318 0 0.15005]``,
@@ -128,22 +174,406 @@ def puma560_mdh() -> RigidBodyTree:
                     convention="mdh")
 
 
+
+
+# --- industrial and research arms --------------------------------------------------------------
+
+def _with_home(tree: RigidBodyTree, home: list[float]) -> RigidBodyTree:
+    for body, h in zip(tree.bodies, home):
+        body.joint.home_position = h
+    return tree
+
+
+def _tz(d: float) -> np.ndarray:
+    T = np.eye(4)
+    T[2, 3] = d
+    return T
+
+
+_UR_ARTICLE = ('Universal Robots, "DH parameters for calculations of kinematics and dynamics" (support article, '
+               'universal-robots.com/articles/ur/application-installation/dh-parameters-for-calculations-of-'
+               'kinematics-and-dynamics), table for the {model}; joint ranges from the {model} technical '
+               'specifications (±360° on every joint)')
+_UR_STYLE = _Style(link=(0.82, 0.84, 0.87, 1.0), joint=(0.38, 0.64, 0.86, 1.0), base=(0.30, 0.32, 0.36, 1.0),
+                   tool=(0.38, 0.64, 0.86, 1.0))
+_UR_ALPHA = (pi / 2, 0.0, 0.0, pi / 2, -pi / 2, 0.0)
+#: UR's "home" (upright) pose: shoulder and wrist 1 at −90°.
+_UR_HOME = [0.0, -pi / 2, 0.0, -pi / 2, 0.0, 0.0]
+
+
+def _ur(a: tuple[float, ...], d: tuple[float, ...]) -> RigidBodyTree:
+    lim = (-2 * pi, 2 * pi)
+    return _with_home(dh_chain([DHLink("R", ai, al, di, 0, qlim=lim) for ai, al, di in zip(a, _UR_ALPHA, d)]),
+                      _UR_HOME)
+
+
+@_robot(source=_UR_ARTICLE.format(model="UR3"), style=_UR_STYLE)
+def ur3() -> RigidBodyTree:
+    """Universal Robots UR3 (CB3), standard DH from UR's published table: a = (0, −0.24365, −0.21325, 0, 0, 0),
+    d = (0.1519, 0, 0, 0.11235, 0.08535, 0.0819), α = (90°, 0, 0, 90°, −90°, 0).
+
+    Source: UR support article "DH parameters for calculations of kinematics and dynamics", UR3 row.
+    Convention: standard DH. Limits ±360° on every joint (UR3 technical specifications; the last joint
+    is infinite on the real arm). Home is UR's upright pose q = (0, −90°, 0, −90°, 0, 0).
+    """
+    return _ur((0, -0.24365, -0.21325, 0, 0, 0), (0.1519, 0, 0, 0.11235, 0.08535, 0.0819))
+
+
+@_robot(source=_UR_ARTICLE.format(model="UR5"), style=_UR_STYLE)
+def ur5() -> RigidBodyTree:
+    """Universal Robots UR5 (CB3), standard DH from UR's published table: a = (0, −0.425, −0.39225, 0, 0, 0),
+    d = (0.089159, 0, 0, 0.10915, 0.09465, 0.0823), α = (90°, 0, 0, 90°, −90°, 0).
+
+    Source: UR support article "DH parameters for calculations of kinematics and dynamics", UR5 row.
+    Convention: standard DH. Limits ±360° on every joint (UR5 technical specifications). Home is UR's
+    upright pose q = (0, −90°, 0, −90°, 0, 0). At q = 0 the flange is at
+    (−0.81725, −0.19145, −0.005491). Corke's Python ``UR5`` prints d1 = 0.089459; UR's table (used here)
+    says 0.089159.
+    """
+    return _ur((0, -0.425, -0.39225, 0, 0, 0), (0.089159, 0, 0, 0.10915, 0.09465, 0.0823))
+
+
+@_robot(source=_UR_ARTICLE.format(model="UR10"), style=_UR_STYLE)
+def ur10() -> RigidBodyTree:
+    """Universal Robots UR10 (CB3), standard DH from UR's published table: a = (0, −0.612, −0.5723, 0, 0, 0),
+    d = (0.1273, 0, 0, 0.163941, 0.1157, 0.0922), α = (90°, 0, 0, 90°, −90°, 0).
+
+    Source: UR support article "DH parameters for calculations of kinematics and dynamics", UR10 row.
+    Convention: standard DH. Limits ±360° on every joint (UR10 technical specifications). Home is UR's
+    upright pose q = (0, −90°, 0, −90°, 0, 0).
+    """
+    return _ur((0, -0.612, -0.5723, 0, 0, 0), (0.1273, 0, 0, 0.163941, 0.1157, 0.0922))
+
+
+@_robot(source="Corke, Robotics Toolbox mdl_KR5 / rtb.models.DH.KR5 (table from Gil's ARTE toolbox, "
+               "robots/KUKA/KR5_arc/parameters.m); limits from the KUKA KR 5 arc specification",
+        style=_Style(link=(1.0, 0.42, 0.0, 1.0), joint=(0.18, 0.18, 0.20, 1.0), base=(0.18, 0.18, 0.20, 1.0)))
+def kuka_kr5() -> RigidBodyTree:
+    """KUKA KR 5 arc, standard DH (Corke's ``mdl_KR5`` / ARTE ``KR5_arc``): rows ``[a α d]``
+    ``[0.18 −90° 0.4]``, ``[0.6 0 0]``, ``[0.12 90° 0]``, ``[0 −90° −0.62]``, ``[0 90° 0]``, ``[0 180° −0.115]``.
+
+    Convention: standard DH. The last row's d = −0.115 m is the wrist-centre-to-flange distance.
+    Limits (KR 5 arc specification): A1 ±155°, A2 −180…+65°, A3 −15…+158°, A4 ±350°, A5 ±130°,
+    A6 ±350°. Home q = 0.
+    """
+    rows = [(0.18, -pi / 2, 0.4), (0.6, 0, 0), (0.12, pi / 2, 0), (0, -pi / 2, -0.62), (0, pi / 2, 0),
+            (0, pi, -0.115)]
+    lims = [_deg(-155, 155), _deg(-180, 65), _deg(-15, 158), _deg(-350, 350), _deg(-130, 130), _deg(-350, 350)]
+    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
+
+
+@_robot(source="Corke, Robotics Toolbox mdl_irb140 / rtb.models.DH.IRB140 (after the ABB IRB 140 data sheet "
+               "and ARTE robots/ABB/IRB140/parameters.m); Corke's joint limits",
+        style=_Style(link=(0.95, 0.95, 0.93, 1.0), joint=(0.55, 0.56, 0.58, 1.0), base=(0.35, 0.36, 0.38, 1.0)))
+def abb_irb140() -> RigidBodyTree:
+    """ABB IRB 140, standard DH (Corke's ``mdl_irb140``): rows ``[a α d]`` ``[0.07 −90° 0.352]``,
+    ``[0.36 0 0]``, ``[0 −90° 0]``, ``[0 90° 0.38]``, ``[0 −90° 0]``, ``[0 0 0.065]``.
+
+    Convention: standard DH, no θ offsets (the DH zero has the upper arm horizontal, unlike ABB's
+    calibration pose). Limits as in Corke's model: ±180°, ±100°, −220…+60°, ±200°, ±120°, ±400° — the
+    data sheet's axis 2/3 ranges (−90…+110°, −230…+50°) shifted by 10° into this DH zero. Home q = 0.
+    """
+    rows = [(0.07, -pi / 2, 0.352), (0.36, 0, 0), (0, -pi / 2, 0), (0, pi / 2, 0.38), (0, -pi / 2, 0),
+            (0, 0, 0.065)]
+    lims = [_deg(-180, 180), _deg(-100, 100), _deg(-220, 60), _deg(-200, 200), _deg(-120, 120), _deg(-400, 400)]
+    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
+
+
+@_robot(source='Franka Emika, "Robot and interface specifications" (frankaemika.github.io/docs/'
+               'control_parameters.html): modified DH table (joints 1–7 and flange) and joint limits',
+        convention="mdh", tool=_tz(0.107),
+        style=_Style(link=(0.94, 0.94, 0.94, 1.0), joint=(0.25, 0.25, 0.27, 1.0), base=(0.25, 0.25, 0.27, 1.0)))
+def panda() -> RigidBodyTree:
+    """Franka Emika Panda, modified DH from Franka's documentation: a = (0, 0, 0, 0.0825, −0.0825, 0, 0.088),
+    d = (0.333, 0, 0.316, 0, 0.384, 0, 0), α = (0, −90°, 90°, 90°, −90°, 90°, 90°); flange d = 0.107.
+
+    Source: Franka Control Interface docs, "Robot and interface specifications", DH table and "Limits
+    for Panda". Convention: modified DH (Craig). The flange row (d = 0.107, not a joint) is the robot's
+    tool transform: ``load_robot("panda", tool=True)`` adds it as a fixed body ``flange``; at q = 0 the
+    flange is at (0.088, 0, 0.926) with axes diag(1, −1, −1). Home is Franka's "ready" pose
+    q = (0, −45°, 0, −135°, 0, 90°, 45°).
+    """
+    a = (0, 0, 0, 0.0825, -0.0825, 0, 0.088)
+    d = (0.333, 0, 0.316, 0, 0.384, 0, 0)
+    alpha = (0, -pi / 2, pi / 2, pi / 2, -pi / 2, pi / 2, pi / 2)
+    lims = [(-2.8973, 2.8973), (-1.7628, 1.7628), (-2.8973, 2.8973), (-3.0718, -0.0698), (-2.8973, 2.8973),
+            (-0.0175, 3.7525), (-2.8973, 2.8973)]
+    links = [DHLink("R", ai, al, di, 0, qlim=lim) for ai, al, di, lim in zip(a, alpha, d, lims)]
+    return _with_home(dh_chain(links, convention="mdh"), [0, -pi / 4, 0, -3 * pi / 4, 0, pi / 2, pi / 4])
+
+
+@_robot(source='Kinova, "DH Parameters of Jaco", version 1.0.8 (25 July 2013), classic DH table, angle '
+               'conversions and joint ranges; as in Corke\'s mdl_jaco / rtb.models.DH.Jaco',
+        style=_Style(link=(0.16, 0.16, 0.18, 1.0), joint=(0.70, 0.72, 0.75, 1.0), base=(0.16, 0.16, 0.18, 1.0),
+                     scale=0.8))
+def jaco() -> RigidBodyTree:
+    """Kinova Jaco (6-dof), standard DH from Kinova's "DH Parameters of Jaco" v1.0.8 with its θ offsets.
+
+    Rows ``[a α d]``: ``[0 90° D1]``, ``[D2 180° 0]``, ``[0 90° −e2]``, ``[0 60° −d4b]``, ``[0 60° −d5b]``,
+    ``[0 180° −d6b]`` with D1 = 0.2755, D2 = 0.41, D3 = 0.2073, D4 = D5 = 0.0743, D6 = 0.1687,
+    e2 = 0.0098, aa = 30°, d4b = D3 + D4·sin aa/sin 2aa, d5b = (D4 + D5)·sin aa/sin 2aa,
+    d6b = D5·sin aa/sin 2aa + D6. Convention: standard DH. Joint values are Kinova's angles: joint 1
+    turns about −z (θ1 = −q1) and the offsets (Corke's) are θ2 = q2 − 90°, θ3 = q3 + 90°, θ5 = q5 − 180°,
+    θ6 = q6 + 100°. Limits: joint 2 47…313°, joint 3 19…341°; joints 1, 4, 5, 6 are continuous on the
+    arm and bounded to ±360° here. Home is Kinova's reset pose, every joint at 180°.
+    """
+    D1, D2, D3, D4, D5, D6, e2 = 0.2755, 0.41, 0.2073, 0.0743, 0.0743, 0.1687, 0.0098
+    aa = pi / 6
+    k = sin(aa) / sin(2 * aa)
+    d4b, d5b, d6b = D3 + k * D4, k * D4 + k * D5, k * D5 + D6
+    full = (-2 * pi, 2 * pi)
+    return _with_home(dh_chain([
+        DHLink("R", 0, pi / 2, D1, 0, qlim=full, flip=True),
+        DHLink("R", D2, pi, 0, 0, offset=-pi / 2, qlim=_deg(47, 313)),
+        DHLink("R", 0, pi / 2, -e2, 0, offset=pi / 2, qlim=_deg(19, 341)),
+        DHLink("R", 0, 2 * aa, -d4b, 0, qlim=full),
+        DHLink("R", 0, 2 * aa, -d5b, 0, offset=-pi, qlim=full),
+        DHLink("R", 0, pi, -d6b, 0, offset=radians(100), qlim=full),
+    ]), [pi] * 6)
+
+
+@_robot(source='Ju, Yang & Ma, "Kinematics modeling and experimental verification of Baxter robot", '
+               'Proc. 33rd Chinese Control Conference (2014), pp. 8518–8523, Table I (DH) and Table II '
+               '(joint ranges), with the link lengths of Rethink Robotics\' Baxter hardware specification',
+        style=_Style(link=(0.75, 0.10, 0.10, 1.0), joint=(0.20, 0.20, 0.22, 1.0), base=(0.20, 0.20, 0.22, 1.0)))
+def baxter_left() -> RigidBodyTree:
+    """Rethink Robotics Baxter, left arm (7-dof), standard DH from Ju, Yang & Ma (2014), Table I.
+
+    Rows ``[a α d]``: ``[0.069 −90° 0.27035]``, ``[0 90° 0]`` (θ2 = q2 + 90°), ``[0.069 −90° 0.36435]``,
+    ``[0 90° 0]``, ``[0.01 −90° 0.37429]``, ``[0 90° 0]``, ``[0 0 0.3683]``. Convention: standard DH, in the
+    arm-mount frame (the torso-to-mount transform is left out). Limits (Table II, S0…W2): ±97.494°,
+    −123…+60°, ±174.987°, −2.864…+150°, ±175.25°, −90…+120°, ±175.25°. Home q = 0.
+    """
+    rows = [(0.069, -pi / 2, 0.27035, 0.0), (0, pi / 2, 0, pi / 2), (0.069, -pi / 2, 0.36435, 0.0),
+            (0, pi / 2, 0, 0.0), (0.01, -pi / 2, 0.37429, 0.0), (0, pi / 2, 0, 0.0), (0, 0, 0.3683, 0.0)]
+    lims = [_deg(-97.494, 97.494), _deg(-123, 60), _deg(-174.987, 174.987), _deg(-2.864, 150),
+            _deg(-175.25, 175.25), _deg(-90, 120), _deg(-175.25, 175.25)]
+    return dh_chain([DHLink("R", a, al, d, 0, offset=off, qlim=lim) for (a, al, d, off), lim in zip(rows, lims)])
+
+
+@_robot(source='Safeea & Neto, "KUKA Sunrise Toolbox: Interfacing collaborative robots with MATLAB", IEEE '
+               'Robotics & Automation Magazine 26(1), 2019 (toolbox file constDhDataOf14R820.m, from KUKA\'s '
+               'LBR iiwa manuals); limits from the KUKA LBR iiwa 14 R820 data sheet',
+        convention="mdh",
+        style=_Style(link=(0.86, 0.87, 0.88, 1.0), joint=(1.0, 0.42, 0.0, 1.0), base=(0.30, 0.30, 0.32, 1.0)))
+def kuka_lbr_iiwa14() -> RigidBodyTree:
+    """KUKA LBR iiwa 14 R820 (7-dof), modified DH from the KUKA Sunrise Toolbox (Safeea & Neto 2019):
+    a = 0, α = (0, −90°, 90°, 90°, −90°, −90°, 90°), d = (0.36, 0, 0.42, 0, 0.4, 0, 0.126).
+
+    Convention: modified DH (Craig); the last frame is the flange (no media flange). Limits (data sheet):
+    A1 ±170°, A2 ±120°, A3 ±170°, A4 ±120°, A5 ±170°, A6 ±120°, A7 ±175°. Home q = 0 (the upright
+    "candle" pose, flange at height 1.306 m).
+    """
+    alpha = (0, -pi / 2, pi / 2, pi / 2, -pi / 2, -pi / 2, pi / 2)
+    d = (0.36, 0, 0.42, 0, 0.4, 0, 0.126)
+    lims = [_deg(-170, 170), _deg(-120, 120)] * 3 + [_deg(-175, 175)]
+    return dh_chain([DHLink("R", 0, al, di, 0, qlim=lim) for al, di, lim in zip(alpha, d, lims)],
+                    convention="mdh")
+
+
+# --- primitive visuals --------------------------------------------------------------------------
+
+_EPS = 1e-9
+
+
+def _pose_along(z: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """A pose at ``origin`` whose z axis is the unit vector ``z``."""
+    z = z / np.linalg.norm(z)
+    h = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    x = h - np.dot(h, z) * z
+    x /= np.linalg.norm(x)
+    T = np.eye(4)
+    T[:3, 0], T[:3, 1], T[:3, 2], T[:3, 3] = x, np.cross(z, x), z, origin
+    return T
+
+
+class _Sketch:
+    """Primitive visuals per body, collected before the radius is known (sizes in link radii)."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, list[tuple[str, str, tuple[float, ...], np.ndarray, str]]] = {}
+        self.length = 0.0
+
+    def add(self, body: str, kind: str, size: tuple[float, ...], pose: np.ndarray, colour: str, name: str) -> None:
+        self.items.setdefault(body, []).append((kind, name, size, pose, colour))
+
+    def rod(self, body: str, p: np.ndarray, q: np.ndarray, colour: str = "link", name: str = "link",
+            thickness: float = 1.0) -> bool:
+        """A cylinder from ``p`` to ``q``; ``size`` holds (radius factor, absolute length)."""
+        n = float(np.linalg.norm(q - p))
+        if n < _EPS:
+            return False
+        self.length += n
+        self.add(body, "cylinder", (thickness, -n), _pose_along(q - p, (p + q) / 2), colour, name)
+        return True
+
+    def path(self, body: str, points: list[np.ndarray]) -> None:
+        drawn = [self.rod(body, p, q) for p, q in zip(points, points[1:])]
+        for k in range(1, len(points) - 1):
+            if drawn[k - 1] and drawn[k]:
+                self.add(body, "sphere", (1.0,), _pose_along(np.array([0.0, 0, 1]), points[k]), "link", "knee")
+
+
+def _sketch(tree: RigidBodyTree, tool: np.ndarray | None) -> _Sketch:
+    s = _Sketch()
+    kids: dict[str, list[RigidBody]] = {tree.base_name: []}
+    for b in tree.bodies:
+        kids[b.name] = []
+        kids[tree.parent_name(b.name) or tree.base_name].append(b)
+    origin = np.zeros(3)
+    for owner in (tree.base, *tree.bodies):
+        name = owner.name
+        if owner is not tree.base:
+            j = owner.joint
+            C = inverse_transform(j.child_to_joint_transform)
+            j_in, knee = C[:3, 3], C[:3, 3]
+            if j.type in ("revolute", "prismatic"):
+                u = C[:3, :3] @ j.axis
+                knee = j_in + u * np.dot(origin - j_in, u)
+                if j.type == "revolute":
+                    s.add(name, "cylinder", (1.35, 2.6), _pose_along(u, j_in), "joint", "joint")
+                else:
+                    s.add(name, "box", (2.4, 2.4, 2.4), _pose_along(u, j_in), "joint", "carriage")
+            s.path(name, [j_in, knee, origin])
+        for child in kids[name]:
+            jc = child.joint
+            P = jc.joint_to_parent_transform
+            j_c, knee = P[:3, 3], P[:3, 3]
+            if jc.type in ("revolute", "prismatic"):
+                u = P[:3, :3] @ jc.axis
+                knee = j_c + u * np.dot(origin - j_c, u)
+                if jc.type == "prismatic":
+                    lo, hi = (float(v) + jc.offset for v in jc.position_limits)
+                    s.rod(name, j_c + min(lo, 0.0) * u, j_c + max(hi, 0.0) * u, "base", "rail", 0.7)
+            s.path(name, [origin, knee, j_c])
+        if owner is not tree.base and not kids[name]:
+            end = np.eye(4) if tool is None else np.asarray(tool, dtype=float)
+            s.path(name, [origin, end[:3, 3]])
+            s.add(name, "cylinder", (0.9, 0.35), end, "tool", "flange")
+    return s
+
+
+def _add_visuals(tree: RigidBodyTree, style: _Style, tool: np.ndarray | None = None) -> RigidBodyTree:
+    """Give every body primitive visuals derived from the tree's geometry (kinematics untouched).
+
+    Each revolute joint gets a housing cylinder along its axis, each prismatic joint a carriage box
+    and a rail on its parent over its travel; every body gets cylinders along its rigid skeleton — from
+    where its own joint sits to its origin and from its origin to where its children's joints sit —
+    bent at the foot of the common normal (so a standard-DH link shows its d then its a, a modified-DH
+    link its a then its d); leaf bodies get a flange disc (at ``tool`` when given, in the leaf's
+    frame). Geometry owned by the base (which draws nothing) is moved onto the first body when it is
+    symmetric about that body's revolute axis, with a pedestal disc. Radii scale with the arm's
+    total skeleton length.
+    """
+    if tree.num_bodies == 0:
+        return tree
+    s = _sketch(tree, tool)
+    first = next((b for b in tree.bodies if tree.parent_name(b.name) == tree.base_name), None)
+    moved: list[tuple[str, str, tuple[float, ...], np.ndarray, str]] = []
+    if first is not None and first.joint.type == "revolute":
+        P = first.joint.joint_to_parent_transform
+        u, c0 = P[:3, :3] @ first.joint.axis, P[:3, 3]
+        centre = c0 - u * np.dot(c0, u)  # the point of joint 1's axis nearest the base origin
+
+        def on_axis(T: np.ndarray) -> bool:
+            p = T[:3, 3] - c0
+            return (np.linalg.norm(p - u * np.dot(p, u)) < 1e-9 and abs(abs(np.dot(T[:3, 2], u)) - 1) < 1e-9)
+
+        to_first = inverse_transform(tree.get_transform(tree.home_configuration(), first.name))
+        for kind, vname, size, pose, _colour in s.items.get(tree.base_name, []):
+            if vname == "link" and on_axis(pose):
+                moved.append((kind, "pedestal", size, to_first @ pose, "base"))
+        moved.append(("cylinder", "plate", (2.2, 0.8), to_first @ _pose_along(u, centre), "base"))
+    r = style.scale * min(max(0.032 * s.length, 0.01), 0.075)
+    colours = {"link": style.link, "joint": style.joint, "base": style.base, "tool": style.tool}
+    per_body: dict[str, list[Visual]] = {}
+    for body, items in [*s.items.items(), *([(first.name, moved)] if first is not None and moved else [])]:
+        if body == tree.base_name:
+            continue
+        for kind, vname, size, pose, colour in items:
+            pose = np.array(pose, dtype=float)
+            if kind == "cylinder" and size[1] < 0:
+                dims: tuple[float, ...] = (size[0] * r, -size[1])
+            else:
+                dims = tuple(v * r for v in size)
+            if vname in ("plate", "flange"):  # discs end at the frame they mark
+                pose = pose @ _tz(-0.5 * dims[1])
+            per_body.setdefault(body, []).append(Visual(kind, dims, pose, colours[colour], name=vname))
+    for body in tree.bodies:
+        body.visuals = per_body.get(body.name, [])
+    return tree
+
+
+def _add_tool(tree: RigidBodyTree, T: np.ndarray, name: str = "flange") -> RigidBodyTree:
+    """Append a fixed body ``name`` at ``T`` in the last body's frame."""
+    body = RigidBody(name)
+    joint = Joint(f"{name}_joint", "fixed")
+    joint.set_fixed_transform(T)
+    body.joint = joint
+    tree.add_body(body, tree.body_names[-1])
+    return tree
+
+
+def _bundled_urdf(filename: str) -> RigidBodyTree:
+    from importlib.resources import as_file, files
+
+    from .io.urdf import import_urdf
+
+    with as_file(files("kinetree.resources") / "robots" / filename) as path:
+        return import_urdf(path)
+
+
+@_robot(source="KineTree's own model, resources/robots/quadruped.urdf", convention="urdf", style=None)
+def quadruped() -> RigidBodyTree:
+    """Quadruped, a tree: trunk and four 3-joint legs (hip abduction, hip and knee pitch); URDF."""
+    return _bundled_urdf("quadruped.urdf")
+
+
+@_robot(source="KineTree's own model, resources/robots/humanoid_upper_body.urdf", convention="urdf", style=None)
+def humanoid_upper_body() -> RigidBodyTree:
+    """Humanoid upper body, a tree: waist, 2-joint head, two 7-dof arms with mimic-joint grippers; URDF."""
+    return _bundled_urdf("humanoid_upper_body.urdf")
+
+
 def list_robots() -> list[str]:
     """Names accepted by :func:`load_robot`."""
     return sorted(_ROBOTS)
 
 
-def load_robot(name: str) -> RigidBodyTree:
-    """A new tree of the library robot ``name`` (see :func:`list_robots`)."""
+def _entry(name: str) -> _Entry:
     try:
-        return _ROBOTS[name]()
-    except KeyError:
+        return _ROBOTS[name]
+    except (KeyError, TypeError):
         raise UnknownRobotError(
             f"no robot named {name!r} in the library; choose from {', '.join(list_robots())}"
         ) from None
 
 
+def load_robot(name: str, tool: bool = False) -> RigidBodyTree:
+    """A new tree of the library robot ``name`` (see :func:`list_robots`), with primitive visuals.
+
+    With ``tool=True``, a robot whose source gives a tool/flange transform beyond its last DH frame
+    (``robot_info(name)["tool"]``) gets it as a fixed body ``flange`` on the last body.
+    """
+    entry = _entry(name)
+    tree = entry.make()
+    T = None if entry.tool is None else np.array(entry.tool)
+    if tool and T is not None:
+        _add_tool(tree, T)
+        T = None
+    return tree if entry.style is None else _add_visuals(tree, entry.style, T)
+
+
 def describe_robot(name: str) -> str:
     """The first line of a library robot's docstring."""
-    load_robot(name)  # raise for unknown names
-    return (_ROBOTS[name].__doc__ or name).strip().splitlines()[0]
+    entry = _entry(name)
+    return (entry.make.__doc__ or name).strip().splitlines()[0]
+
+
+def robot_info(name: str) -> dict[str, Any]:
+    """``name``, ``description`` (as :func:`describe_robot`), ``source`` (citation), ``convention``
+    (``"dh"``/``"mdh"``), ``dof`` and ``tool`` (4×4 nested list in the last body's frame, or ``None``)."""
+    entry = _entry(name)
+    return {"name": name, "description": describe_robot(name), "source": entry.source,
+            "convention": entry.convention, "dof": entry.make().position_count,
+            "tool": None if entry.tool is None else [list(r) for r in entry.tool]}
