@@ -2,6 +2,7 @@
 
 from .body import RigidBody, Visual
 from .dh import DHEntry, DHLink, chain_dh_table, dh_chain, rebuild_chain
+from .dh_extract import DHExtraction, DHStatus, NotDHExpressibleError, dh_report, extract_dh
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -17,11 +18,17 @@ from .errors import (
 )
 from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
-from .library import describe_robot, list_robots, load_robot
+from .library import describe_robot, list_robots, load_robot, robot_info
 from .tree import RigidBodyTree
 
 __all__ = [
     "DHEntry",
+    "DHExtraction",
+    "DHStatus",
+    "NotDHExpressibleError",
+    "dh_report",
+    "extract_dh",
+    "robot_info",
     "DHLink",
     "UnknownRobotError",
     "chain_dh_table",
