@@ -1,9 +1,18 @@
-"""Mesh data for primitive visuals (unit-free: sized by the visual)."""
+"""Mesh data for visuals: primitives sized by the visual, and mesh files (STL, OBJ, PLY, DAE …)
+loaded with trimesh on first use, cached, and decimated when huge."""
 
 from __future__ import annotations
 
+import logging
+import os
+from functools import lru_cache
+
 import numpy as np
 import pyqtgraph.opengl as gl
+
+log = logging.getLogger(__name__)
+#: Above this many triangles a mesh is decimated (software GL draws ~1M triangles per frame slowly).
+MAX_FACES = 40_000
 
 
 def box(size) -> gl.MeshData:
@@ -42,4 +51,57 @@ def visual_mesh(visual) -> gl.MeshData | None:
         return cylinder(*visual.size)
     if visual.kind == "sphere":
         return sphere(visual.size[0])
-    return None  # meshes from files: not drawn yet
+    if visual.kind == "mesh":
+        return mesh_file(visual.filename, visual.size)
+    return None
+
+
+def decimate(vertices: np.ndarray, faces: np.ndarray, max_faces: int = MAX_FACES) -> tuple[np.ndarray, np.ndarray]:
+    """Vertex clustering: snap vertices to a grid coarse enough to leave about ``max_faces``
+    triangles, merge each cell's vertices into their mean and drop collapsed triangles."""
+    if len(faces) <= max_faces:
+        return vertices, faces
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    extent = float((hi - lo).max()) or 1.0
+    cells = max(int(np.sqrt(max_faces / 2.0)), 8)  # a surface of n² cells has ~2n² triangles
+    while True:
+        key = np.floor((vertices - lo) / extent * cells).astype(np.int64)
+        _, inverse, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(-1)
+        f = inverse[faces]
+        f = f[(f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2])]
+        if len(f) <= max_faces or cells <= 8:
+            break
+        cells = int(cells * 0.8)
+    v = np.zeros((len(counts), 3))
+    np.add.at(v, inverse, vertices)
+    return v / counts[:, None], f
+
+
+@lru_cache(maxsize=256)
+def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
+    import trimesh
+
+    try:
+        mesh = trimesh.load(path, force="mesh", process=False)
+    except Exception as exc:  # trimesh raises many kinds; a broken mesh must not stop the app
+        log.warning("cannot load mesh %s: %s", path, exc)
+        return None
+    if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
+        log.warning("mesh %s has no triangles", path)
+        return None
+    return decimate(np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=np.int64))
+
+
+def mesh_file(path: str, scale) -> gl.MeshData | None:
+    """A mesh file's triangles scaled by ``scale``, or ``None`` (logged) when it cannot be read."""
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        log.warning("mesh file not found: %s", path)
+        return None
+    data = _load(os.path.abspath(path), mtime)
+    if data is None:
+        return None
+    v, f = data
+    return gl.MeshData(vertexes=v * np.asarray(scale, dtype=float), faces=f)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from OpenGL import GL
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QVector3D
+from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..document import RobotDocument
+from .labels import LabelsItem, draw_labels, project_points, view_mvp
 from .meshes import visual_mesh
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
@@ -18,6 +20,8 @@ THEMES = {
     "light": {"bg": (245, 245, 245), "grid": (0, 0, 0, 50), "link": (0.2, 0.2, 0.25, 1.0),
               "axis": (0.85, 0.45, 0.0, 1.0), "label": (20, 20, 20)},
 }
+ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
+          "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
 
 
@@ -43,11 +47,16 @@ class RobotViewport(gl.GLViewWidget):
         self.selected_triad = gl.GLLinePlotItem(mode="lines", width=7, antialias=True)
         self.links = gl.GLLinePlotItem(mode="lines", width=6, antialias=True)
         self.axes = gl.GLLinePlotItem(mode="lines", width=2, antialias=True)
-        for item in (self.links, self.axes, self.triads, self.base_triad, self.selected_triad):
-            item.setGLOptions("translucent")
+        self.links.setGLOptions("translucent")
+        self.addItem(self.links)
+        for item in (self.axes, self.triads, self.base_triad, self.selected_triad):
+            # frames are what the user reads: draw them over the visuals, not hidden inside them
+            item.setGLOptions(ON_TOP)
+            item.setDepthValue(10)
             self.addItem(item)
         self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
-        self._labels: list[gl.GLTextItem] = []
+        self.labels = LabelsItem()
+        self.addItem(self.labels)
         self._axis_bodies = np.zeros(0, dtype=int)
         self._axis_dirs = np.zeros((0, 3))
         self._parent = np.zeros(0, dtype=int)
@@ -68,14 +77,12 @@ class RobotViewport(gl.GLViewWidget):
         self.grid.setColor(t["grid"])
         self.links.setData(color=t["link"])
         self.axes.setData(color=t["axis"])
-        for label in self._labels:
-            label.setData(color=QColor(*t["label"]))
+        self.labels.set_data(color=QColor(*t["label"]))
         self.update()
 
     def set_labels_visible(self, on: bool) -> None:
         self.show_labels = on
-        for label in self._labels:
-            label.setVisible(on)
+        self.labels.setVisible(on)
 
     def set_view(self, preset: str) -> None:
         elevation, azimuth = VIEW_PRESETS[preset]
@@ -94,9 +101,7 @@ class RobotViewport(gl.GLViewWidget):
         tree = self.doc.tree
         for _, item, _ in self._meshes:
             self.removeItem(item)
-        for label in self._labels:
-            self.removeItem(label)
-        self._meshes, self._labels = [], []
+        self._meshes = []
         home = tree.forward_kinematics(tree.home_configuration())
         extent = float(np.abs(home[:, :3, 3]).max()) if len(home) else 0.5
         self._scale = max(0.15 * max(extent, 0.3), 0.03)
@@ -109,7 +114,7 @@ class RobotViewport(gl.GLViewWidget):
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
         self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
-        for i, b in enumerate(bodies):
+        for i, b in [(-1, tree.base), *enumerate(bodies)]:  # -1: the base, fixed at the origin
             for v in b.visuals:
                 md = visual_mesh(v)
                 if md is None:
@@ -118,10 +123,7 @@ class RobotViewport(gl.GLViewWidget):
                                      glOptions="opaque")
                 self.addItem(item)
                 self._meshes.append((i, item, v.matrix))
-            label = gl.GLTextItem(text=b.name, font=QFont("DejaVu Sans", 10))
-            label.setVisible(self.show_labels)
-            self.addItem(label)
-            self._labels.append(label)
+        self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
         self.set_theme(self.theme)
         s = self._scale * 1.3
         self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
@@ -160,9 +162,8 @@ class RobotViewport(gl.GLViewWidget):
         else:
             self.axes.setData(pos=np.zeros((0, 3)))
         for i, item, V in self._meshes:
-            item.setTransform(_qmatrix(poses[i] @ V))
-        for i, label in enumerate(self._labels):
-            label.setData(pos=o[i] + 0.3 * s)
+            item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
+        self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
 
     def _update_selection(self) -> None:
@@ -180,13 +181,7 @@ class RobotViewport(gl.GLViewWidget):
     # --- picking -----------------------------------------------------------------------------
     def project(self, points: np.ndarray) -> np.ndarray:
         """Widget pixel coordinates (x right, y down) of 3D points."""
-        w, h = self.width(), self.height()
-        vp = self.getViewport()
-        m = np.array(self.projectionMatrix(vp, vp).data()).reshape(4, 4).T @ np.array(
-            self.viewMatrix().data()).reshape(4, 4).T
-        P = np.c_[points, np.ones(len(points))] @ m.T
-        ndc = P[:, :3] / P[:, 3:4]
-        return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+        return project_points(view_mvp(self), points, self.width(), self.height())[0]
 
     def body_at(self, x: float, y: float, radius: float = 14.0) -> str | None:
         """The body whose frame origin is drawn nearest (within ``radius`` px) to (x, y)."""
@@ -210,7 +205,18 @@ class RobotViewport(gl.GLViewWidget):
         super().mouseReleaseEvent(ev)
 
     def render_image(self, width: int, height: int) -> QImage:
-        """A QImage of the scene at the given size (for export and screenshots)."""
-        arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
-        img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32)
-        return img.copy()
+        """A QImage of the scene at the given size (for export and screenshots), with labels."""
+        self.labels.setVisible(False)  # it paints on the widget, not into the offscreen tiles
+        try:
+            arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
+        finally:
+            self.labels.setVisible(self.show_labels)
+        img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32).copy()
+        if self.show_labels and self.labels.texts:
+            px, front = project_points(view_mvp(self, (0, 0, width, height)), self.labels.positions, width, height)
+            font = QFont(self.labels.font)
+            font.setPointSizeF(font.pointSizeF() * max(1.0, height / max(self.height(), 1)))
+            painter = QPainter(img)
+            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font)
+            painter.end()
+        return img

@@ -3,6 +3,7 @@
 Layout (every field is documented in README.md, "Project file")::
 
     {"format": "kinetree", "version": 1, "base_name": "base", "gravity": [0, 0, 0],
+     "base": {"mass", "center_of_mass", "inertia", "visuals"} (optional),
      "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals",
                  "joint": {"name", "type", "axis", "position_limits", "home_position",
                            "offset", "joint_to_parent_transform", "child_to_joint_transform",
@@ -65,16 +66,30 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             "name": b.name,
             "parent": tree.parent_name(b.name),
             "joint": jd,
-            "mass": b.mass,
-            "center_of_mass": b.center_of_mass.tolist(),
-            "inertia": b.inertia.tolist(),
-            "visuals": [v.to_dict() for v in b.visuals],
+            **_inertia_and_visuals(b),
         })
     d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "base_name": tree.base_name,
                          "gravity": tree.gravity.tolist(), "bodies": bodies}
+    d["base"] = _inertia_and_visuals(tree.base)
     if configuration is not None:
         d["configuration"] = np.asarray(configuration, dtype=float).tolist()
     return d
+
+
+def _inertia_and_visuals(b: RigidBody) -> dict[str, Any]:
+    return {"mass": b.mass, "center_of_mass": b.center_of_mass.tolist(), "inertia": b.inertia.tolist(),
+            "visuals": [v.to_dict() for v in b.visuals]}
+
+
+def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str) -> None:
+    if not isinstance(bd, dict):
+        raise FileFormatError(f"{where}: must be an object")
+    body.mass = bd.get("mass", 1.0)
+    body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
+    body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
+    body.visuals = [Visual(v["kind"], tuple(v["size"]), v.get("pose", np.eye(4)),
+                           tuple(v.get("color", (0.7, 0.7, 0.75, 1))), v.get("filename", ""), v.get("name", ""))
+                    for v in bd.get("visuals", [])]
 
 
 def _get(d: dict, key: str, where: str, default: Any = ...) -> Any:
@@ -144,14 +159,10 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
             where = f"{source}: body {bd.get('name', k)!r}"
             body = RigidBody(_get(bd, "name", where))
             body.joint = _joint_from_dict(_get(bd, "joint", where), where)
-            body.mass = bd.get("mass", 1.0)
-            body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
-            body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
-            body.visuals = [Visual(v["kind"], tuple(v["size"]), v.get("pose", np.eye(4)),
-                                   tuple(v.get("color", (0.7, 0.7, 0.75, 1))), v.get("filename", ""),
-                                   v.get("name", ""))
-                            for v in bd.get("visuals", [])]
+            _set_inertia_and_visuals(body, bd, where)
             tree.add_body(body, _get(bd, "parent", where))
+        if "base" in d:
+            _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base")
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None
     except FileFormatError:

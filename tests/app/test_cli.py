@@ -51,7 +51,7 @@ def test_screenshot_bad_robot_is_one_line_error(tmp_path, keep_display):
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kinetree: ") and "no_such_robot" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("kinetree screenshot: ") and "no_such_robot" in lines[0]
     assert not png.exists()
 
 
