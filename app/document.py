@@ -15,6 +15,12 @@ from PySide6.QtGui import QUndoStack
 from .commands import SetConfigurationCommand, TreeEditCommand
 
 
+def project_path(source: str | Path) -> Path | None:
+    """The path a document opened from ``source`` saves to: project files only (an imported
+    URDF or DH table is saved as a new project, never overwritten)."""
+    return Path(source) if str(source).lower().endswith(".json") else None
+
+
 def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None,
                         new_tree: RigidBodyTree) -> np.ndarray:
     """Carry joint positions over to an edited tree by joint name (new joints start at home)."""
@@ -111,7 +117,7 @@ class RobotDocument(QObject):
         robot name. Raises KineTreeError on bad input. Only project files become the
         document's path: an imported robot is saved as a new project."""
         tree, q = open_robot(source)
-        self.load(tree, q, Path(source) if str(source).lower().endswith(".json") else None)
+        self.load(tree, q, project_path(source))
 
     def save(self, path: str | Path | None = None) -> None:
         target = Path(path) if path else self._path

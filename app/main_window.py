@@ -5,12 +5,15 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
+from kinetree.core.io import READ_SUFFIXES, export_robot, open_robot
 from kinetree.core.io.project import atomic_write_text, load_project
 from platformdirs import user_data_dir
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -18,21 +21,40 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QMainWindow,
     QMessageBox,
+    QProgressDialog,
     QUndoView,
 )
 
-from .document import RobotDocument
+from .document import RobotDocument, project_path
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
+from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
+IMPORT_FILTER = "Robot files (*.urdf *.xacro *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;DH table (*.csv *.tsv)"
+OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + PROJECT_FILTER + ";;"
+               + IMPORT_FILTER)
+EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
 AUTOSAVE_MS = 3000
 MAX_RECENT = 8
+
+
+def _read_robot(source: str):
+    """Worker-thread part of opening: parse the file and load its meshes into the cache."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tree, q = open_robot(source)
+    preload_meshes(tree)
+    return tree, q, [str(w.message) for w in caught]
+
+
+class _Relay(QObject):
+    done = Signal()
 
 
 def autosave_path() -> Path:
@@ -43,6 +65,8 @@ class MainWindow(QMainWindow):
     def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
+        self.setAcceptDrops(True)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
         self.doc = doc or RobotDocument(parent=self)
         self.settings = settings or QSettings("KineTree", "KineTree")
         self.viewport = RobotViewport(self.doc)
@@ -108,6 +132,8 @@ class MainWindow(QMainWindow):
             a = lib.addAction(name, lambda n=name: self.open_source(n))
             a.setToolTip(describe_robot(name))
         self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self._action(f, "&Import URDF / xacro / DH table…", self.import_dialog, "Ctrl+I", name="importAction")
+        self._action(f, "E&xport URDF / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
@@ -190,20 +216,96 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            self.doc.open(source)
+            tree, q, notes = self._read_with_progress(source)
         except KineTreeError as exc:
             self.show_error("Cannot open", str(exc))
             return False
+        self.doc.load(tree, q, project_path(source))
         if self.doc.path:
             self._add_recent(self.doc.path)
         self.viewport.fit()
-        self.statusBar().showMessage(f"Opened {source}", 5000)
+        if notes:
+            for note in notes:
+                log.warning("%s", note)
+            more = f" (and {len(notes) - 1} more warnings, see the log)" if len(notes) > 1 else ""
+            self.statusBar().showMessage(f"Opened {Path(str(source)).name} with warnings: {notes[0]}{more}", 15000)
+        else:
+            self.statusBar().showMessage(f"Opened {source}", 5000)
         return True
 
+    def _read_with_progress(self, source: str | Path):
+        """Read a robot (and its mesh files) in a worker thread; show a progress dialog if it
+        takes long, keep the window responsive but disabled meanwhile."""
+        future = self._pool.submit(_read_robot, str(source))
+        if not future.done():
+            loop = QEventLoop()
+            relay = _Relay()
+            relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
+            future.add_done_callback(lambda _f: relay.done.emit())
+            dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", None, 0, 0, self)
+            dialog.setWindowTitle("KineTree")
+            dialog.setMinimumDuration(400)
+            dialog.setWindowModality(Qt.WindowModality.WindowModal)
+            dialog.setValue(0)
+            self.setEnabled(False)
+            try:
+                if not future.done():
+                    loop.exec()
+            finally:
+                self.setEnabled(True)
+                dialog.close()
+                dialog.deleteLater()
+        return future.result()
+
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open robot", "", PROJECT_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open robot", "", OPEN_FILTER)
         if path:
             self.open_source(path)
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import robot", "", IMPORT_FILTER)
+        if path:
+            self.open_source(path)
+
+    def export_dialog(self) -> None:
+        tip = self.doc.selection if self.doc.selection in self.doc.tree.body_names else None
+        path, _ = QFileDialog.getSaveFileName(self, "Export robot", "robot.urdf", EXPORT_FILTER)
+        if path:
+            self.export_to(Path(path), tip)
+
+    def export_to(self, path: Path, tip: str | None = None) -> bool:
+        """Write the robot as URDF or a DH table CSV (of the chain to ``tip``); errors become a message."""
+        try:
+            export_robot(self.doc.tree, path, tip=tip, convention=self.dh.model.convention,
+                         units="deg" if self.dh.model.degrees else "rad")
+        except (OSError, KineTreeError) as exc:
+            self.show_error("Cannot export", f"{path.name}: {exc}")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 5000)
+        return True
+
+    # --- drag and drop -----------------------------------------------------------------------
+    @staticmethod
+    def _dropped_file(ev) -> str | None:
+        urls = ev.mimeData().urls() if ev.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            path = urls[0].toLocalFile()
+            if path.lower().endswith(READ_SUFFIXES):
+                return path
+        return None
+
+    def dragEnterEvent(self, ev) -> None:  # noqa: N802
+        if self._dropped_file(ev):
+            ev.acceptProposedAction()
+        else:
+            ev.ignore()
+
+    def dropEvent(self, ev) -> None:  # noqa: N802
+        path = self._dropped_file(ev)
+        if path:
+            ev.acceptProposedAction()
+            # after the drop returns: a modal question inside a drop handler upsets some platforms
+            QTimer.singleShot(0, lambda: self.open_source(path))
 
     def save(self) -> bool:
         if self.doc.path is None:

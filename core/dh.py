@@ -64,6 +64,7 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     body of ``tree`` reuse that body (inertia, visuals); new rows get fresh names
     ``linkK``/``qK``. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
     new = RigidBodyTree(tree.base_name, tree.gravity)
+    new._take_base_properties(tree.base)
     names = {link.name for link in links if link.name} | {tree.base_name}
     joint_names = {link.joint_name for link in links if link.joint_name}
     parent = tree.base_name

@@ -285,10 +285,17 @@ class RigidBodyTree:
     def copy(self) -> RigidBodyTree:
         """A deep copy."""
         tree = RigidBodyTree(self.base_name, self._gravity)
+        tree._take_base_properties(self._base)
         for b in self._bodies:
             tree._attach(b, tree._by_name[self._parent[b].name])
         tree._touch()
         return tree
+
+    def _take_base_properties(self, base: RigidBody) -> None:
+        """Give this tree's base the mass, inertia and visuals of ``base`` (another tree's)."""
+        mine = self._base
+        mine._mass, mine._com, mine._inertia = base._mass, base._com.copy(), base._inertia.copy()
+        mine._visuals = base._visuals
 
     # --- configurations ----------------------------------------------------------------------
     def _positions(self) -> list[tuple[RigidBody, int]]:

@@ -5,23 +5,30 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
-from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
+from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh, rebuild_chain
 from kinetree.core.dh import DHEntry, dh_joint
+from kinetree.core.io import export_robot, import_robot
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDialog,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from ..document import RobotDocument
+from .pose import matrix_text
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
 ANGLE_COLUMNS = {2, 4}
@@ -255,6 +262,9 @@ class DhTablePanel(QWidget):
             ("up", "Up", lambda: self.move_row(-1), None),
             ("down", "Down", lambda: self.move_row(1), None),
             ("paste", "Paste", self.paste, None),
+            ("import", "Import CSV…", self.import_csv, None),
+            ("export", "Export CSV…", self.export_csv, None),
+            ("compute", "DH of chain…", self.show_chain_dh, None),
         ):
             b = QPushButton(label)
             b.setObjectName(f"dh_{key}")
@@ -288,7 +298,8 @@ class DhTablePanel(QWidget):
         for key in ("insert", "delete", "up", "down"):
             self.buttons[key].setEnabled(pure and bool(self.model.entries))
         self.note.setText("" if pure else
-                          "Greyed rows are not DH-expressible; rows can be edited, not added or moved.")
+                          "Greyed rows were not entered as DH rows; rows can be edited, not added or moved. "
+                          "“DH of chain…” computes the table of the chain to the selected body from its geometry.")
 
     def current_row(self) -> int:
         idx = self.view.currentIndex()
@@ -344,3 +355,116 @@ class DhTablePanel(QWidget):
 
     def paste(self) -> None:
         self.paste_text(QGuiApplication.clipboard().text())
+
+    # --- files and computed tables -----------------------------------------------------------
+    def import_csv(self, path: str | None = None) -> bool:
+        """Replace the robot by the chain of a DH table file (one undo step)."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import DH table", "", "DH table (*.csv *.tsv)")
+            if not path:
+                return False
+        try:
+            tree = import_robot(path)
+        except KineTreeError as exc:
+            self.doc.message.emit(str(exc))
+            return False
+        return self.doc.try_edit(f"Import DH table {Path(path).name}", lambda _t: tree) is None
+
+    def export_csv(self, path: str | None = None) -> bool:
+        """Write the chain to the selected body (or the end effector) as a DH table file."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Export DH table", "dh_table.csv", "DH table (*.csv)")
+            if not path:
+                return False
+        try:
+            export_robot(self.doc.tree, path, tip=self._tip(), convention=self.model.convention,
+                         units="deg" if self.model.degrees else "rad")
+        except (OSError, KineTreeError) as exc:
+            self.doc.message.emit(f"Cannot export {Path(path).name}: {exc}")
+            return False
+        self.doc.message.emit(f"Wrote {path}")
+        return True
+
+    def _tip(self) -> str | None:
+        sel = self.doc.selection
+        return sel if sel in self.doc.tree.body_names else None
+
+    def show_chain_dh(self) -> DhOfChainDialog | None:
+        """Compute the DH table of the chain to the selected body from its geometry."""
+        dialog = DhOfChainDialog(self.doc, self._tip(), self.model.convention, self.model.degrees, self)
+        if dialog.extraction is None:
+            dialog.deleteLater()
+            return None
+        dialog.show()
+        return dialog
+
+
+class DhOfChainDialog(QDialog):
+    """The standard or modified DH table of a chain computed from its geometry (common normals),
+    with the base and tool transforms left over; can replace the robot by that chain."""
+
+    def __init__(self, doc: RobotDocument, tip: str | None, convention: str, degrees: bool, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dhOfChainDialog")
+        self.doc, self.tip, self.degrees = doc, tip, degrees
+        self.extraction = None
+        self.convention = QComboBox()
+        self.convention.addItem("Standard DH", "dh")
+        self.convention.addItem("Modified DH (Craig)", "mdh")
+        self.convention.setCurrentIndex(self.convention.findData(convention))
+        self.convention.activated.connect(lambda _i: self.compute())
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.frames = QLabel()
+        self.frames.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.frames.setStyleSheet("font-family: monospace")
+        use = QPushButton("Replace robot by this DH chain")
+        use.setObjectName("dhUseChain")
+        use.clicked.connect(self.use_chain)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(use)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.convention)
+        layout.addWidget(self.table)
+        layout.addWidget(self.frames)
+        layout.addLayout(buttons)
+        self.resize(720, 420)
+        self.compute()
+
+    def compute(self) -> None:
+        try:
+            ext = extract_dh(self.doc.tree, self.tip, self.convention.currentData())
+        except KineTreeError as exc:
+            self.doc.message.emit(str(exc))
+            if self.extraction is not None:  # keep showing the last table, in its convention
+                self.convention.setCurrentIndex(self.convention.findData(self.extraction.convention))
+            return
+        self.extraction = ext
+        self.setWindowTitle(f"DH table of the chain to {ext.tip} — computed from the geometry")
+        k = math.degrees(1) if self.degrees else 1.0
+        unit = "°" if self.degrees else "rad"
+        headers = ["body", "joint", "a", f"α ({unit})", "d", f"θ ({unit})", f"offset ({unit} | m)"]
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setRowCount(len(ext.links))
+        for r, link in enumerate(ext.links):
+            off = link.offset * (k if link.joint == "R" else 1.0)
+            theta = f"q{r + 1}" if link.joint == "R" else f"{link.theta * k:.6g}"
+            d = f"q{r + 1}" if link.joint == "P" else f"{link.d:.6g}"
+            cells = [link.name, link.joint, f"{link.a:.6g}", f"{link.alpha * k:.6g}", d, theta, f"{off:.6g}"]
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.frames.setText("base (tree base → frame 0):\n" + matrix_text(ext.base, "text", 4)
+                            + "\ntool (last frame → tip):\n" + matrix_text(ext.tool, "text", 4))
+
+    def use_chain(self) -> bool:
+        ext = self.extraction
+        ok = self.doc.try_edit(f"Replace by the DH chain to {ext.tip}", lambda _t: ext.to_tree()) is None
+        if ok:
+            self.close()
+        return ok

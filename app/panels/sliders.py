@@ -161,6 +161,8 @@ class JointsPanel(QWidget):
         tree = self.doc.tree
         for b in tree.bodies:
             j = b.joint
+            if not j.position_count:  # fixed, or a mimic that follows another joint
+                continue
             if j.type in ("revolute", "prismatic"):
                 lo, hi = j.position_limits
                 yield j.name, j.name, "angle" if j.type == "revolute" else "length", lo, hi
@@ -248,6 +250,8 @@ class JointsPanel(QWidget):
         q = np.zeros(tree.position_count)
         home = tree.home_configuration()
         for b in tree.bodies:  # quaternions: identity, not zero
+            if not b.joint.position_count:
+                continue
             if b.joint.type in ("floating", "spherical"):
                 sl = tree.position_index(b.joint.name)
                 q[sl.start] = 1.0

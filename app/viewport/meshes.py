@@ -105,3 +105,18 @@ def mesh_file(path: str, scale) -> gl.MeshData | None:
         return None
     v, f = data
     return gl.MeshData(vertexes=v * np.asarray(scale, dtype=float), faces=f)
+
+
+def preload(tree) -> int:
+    """Load (into the cache) every mesh file a tree's visuals use; safe in a worker thread.
+    Returns how many were loaded."""
+    n = 0
+    for body in (tree.base, *tree.bodies):
+        for v in body.visuals:
+            if v.kind == "mesh":
+                try:
+                    _load(os.path.abspath(v.filename), os.path.getmtime(v.filename))
+                    n += 1
+                except OSError:
+                    pass  # reported when drawn
+    return n

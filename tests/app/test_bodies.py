@@ -14,9 +14,8 @@ def parents(tree) -> dict[str, str]:
     return {n: tree.parent_name(n) for n in tree.body_names}
 
 
-def test_body_actions_and_undo_to_original(window, tolerate_stale):
-    with tolerate_stale():
-        _body_actions(window)
+def test_body_actions_and_undo_to_original(window):
+    _body_actions(window)
 
 
 def _body_actions(window):
@@ -75,25 +74,23 @@ def test_reparent_by_drop_and_by_edit(window):
     assert doc.serialized() == original
 
 
-def test_duplicate_leaf_adds_one_body(window, tolerate_stale):
+def test_duplicate_leaf_adds_one_body(window):
     # regression: the same descendants bug made two copies of a leaf
     window.doc.open("two_link_planar")
     window.doc.select("link2")
-    with tolerate_stale():
-        window.bodies.duplicate_action.trigger()
+    window.bodies.duplicate_action.trigger()
     assert window.doc.tree.body_names == ["link1", "link2", "link2_copy"]
     assert window.doc.selection == "link2_copy"
 
 
-def test_duplicate_is_undoable(window, tolerate_stale):
+def test_duplicate_is_undoable(window):
     window.doc.open("two_link_planar")
     before = window.doc.serialized()
     window.doc.select("link1")
-    with tolerate_stale():
-        window.bodies.duplicate_action.trigger()
-        assert window.doc.tree.num_bodies > 2
-        assert window.doc.tree.parent_name(window.doc.selection) == "base"
-        window.doc.undo_stack.undo()
+    window.bodies.duplicate_action.trigger()
+    assert window.doc.tree.num_bodies > 2
+    assert window.doc.tree.parent_name(window.doc.selection) == "base"
+    window.doc.undo_stack.undo()
     assert window.doc.serialized() == before
 
 
@@ -135,9 +132,8 @@ def test_move_under_own_subtree_is_refused(window):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_edits_undo_redo_exactly(window, tolerate_stale, seed):
-    with tolerate_stale():
-        _random_edits(window, seed)
+def test_random_edits_undo_redo_exactly(window, seed):
+    _random_edits(window, seed)
 
 
 def _random_edits(window, seed):
