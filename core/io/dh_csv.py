@@ -3,6 +3,8 @@
 Format (what :func:`write_dh_csv` writes)::
 
     # kinetree dh-table convention=mdh angles=deg lengths=m
+    # base: xyz=0 0 0.1 rpy=0 0 90
+    # tool: xyz=0 0 0.05 rpy=180 0 0 name=gripper
     type,a,alpha,d,theta,offset,qmin,qmax,name,joint
     R,0,90,0,q1,0,-160,160,link1,q1
     P,0,0,q2,-90,0,0.3048,1.27,link2,q2
@@ -20,12 +22,25 @@ Format (what :func:`write_dh_csv` writes)::
   (kept in the row, ignored by the kinematics). Empty ``qmin``/``qmax``: the default limits
   (±180° for R, ±0.5 m for P). Angles — alpha, theta, offset, and qmin/qmax of R joints — are in
   the declared angle unit.
+- ``# base:`` and ``# tool:`` comment lines (anywhere in the file, each at most once) give the
+  fixed transforms that a DH table cannot hold: ``base`` is DH frame 0 in the robot's base
+  frame, ``tool`` the tip (tool) body in the last DH frame, so the tip pose is
+  ``base · A_1(q_1) ⋯ A_n(q_n) · tool``. ``xyz=x y z`` is the translation (in the declared
+  length unit) and ``rpy=roll pitch yaw`` the rotation ``Rz(yaw)·Ry(pitch)·Rx(roll)`` (about the
+  fixed x, y, z axes, as URDF and :func:`kinetree.core.transforms.rpy_to_matrix`; in the declared
+  angle unit); either may be left out (zero). The tool line may add ``name=…`` (quoted when it
+  holds spaces), the tool body's name. Missing lines mean the identity. The writer prints them
+  with enough digits to read back within 1e-14.
 - Separators: comma, semicolon or tab (whichever the header row uses); with semicolons or tabs
   a decimal comma (``0,4318``) is accepted too. A UTF-8 BOM, CRLF line ends, blank lines and
   trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB are refused.
 
 Errors are :class:`~kinetree.core.errors.FileFormatError` naming the file, the line and the
-column, e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number``.
+column (or the base/tool key), e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number`` or
+``arm.csv:2: tool: rpy needs 3 numbers, got 2``.
+
+:meth:`DHTable.to_tree` builds the robot: a fixed body ``dh_base`` first when base ≠ I, one body
+per row, and a fixed tool body last when tool ≠ I (or when the tool line names it).
 """
 
 from __future__ import annotations
@@ -35,11 +50,16 @@ import io
 import math
 import os
 import re
-from dataclasses import dataclass, field
+import shlex
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import numpy as np
 
 from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
+from ..transforms import pose_from_xyz_rpy, validate_transform
+from ..tree import RigidBodyTree
 from .project import atomic_write_text
 
 __all__ = ["DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
@@ -56,13 +76,45 @@ _VARIABLE = re.compile(r"^[^\W\d]\w*$")  # q1, q, theta1, θ1, d3 …
 _DEFAULT_LIMITS = {"R": (-math.pi, math.pi), "P": (-0.5, 0.5)}
 
 
+_POSE_LINE = re.compile(r"^#\s*(base|tool)\s*:(.*)$", re.IGNORECASE)
+_POSE_KEYS = {"base": ("xyz", "rpy"), "tool": ("xyz", "rpy", "name")}
+
+
 @dataclass
 class DHTable:
-    """A DH table read from a file: rows and their convention (``"dh"`` or ``"mdh"``).
-    Values are radians and metres whatever the file's units."""
+    """A DH table: rows, their convention (``"dh"`` or ``"mdh"``) and the fixed transforms
+    around them, ``tip pose = base · A_1(q_1) ⋯ A_n(q_n) · tool``.
+
+    ``base`` (DH frame 0 in the robot's base frame) and ``tool`` (the tip body in the last DH
+    frame) are 4×4 arrays, ``None`` for the identity. ``tool_name`` names the tip body when it
+    is not the last row's body (``""``: ``tool``). Values are radians and metres whatever the
+    file's units.
+    """
 
     links: list[DHLink] = field(default_factory=list)
     convention: str = "dh"
+    base: np.ndarray | None = None
+    tool: np.ndarray | None = None
+    tool_name: str = ""
+
+    def to_tree(self, base_name: str = "base") -> RigidBodyTree:
+        """The serial chain: a fixed body ``dh_base`` when ``base`` ≠ I, one body per row
+        (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.dh_chain`),
+        and a fixed tool body (``tool_name``, default ``tool``) when ``tool`` ≠ I or
+        ``tool_name`` names a body other than the last row's. Its last body is the tip."""
+        from ..dh import dh_chain
+        from ..dh_extract import DHExtraction
+
+        chain = dh_chain(self.links, self.convention, base_name)
+        if not chain.num_bodies:
+            return chain
+        names = chain.body_names
+        links = [replace(lk, name=body, joint_name=chain.get_body(body).joint.name)
+                 for lk, body in zip(self.links, names)]
+        eye = np.eye(4)
+        base = eye if self.base is None else validate_transform(self.base, "DH table base")
+        tool = eye if self.tool is None else validate_transform(self.tool, "DH table tool")
+        return DHExtraction(links, base, tool, self.convention, base_name, self.tool_name or names[-1]).to_tree()
 
 
 def _norm_convention(value: str, where: str) -> str:
@@ -131,18 +183,27 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
     """Read a DH table (see the module docstring for the format) from a file name or from the
     text itself (a ``str`` containing a line break). ``convention`` (``"dh"``/``"mdh"``) and
     ``units`` (``"deg"``/``"rad"``) override what the file declares; files that declare nothing
-    are standard DH in degrees. Raises :class:`FileFormatError` naming the file, line and column."""
+    are standard DH in degrees; the base and tool lines fill :attr:`DHTable.base`,
+    :attr:`DHTable.tool` and :attr:`DHTable.tool_name`. Raises :class:`FileFormatError` naming
+    the file, line and column."""
     source, text = _load_text(path_or_text)
     settings: dict = {"convention": "dh", "units": "deg", "length_scale": 1.0}
     lines = text.splitlines()
     header: list[str] | None = None
     sep = ","
     rows: list[tuple[int, list[str]]] = []
+    poses: dict[str, tuple[int, str]] = {}
     for lineno, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
         where = f"{source}:{lineno}"
         if line.startswith("#"):
-            if header is None:
+            pose = _POSE_LINE.match(line)
+            if pose:
+                what = pose.group(1).lower()
+                if what in poses:
+                    raise FileFormatError(f"{where}: a second {what} line (the first is line {poses[what][0]})")
+                poses[what] = (lineno, pose.group(2))
+            elif header is None:
                 _parse_comment(line, settings, where)
             continue
         if header is None:
@@ -167,7 +228,49 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
     if units is not None:
         settings["units"] = _norm_units(units, source)
     links = [_parse_row(cells, header, settings, f"{source}:{lineno}", sep) for lineno, cells in rows]
-    return DHTable(links, settings["convention"])
+    table = DHTable(links, settings["convention"])
+    for what, (lineno, text) in poses.items():
+        T, name = _parse_pose(what, text, settings, f"{source}:{lineno}", sep)
+        setattr(table, what, T)
+        if what == "tool":
+            table.tool_name = name
+    return table
+
+
+def _parse_pose(what: str, text: str, settings: dict, where: str, sep: str) -> tuple[np.ndarray, str]:
+    """The transform and tool name of a ``# base:``/``# tool:`` line's text (after the colon)."""
+    here = f"{where}: {what}"
+    try:
+        words = shlex.split(text.strip().rstrip(",;\t "))  # spreadsheets add trailing empty cells
+    except ValueError as exc:
+        raise FileFormatError(f"{here}: {exc}") from None
+    values: dict[str, list[str]] = {}
+    key = None
+    for word in words:
+        k, eq, v = word.partition("=")
+        if eq:
+            key = k.strip().lower()
+            if key not in _POSE_KEYS[what]:
+                raise FileFormatError(f"{here}: unknown key {k!r}; use {', '.join(_POSE_KEYS[what])}")
+            if key in values:
+                raise FileFormatError(f"{here}: {key} appears twice")
+            values[key] = [v] if v else []
+        elif key is None:
+            raise FileFormatError(f"{here}: {word!r} is not key=value (expected xyz=x y z rpy=roll pitch yaw)")
+        else:
+            values[key].append(word)
+    nums = {}
+    for key in ("xyz", "rpy"):
+        cells = values.get(key, ["0", "0", "0"])
+        if len(cells) != 3:
+            raise FileFormatError(f"{here}: {key} needs 3 numbers, got {len(cells)}")
+        nums[key] = [_number(c, key, where, sep, f"{what} {key}") for c in cells]
+    xyz = np.array(nums["xyz"]) * settings["length_scale"]
+    rpy = np.radians(nums["rpy"]) if settings["units"] == "deg" else np.array(nums["rpy"])
+    name = values.get("name")
+    if name is not None and (len(name) != 1 or not name[0]):
+        raise FileFormatError(f"{here}: name must be one word (quote a name with spaces), got {' '.join(name)!r}")
+    return pose_from_xyz_rpy(xyz, rpy), name[0] if name else ""
 
 
 def _check_header(header: list[str], where: str) -> None:
@@ -187,16 +290,17 @@ def _check_header(header: list[str], where: str) -> None:
         )
 
 
-def _number(cell: str, col: str, where: str, sep: str) -> float:
+def _number(cell: str, col: str, where: str, sep: str, label: str = "") -> float:
+    label = label or f"column {col!r}"
     text = cell
     if sep != "," and "," in text and "." not in text:
         text = text.replace(",", ".")  # decimal comma in semicolon/tab files
     try:
         v = float(text)
     except ValueError:
-        raise FileFormatError(f"{where}: column {col!r}: {cell!r} is not a number") from None
+        raise FileFormatError(f"{where}: {label}: {cell!r} is not a number") from None
     if not math.isfinite(v):
-        raise FileFormatError(f"{where}: column {col!r}: {cell!r} is not finite")
+        raise FileFormatError(f"{where}: {label}: {cell!r} is not finite")
     return v
 
 
@@ -273,9 +377,36 @@ def _cell_text(text: str, what: str) -> str:
     return text
 
 
-def dh_csv_string(links: list[DHLink], convention: str = "dh", units: str = "deg") -> str:
-    """The text of a DH table file (comma-separated, with the declaration comment line)."""
-    conv = _CONVENTIONS.get(str(convention).lower())
+def _pose_line(what: str, T, name: str, deg: bool) -> str:
+    from .urdf import _rpy  # exact also at gimbal lock (matrix_to_rpy is not)
+
+    M = np.eye(4) if T is None else validate_transform(T, f"DH table {what}")
+    xyz = " ".join(_fmt(v) for v in M[:3, 3])
+    rpy = " ".join(_fmt_angle(v, deg) for v in _rpy(M[:3, :3]))
+    line = f"# {what}: xyz={xyz} rpy={rpy}"
+    if name:
+        line += f" name={shlex.quote(_cell_text(name, f'{what} name'))}"
+    return line + "\n"
+
+
+def _is_identity(T) -> bool:
+    return T is None or np.array_equal(np.asarray(T, dtype=float), np.eye(4))
+
+
+def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, units: str = "deg", *,
+                  base=None, tool=None, tool_name: str | None = None) -> str:
+    """The text of a DH table file (comma-separated, with the declaration comment line and,
+    when not the identity, the ``# base:``/``# tool:`` lines). ``links`` may be a
+    :class:`DHTable`, whose convention, base, tool and tool name are used unless given here;
+    ``convention`` defaults to standard DH."""
+    if isinstance(links, DHTable):
+        table = links
+        links = table.links
+        convention = table.convention if convention is None else convention
+        base = table.base if base is None else base
+        tool = table.tool if tool is None else tool
+        tool_name = table.tool_name if tool_name is None else tool_name
+    conv = _CONVENTIONS.get(str(convention or "dh").lower())
     if conv is None:
         raise KineTreeError(f"DH convention must be 'dh' or 'mdh', got {convention!r}")
     unit = _ANGLES.get(str(units).lower())
@@ -287,6 +418,11 @@ def dh_csv_string(links: list[DHLink], convention: str = "dh", units: str = "deg
         cols.append("flip")
     buf = io.StringIO()
     buf.write(f"# kinetree dh-table convention={conv} angles={unit} lengths=m\n")
+    if not _is_identity(base):
+        buf.write(_pose_line("base", base, "", deg))
+    last = links[-1].name if links else ""
+    if not _is_identity(tool) or (tool_name and tool_name != last):
+        buf.write(_pose_line("tool", tool, tool_name or "", deg))
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(cols)
     for i, link in enumerate(links, start=1):
@@ -313,7 +449,8 @@ def dh_csv_string(links: list[DHLink], convention: str = "dh", units: str = "deg
     return buf.getvalue()
 
 
-def write_dh_csv(path: str | os.PathLike, links: list[DHLink], convention: str = "dh", units: str = "deg") -> None:
+def write_dh_csv(path: str | os.PathLike, links: list[DHLink] | DHTable, convention: str | None = None,
+                 units: str = "deg", *, base=None, tool=None, tool_name: str | None = None) -> None:
     """Write a DH table file atomically (see :func:`dh_csv_string`). Radians are written with
     ``repr`` precision; degrees with enough digits to read back within 1e-14 rad."""
-    atomic_write_text(path, dh_csv_string(links, convention, units))
+    atomic_write_text(path, dh_csv_string(links, convention, units, base=base, tool=tool, tool_name=tool_name))

@@ -10,15 +10,26 @@ extension              read                      write
 ``.json``
 ``.csv``, ``.tsv``     DH table (serial chain)   DH table of the chain to ``tip``
 =====================  ========================  =========================
+
+A DH table file carries, besides the rows, the fixed ``base`` (robot base → DH frame 0) and
+``tool`` (last DH frame → tip body) transforms (see :mod:`kinetree.core.io.dh_csv`), so the tip
+pose survives any round trip: reading one gives a fixed body ``dh_base`` before the rows when
+base ≠ I and a fixed tool body (the original tip's name, else ``tool``) after them when tool ≠ I.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..errors import FileFormatError, KineTreeError
 from ..tree import RigidBodyTree
+
+if TYPE_CHECKING:
+    from .dh_csv import DHTable
 
 READ_SUFFIXES = (".urdf", ".xacro", ".kinetree.json", ".json", ".csv", ".tsv")
 WRITE_SUFFIXES = (".urdf", ".kinetree.json", ".json", ".csv", ".tsv")
@@ -58,12 +69,11 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
         from .project import load_project
 
         return load_project(path)[0]
-    from ..dh import dh_chain
     from .dh_csv import read_dh_csv
 
     table = read_dh_csv(path)
     try:
-        return dh_chain(table.links, table.convention)
+        return table.to_tree()
     except KineTreeError as exc:
         raise FileFormatError(f"{Path(path).name}: {exc}") from None
 
@@ -72,10 +82,9 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
                  convention: str | None = None, units: str = "deg") -> None:
     """Write ``tree`` to a URDF, project or DH-table CSV file (atomically).
 
-    A CSV holds the serial chain from the base to ``tip`` (default: the end effector): the DH
-    rows stored on its joints when every joint has one, else the table computed from the
-    geometry (:func:`kinetree.core.dh_extract.extract_dh`, in ``convention``, default standard);
-    a chain that is not DH-expressible raises an error naming the joint.
+    A CSV holds the serial chain from the base to ``tip`` (default: the end effector) as
+    :func:`dh_table_of` gives it — rows plus the fixed base and tool transforms and the tip's
+    name; a chain that is not DH-expressible raises an error naming the joint.
     """
     kind = file_kind(path)
     if kind == "xacro":
@@ -91,25 +100,33 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     else:
         from .dh_csv import write_dh_csv
 
-        links, conv = dh_table_of(tree, tip, convention)
-        write_dh_csv(path, links, convention=conv, units=units)
+        write_dh_csv(path, dh_table_of(tree, tip, convention), units=units)
 
 
-def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | None = None):
-    """``(links, convention)`` of the chain to ``tip``: the stored DH rows when the chain was
-    built from a DH table in ``convention`` (or any, when ``None``), otherwise extracted from
-    the geometry."""
+def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | None = None) -> DHTable:
+    """The :class:`~kinetree.core.io.dh_csv.DHTable` of the chain base → ``tip`` (default: the
+    last body), with ``tip pose = base · A_1(q_1) ⋯ A_n(q_n) · tool``.
+
+    The stored DH rows (base and tool the identity) when every body on the path was built from
+    a DH row in ``convention`` (or any one convention, when ``None``); otherwise the table
+    computed from the geometry (:func:`kinetree.core.dh_extract.extract_dh`, in ``convention``,
+    default standard), with its ``base`` and ``tool`` transforms and ``tool_name`` the body
+    that :meth:`DHTable.to_tree` must create to stand for the tip (the tip's own name unless a
+    row already uses it)."""
     from ..dh import chain_dh_table
+    from .dh_csv import DHTable
 
     entries = chain_dh_table(tree, tip)
     conventions = {e.convention for e in entries}
     stored = entries and all(e.link is not None for e in entries) and len(conventions) == 1
     if stored and convention in (None, *conventions):
-        return [e.link for e in entries], entries[0].convention
+        return DHTable([e.link for e in entries], entries[0].convention)
     from ..dh_extract import extract_dh
 
     ext = extract_dh(tree, tip, convention or "dh")
-    return ext.links, ext.convention
+    eye = np.eye(4)
+    return DHTable(ext.links, ext.convention, None if np.array_equal(ext.base, eye) else ext.base,
+                   None if np.array_equal(ext.tool, eye) else ext.tool, ext.tip_name)
 
 
 def open_robot(source: str | os.PathLike):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from kinetree.core import DHLink, chain_dh_table, dh_chain, list_robots, load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io.dh_csv import DHTable, dh_csv_string, read_dh_csv, write_dh_csv
+from kinetree.core.transforms import pose_from_xyz_rpy
 
 LIBRARY = ["puma560", "puma560_mdh", "stanford", "scara", "cylindrical", "spherical_wrist", "two_link_planar"]
 
@@ -207,3 +208,121 @@ def test_writer_refuses_what_it_cannot_write(tmp_path):
     write_dh_csv(path, [DHLink("R", a=1.0)], "mdh", "rad")
     assert read_dh_csv(path).convention == "mdh"
     assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]  # no temporary file left behind
+
+
+# --- base and tool transforms -------------------------------------------------------------------
+
+ROWS = "type,a,alpha,d,theta,name,joint\nR,0,90,0.3,q1,arm,j1\nR,0.4,0,0,q2,forearm,j2\n"
+
+
+def test_base_and_tool_lines():
+    t = read_dh_csv("# kinetree dh-table convention=dh angles=deg lengths=m\n"
+                    "# base: xyz=0 0 0.1 rpy=0 0 90\n# tool: xyz=0.01 0 0.05 rpy=180 0 0 name=gripper\n" + ROWS)
+    np.testing.assert_allclose(t.base, pose_from_xyz_rpy([0, 0, 0.1], [0, 0, math.pi / 2]), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(t.tool, pose_from_xyz_rpy([0.01, 0, 0.05], [math.pi, 0, 0]), rtol=0, atol=1e-15)
+    assert t.tool_name == "gripper"
+    # units, lengths, the units override, lines after the header, spacing and case, left-out keys
+    t = read_dh_csv("# angles=rad lengths=mm\n" + ROWS + "#Tool :  rpy=0.5 0 0,,,,\n# BASE: xyz=1 2 3\n")
+    np.testing.assert_allclose(t.base, pose_from_xyz_rpy([0.001, 0.002, 0.003], [0, 0, 0]), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(t.tool, pose_from_xyz_rpy([0, 0, 0], [0.5, 0, 0]), rtol=0, atol=1e-15)
+    assert t.tool_name == ""
+    t = read_dh_csv("# angles=rad\n# tool: rpy=0.5 0 0 name='left hand'\n" + ROWS, units="deg")
+    np.testing.assert_allclose(t.tool[:3, :3], pose_from_xyz_rpy([0, 0, 0], [math.radians(0.5), 0, 0])[:3, :3],
+                               rtol=0, atol=1e-15)
+    assert t.tool_name == "left hand"
+    t = read_dh_csv(ROWS)
+    assert (t.base, t.tool, t.tool_name) == (None, None, "")
+
+
+def test_written_base_and_tool_text():
+    links = [e.link for e in chain_dh_table(load_robot("stanford"))]
+    base = pose_from_xyz_rpy([0, 0, 0.1], [0, 0, math.pi / 2])
+    lines = dh_csv_string(links, "dh", "deg", base=base, tool=np.eye(4), tool_name="link6").splitlines()
+    assert lines[:3] == ["# kinetree dh-table convention=dh angles=deg lengths=m", "# base: xyz=0 0 0.1 rpy=0 0 90",
+                         "type,a,alpha,d,theta,offset,qmin,qmax,name,joint"]
+    # identity and the last row's own name are not written; another name is, quoted when needed
+    assert "#" not in "".join(dh_csv_string(links, base=np.eye(4), tool_name="link6").splitlines()[1:])
+    lines = dh_csv_string(DHTable(links, "mdh", tool_name="the tip"), units="rad").splitlines()
+    assert lines[:2] == ["# kinetree dh-table convention=mdh angles=rad lengths=m",
+                         "# tool: xyz=0 0 0 rpy=0 0 0 name='the tip'"]
+    assert read_dh_csv("\n".join(lines) + "\n").tool_name == "the tip"
+
+
+def _pose(v) -> np.ndarray:
+    xyz, rpy, lock = v[:3], list(v[3:6]), v[6]
+    if lock:  # pitch at (or within 1e-9 of) ±90°: gimbal lock
+        rpy[1] = math.copysign(math.pi / 2 - (1e-9 if lock == 2 else 0.0), rpy[1] or 1.0)
+    return pose_from_xyz_rpy(xyz, rpy)
+
+
+pose_values = st.tuples(floats, floats, floats, st.floats(-math.pi, math.pi), st.floats(-math.pi, math.pi),
+                        st.floats(-math.pi, math.pi), st.sampled_from([0, 0, 1, 2]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.none(), pose_values), st.one_of(st.none(), pose_values),
+       st.sampled_from(["", "tcp", "hand tool", "o'brien", "link1"]), st.sampled_from(["dh", "mdh"]),
+       st.sampled_from(["deg", "rad"]))
+def test_base_and_tool_round_trip(base, tool, tool_name, convention, units):
+    base = None if base is None else _pose(base)
+    tool = None if tool is None else _pose(tool)
+    links = [DHLink("R", 0.1, 0.2, 0.3, 0, 0.4, None, "link1", "q1"), DHLink("P", 0, 1.0, 0, 0.5, 0.0)]
+    table = read_dh_csv(dh_csv_string(DHTable(links, convention, base, tool, tool_name), units=units))
+    eye = np.eye(4)
+    for got, want in ((table.base, base), (table.tool, tool)):
+        np.testing.assert_allclose(eye if got is None else got, eye if want is None else want, rtol=0, atol=1e-12)
+    assert table.tool_name == tool_name
+    # the identity is not written (a tool line is, to carry a name)
+    assert (table.base is None) == (base is None or np.array_equal(base, eye))
+    assert (table.tool is None) == ((tool is None or np.array_equal(tool, eye)) and not tool_name)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("# base: xyz=0 0\n", "arm.csv:1: base: xyz needs 3 numbers, got 2"),
+    ("# tool: xyz=0 0 a\n", "arm.csv:1: tool xyz: 'a' is not a number"),
+    ("# base: rpy=0 0 inf\n", "arm.csv:1: base rpy: 'inf' is not finite"),
+    ("# base: xyz=0 0 0 name=x\n", "arm.csv:1: base: unknown key 'name'; use xyz, rpy"),
+    ("# tool: 0 0 0\n", "arm.csv:1: tool: '0' is not key=value"),
+    ("# tool: xyz=0 0 0 xyz=1 1 1\n", "arm.csv:1: tool: xyz appears twice"),
+    ("# tool: name=a b\n", "arm.csv:1: tool: name must be one word"),
+    ("# tool: name='oops\n", "arm.csv:1: tool: No closing quotation"),
+    ("# base: xyz=0 0 0\n# kinetree angles=rad\n# base: rpy=0 0 0\n",
+     "arm.csv:3: a second base line (the first is line 1)"),
+])
+def test_base_and_tool_errors(body, message, tmp_path):
+    path = tmp_path / "arm.csv"
+    path.write_text(body + ROWS, encoding="utf-8")
+    with pytest.raises(FileFormatError) as exc:
+        read_dh_csv(path)
+    assert str(exc.value).startswith(str(tmp_path / message.split(":")[0]) + message[len("arm.csv"):])
+
+
+def test_writer_refuses_bad_base_and_tool():
+    with pytest.raises(ValueError, match="DH table base: rotation part is not orthonormal"):
+        dh_csv_string([DHLink("R")], base=np.diag([2.0, 1, 1, 1]))
+    with pytest.raises(ValueError, match="DH table tool: expected a 4x4 matrix"):
+        dh_csv_string([DHLink("R")], tool=np.eye(3))
+    with pytest.raises(ValueError, match="tool name"):
+        dh_csv_string([DHLink("R")], tool_name="a\nb")
+
+
+def test_table_to_tree():
+    base = pose_from_xyz_rpy([0, 0, 0.1], [0, 0, math.pi / 2])
+    tool = pose_from_xyz_rpy([0.01, 0, 0.05], [math.pi, 0, 0])
+    links = [e.link for e in chain_dh_table(load_robot("puma560"))]
+    plain = DHTable(links).to_tree()
+    assert plain.body_names == [f"link{k}" for k in range(1, 7)]
+    tree = DHTable(links, base=base, tool=tool, tool_name="gripper").to_tree()
+    assert tree.body_names == ["dh_base", *plain.body_names, "gripper"]
+    assert tree.movable_joint_names == plain.movable_joint_names
+    q = plain.random_configuration(5)
+    np.testing.assert_allclose(tree.get_transform(q, "gripper"), base @ plain.get_transform(q, "link6") @ tool,
+                               rtol=0, atol=1e-14)
+    # unnamed rows are named as dh_chain names them; the tool body is "tool" unless named
+    unnamed = [DHLink("R", 0.3), DHLink("P", alpha=0.5)]
+    tree = DHTable(unnamed, tool=tool).to_tree()
+    assert (tree.body_names, tree.movable_joint_names) == (["link1", "link2", "tool"], ["q1", "q2"])
+    tree = DHTable(unnamed, tool_name="tcp").to_tree()  # a named tip frame on the last frame
+    assert tree.body_names == ["link1", "link2", "tcp"]
+    np.testing.assert_allclose(tree.get_transform([0.2, 0.1], "tcp"), tree.get_transform([0.2, 0.1], "link2"))
+    assert DHTable(unnamed, tool_name="link2").to_tree().body_names == ["link1", "link2"]
