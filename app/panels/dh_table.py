@@ -294,6 +294,10 @@ class DhTablePanel(QWidget):
     def _sync(self) -> None:
         i = self.convention_combo.findData(self.model.convention)
         self.convention_combo.setCurrentIndex(i)
+        self.view.clearSpans()
+        for r, e in enumerate(self.model.entries):
+            if e.link is None:  # the reason reads across the row
+                self.view.setSpan(r, 1, 1, len(COLUMNS) - 1)
         pure = self.model.pure() or self.doc.tree.num_bodies == 0
         for key in ("insert", "delete", "up", "down"):
             self.buttons[key].setEnabled(pure and bool(self.model.entries))

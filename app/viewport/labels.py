@@ -32,7 +32,6 @@ def project_points(mvp: np.ndarray, points: np.ndarray, width: float, height: fl
 
 def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor,
                 font: QFont) -> None:
-    painter.setPen(color)
     painter.setFont(font)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
@@ -40,8 +39,11 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
     for text, (x, y), ok in zip(texts, px, front):
         if ok and np.isfinite(x) and np.isfinite(y):
             groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(text)
-    for x, y, names in groups.values():
-        painter.drawText(QPointF(x + 4, y - 4), ", ".join(names))
+    shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
+    for pen, dx in ((shadow, 1.0), (color, 0.0)):  # a 1-px shadow keeps text readable over meshes
+        painter.setPen(pen)
+        for x, y, names in groups.values():
+            painter.drawText(QPointF(x + 4 + dx, y - 4 + dx), ", ".join(names))
 
 
 class LabelsItem(GLGraphicsItem):

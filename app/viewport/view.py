@@ -56,6 +56,7 @@ class RobotViewport(gl.GLViewWidget):
             self.addItem(item)
         self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
         self.labels = LabelsItem()
+        self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
         self._axis_bodies = np.zeros(0, dtype=int)
         self._axis_dirs = np.zeros((0, 3))
