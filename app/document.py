@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
 from kinetree.core.io import dumps, open_robot, save_project
+from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -62,6 +63,9 @@ class RobotDocument(QObject):
         self._selection: str | None = None
         self._path: Path | None = None
         self._drags = itertools.count(1)
+        self._poses_tree: RigidBodyTree | None = None
+        self._poses_key: tuple | None = None
+        self._poses = np.zeros((0, 4, 4))
 
     def _on_clean_changed(self, clean: bool) -> None:
         # a bound slot (not a lambda) so Qt disconnects it when the document is destroyed
@@ -90,8 +94,20 @@ class RobotDocument(QObject):
         return not self.undo_stack.isClean()
 
     def poses(self) -> np.ndarray:
-        """(n_bodies, 4, 4) body poses at the current configuration."""
-        return self._tree.forward_kinematics(self._q)
+        """(n_bodies, 4, 4) body poses at the current configuration (computed once per change:
+        the viewport and the pose panel both read them on every slider tick)."""
+        key = (self._tree.revision, self._q.tobytes())
+        if self._poses_tree is not self._tree or self._poses_key != key:  # holding the tree: no id reuse
+            self._poses = self._tree.forward_kinematics(self._q)
+            self._poses_tree, self._poses_key = self._tree, key
+        return self._poses
+
+    def pose_of(self, body: str, frame: str | None = None) -> np.ndarray:
+        """Pose of ``body`` in ``frame`` (the base when ``None``) at the current configuration."""
+        P = self.poses()
+        i, j = self._tree.index_of(body), -1 if frame is None else self._tree.index_of(frame)
+        T = P[i] if i >= 0 else np.eye(4)
+        return T if j < 0 else inverse_transform(P[j]) @ T
 
     def serialized(self) -> str:
         """The project text of the current state (what Save would write)."""

@@ -138,11 +138,6 @@ def matrix_to_rpy(R: ArrayLike) -> np.ndarray:
     return _quiet_euler(R, "xyz")
 
 
-def matrix_to_zyz(R: ArrayLike) -> np.ndarray:
-    """Intrinsic ZYZ Euler angles ``(φ, θ, ψ)`` with ``R = Rz(φ)·Ry(θ)·Rz(ψ)``."""
-    return _quiet_euler(R, "ZYZ")
-
-
 def _quiet_euler(R: ArrayLike, seq: str) -> np.ndarray:
     import warnings
 
@@ -158,13 +153,23 @@ def matrix_to_quat(R: ArrayLike) -> np.ndarray:
     return -q if w < 0 else q
 
 
-def matrix_to_axis_angle(R: ArrayLike) -> tuple[np.ndarray, float]:
-    """Unit axis and angle in [0, π] of a rotation (axis z for the identity)."""
-    v = Rotation.from_matrix(np.asarray(R, dtype=float)[:3, :3]).as_rotvec()
+def rotation_readouts(R: ArrayLike) -> dict[str, np.ndarray | float]:
+    """Every readout of a rotation from one conversion: ``rpy`` as :func:`matrix_to_rpy`, ``zyz``
+    (intrinsic ZYZ Euler angles φ, θ, ψ with ``R = Rz(φ)·Ry(θ)·Rz(ψ)``), ``quat`` as
+    :func:`matrix_to_quat`, and the unit ``axis`` and ``angle`` in [0, π] (axis z for the identity)."""
+    import warnings
+
+    rot = Rotation.from_matrix(np.asarray(R, dtype=float)[:3, :3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        rpy, zyz = rot.as_euler("xyz"), rot.as_euler("ZYZ")
+    x, y, z, w = rot.as_quat()
+    quat = np.array([w, x, y, z])
+    v = rot.as_rotvec()
     angle = float(np.linalg.norm(v))
-    if angle < 1e-15:
-        return np.array([0.0, 0.0, 1.0]), 0.0
-    return v / angle, angle
+    axis = v / angle if angle >= 1e-15 else np.array([0.0, 0.0, 1.0])
+    return {"rpy": rpy, "zyz": zyz, "quat": -quat if w < 0 else quat, "axis": axis,
+            "angle": angle if angle >= 1e-15 else 0.0}
 
 
 def pose_from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> np.ndarray:

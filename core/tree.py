@@ -40,6 +40,8 @@ class RigidBodyTree:
         self.gravity = gravity
         self._revision = 0
         self._plan = None
+        self._position_cache: list[tuple[RigidBody, int]] | None = None
+        self._slot_cache: dict[str, slice] = {}
 
     # --- structure ---------------------------------------------------------------------------
     @property
@@ -185,6 +187,8 @@ class RigidBodyTree:
     def _touch(self) -> None:
         self._revision += 1
         self._plan = None
+        self._position_cache: list[tuple[RigidBody, int]] | None = None
+        self._slot_cache: dict[str, slice] = {}
         self._by_name = {self._base.name: self._base, **{b.name: b for b in self._bodies}}
 
     def _attach(self, body: RigidBody, parent: RigidBody, index: int | None = None) -> RigidBody:
@@ -299,14 +303,18 @@ class RigidBodyTree:
 
     # --- configurations ----------------------------------------------------------------------
     def _positions(self) -> list[tuple[RigidBody, int]]:
-        """Movable bodies with the start index of their joint's positions."""
-        out, i = [], 0
-        for b in self._bodies:
-            n = b.joint.position_count
-            if n:
-                out.append((b, i))
-                i += n
-        return out
+        """Movable bodies with the start index of their joint's positions (cached until the
+        tree changes; callers must not modify the list)."""
+        if self._position_cache is None:
+            out, slots, i = [], {}, 0
+            for b in self._bodies:
+                n = b.joint.position_count
+                if n:
+                    out.append((b, i))
+                    slots[b.name] = slots[b.joint.name] = slice(i, i + n)
+                    i += n
+            self._position_cache, self._slot_cache = out, slots
+        return self._position_cache
 
     @property
     def position_count(self) -> int:
@@ -315,9 +323,10 @@ class RigidBodyTree:
 
     def position_index(self, name: str) -> slice:
         """Slice of a configuration vector held by a joint (given its joint or body name)."""
-        for b, i in self._positions():
-            if name in (b.joint.name, b.name):
-                return slice(i, i + b.joint.position_count)
+        self._positions()
+        sl = self._slot_cache.get(name)
+        if sl is not None:
+            return sl
         for b in self._bodies:
             if name in (b.joint.name, b.name):
                 raise InvalidConfigurationError(f"joint of {name!r} {self._no_position_reason(b.joint)}")

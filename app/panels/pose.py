@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.transforms import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, matrix_to_zyz
+from kinetree.core.transforms import rotation_readouts
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
@@ -132,8 +132,7 @@ class PosePanel(QWidget):
             return
         frame = self.frame_combo.currentText()
         try:
-            T = tree.get_transform(self.doc.configuration, body,
-                                   None if frame in ("", tree.base_name) else frame)
+            T = self.doc.pose_of(body, None if frame in ("", tree.base_name) else frame)
         except KineTreeError as exc:
             self.labels["matrix"].setText(str(exc))
             return
@@ -150,11 +149,11 @@ class PosePanel(QWidget):
         L["matrix"].setText(matrix_text(T, "text", d))
         for k, key in enumerate("xyz"):
             L[key].setText(f"{T[k, 3]:.{d}f}")
-        L["rpy"].setText(row(ang(matrix_to_rpy(T))) + unit)
-        L["zyz"].setText(row(ang(matrix_to_zyz(T))) + unit)
-        L["quat"].setText(row(matrix_to_quat(T)))
-        axis, angle = matrix_to_axis_angle(T)
-        L["axis_angle"].setText(f"[{row(axis)}], {float(ang(angle)):.{d}f}{unit}")
+        r = rotation_readouts(T)
+        L["rpy"].setText(row(ang(r["rpy"])) + unit)
+        L["zyz"].setText(row(ang(r["zyz"])) + unit)
+        L["quat"].setText(row(r["quat"]))
+        L["axis_angle"].setText(f"[{row(r['axis'])}], {float(ang(r['angle'])):.{d}f}{unit}")
 
     def copy(self, style: str) -> str:
         text = matrix_text(self.T, style, max(self.precision.value(), 6))

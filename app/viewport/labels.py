@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
+
+_STATIC: dict[str, QStaticText] = {}
 
 
 def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndarray:
@@ -40,10 +42,18 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
         if ok and np.isfinite(x) and np.isfinite(y):
             groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(text)
     shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
+    ascent = QFontMetricsF(font).ascent()
     for pen, dx in ((shadow, 1.0), (color, 0.0)):  # a 1-px shadow keeps text readable over meshes
         painter.setPen(pen)
         for x, y, names in groups.values():
-            painter.drawText(QPointF(x + 4 + dx, y - 4 + dx), ", ".join(names))
+            text = ", ".join(names)
+            static = _STATIC.get(text)
+            if static is None:  # laid out once, drawn every frame
+                if len(_STATIC) > 4096:  # names come and go with edits: keep the cache bounded
+                    _STATIC.clear()
+                static = _STATIC[text] = QStaticText(text)
+                static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+            painter.drawStaticText(QPointF(x + 4 + dx, y - 4 + dx - ascent), static)
 
 
 class LabelsItem(GLGraphicsItem):

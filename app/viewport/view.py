@@ -22,6 +22,8 @@ THEMES = {
 }
 ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
+#: Visuals with up to this many triangles in all are drawn as one mesh item, moved on the CPU.
+MERGE_FACES = 60_000
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
 
 
@@ -55,6 +57,9 @@ class RobotViewport(gl.GLViewWidget):
             item.setDepthValue(10)
             self.addItem(item)
         self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
+        self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.merged_mesh = gl.GLMeshItem(smooth=False, shader="shaded", glOptions="opaque")
+        self.addItem(self.merged_mesh)
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
@@ -115,15 +120,37 @@ class RobotViewport(gl.GLViewWidget):
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
         self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
+        corners, owners, colors = [], [], []
         for i, b in [(-1, tree.base), *enumerate(bodies)]:  # -1: the base, fixed at the origin
             for v in b.visuals:
                 md = visual_mesh(v)
                 if md is None:
                     continue
-                item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader="shaded",
-                                     glOptions="opaque")
+                if md.faceCount() > MERGE_FACES // 4:  # a big mesh: its own item, moved by its transform
+                    item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader="shaded",
+                                         glOptions="opaque")
+                    self.addItem(item)
+                    self._meshes.append((i, item, v.matrix))
+                    continue
+                V = v.matrix
+                c = md.vertexes(indexed="faces") @ V[:3, :3].T + V[:3, 3]
+                corners.append(c)
+                owners.append(np.full(len(c), i))
+                colors.append(np.broadcast_to(np.asarray(v.color, dtype=np.float32), (len(c), 3, 4)))
+        # small visuals (primitives, light meshes) share one item whose triangles are moved on the
+        # CPU each frame: one draw call instead of one per visual
+        self._merged = None
+        if corners and sum(map(len, corners)) <= MERGE_FACES:
+            # (faces, 3 corners, 3) positions and (faces, 3 corners, RGBA) colours, face-indexed
+            self._merged = (np.concatenate(corners), np.concatenate(owners), np.concatenate(colors))
+            self.merged_mesh.setVisible(True)
+        else:
+            self.merged_mesh.setVisible(False)
+            for c, o, col in zip(corners, owners, colors):  # too many: one item each after all
+                item = gl.GLMeshItem(meshdata=gl.MeshData(vertexes=c, faceColors=col), smooth=False,
+                                     shader="shaded", glOptions="opaque")
                 self.addItem(item)
-                self._meshes.append((i, item, v.matrix))
+                self._meshes.append((int(o[0]), item, np.eye(4)))
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
         self.set_theme(self.theme)
         s = self._scale * 1.3
@@ -164,6 +191,12 @@ class RobotViewport(gl.GLViewWidget):
             self.axes.setData(pos=np.zeros((0, 3)))
         for i, item, V in self._meshes:
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
+        if self._merged is not None:
+            corners, owners, colors = self._merged
+            P = np.concatenate([poses, np.eye(4)[None]])  # owner -1 (the base) reads the identity
+            R, t = P[owners, :3, :3], P[owners, :3, 3]
+            world = np.einsum("fij,fkj->fki", R, corners) + t[:, None, :]
+            self.merged_mesh.setMeshData(meshdata=gl.MeshData(vertexes=world, faceColors=colors))
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
 

@@ -54,7 +54,9 @@ def test_import_scrub_export_urdf(window, tmp_path):
     # the mimic finger has no slider of its own
     assert list(window.sliders.rows) == ["shoulder", "elbow", "finger_l"]
     # the mesh that exists is drawn (base visual, at the origin); the missing one is skipped
-    assert any(i == -1 for i, _item, _V in window.viewport._meshes)
+    vp = window.viewport
+    owners = {i for i, _item, _V in vp._meshes} | (set(vp._merged[1].tolist()) if vp._merged else set())
+    assert -1 in owners
     window.sliders.rows["elbow"].spin.setValue(40)
     window.sliders.rows["finger_l"].spin.setValue(0.03)  # metres, prismatic
     T = doc.tree.get_transform(doc.configuration, "right", "left")
