@@ -1,7 +1,9 @@
 """Homogeneous transforms, rotations, DH matrices and pose conversions.
 
 Angles are radians, lengths metres. A pose ``aTb`` is the 4×4 pose of frame b in frame a.
-Rotation conversions go through :class:`scipy.spatial.transform.Rotation`.
+Rotation conversions are closed forms in numpy (scipy's ``Rotation`` gives the same numbers but
+costs 0.35 s to import, a quarter of the app's budget for its first frame; the tests compare
+against it).
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.spatial.transform import Rotation
 
 from .errors import InvalidTransformError
 
@@ -130,46 +131,73 @@ def validate_transform(T: ArrayLike, what: str = "transform") -> np.ndarray:
 
 def rpy_to_matrix(rpy: ArrayLike) -> np.ndarray:
     """3×3 rotation from roll, pitch, yaw: ``Rz(yaw)·Ry(pitch)·Rx(roll)`` (URDF's convention)."""
-    return Rotation.from_euler("xyz", np.asarray(rpy, dtype=float)).as_matrix()
+    r, p, y = np.asarray(rpy, dtype=float).reshape(3)
+    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
+    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                     [-sp, cp * sr, cp * cr]])
 
 
 def matrix_to_rpy(R: ArrayLike) -> np.ndarray:
-    """Roll, pitch, yaw of a rotation, inverse of :func:`rpy_to_matrix`."""
-    return _quiet_euler(R, "xyz")
+    """Roll, pitch, yaw of a rotation, inverse of :func:`rpy_to_matrix` (pitch in [−π/2, π/2]).
+
+    Yaw first, then pitch and roll in the yaw-free frame: exact to rounding also near gimbal
+    lock, where the textbook formulas lose digits (yaw is 0 exactly at the lock)."""
+    R = np.asarray(R, dtype=float)
+    y = math.atan2(R[1, 0], R[0, 0])
+    c, s = math.cos(y), math.sin(y)
+    p = math.atan2(-R[2, 0], c * R[0, 0] + s * R[1, 0])
+    r = math.atan2(s * R[0, 2] - c * R[1, 2], c * R[1, 1] - s * R[0, 1])
+    return np.array([r, p, y])
 
 
-def _quiet_euler(R: ArrayLike, seq: str) -> np.ndarray:
-    import warnings
+def matrix_to_zyz(R: ArrayLike) -> np.ndarray:
+    """Intrinsic ZYZ Euler angles ``(φ, θ, ψ)``, ``R = Rz(φ)·Ry(θ)·Rz(ψ)``, θ in [0, π].
 
-    with warnings.catch_warnings():  # gimbal lock is a fact of the pose, not a user error
-        warnings.simplefilter("ignore", UserWarning)
-        return Rotation.from_matrix(np.asarray(R, dtype=float)[:3, :3]).as_euler(seq)
+    φ first, then θ and ψ from ``Rz(−φ)·R``: exact to rounding near θ = 0 or π too (where φ
+    is 0 exactly at the lock)."""
+    R = np.asarray(R, dtype=float)
+    phi = math.atan2(R[1, 2], R[0, 2])
+    c, s = math.cos(phi), math.sin(phi)
+    theta = math.atan2(c * R[0, 2] + s * R[1, 2], R[2, 2])
+    psi = math.atan2(c * R[1, 0] - s * R[0, 0], c * R[1, 1] - s * R[0, 1])
+    return np.array([phi, theta, psi])
 
 
 def matrix_to_quat(R: ArrayLike) -> np.ndarray:
-    """Unit quaternion ``[w x y z]`` (w ≥ 0) of a rotation."""
-    x, y, z, w = Rotation.from_matrix(np.asarray(R, dtype=float)[:3, :3]).as_quat()
-    q = np.array([w, x, y, z])
-    return -q if w < 0 else q
+    """Unit quaternion ``[w x y z]`` (w ≥ 0) of a rotation (Shepperd's method: divide by the
+    largest of the four candidates)."""
+    R = np.asarray(R, dtype=float)
+    tr = R[0, 0] + R[1, 1] + R[2, 2]
+    k = int(np.argmax([tr, R[0, 0], R[1, 1], R[2, 2]]))
+    if k == 0:
+        s = 2.0 * math.sqrt(1.0 + tr)
+        q = [0.25 * s, (R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s]
+    elif k == 1:
+        s = 2.0 * math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2])
+        q = [(R[2, 1] - R[1, 2]) / s, 0.25 * s, (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s]
+    elif k == 2:
+        s = 2.0 * math.sqrt(1.0 - R[0, 0] + R[1, 1] - R[2, 2])
+        q = [(R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s, 0.25 * s, (R[1, 2] + R[2, 1]) / s]
+    else:
+        s = 2.0 * math.sqrt(1.0 - R[0, 0] - R[1, 1] + R[2, 2])
+        q = [(R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s]
+    q = np.array(q)
+    q /= np.linalg.norm(q)
+    return -q if q[0] < 0 else q
 
 
 def rotation_readouts(R: ArrayLike) -> dict[str, np.ndarray | float]:
-    """Every readout of a rotation from one conversion: ``rpy`` as :func:`matrix_to_rpy`, ``zyz``
-    (intrinsic ZYZ Euler angles φ, θ, ψ with ``R = Rz(φ)·Ry(θ)·Rz(ψ)``), ``quat`` as
-    :func:`matrix_to_quat`, and the unit ``axis`` and ``angle`` in [0, π] (axis z for the identity)."""
-    import warnings
-
-    rot = Rotation.from_matrix(np.asarray(R, dtype=float)[:3, :3])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        rpy, zyz = rot.as_euler("xyz"), rot.as_euler("ZYZ")
-    x, y, z, w = rot.as_quat()
-    quat = np.array([w, x, y, z])
-    v = rot.as_rotvec()
-    angle = float(np.linalg.norm(v))
-    axis = v / angle if angle >= 1e-15 else np.array([0.0, 0.0, 1.0])
-    return {"rpy": rpy, "zyz": zyz, "quat": -quat if w < 0 else quat, "axis": axis,
-            "angle": angle if angle >= 1e-15 else 0.0}
+    """Every readout of a rotation: ``rpy`` (:func:`matrix_to_rpy`), ``zyz``
+    (:func:`matrix_to_zyz`), ``quat`` (:func:`matrix_to_quat`), and the unit ``axis`` and
+    ``angle`` in [0, π] (axis z for the identity)."""
+    R = np.asarray(R, dtype=float)[:3, :3]
+    quat = matrix_to_quat(R)
+    n = float(np.linalg.norm(quat[1:]))
+    angle = 2.0 * math.atan2(n, quat[0])
+    axis = quat[1:] / n if n > 1e-15 else np.array([0.0, 0.0, 1.0])
+    return {"rpy": matrix_to_rpy(R), "zyz": matrix_to_zyz(R), "quat": quat, "axis": axis,
+            "angle": angle if n > 1e-15 else 0.0}
 
 
 def pose_from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> np.ndarray:

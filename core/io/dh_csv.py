@@ -58,7 +58,7 @@ import numpy as np
 
 from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
-from ..transforms import pose_from_xyz_rpy, validate_transform
+from ..transforms import matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
 from .project import atomic_write_text
 
@@ -378,11 +378,10 @@ def _cell_text(text: str, what: str) -> str:
 
 
 def _pose_line(what: str, T, name: str, deg: bool) -> str:
-    from .urdf import _rpy  # exact also at gimbal lock (matrix_to_rpy is not)
 
     M = np.eye(4) if T is None else validate_transform(T, f"DH table {what}")
     xyz = " ".join(_fmt(v) for v in M[:3, 3])
-    rpy = " ".join(_fmt_angle(v, deg) for v in _rpy(M[:3, :3]))
+    rpy = " ".join(_fmt_angle(v, deg) for v in matrix_to_rpy(M[:3, :3]))
     line = f"# {what}: xyz={xyz} rpy={rpy}"
     if name:
         line += f" name={shlex.quote(_cell_text(name, f'{what} name'))}"

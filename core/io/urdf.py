@@ -86,7 +86,7 @@ from lxml import etree
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
-from ..transforms import axis_angle_rotation
+from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree
 from .project import atomic_write_text
 
@@ -706,18 +706,9 @@ def _vec(v) -> str:
     return " ".join(_num(x) for x in v)
 
 
-def _rpy(R: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw with ``R = Rz(y)·Ry(p)·Rx(r)``, exact also at gimbal lock."""
-    y = math.atan2(R[1, 0], R[0, 0])
-    c, s = math.cos(y), math.sin(y)
-    p = math.atan2(-R[2, 0], c * R[0, 0] + s * R[1, 0])
-    r = math.atan2(s * R[0, 2] - c * R[1, 2], c * R[1, 1] - s * R[0, 1])
-    return np.array([r, p, y])
-
-
 def _origin(parent, T: np.ndarray) -> None:
     T = np.asarray(T, dtype=float)
-    etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(_rpy(T[:3, :3])))
+    etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(matrix_to_rpy(T[:3, :3])))
 
 
 def _unique(name: str, used: set[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,21 +19,21 @@ import time, sys
 t0 = time.perf_counter()
 from kinetree.app.main import make_application
 from kinetree.app.main_window import MainWindow
+from PySide6.QtCore import QSettings, QTimer
 app = make_application(sys.argv)
-w = MainWindow()
+w = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
 w.quiet = True
 w.open_source("puma560", ask=False)
 done = []
-orig = w.viewport.paintGL
-def paintGL(*a, **k):
-    orig(*a, **k)
+def swapped():  # the first frame of the viewport reached the window
     if not done:
         done.append(time.perf_counter())
         app.quit()
-w.viewport.paintGL = paintGL
+w.viewport.frameSwapped.connect(swapped)
+QTimer.singleShot(20000, app.quit)
 w.show()
 app.exec()
-print(done[0] - t0)
+print(done[0] - t0 if done else float("nan"))
 """
 
 
@@ -79,7 +80,9 @@ def main() -> None:
     drive(random_tree(130), "130-body tree ", 30)
     times = []
     for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True, check=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run([sys.executable, "-c", FIRST_FRAME, str(Path(tmp) / "s.ini")], capture_output=True,
+                                 text=True, check=True)
         times.append(float(out.stdout.strip().splitlines()[-1]))
     print(f"Process start to first drawn frame (Puma 560): {min(times):.2f} s best of 3 (target ≤ 1.5 s)")
 
