@@ -24,7 +24,8 @@ class Visual:
     """Something drawn with a body, posed in the body frame.
 
     ``size`` is ``(x, y, z)`` for a box, ``(radius, length)`` for a cylinder along z,
-    ``(radius,)`` for a sphere, the scale ``(sx, sy, sz)`` for a mesh ``filename``.
+    ``(radius,)`` for a sphere, the scale ``(sx, sy, sz)`` for a mesh ``filename`` (negative
+    entries mirror it).
     ``color`` is RGBA in 0…1.
     """
 
@@ -42,10 +43,12 @@ class Visual:
                 f"visual kind {self.kind!r} unknown; expected one of {', '.join(VISUAL_KINDS)}"
             )
         size = tuple(float(v) for v in np.asarray(self.size, dtype=float).reshape(-1))
-        if len(size) != expected[self.kind] or not all(math.isfinite(v) and v > 0 for v in size):
+        # a mesh scale may be negative (a mirrored mesh), never zero
+        ok = (lambda v: v != 0) if self.kind == "mesh" else (lambda v: v > 0)
+        if len(size) != expected[self.kind] or not all(math.isfinite(v) and ok(v) for v in size):
+            what = "non-zero" if self.kind == "mesh" else "positive"
             raise InvalidPropertyError(
-                f"{self.kind} visual: size must be {expected[self.kind]} positive numbers, "
-                f"got {list(size)}"
+                f"{self.kind} visual: size must be {expected[self.kind]} {what} numbers, got {list(size)}"
             )
         pose = validate_transform(self.pose, f"{self.kind} visual pose")
         color = tuple(float(v) for v in np.asarray(self.color, dtype=float).reshape(-1))

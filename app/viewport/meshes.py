@@ -9,8 +9,42 @@ from functools import lru_cache
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)
+
+#: Name of KineTree's mesh shader: a light at the camera plus ambient, lit from both sides, so that
+#: dark materials and meshes with inward-facing triangles stay readable (pyqtgraph's "shaded"
+#: lights from a fixed oblique direction and leaves faces towards the viewer nearly black).
+SHADER = "kinetree_lit"
+shaders.ShaderProgram(SHADER, [
+    shaders.VertexShader("""
+        uniform mat4 u_mvp;
+        uniform mat3 u_normal;
+        attribute vec4 a_position;
+        attribute vec3 a_normal;
+        attribute vec4 a_color;
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            v_normal = normalize(u_normal * a_normal);
+            v_color = a_color;
+            gl_Position = u_mvp * a_position;
+        }
+    """),
+    shaders.FragmentShader("""
+        #ifdef GL_ES
+        precision mediump float;
+        #endif
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            float p = abs(dot(normalize(v_normal), normalize(vec3(0.35, 0.45, 1.0))));
+            vec3 rgb = v_color.rgb * (0.3 + 0.7 * p) + vec3(0.06) * p * p * p;
+            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+        }
+    """),
+])
 #: Above this many triangles a mesh is decimated (software GL draws ~1M triangles per frame slowly).
 MAX_FACES = 40_000
 
@@ -104,7 +138,10 @@ def mesh_file(path: str, scale) -> gl.MeshData | None:
     if data is None:
         return None
     v, f = data
-    return gl.MeshData(vertexes=v * np.asarray(scale, dtype=float), faces=f)
+    scale = np.asarray(scale, dtype=float)
+    if np.prod(scale) < 0:  # mirrored: keep the triangles facing outwards
+        f = f[:, ::-1]
+    return gl.MeshData(vertexes=v * scale, faces=f)
 
 
 def preload(tree) -> int:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..document import RobotDocument
 from .labels import LabelsItem, draw_labels, project_points, view_mvp
-from .meshes import visual_mesh
+from .meshes import SHADER, visual_mesh
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
                         [0, 0.3, 1, 1], [0, 0.3, 1, 1]], dtype=float)
@@ -58,7 +58,7 @@ class RobotViewport(gl.GLViewWidget):
             self.addItem(item)
         self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
         self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.merged_mesh = gl.GLMeshItem(smooth=False, shader="shaded", glOptions="opaque")
+        self.merged_mesh = gl.GLMeshItem(smooth=False, shader=SHADER, glOptions="opaque")
         self.addItem(self.merged_mesh)
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
@@ -127,7 +127,7 @@ class RobotViewport(gl.GLViewWidget):
                 if md is None:
                     continue
                 if md.faceCount() > MERGE_FACES // 4:  # a big mesh: its own item, moved by its transform
-                    item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader="shaded",
+                    item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader=SHADER,
                                          glOptions="opaque")
                     self.addItem(item)
                     self._meshes.append((i, item, v.matrix))
@@ -148,7 +148,7 @@ class RobotViewport(gl.GLViewWidget):
             self.merged_mesh.setVisible(False)
             for c, o, col in zip(corners, owners, colors):  # too many: one item each after all
                 item = gl.GLMeshItem(meshdata=gl.MeshData(vertexes=c, faceColors=col), smooth=False,
-                                     shader="shaded", glOptions="opaque")
+                                     shader=SHADER, glOptions="opaque")
                 self.addItem(item)
                 self._meshes.append((int(o[0]), item, np.eye(4)))
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])

@@ -31,7 +31,8 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
     - ``<visual>``: box, cylinder, sphere and mesh (with ``scale``), with ``<origin>`` and the
       material colour (inline, or a named material defined at robot level or on another
       visual). Other geometry (capsule, …), visuals without geometry, non-positive sizes and
-      mirrored (negative-scale) meshes are left out with a :class:`UrdfWarning`. Collision
+      zero mesh scales are left out with a :class:`UrdfWarning`; a negative mesh scale (a
+      mirrored mesh) is kept. Collision
       elements, transmissions, dynamics and Gazebo tags are ignored.
     - Mesh files are never loaded; their URI is resolved with :func:`resolve_mesh_uri` and the
       absolute path stored in the visual. An unresolved URI is kept as written and reported
@@ -146,7 +147,8 @@ def resolve_mesh_uri(uri: str, urdf_dir: str | os.PathLike | None,
         return None
     base = Path(urdf_dir).absolute() if urdf_dir is not None else None
     if uri.startswith("package://"):
-        pkg, _, sub = uri[len("package://"):].partition("/")
+        # "package:///pkg/…" (an empty host, as some generators write) means the same as "package://pkg/…"
+        pkg, _, sub = uri[len("package://"):].lstrip("/").partition("/")
         sub = unquote(sub)
         if not pkg or not sub:
             return None
@@ -317,8 +319,9 @@ def _check_visual(link: str, k: int, vis, ctx: _Ctx, out: _Checked) -> bool:
         if not (g.get("filename") or "").strip():
             return skip("mesh without filename")
         size = _numbers(g, "scale", (1, 3), ctx, what, "1 1 1", commas=True)
-        if np.any(size < 0):
-            return skip(f"mirrored mesh (scale {size.tolist()}) is not supported")
+        if np.any(size == 0):
+            return skip(f"mesh scale {size.tolist()} has a zero")
+        return True  # a negative scale mirrors the mesh (left/right limbs share one file)
     if np.any(size <= 0):
         return skip(f"{g.tag} size {size.tolist()} is not positive")
     return True

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, distribution
+
 import numpy as np
+import pytest
 import trimesh
 from kinetree.app.panels.dh_table import DhOfChainDialog
 from kinetree.core import import_robot, load_robot
@@ -148,3 +151,27 @@ def test_dh_of_an_imported_chain_replaces_the_robot_in_one_step(window, tmp_path
     assert window.open_source(floating, ask=False)
     assert window.dh.show_chain_dh() is None
     assert "free" in window.statusBar().currentMessage()
+
+
+def test_real_robot_with_collada_meshes(window, tmp_path):
+    """Baxter (example-robot-data): a two-arm URDF with DAE meshes opens, draws, scrubs, exports."""
+    try:
+        robots = distribution("example-robot-data").locate_file("cmeel.prefix/share/example-robot-data/robots")
+    except PackageNotFoundError:
+        pytest.skip("example-robot-data is not installed")
+    assert window.open_source(robots / "baxter_description/urdf/baxter.urdf", ask=False)
+    vp = window.viewport
+    drawn = len(vp._meshes) + (len(set(vp._merged[1].tolist())) if vp._merged else 0)
+    assert drawn >= 20  # the DAE meshes loaded (trimesh + pycollada) and were drawn
+    window.sliders.rows["left_s0"].spin.setValue(30)
+    img = vp.render_image(320, 240)
+    assert not img.isNull()
+    window.doc.select("left_gripper")
+    dialog = window.dh.show_chain_dh()
+    assert dialog is not None and dialog.table.rowCount() == 7
+    assert window.export_to(tmp_path / "baxter.urdf")
+    back = import_robot(tmp_path / "baxter.urdf")
+    q = window.doc.configuration
+    np.testing.assert_allclose(back.get_transform(back.config_to_vector(window.doc.tree.config_to_dict(q)),
+                                                  "left_gripper"),
+                               window.doc.tree.get_transform(q, "left_gripper"), atol=1e-12)
