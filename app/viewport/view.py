@@ -95,8 +95,14 @@ class RobotViewport(gl.GLViewWidget):
         self.setCameraPosition(elevation=elevation, azimuth=azimuth)
 
     def fit(self) -> None:
-        """Frame the whole robot (all body origins at the current pose, and the base)."""
-        pts = np.vstack([np.zeros((1, 3)), self._poses[:, :3, 3]]) if len(self._poses) else np.zeros((1, 3))
+        """Frame the whole robot: the base, every body origin and every visual at the current pose."""
+        pts = [np.zeros((1, 3)), self._poses[:, :3, 3].reshape(-1, 3)]
+        if self._merged is not None:
+            pts.append(self._merged_bounds)
+        P = np.concatenate([self._poses, np.eye(4)[None]])  # index -1: the base
+        for i, item, V in self._meshes:
+            pts.append(item.opts["meshdata"].vertexes() @ (P[i] @ V)[:3, :3].T + (P[i] @ V)[:3, 3])
+        pts = np.vstack(pts)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         center = (lo + hi) / 2
         radius = max(float(np.linalg.norm(hi - lo)) / 2, 0.3) + 2 * self._scale
@@ -110,7 +116,14 @@ class RobotViewport(gl.GLViewWidget):
         self._meshes = []
         home = tree.forward_kinematics(tree.home_configuration())
         extent = float(np.abs(home[:, :3, 3]).max()) if len(home) else 0.5
-        self._scale = max(0.15 * max(extent, 0.3), 0.03)
+        # frame size follows the typical link length, so that a hand or a humanoid with many
+        # short links is not buried under its own triads; bounded by the robot's size
+        origins = np.vstack([np.zeros((1, 3)), home[:, :3, 3]]) if len(home) else np.zeros((1, 3))
+        parents = [tree.index_of(tree.parent_name(b.name)) + 1 for b in tree.bodies]
+        links = np.linalg.norm(origins[1:] - origins[parents], axis=1) if len(home) else np.zeros(0)
+        links = links[links > 1e-6]
+        typical = float(np.median(links)) if links.size else 0.3
+        self._scale = float(np.clip(0.5 * typical, 0.03 * max(extent, 0.3), 0.15 * max(extent, 0.3)))
         self.grid.setSize(max(2.0, 4 * extent), max(2.0, 4 * extent))
         self.grid.setSpacing(0.1 if extent < 2 else 0.5, 0.1 if extent < 2 else 0.5)
         bodies = tree.bodies
@@ -196,6 +209,7 @@ class RobotViewport(gl.GLViewWidget):
             P = np.concatenate([poses, np.eye(4)[None]])  # owner -1 (the base) reads the identity
             R, t = P[owners, :3, :3], P[owners, :3, 3]
             world = np.einsum("fij,fkj->fki", R, corners) + t[:, None, :]
+            self._merged_bounds = np.array([world.min(axis=(0, 1)), world.max(axis=(0, 1))])
             self.merged_mesh.setMeshData(meshdata=gl.MeshData(vertexes=world, faceColors=colors))
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
