@@ -8,7 +8,7 @@ cylindrical arm, SCARA, spherical wrist) get the link lengths stated in their do
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import pi, radians, sin
 from typing import Any
 
@@ -484,7 +484,7 @@ def _add_visuals(tree: RigidBodyTree, style: _Style, tool: np.ndarray | None = N
             if vname == "link" and on_axis(pose):
                 moved.append((kind, "pedestal", size, to_first @ pose, "base"))
         moved.append(("cylinder", "plate", (2.2, 0.8), to_first @ _pose_along(u, centre), "base"))
-    r = style.scale * min(max(0.032 * s.length, 0.01), 0.075)
+    r = style.scale * min(max(0.032 * s.length, 0.01), 0.075)  # as _link_radius
     colours = {"link": style.link, "joint": style.joint, "base": style.base, "tool": style.tool}
     per_body: dict[str, list[Visual]] = {}
     for body, items in [*s.items.items(), *([(first.name, moved)] if first is not None and moved else [])]:
@@ -502,6 +502,40 @@ def _add_visuals(tree: RigidBodyTree, style: _Style, tool: np.ndarray | None = N
     for body in tree.bodies:
         body.visuals = per_body.get(body.name, [])
     return tree
+
+
+#: Names of the visuals :func:`load_robot` derives from the geometry, and their colour role.
+_AUTO_ROLES = {"link": "link", "knee": "link", "joint": "joint", "carriage": "joint", "rail": "base", "plate": "base",
+               "pedestal": "base", "flange": "tool"}
+
+
+def _link_radius(tree: RigidBodyTree, tool: np.ndarray | None) -> float:
+    return min(max(0.032 * _sketch(tree, tool).length, 0.01), 0.075)
+
+
+def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
+    """Redraw derived visuals after a geometry edit (a DH row changed, say).
+
+    When every visual of ``before`` is one that :func:`load_robot` derived from the geometry,
+    give ``after`` visuals derived the same way from its own geometry, with the same colours and
+    thickness, and return True; otherwise leave ``after`` alone and return False (the user's own
+    visuals are never replaced)."""
+    visuals = [v for b in before.bodies for v in b.visuals]
+    if not visuals or any(v.name not in _AUTO_ROLES for v in visuals) or after.num_bodies == 0:
+        return False
+    colours = {}
+    for v in visuals:
+        colours.setdefault(_AUTO_ROLES[v.name], v.color)
+    default = _Style()
+    style = _Style(link=colours.get("link", default.link), joint=colours.get("joint", default.joint),
+                   base=colours.get("base", default.base), tool=colours.get("tool", default.tool))
+    # a flange may sit at a tool transform beyond the last frame (Panda): recover it from the disc
+    flange = next((v for v in before.bodies[-1].visuals if v.name == "flange" and v.kind == "cylinder"), None)
+    tool = flange.matrix @ _tz(0.5 * flange.size[1]) if flange is not None else None
+    link = next((v for v in visuals if v.name == "link" and v.kind == "cylinder"), None)
+    style = replace(style, scale=link.size[0] / _link_radius(before, tool) if link is not None else 1.0)
+    _add_visuals(after, style, tool)
+    return True
 
 
 def _add_tool(tree: RigidBodyTree, T: np.ndarray, name: str = "flange") -> RigidBodyTree:

@@ -10,6 +10,7 @@ from pathlib import Path
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh, rebuild_chain
 from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import export_robot, import_robot
+from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
@@ -209,6 +210,7 @@ class DhTableModel(QAbstractTableModel):
 
         def change(t: RigidBodyTree):
             t.replace_joint(body, dh_joint(link, t.get_body(body).joint.name, conv))
+            refit_visuals(self.doc.tree, t)  # a library robot's drawn links follow the new row
 
         return self.doc.try_edit(text, change) is None
 
@@ -220,7 +222,12 @@ class DhTableModel(QAbstractTableModel):
             self.doc.message.emit(f"The DH table can only restructure a pure DH chain: {why}")
             return False
         conv = convention or self.convention
-        return self.doc.try_edit(text, lambda t: rebuild_chain(t, links, conv)) is None
+        def change(t: RigidBodyTree) -> RigidBodyTree:
+            new = rebuild_chain(t, links, conv)
+            refit_visuals(self.doc.tree, new)
+            return new
+
+        return self.doc.try_edit(text, change) is None
 
 
 COLUMNS_FIELD = {1: "a", 2: "alpha", 3: "d", 4: "theta", 5: "offset"}

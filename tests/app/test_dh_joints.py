@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from kinetree.core import RigidBodyTree
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -98,3 +100,19 @@ def test_keyboard_spin_steps_are_separate_commands(window):
     assert abs(window.doc.configuration[1] - 0.0523598776) < 1e-6  # 3 × 1°
     stack.undo()
     assert abs(spin.value() - 2.0) < 1e-9
+
+
+def test_editing_a_dh_row_redraws_the_library_links(window):
+    """A lecturer changes a₁ of the two-link arm: the drawn link grows with it; undo shrinks it."""
+    window.doc.open("two_link_planar")
+    model = window.dh.model
+
+    def drawn_length() -> float:
+        return max(v.size[1] for v in window.doc.tree.get_body("link1").visuals if v.name == "link")
+
+    assert drawn_length() == pytest.approx(1.0)
+    assert model.setData(model.index(0, 1), 1.5)
+    assert drawn_length() == pytest.approx(1.5)
+    np.testing.assert_allclose(window.doc.tree.get_transform([0, 0], "link2")[:3, 3], [2.0, 0, 0], atol=1e-12)
+    window.doc.undo_stack.undo()
+    assert drawn_length() == pytest.approx(1.0)

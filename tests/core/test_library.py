@@ -314,3 +314,38 @@ def test_against_rtb_ur5_and_panda():
         tree = load_robot(name, tool=tool)
         for q in random_qs(tree, 5, 12):
             np.testing.assert_allclose(tree.forward_kinematics(q)[-1], model.fkine(q).A, atol=1e-12, rtol=0)
+
+
+# --- derived visuals follow geometry edits ----------------------------------------------------
+
+@pytest.mark.parametrize("name", [n for n in list_robots() if robot_info(n)["convention"] in ("dh", "mdh")])
+def test_refit_visuals_reproduces_the_library_visuals(name):
+    from kinetree.core.library import refit_visuals
+
+    a = load_robot(name)
+    b = a.copy()
+    assert refit_visuals(a, b)
+    for x, y in zip(a.bodies, b.bodies):
+        assert [(v.kind, v.name) for v in x.visuals] == [(v.kind, v.name) for v in y.visuals]
+        for va, vb in zip(x.visuals, y.visuals):
+            np.testing.assert_allclose(va.matrix, vb.matrix, atol=1e-12)
+            np.testing.assert_allclose(va.size, vb.size, atol=1e-12)
+            assert va.color == vb.color
+
+
+def test_refit_visuals_follows_a_longer_link_and_spares_user_visuals():
+    from kinetree.core import Visual, rebuild_chain
+    from kinetree.core.dh import chain_dh_table
+    from kinetree.core.library import refit_visuals
+
+    a = load_robot("two_link_planar")
+    links = [e.link for e in chain_dh_table(a)]
+    links[0].a = 2.0
+    b = rebuild_chain(a, links)
+    assert refit_visuals(a, b)
+    length = {t: max(v.size[1] for v in t.get_body("link1").visuals if v.name == "link") for t in (a, b)}
+    assert length[b] == pytest.approx(2.0) and length[a] == pytest.approx(1.0)
+    a.get_body("link2").visuals = [*a.get_body("link2").visuals, Visual("sphere", (0.1,))]  # the user's own
+    c = rebuild_chain(a, links)
+    assert not refit_visuals(a, c)
+    assert c.get_body("link1").visuals == a.get_body("link1").visuals
