@@ -50,7 +50,7 @@ from .dh import DHLink, chain_path, dh_joint
 from .errors import KineTreeError
 from .joint import Joint
 from .transforms import dh_transform, inverse_transform, mdh_transform
-from .tree import RigidBodyTree
+from .tree import RigidBodyTree, unique_name
 
 __all__ = ["DHExtraction", "DHStatus", "NotDHExpressibleError", "dh_report", "extract_dh"]
 
@@ -119,10 +119,10 @@ class DHExtraction:
         taken = {self.base_name} | {link.name for link in self.links}
         base_body = None
         if _needs_body(self.base) or self._extras.get("base_visuals"):
-            base_body = _unique("dh_base", taken)
+            base_body = unique_name("dh_base", taken)
         tool_body = None
         if _needs_body(self.tool) or not self.links or self.tip != self.links[-1].name:
-            tool_body = self.tip if self.tip and self.tip not in taken else _unique("tool", taken)
+            tool_body = self.tip if self.tip and self.tip not in taken else unique_name("tool", taken)
         return base_body, tool_body
 
     @property
@@ -145,15 +145,15 @@ class DHExtraction:
         parent = self.base_name
         if base_body is not None:
             body = RigidBody(base_body)
-            body.joint = _fixed_joint(_unique(f"{base_body}_fixed", joint_names), self.base)
+            body.joint = _fixed_joint(unique_name(f"{base_body}_fixed", joint_names), self.base)
             body.mass, body.inertia = 0.0, np.zeros(6)
             body.visuals = self._extras.get("base_visuals", ())
             tree.add_body(body, parent)
             parent = base_body
         inertials = self._extras.get("inertials", [None] * len(self.links))
         for k, link in enumerate(self.links):
-            body = RigidBody(link.name or _unique("link", {b for b in tree.body_names} | {self.base_name}))
-            body.joint = dh_joint(link, link.joint_name or _unique("q", joint_names), self.convention)
+            body = RigidBody(link.name or unique_name("link", {b for b in tree.body_names} | {self.base_name}))
+            body.joint = dh_joint(link, link.joint_name or unique_name("q", joint_names), self.convention)
             if inertials[k] is not None:
                 body.mass, body.center_of_mass, body.inertia = inertials[k]
             body.visuals = tuple(link.visuals)
@@ -161,7 +161,7 @@ class DHExtraction:
             parent = body.name
         if tool_body is not None:
             body = RigidBody(tool_body)
-            body.joint = _fixed_joint(_unique(f"{tool_body}_fixed", joint_names), self.tool)
+            body.joint = _fixed_joint(unique_name(f"{tool_body}_fixed", joint_names), self.tool)
             body.mass, body.inertia = 0.0, np.zeros(6)
             tree.add_body(body, parent)
         return tree
@@ -169,15 +169,6 @@ class DHExtraction:
 
 def _needs_body(T: np.ndarray) -> bool:
     return bool(np.abs(T - np.eye(4)).max() > _SNAP)
-
-
-def _unique(stem: str, taken: set[str]) -> str:
-    name, k = stem, 1
-    while name in taken:
-        k += 1
-        name = f"{stem}{k}"
-    taken.add(name)
-    return name
 
 
 def _fixed_joint(name: str, T: np.ndarray) -> Joint:

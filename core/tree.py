@@ -23,6 +23,16 @@ from .joint import AXIAL_TYPES, QUATERNION_ROWS, Joint, Mimic
 Configuration = ArrayLike | Mapping[str, Any]
 
 
+def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
+    """``stem``, or ``stem{sep}2``, ``stem{sep}3`` … — the first not in ``taken`` (which gains it)."""
+    name, k = stem, 1
+    while name in taken:
+        k += 1
+        name = f"{stem}{sep}{k}"
+    taken.add(name)
+    return name
+
+
 class RigidBodyTree:
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 

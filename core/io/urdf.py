@@ -88,7 +88,7 @@ from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation, matrix_to_rpy
-from ..tree import RigidBodyTree
+from ..tree import RigidBodyTree, unique_name
 from .project import atomic_write_text
 
 __all__ = [
@@ -714,15 +714,6 @@ def _origin(parent, T: np.ndarray) -> None:
     etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(matrix_to_rpy(T[:3, :3])))
 
 
-def _unique(name: str, used: set[str]) -> str:
-    out, k = name, 1
-    while out in used:
-        k += 1
-        out = f"{name}_{k}"
-    used.add(out)
-    return out
-
-
 class _Writer:
     def __init__(self, tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> None:
         self.tree = tree
@@ -822,7 +813,7 @@ class _Writer:
             extra = not ctj_is_I
         child = body.name
         if extra:
-            child = _unique(f"{j.name}_frame", self.links)
+            child = unique_name(f"{j.name}_frame", self.links, "_")
         el = self.joint_el(j.name, urdf_type, parent, child, origin)
         if axis is not None:
             etree.SubElement(el, "axis", xyz=_vec(axis))
@@ -835,7 +826,7 @@ class _Writer:
                                  offset=_num(j.mimic.offset))
         if extra:
             etree.SubElement(self.root, "link", name=child)
-            self.joint_el(_unique(f"{j.name}_child_to_joint", self.joints), "fixed", child, body.name, ctj)
+            self.joint_el(unique_name(f"{j.name}_child_to_joint", self.joints, "_"), "fixed", child, body.name, ctj)
 
 
 def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
