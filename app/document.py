@@ -166,6 +166,7 @@ class RobotDocument(QObject):
         result = change(new_tree)
         if isinstance(result, RigidBodyTree):
             new_tree = result
+        new_tree.check_mimics()  # a tree the kinematics cannot run never reaches the undo stack
         sel = result if isinstance(result, str) else self._selection
         if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:
             sel = None

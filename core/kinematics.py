@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import InvalidJointError
 from .joint import QUATERNION_ROWS
 from .transforms import inverse_transform
 
@@ -85,25 +84,13 @@ def _general_motion(kind: str, q: np.ndarray) -> np.ndarray:
     return M
 
 
-def _resolve_mimics(bodies, qi: np.ndarray) -> dict[int, tuple[int, float, float]]:
+def _resolve_mimics(tree: RigidBodyTree, qi: np.ndarray) -> dict[int, tuple[int, float, float]]:
     """``{body index: (leader's position index, multiplier, offset)}`` for mimic joints."""
-    joints = {b.joint.name: (i, b.joint) for i, b in enumerate(bodies)}
-    out = {}
-    for i, b in enumerate(bodies):
-        m = b.joint.mimic
-        if m is None:
-            continue
-        leader = joints.get(m.joint)
-        if leader is None:
-            raise InvalidJointError(f"joint {b.joint.name!r} mimics {m.joint!r}, which is not a joint of this tree")
-        k, lj = leader
-        if lj.type not in ("revolute", "prismatic") or lj.mimic is not None:
-            raise InvalidJointError(
-                f"joint {b.joint.name!r} mimics {m.joint!r}, which "
-                + ("is itself a mimic joint" if lj.mimic is not None else f"is a {lj.type} joint")
-            )
-        out[i] = (int(qi[k]), m.multiplier, m.offset)
-    return out
+    bodies = tree.bodies
+    leaders = tree._mimic_leaders(b.joint for b in bodies)  # raises for a broken mimic
+    index = {b.joint.name: i for i, b in enumerate(bodies)}
+    return {i: (int(qi[index[leaders[b.joint.name].name]]), b.joint.mimic.multiplier, b.joint.mimic.offset)
+            for i, b in enumerate(bodies) if b.joint.mimic is not None}
 
 
 class KinematicPlan:
@@ -124,7 +111,7 @@ class KinematicPlan:
         for i, b in enumerate(bodies):
             self.qi[i] = qi
             qi += b.joint.position_count
-        self.mimics = _resolve_mimics(bodies, self.qi)
+        self.mimics = _resolve_mimics(tree, self.qi)
         for i, b in enumerate(bodies):
             j = b.joint
             jtp, ctj = j._jtp, j._ctj

@@ -166,17 +166,40 @@ class RigidBodyTree:
             if m is not None and m.joint == old:
                 b.joint._mimic = Mimic(new, m.multiplier, m.offset)
 
+    @staticmethod
+    def _mimic_leaders(joints: Iterable[Joint]) -> dict[str, Joint]:
+        """``{follower name: leader joint}`` for these joints; raises when a mimic names no joint
+        of the set, a joint without a position of its own, or a joint that is itself mimicked."""
+        joints = list(joints)
+        by_name = {j.name: j for j in joints}
+        leaders = {}
+        for j in joints:
+            m = j.mimic
+            if m is None:
+                continue
+            leader = by_name.get(m.joint)
+            if leader is None:
+                raise InvalidJointError(f"joint {j.name!r} mimics {m.joint!r}, which is not a joint of this tree")
+            if leader.type not in AXIAL_TYPES or leader.mimic is not None:
+                raise InvalidJointError(
+                    f"joint {j.name!r} mimics {m.joint!r}, which is "
+                    + ("itself a mimic joint" if leader.mimic is not None else f"a {leader.type} joint")
+                    + "; only a revolute or prismatic joint with its own position can be mimicked"
+                )
+            leaders[j.name] = leader
+        return leaders
+
+    def check_mimics(self) -> None:
+        """Raise :class:`InvalidJointError` unless every mimic joint follows a revolute or
+        prismatic joint of this tree that has its own position."""
+        self._mimic_leaders(b.joint for b in self._bodies)
+
     def _check_mimic(self, joint: Joint, mimic: Mimic) -> None:
-        src = next((b.joint for b in self._bodies if b.joint.name == mimic.joint), None)
-        if src is None:
-            raise InvalidJointError(f"joint {joint.name!r} mimics {mimic.joint!r}, which is not a joint of this tree")
-        if src.type not in AXIAL_TYPES or src.mimic is not None:
-            raise InvalidJointError(
-                f"joint {joint.name!r} mimics {mimic.joint!r}, which is "
-                + ("itself a mimic joint" if src.mimic is not None else f"a {src.type} joint")
-                + "; only a revolute or prismatic joint with its own position can be mimicked"
-            )
         followers = [b.joint.name for b in self._bodies if b.joint.mimic and b.joint.mimic.joint == joint.name]
+        trial = joint.copy()
+        trial._mimic = mimic
+        others = (b.joint for b in self._bodies if b.joint.name not in followers)
+        self._mimic_leaders(trial if j is joint else j for j in others)
         if followers:
             raise InvalidJointError(
                 f"joint {joint.name!r} cannot mimic another: {', '.join(map(repr, followers))} mimic it"
@@ -272,6 +295,7 @@ class RigidBodyTree:
         if old is self._base:
             raise BaseBodyError(f"the base {name!r} cannot be replaced")
         self._check_new_bodies([new_body], replacing=[old])
+        self._mimic_leaders(new_body.joint if b is old else b.joint for b in self._bodies)
         i = self._bodies.index(old)
         parent = self._parent.pop(old)
         self._bodies.pop(i)
@@ -291,6 +315,7 @@ class RigidBodyTree:
         for b in self._bodies:
             if b is not body and b.joint.name == joint.name:
                 raise DuplicateNameError(f"a joint named {joint.name!r} already exists (body {b.name!r})")
+        self._mimic_leaders(joint if b is body else b.joint for b in self._bodies)
         j = joint.copy()
         j._owner = body
         body._joint = j
@@ -321,7 +346,9 @@ class RigidBodyTree:
                 n = b.joint.position_count
                 if n:
                     out.append((b, i))
-                    slots[b.name] = slots[b.joint.name] = slice(i, i + n)
+                    sl = slice(i, i + n)
+                    slots.setdefault(b.name, sl)  # first match wins, as a linear search would
+                    slots.setdefault(b.joint.name, sl)
                     i += n
             self._position_cache, self._slot_cache = out, slots
         return self._position_cache

@@ -207,6 +207,8 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
         j.set_fixed_transform(old.dh_parameters.as_list(), old.dh_parameters.convention)
     else:
         j.set_fixed_transform(old.joint_to_parent_transform @ old.child_to_joint_transform)
+    if old.mimic is not None and jtype in ("revolute", "prismatic"):
+        j.mimic = old.mimic  # still follows its leader (the tree checks the pairing)
     tree.replace_joint(body, j)
 
 

@@ -163,6 +163,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
             tree.add_body(body, _get(bd, "parent", where))
         if "base" in d:
             _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base")
+        tree.check_mimics()
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None
     except FileFormatError:

@@ -178,3 +178,17 @@ def _random_edits(window, seed):
     assert len(model._names) == doc.tree.num_bodies + 1
     assert list(window.pose.body_combo.itemText(i) for i in range(window.pose.body_combo.count())) \
         == doc.tree.body_names
+
+
+def test_an_edit_that_breaks_a_mimic_is_a_message_not_a_broken_document(window):
+    from kinetree.app.panels.bodies import change_joint_type
+
+    window.doc.open("humanoid_upper_body")
+    before, count = window.doc.serialized(), window.doc.undo_stack.count()
+    error = window.doc.try_edit("Change joint type", lambda t: change_joint_type(t, "l_finger_a", "fixed"))
+    assert error and "l_finger_b_joint" in error and "l_finger_a_joint" in error
+    assert window.doc.serialized() == before and window.doc.undo_stack.count() == count
+    window.doc.poses()  # the kinematics still run
+    # a follower changed to another axial type keeps following
+    assert window.doc.try_edit("Change joint type", lambda t: change_joint_type(t, "l_finger_b", "revolute")) is None
+    assert window.doc.tree.get_body("l_finger_b").joint.mimic.joint == "l_finger_a_joint"

@@ -138,3 +138,34 @@ def test_child_to_joint_transform_is_settable_and_saved():
     np.testing.assert_allclose(back.get_body("s1").joint.child_to_joint_transform, j.child_to_joint_transform)
     q = t.random_configuration(2)
     np.testing.assert_allclose(back.forward_kinematics(q), t.forward_kinematics(q), atol=1e-15)
+
+
+def test_edits_that_would_break_a_mimic_are_refused_and_change_nothing():
+    t = gripper()
+    before = tree_to_dict(t)
+    fixed = Joint("finger1", "fixed")
+    with pytest.raises(InvalidJointError, match="'finger2' mimics 'finger1', which is a fixed joint"):
+        t.replace_joint("f1", fixed)
+    renamed = t.get_body("f1").joint.copy()
+    renamed.name = "other"
+    with pytest.raises(InvalidJointError, match="not a joint of this tree"):
+        t.replace_joint("f1", renamed)
+    body = RigidBody("f1_new")
+    body.joint = Joint("finger1", "prismatic")
+    t.replace_body("f1", body)  # same joint name, still axial: fine
+    assert t.get_body("f2").joint.mimic.joint == "finger1"
+    t2 = gripper()
+    bad = RigidBody("f1_bad")
+    bad.joint = Joint("j_other", "revolute")
+    with pytest.raises(InvalidJointError):
+        t2.replace_body("f1", bad)
+    assert tree_to_dict(t2) == before
+
+
+def test_a_project_with_a_dangling_mimic_is_refused_naming_the_file():
+    from kinetree.core import FileFormatError
+
+    d = tree_to_dict(gripper())
+    next(b for b in d["bodies"] if b["name"] == "f2")["joint"]["mimic"]["joint"] = "ghost"
+    with pytest.raises(FileFormatError, match="robot.kinetree.json: .*'finger2' mimics 'ghost'"):
+        tree_from_dict(d, "robot.kinetree.json")
