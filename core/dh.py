@@ -17,7 +17,8 @@ class DHLink:
 
     ``joint`` is ``"R"`` (revolute: θ is the variable) or ``"P"`` (prismatic: d is the
     variable). The variable's own cell is kept but does not move the link; ``offset`` does
-    (Corke's convention: the joint moves by ``q + offset``). ``qlim`` is ``(min, max)``.
+    (Corke's convention: the joint moves by ``q + offset``). ``qlim`` is ``(min, max)``;
+    ``home`` the home position (default: 0 clipped into the limits).
     """
 
     joint: str = "R"
@@ -31,6 +32,7 @@ class DHLink:
     joint_name: str = ""
     flip: bool = False
     visuals: list = field(default_factory=list)
+    home: float | None = None
 
     @property
     def joint_type(self) -> str:
@@ -44,7 +46,10 @@ def dh_joint(link: DHLink, name: str, convention: str) -> Joint:
     joint = Joint(name, link.joint_type)
     joint.set_fixed_transform([link.a, link.alpha, link.d, link.theta], convention)
     if link.qlim is not None:
-        joint.set_limits(link.qlim, home=min(max(0.0, link.qlim[0]), link.qlim[1]))
+        home = link.home if link.home is not None else min(max(0.0, link.qlim[0]), link.qlim[1])
+        joint.set_limits(link.qlim, home=home)
+    elif link.home is not None:
+        joint.home_position = link.home
     joint.offset = link.offset
     if link.flip:
         joint.axis = [0, 0, -1]
@@ -125,6 +130,6 @@ def chain_dh_table(tree: RigidBodyTree, tip: str | None = None) -> list[DHEntry]
             lo, hi = j.position_limits
             link = DHLink("R" if j.type == "revolute" else "P", dh.a, dh.alpha, dh.d, dh.theta,
                           j.offset, (float(lo), float(hi)), name, j.name, flip=bool(j.axis[2] < 0),
-                          visuals=list(tree.get_body(name).visuals))
+                          visuals=list(tree.get_body(name).visuals), home=float(j.home_position))
             rows.append(DHEntry(name, link, dh.convention))
     return rows

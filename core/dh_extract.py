@@ -457,7 +457,7 @@ def extract_dh(tree: RigidBodyTree, tip: str | None = None, convention: str = "d
             link = DHLink("R", a, alpha, d, 0.0, theta, (float(lo), float(hi)))
         else:
             link = DHLink("P", a, alpha, 0.0, theta, d, (float(lo), float(hi)))
-        link.name, link.joint_name = name, j.name
+        link.name, link.joint_name, link.home = name, j.name, float(j.home_position)
         links.append(link)
     base = frames[0]
     tool = inverse_transform(frames[-1]) @ T_tip

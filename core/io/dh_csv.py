@@ -15,8 +15,9 @@ Format (what :func:`write_dh_csv` writes)::
   without any comment line) a table is standard DH, angles in degrees, lengths in metres;
   :func:`read_dh_csv`'s ``convention`` and ``units`` arguments override the file.
 - The header row names the columns, in any order, case-insensitively: ``type``, ``a``,
-  ``alpha``, ``d``, ``theta`` are required; ``offset``, ``qmin``, ``qmax``, ``name``, ``joint``
-  (and ``flip``: 1 when the joint axis is −z) are optional.
+  ``alpha``, ``d``, ``theta`` are required; ``offset``, ``qmin``, ``qmax``, ``name``, ``joint``,
+  ``home`` (the home position, in the units of the limits; written when some home is not 0) and
+  ``flip`` (1 when the joint axis is −z) are optional.
 - One row per joint. ``type`` is ``R``/``P`` (or ``revolute``/``prismatic``). The joint
   variable's cell (θ of R, d of P) may hold a name such as ``q1``, be empty, or hold a number
   (kept in the row, ignored by the kinematics). Empty ``qmin``/``qmax``: the default limits
@@ -65,7 +66,7 @@ from .project import atomic_write_text
 __all__ = ["DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
 MAX_BYTES = 10 * 1024 * 1024
-COLUMNS = ("type", "a", "alpha", "d", "theta", "offset", "qmin", "qmax", "name", "joint", "flip")
+COLUMNS = ("type", "a", "alpha", "d", "theta", "offset", "qmin", "qmax", "name", "joint", "home", "flip")
 REQUIRED = ("type", "a", "alpha", "d", "theta")
 _CONVENTIONS = {"dh": "dh", "standard": "dh", "std": "dh", "sdh": "dh", "mdh": "mdh", "modified": "mdh",
                 "craig": "mdh"}
@@ -341,6 +342,8 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
         if lo > hi:
             raise FileFormatError(f"{where}: column 'qmin': qmin {lo_cell or lo!s} > qmax {hi_cell or hi!s}")
         qlim = (lo, hi)
+    home_cell = row.get("home", "")
+    home = _number(home_cell, "home", where, sep) * limit_scale if home_cell else None
     flip = False
     flip_cell = row.get("flip", "").lower()
     if flip_cell:
@@ -348,7 +351,7 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
             raise FileFormatError(f"{where}: column 'flip': {row['flip']!r} is not 0 or 1")
         flip = flip_cell in ("1", "true", "yes")
     return DHLink(kind, values["a"], values["alpha"], values["d"], values["theta"], values["offset"], qlim,
-                  name=row.get("name", ""), joint_name=row.get("joint", ""), flip=flip)
+                  name=row.get("name", ""), joint_name=row.get("joint", ""), flip=flip, home=home)
 
 
 # --- writing ---------------------------------------------------------------------------------------
@@ -413,6 +416,8 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
         raise KineTreeError(f"angle units must be 'deg' or 'rad', got {units!r}")
     deg = unit == "deg"
     cols = list(COLUMNS[:10])
+    if any(link.home for link in links):  # only when some home is not zero: keeps plain tables plain
+        cols.append("home")
     if any(link.flip for link in links):
         cols.append("flip")
     buf = io.StringIO()
@@ -431,10 +436,12 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
         nums = {"a": link.a, "alpha": link.alpha, "d": link.d, "theta": link.theta, "offset": link.offset}
         if link.qlim is not None:
             nums["qmin"], nums["qmax"] = link.qlim
+        if "home" in cols:
+            nums["home"] = link.home or 0.0
         for key, v in nums.items():
             if not math.isfinite(float(v)):
                 raise KineTreeError(f"{what}: {key} is {v}; a DH table file holds finite numbers only")
-        angle = {"alpha", "theta"} | ({"offset", "qmin", "qmax"} if link.joint == "R" else set())
+        angle = {"alpha", "theta"} | ({"offset", "qmin", "qmax", "home"} if link.joint == "R" else set())
         cells = {k: _fmt_angle(v, deg) if k in angle else _fmt(v) for k, v in nums.items()}
         variable = "theta" if link.joint == "R" else "d"
         if nums[variable] == 0.0:
@@ -442,6 +449,8 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
         row = [link.joint, cells["a"], cells["alpha"], cells["d"], cells["theta"], cells["offset"],
                cells.get("qmin", ""), cells.get("qmax", ""), _cell_text(link.name, f"{what}: name"),
                _cell_text(link.joint_name, f"{what}: joint name")]
+        if "home" in cols:
+            row.append(cells["home"])
         if "flip" in cols:
             row.append("1" if link.flip else "0")
         out.writerow(row)

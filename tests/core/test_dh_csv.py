@@ -17,7 +17,8 @@ LIBRARY = ["puma560", "puma560_mdh", "stanford", "scara", "cylindrical", "spheri
 
 
 def _values(link: DHLink) -> list[float]:
-    return [link.a, link.alpha, link.d, link.theta, link.offset, *(link.qlim or (math.nan, math.nan))]
+    return [link.a, link.alpha, link.d, link.theta, link.offset, *(link.qlim or (math.nan, math.nan)),
+            link.home or 0.0]
 
 
 def assert_same_links(got: list[DHLink], want: list[DHLink], tol: float = 1e-12) -> None:
@@ -51,9 +52,9 @@ def test_written_text_is_readable(tmp_path):
     text = dh_csv_string([e.link for e in chain_dh_table(load_robot("stanford"))], "dh", "deg")
     lines = text.splitlines()
     assert lines[0] == "# kinetree dh-table convention=dh angles=deg lengths=m"
-    assert lines[1] == "type,a,alpha,d,theta,offset,qmin,qmax,name,joint"
-    assert lines[2] == "R,0,-90,0.412,q1,0,-170,170,link1,q1"
-    assert lines[4] == "P,0,0,q3,-90,0,0.3048,1.27,link3,q3"
+    assert lines[1] == "type,a,alpha,d,theta,offset,qmin,qmax,name,joint,home"  # the prismatic home is not 0
+    assert lines[2] == "R,0,-90,0.412,q1,0,-170,170,link1,q1,0"
+    assert lines[4] == "P,0,0,q3,-90,0,0.3048,1.27,link3,q3,0.3048"
 
 
 floats = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
@@ -239,7 +240,7 @@ def test_written_base_and_tool_text():
     base = pose_from_xyz_rpy([0, 0, 0.1], [0, 0, math.pi / 2])
     lines = dh_csv_string(links, "dh", "deg", base=base, tool=np.eye(4), tool_name="link6").splitlines()
     assert lines[:3] == ["# kinetree dh-table convention=dh angles=deg lengths=m", "# base: xyz=0 0 0.1 rpy=0 0 90",
-                         "type,a,alpha,d,theta,offset,qmin,qmax,name,joint"]
+                         "type,a,alpha,d,theta,offset,qmin,qmax,name,joint,home"]
     # identity and the last row's own name are not written; another name is, quoted when needed
     assert "#" not in "".join(dh_csv_string(links, base=np.eye(4), tool_name="link6").splitlines()[1:])
     lines = dh_csv_string(DHTable(links, "mdh", tool_name="the tip"), units="rad").splitlines()

@@ -188,3 +188,12 @@ def test_open_urdf(tmp_path):
 def test_open_missing_robot_file(tmp_path):
     with pytest.raises(FileFormatError, match="no such file"):
         open_robot(tmp_path / "gone.urdf")
+
+
+def test_dh_csv_keeps_home_positions(tmp_path):
+    """Panda's home is its ready pose, not zero: a CSV round trip keeps it (URDF has no home)."""
+    panda = load_robot("panda")
+    assert np.abs(panda.home_configuration()).max() > 0.5
+    export_robot(panda, tmp_path / "panda.csv")
+    back = import_robot(tmp_path / "panda.csv")
+    np.testing.assert_allclose(back.home_configuration(), panda.home_configuration(), atol=1e-12)
