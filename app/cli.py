@@ -82,7 +82,7 @@ def cmd_fk(args: argparse.Namespace) -> int:
     if body is None:
         raise InputError(f"{args.robot} has no bodies")
     T = tree.get_transform(q, body, args.frame)
-    extra = {"body": body, "frame": args.frame or tree.base_name, "q": q.tolist()}
+    extra = {"body": body, "frame": args.frame or tree.base_name, "q": q.tolist(), "q_units": "rad, m"}
     print(pose_text(T, args.format, args.precision, args.deg, extra))
     return 0
 

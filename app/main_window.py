@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -46,11 +45,10 @@ MAX_RECENT = 8
 
 def _read_robot(source: str):
     """Worker-thread part of opening: parse the file and load its meshes into the cache."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        tree, q = open_robot(source)
+    notes: list[str] = []
+    tree, q = open_robot(source, on_warning=notes.append)  # not warnings.catch_warnings: not thread-safe
     preload_meshes(tree)
-    return tree, q, [str(w.message) for w in caught]
+    return tree, q, notes
 
 
 class _Relay(QObject):
@@ -219,6 +217,10 @@ class MainWindow(QMainWindow):
             tree, q, notes = self._read_with_progress(source)
         except KineTreeError as exc:
             self.show_error("Cannot open", str(exc))
+            return False
+        except Exception as exc:  # noqa: BLE001 - a mesh library or the OS failing: a message, not a crash
+            log.exception("opening %s failed", source)
+            self.show_error("Cannot open", f"{Path(str(source)).name}: {type(exc).__name__}: {exc}")
             return False
         self.doc.load(tree, q, project_path(source))
         if self.doc.path:
@@ -410,6 +412,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("windowState", self.saveState())
         self.autosave_timer.stop()
         self.clear_autosave()
+        self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
         ev.accept()
 
 

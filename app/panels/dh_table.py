@@ -429,7 +429,7 @@ class DhOfChainDialog(QDialog):
         self.frames = QLabel()
         self.frames.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.frames.setStyleSheet("font-family: monospace")
-        use = QPushButton("Replace robot by this DH chain")
+        self.use_button = use = QPushButton("Replace robot by this DH chain")
         use.setObjectName("dhUseChain")
         use.clicked.connect(self.use_chain)
         close = QPushButton("Close")
@@ -444,17 +444,22 @@ class DhOfChainDialog(QDialog):
         layout.addWidget(self.frames)
         layout.addLayout(buttons)
         self.resize(720, 420)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.compute()
+        doc.treeChanged.connect(self.compute)  # never offers a table of a robot that has since changed
 
     def compute(self) -> None:
         try:
             ext = extract_dh(self.doc.tree, self.tip, self.convention.currentData())
         except KineTreeError as exc:
             self.doc.message.emit(str(exc))
-            if self.extraction is not None:  # keep showing the last table, in its convention
-                self.convention.setCurrentIndex(self.convention.findData(self.extraction.convention))
+            self.extraction = None
+            self.table.setRowCount(0)
+            self.frames.setText(str(exc))
+            self.use_button.setEnabled(False)
             return
         self.extraction = ext
+        self.use_button.setEnabled(True)
         self.setWindowTitle(f"DH table of the chain to {ext.tip} — computed from the geometry")
         k = math.degrees(1) if self.degrees else 1.0
         unit = "°" if self.degrees else "rad"
@@ -475,6 +480,8 @@ class DhOfChainDialog(QDialog):
 
     def use_chain(self) -> bool:
         ext = self.extraction
+        if ext is None:
+            return False
         ok = self.doc.try_edit(f"Replace by the DH chain to {ext.tip}", lambda _t: ext.to_tree()) is None
         if ok:
             self.close()

@@ -454,7 +454,8 @@ class JointPanel(QWidget):
 
         def apply(b):
             vs = list(b.visuals)
-            vs[i] = change(vs[i])
+            # an edited visual is the user's own: the library's name would let a DH edit redraw it
+            vs[i] = replace(change(vs[i]), name="")
             b.visuals = vs
 
         return self._body_edit(f"{text} {i + 1}", apply)

@@ -114,17 +114,17 @@ def decimate(vertices: np.ndarray, faces: np.ndarray, max_faces: int = MAX_FACES
 
 @lru_cache(maxsize=256)
 def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
-    import trimesh
-
     try:
+        import trimesh
+
         mesh = trimesh.load(path, force="mesh", process=False)
+        if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
+            log.warning("mesh %s has no triangles", path)
+            return None
+        return decimate(np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=np.int64))
     except Exception as exc:  # trimesh raises many kinds; a broken mesh must not stop the app
         log.warning("cannot load mesh %s: %s", path, exc)
         return None
-    if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
-        log.warning("mesh %s has no triangles", path)
-        return None
-    return decimate(np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=np.int64))
 
 
 def mesh_file(path: str, scale) -> gl.MeshData | None:

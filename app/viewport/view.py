@@ -139,9 +139,12 @@ class RobotViewport(gl.GLViewWidget):
                 md = visual_mesh(v)
                 if md is None:
                     continue
-                if md.faceCount() > MERGE_FACES // 4:  # a big mesh: its own item, moved by its transform
+                translucent = v.color[3] < 1.0
+                if translucent or md.faceCount() > MERGE_FACES // 4:  # its own item, moved by its transform
                     item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader=SHADER,
-                                         glOptions="opaque")
+                                         glOptions="translucent" if translucent else "opaque")
+                    if translucent:
+                        item.setDepthValue(5)  # after the opaque meshes, so they show through
                     self.addItem(item)
                     self._meshes.append((i, item, v.matrix))
                     continue

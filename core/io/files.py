@@ -20,6 +20,7 @@ base ≠ I and a fixed tool body (the original tip's name, else ``tool``) after 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,12 +52,14 @@ def file_kind(path: str | os.PathLike) -> str:
     )
 
 
-def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()) -> RigidBodyTree:
+def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = (),
+                 on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
     """Read a robot from a URDF, xacro, project or DH-table CSV file.
 
     Errors are :class:`~kinetree.core.errors.FileFormatError` (or another
     :class:`~kinetree.core.errors.KineTreeError`) naming the file; nothing is half-loaded.
-    ``package_paths`` are extra folders searched for ``package://`` mesh URIs.
+    ``package_paths`` are extra folders searched for ``package://`` mesh URIs; warnings (a
+    missing mesh …) go to ``on_warning`` when given, else to :func:`warnings.warn`.
     """
     kind = file_kind(path)
     if not Path(path).is_file():
@@ -64,7 +67,7 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
     if kind in ("urdf", "xacro"):
         from .urdf import import_urdf
 
-        return import_urdf(path, package_paths=package_paths)
+        return import_urdf(path, package_paths=package_paths, on_warning=on_warning)
     if kind == "project":
         from .project import load_project
 
@@ -86,6 +89,8 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     :func:`dh_table_of` gives it — rows plus the fixed base and tool transforms and the tip's
     name; a chain that is not DH-expressible raises an error naming the joint.
     """
+    if not Path(path).name.lower().endswith(WRITE_SUFFIXES + (".xacro",)):
+        raise FileFormatError(f"{Path(path).name}: unknown file type; KineTree writes {', '.join(WRITE_SUFFIXES)}")
     kind = file_kind(path)
     if kind == "xacro":
         raise FileFormatError(f"{Path(path).name}: KineTree reads xacro but writes plain URDF; use .urdf")
@@ -129,11 +134,11 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
                    None if np.array_equal(ext.tool, eye) else ext.tool, ext.tip_name)
 
 
-def open_robot(source: str | os.PathLike):
+def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None):
     """``(tree, configuration or None)`` from a file of any readable kind or a library name.
 
     A string that names no existing file and has no robot-file extension is looked up in the
-    library (:func:`kinetree.core.load_robot`).
+    library (:func:`kinetree.core.load_robot`). ``on_warning`` as for :func:`import_robot`.
     """
     p = Path(source)
     if p.is_file() or p.name.lower().endswith(READ_SUFFIXES):
@@ -141,7 +146,7 @@ def open_robot(source: str | os.PathLike):
             from .project import load_project
 
             return load_project(p)
-        return import_robot(p), None
+        return import_robot(p, on_warning=on_warning), None
     from ..library import load_robot
 
     return load_robot(str(source)), None

@@ -77,7 +77,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -633,9 +633,12 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     body.visuals = _visuals(link, materials, base_dir, package_paths, ctx.source, out)
 
 
-def _emit(found: list) -> None:
+def _emit(found: list, on_warning: Callable[[str], None] | None) -> None:
     for cls, msg in found:
-        warnings.warn(msg, cls, stacklevel=3)
+        if on_warning is not None:
+            on_warning(msg)
+        else:
+            warnings.warn(msg, cls, stacklevel=3)
 
 
 def _read(path: Path) -> bytes:
@@ -664,10 +667,13 @@ def _expand_xacro(path: Path, data: bytes, ctx: _Ctx) -> bytes:
     return text.encode("utf-8")
 
 
-def import_urdf(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = ()) -> RigidBodyTree:
+def import_urdf(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),
+                on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
     """Read a URDF (or ``.xacro``) file into a new tree; see the module docstring for the rules.
 
     Raises :class:`FileFormatError` naming the file, line and element for anything invalid.
+    Warnings (a missing mesh …) go to ``on_warning`` when given (safe from any thread), else to
+    :func:`warnings.warn`.
     """
     path = Path(path)
     data = _read(path)
@@ -676,7 +682,7 @@ def import_urdf(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pat
         data = _expand_xacro(path, data, ctx)
         ctx = _Ctx(f"{path} (expanded xacro)")
     tree, found = _build(_parse_xml(data, ctx), ctx, path.parent.absolute(), package_paths)
-    _emit(found)
+    _emit(found, on_warning)
     return tree
 
 
@@ -688,7 +694,7 @@ def urdf_from_string(text: str | bytes, *, source: str = "<string>", base_dir: s
     ctx = _Ctx(source)
     tree, found = _build(_parse_xml(data, ctx), ctx, Path(base_dir).absolute() if base_dir else None,
                          package_paths)
-    _emit(found)
+    _emit(found, None)
     return tree
 
 

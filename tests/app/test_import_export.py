@@ -109,6 +109,7 @@ def test_dh_table_csv_import_export_and_undo(window, tmp_path):
     original = window.doc.serialized()
     csv = tmp_path / "puma.csv"
     assert window.dh.export_csv(str(csv))
+    assert window.doc.serialized() == original  # exporting changes nothing
     assert csv.read_text().count("\n") >= 7
     window.doc.open("two_link_planar")
     two_link = window.doc.serialized()
@@ -119,7 +120,6 @@ def test_dh_table_csv_import_export_and_undo(window, tmp_path):
                                load_robot("puma560").get_transform(q, "link6"), atol=1e-12)
     window.doc.undo_stack.undo()
     assert window.doc.serialized() == two_link
-    assert original  # (the export did not change the Puma document)
     bad = tmp_path / "bad.csv"
     bad.write_text("type,a,alpha,d,theta\nR,1,abc,0,0\n")
     assert window.dh.import_csv(str(bad)) is False
@@ -139,7 +139,7 @@ def test_dh_of_an_imported_chain_replaces_the_robot_in_one_step(window, tmp_path
     q = np.array([0.3, -0.8, 0.01])
     tip_before = doc.tree.get_transform(q, "fore")
     assert dialog.use_chain()
-    assert window.dh.model.pure() is False or window.dh.model.rowCount() >= 2
+    assert sum(e.link is not None for e in window.dh.model.entries) == 2  # shoulder and elbow, as DH rows
     new_tip = doc.tree.get_transform(q[:2], ext.tip_name)
     np.testing.assert_allclose(new_tip, tip_before, atol=1e-10)
     doc.undo_stack.undo()
@@ -175,3 +175,16 @@ def test_real_robot_with_collada_meshes(window, tmp_path):
     np.testing.assert_allclose(back.get_transform(back.config_to_vector(window.doc.tree.config_to_dict(q)),
                                                   "left_gripper"),
                                window.doc.tree.get_transform(q, "left_gripper"), atol=1e-12)
+
+
+def test_dh_of_chain_dialog_follows_later_edits(window, tmp_path):
+    assert window.open_source(write_arm(tmp_path), ask=False)
+    window.doc.select("fore")
+    dialog = window.dh.show_chain_dh()
+    assert dialog.use_button.isEnabled()
+    window.doc.try_edit("Delete", lambda t: t.remove_body("fore") and None)
+    assert dialog.extraction is None and not dialog.use_button.isEnabled()  # no stale table to apply
+    assert dialog.use_chain() is False
+    window.doc.undo_stack.undo()
+    assert dialog.extraction is not None and dialog.use_button.isEnabled()
+    dialog.close()
