@@ -12,8 +12,6 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-_STATIC: dict[str, QStaticText] = {}
-
 
 def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """The 4×4 world → clip matrix of a ``GLViewWidget`` (for its own size, or ``viewport``)."""
@@ -33,7 +31,8 @@ def project_points(mvp: np.ndarray, points: np.ndarray, width: float, height: fl
 
 
 def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor,
-                font: QFont) -> None:
+                font: QFont, cache: dict[str, QStaticText]) -> None:
+    """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts."""
     painter.setFont(font)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
@@ -47,11 +46,11 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
         painter.setPen(pen)
         for x, y, names in groups.values():
             text = ", ".join(names)
-            static = _STATIC.get(text)
+            static = cache.get(text)
             if static is None:  # laid out once, drawn every frame
-                if len(_STATIC) > 4096:  # names come and go with edits: keep the cache bounded
-                    _STATIC.clear()
-                static = _STATIC[text] = QStaticText(text)
+                if len(cache) > 4096:  # names come and go with edits: keep the cache bounded
+                    cache.clear()
+                static = cache[text] = QStaticText(text)
                 static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
             painter.drawStaticText(QPointF(x + 4 + dx, y - 4 + dx - ascent), static)
 
@@ -65,6 +64,8 @@ class LabelsItem(GLGraphicsItem):
         self.positions = np.zeros((0, 3))
         self.color = QColor(255, 255, 255)
         self.font = font or QFont("DejaVu Sans", 10)
+        # owned by the item, so the Qt objects go away with the view, never after the application
+        self.static_texts: dict[str, QStaticText] = {}
 
     def set_data(self, texts: list[str] | None = None, positions: np.ndarray | None = None,
                  color: QColor | None = None) -> None:
@@ -82,5 +83,5 @@ class LabelsItem(GLGraphicsItem):
         view = self.view()
         px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
         painter = QPainter(view)
-        draw_labels(painter, self.texts, px, front, self.color, self.font)
+        draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts)
         painter.end()

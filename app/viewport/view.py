@@ -268,6 +268,6 @@ class RobotViewport(gl.GLViewWidget):
             font = QFont(self.labels.font)
             font.setPointSizeF(font.pointSizeF() * max(1.0, height / max(self.height(), 1)))
             painter = QPainter(img)
-            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font)
+            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font, self.labels.static_texts)
             painter.end()
         return img
