@@ -478,8 +478,8 @@ class RigidBodyTree:
         if isinstance(q, Mapping):
             return self.config_to_vector(q)
         if (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1
-                and q.shape[0] == self.position_count and np.isfinite(q).all()):
-            return q  # the common case, checked cheaply
+                and q.shape[0] == self.position_count and math.isfinite(q.sum())):
+            return q  # the common case, checked cheaply (a NaN or ±inf makes the sum non-finite)
         try:
             Q = np.asarray(q, dtype=float)
         except (TypeError, ValueError):
