@@ -42,6 +42,7 @@ class JointRow:
     def __init__(self, panel: JointsPanel, key: str, label: str, kind: str, lo: float, hi: float) -> None:
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
+        self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
         self.name = QLabel(label)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
@@ -77,6 +78,10 @@ class JointRow:
         self.limits.setText(f"[{self.lo * k:.4g}, {self.hi * k:.4g}]")
 
     def show(self, value: float) -> None:
+        key = (value, self.scale(), self.spin.decimals())
+        if key == self._shown:
+            return  # dragging one joint of a 100-joint robot must not touch the other 99 rows
+        self._shown = key
         with signals_blocked(self.slider, self.spin):
             t = (value - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
             self.slider.setValue(int(round(min(max(t, 0.0), 1.0) * TICKS)))
