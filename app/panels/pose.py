@@ -29,7 +29,9 @@ def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
         return "np.array([\n" + ",\n".join("    [" + ", ".join(r) + "]" for r in rows) + "\n])"
     if style == "matlab":
         return "[" + ";\n ".join(" ".join(r) for r in rows) + "]"
-    width = max(len(c) for r in rows for c in r)
+    # one column width for any 4×4 with |values| < 10 (rotations, robot-sized translations), so
+    # the readout does not change size, and re-layout the window, while a joint is dragged
+    width = max(digits + 3, *(len(c) for r in rows for c in r))
     return "\n".join("  ".join(c.rjust(width) for c in r) for r in rows)
 
 
@@ -72,6 +74,7 @@ class PosePanel(QWidget):
             lab = QLabel()
             lab.setObjectName(f"pose_{key}")
             lab.setFont(mono)
+            lab.setTextFormat(Qt.TextFormat.PlainText)  # no rich-text sniffing on every tick
             lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.labels[key] = lab
             form.addRow(title, lab)
@@ -142,13 +145,13 @@ class PosePanel(QWidget):
         ang = (lambda v: np.degrees(v)) if deg else (lambda v: np.asarray(v))
         unit = "°" if deg else " rad"
 
-        def row(values) -> str:
-            return "  ".join(f"{v:.{d}f}" for v in values)
+        def row(values) -> str:  # a space for "+": widths stay put while values change sign
+            return "  ".join(f"{v: .{d}f}" for v in np.round(np.asarray(values, dtype=float), d) + 0.0)
 
         L = self.labels
         L["matrix"].setText(matrix_text(T, "text", d))
         for k, key in enumerate("xyz"):
-            L[key].setText(f"{T[k, 3]:.{d}f}")
+            L[key].setText(row([T[k, 3]]))
         r = rotation_readouts(T)
         L["rpy"].setText(row(ang(r["rpy"])) + unit)
         L["zyz"].setText(row(ang(r["zyz"])) + unit)

@@ -125,7 +125,7 @@ def test_pose_in_own_frame_is_identity(window):
     window.sliders.rows["q3"].spin.setValue(40)
     window.pose.set_body("link6", "link6")
     assert np.allclose(window.pose.T, np.eye(4), atol=1e-12)
-    assert window.pose.labels["x"].text() == "0.0000"
-    assert window.pose.labels["quat"].text().split()[0] == "1.0000"
+    assert window.pose.labels["x"].text().strip() == "0.0000"
+    assert window.pose.labels["quat"].text().strip().split()[0] == "1.0000"
     window.pose.set_body("link6", "base")
     assert not np.allclose(window.pose.T, np.eye(4))
