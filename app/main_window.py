@@ -13,8 +13,9 @@ from kinetree.core.io import READ_SUFFIXES, export_robot, open_robot
 from kinetree.core.io.project import atomic_write_text, load_project
 from platformdirs import user_data_dir
 from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -98,6 +99,13 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["dhDock"]], [200], Qt.Orientation.Vertical)
         self._default_state = self.saveState()
         self._restore_layout()
+        app = QApplication.instance()
+        if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
+            app.setProperty("kinetreeBasePointSize", QApplication.font().pointSizeF())
+        self.text_scale = 1.0
+        saved = self.settings.value("textScale")
+        if saved is not None and float(saved) != 1.0:
+            self.set_text_scale(float(saved))
 
         self.doc.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.doc.pathChanged.connect(lambda _p: self._update_title())
@@ -167,6 +175,12 @@ class MainWindow(QMainWindow):
         labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
         labels.setCheckable(True)
         labels.setChecked(True)
+        v.addSeparator()
+        self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
+                     QKeySequence.StandardKey.ZoomIn, name="zoomInAction")
+        self._action(v, "&Smaller text and lines", lambda: self.set_text_scale(self.text_scale / 1.25),
+                     QKeySequence.StandardKey.ZoomOut, name="zoomOutAction")
+        self._action(v, "&Normal text size", lambda: self.set_text_scale(1.0), "Ctrl+0")
         light = self._action(v, "Light &background",
                              lambda on: self.viewport.set_theme("light" if on else "dark"), "B")
         light.setCheckable(True)
@@ -175,6 +189,16 @@ class MainWindow(QMainWindow):
         name = self.doc.path.name if self.doc.path else "untitled"
         self.setWindowTitle(f"{name}[*] — KineTree")
         self.setWindowModified(self.doc.modified)
+
+    # --- presentation ------------------------------------------------------------------------
+    def set_text_scale(self, scale: float) -> None:
+        """Scale the whole window's text, and the viewport's labels and lines, for a projector."""
+        self.text_scale = min(max(float(scale), 0.8), 3.0)
+        font = QFont(QApplication.font())
+        font.setPointSizeF(float(QApplication.instance().property("kinetreeBasePointSize")) * self.text_scale)
+        QApplication.setFont(font)
+        self.viewport.set_text_scale(self.text_scale)
+        self.settings.setValue("textScale", self.text_scale)
 
     # --- layout persistence ------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.transforms import rotation_readouts
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -98,6 +98,14 @@ class PosePanel(QWidget):
         doc.treeChanged.connect(self._rebuild_choices)
         doc.configurationChanged.connect(self.refresh)
         self._rebuild_choices()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        if ev.type() == QEvent.Type.FontChange:  # presentation mode: the readout follows the text size
+            for lab in self.labels.values():
+                mono = QFont(lab.font())
+                mono.setPointSizeF(self.font().pointSizeF())
+                lab.setFont(mono)
+        super().changeEvent(ev)
 
     def _body_chosen(self, _i: int) -> None:
         self._user_body = self.body_combo.currentText()

@@ -86,6 +86,18 @@ class RobotViewport(gl.GLViewWidget):
         self.labels.set_data(color=QColor(*t["label"]))
         self.update()
 
+    LINE_WIDTHS = {"base_triad": 3, "triads": 3, "selected_triad": 7, "links": 6, "axes": 2}
+
+    def set_text_scale(self, scale: float) -> None:
+        """Scale label text and line widths (presentation mode: readable from the back of a room)."""
+        for name, width in self.LINE_WIDTHS.items():
+            getattr(self, name).setData(width=width * scale)
+        font = QFont(self.labels.font)
+        font.setPointSizeF(10 * scale)
+        self.labels.font = font
+        self.labels.static_texts.clear()
+        self.update()
+
     def set_labels_visible(self, on: bool) -> None:
         self.show_labels = on
         self.labels.setVisible(on)

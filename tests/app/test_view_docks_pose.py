@@ -129,3 +129,26 @@ def test_pose_in_own_frame_is_identity(window):
     assert window.pose.labels["quat"].text().strip().split()[0] == "1.0000"
     window.pose.set_body("link6", "base")
     assert not np.allclose(window.pose.T, np.eye(4))
+
+
+def test_presentation_text_scale(make_window):
+    """View ▸ Larger text: the window's text, the pose readout, labels and lines grow; remembered."""
+    from PySide6.QtWidgets import QApplication
+
+    w = make_window("present.ini")
+    base = QApplication.font().pointSizeF()
+    try:
+        w.doc.open("puma560")
+        w.findChild(QAction, "zoomInAction").trigger()
+        QApplication.processEvents()  # fonts propagate by events
+        assert QApplication.font().pointSizeF() == pytest.approx(base * 1.25)
+        assert w.viewport.labels.font.pointSizeF() == pytest.approx(12.5)
+        assert w.viewport.triads.width == pytest.approx(3.75)
+        assert w.pose.labels["x"].font().pointSizeF() == pytest.approx(w.pose.font().pointSizeF())
+        assert float(w.settings.value("textScale")) == pytest.approx(1.25)
+        w2 = make_window("present.ini")  # a new window restores it
+        assert w2.text_scale == pytest.approx(1.25)
+        w2.set_text_scale(1.0)
+        assert QApplication.font().pointSizeF() == pytest.approx(base)
+    finally:
+        w.set_text_scale(1.0)
