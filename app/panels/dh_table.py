@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
-from .pose import matrix_text
+from ..text import matrix_text
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
 ANGLE_COLUMNS = {2, 4}

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..edits import change_joint_type
 from ..qt_utils import signals_blocked
-from .bodies import change_joint_type
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 PRIMITIVES = ("box", "cylinder", "sphere")
