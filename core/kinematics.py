@@ -157,7 +157,7 @@ class KinematicPlan:
         # composing body by body costs ~1.3 µs a body, level by level ~3 µs a level: chains
         # (one body per level) go body by body, bushy trees level by level
         self.pairs = [(i, int(p)) for i, p in enumerate(self.parent) if p >= 0]
-        self.by_body = nb * 1.3 <= len(self.levels) * 3.0
+        self.by_body = nb * 1.3 <= len(self.levels) * 3.0 and all(p < c for c, p in self.pairs)
         # level by level works in depth order, so that each level is a slice (no scatter):
         # bodies at positions order[k]; a level is (slice, parents' positions)
         self.order = np.argsort(depth, kind="stable")
