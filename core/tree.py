@@ -350,13 +350,14 @@ class RigidBodyTree:
                     slots.setdefault(b.name, sl)  # first match wins, as a linear search would
                     slots.setdefault(b.joint.name, sl)
                     i += n
-            self._position_cache, self._slot_cache = out, slots
+            self._position_cache, self._slot_cache, self._position_total = out, slots, i
         return self._position_cache
 
     @property
     def position_count(self) -> int:
-        """Length of a configuration vector."""
-        return sum(b.joint.position_count for b in self._bodies)
+        """Length of a configuration vector (cached with the slots: it is checked on every FK call)."""
+        self._positions()
+        return self._position_total
 
     def position_index(self, name: str) -> slice:
         """Slice of a configuration vector held by a joint (given its joint or body name)."""
