@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable
 
@@ -21,6 +22,25 @@ FORMATS = ("matrix", "xyzrpy", "quat", "json")
 
 class InputError(Exception):
     """Bad input found by the CLI itself (exit status 1)."""
+
+
+#: What argparse must take as a value, not an option: negative numbers in every notation float()
+#: reads (``-1e-3``, ``-.5``, ``-1_000``, ``-inf``, ``-nan``); argparse alone knows only ``-1``
+#: and ``-1.5`` and ends ``--q 0 -1e-3`` with "expected at least one argument".
+NEGATIVE_NUMBER = re.compile(r"^-(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(e[-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
+def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` read every negative number as a value (it must have no option that looks
+    like a number, which argparse would otherwise consult)."""
+    parser._negative_number_matcher = NEGATIVE_NUMBER  # argparse's hook for exactly this
+
+
+def name_arg(text: str) -> str:
+    """A body name given on the command line: an empty one is a usage error, not "the default"."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
 
 
 def cmd_details(args: argparse.Namespace) -> int:
@@ -115,8 +135,8 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
     f.add_argument("--q", nargs="+", type=float, metavar="V",
                    help="joint positions in configuration order (default: home)")
     f.add_argument("--deg", action="store_true", help="angles (in --q and in the output) in degrees")
-    f.add_argument("--body", help="body whose pose to print (default: the last leaf)")
-    f.add_argument("--in", dest="frame", metavar="FRAME", help="reference body (default: the base)")
+    f.add_argument("--body", type=name_arg, help="body whose pose to print (default: the last leaf)")
+    f.add_argument("--in", dest="frame", type=name_arg, metavar="FRAME", help="reference body (default: the base)")
     f.add_argument("--format", choices=FORMATS, default="matrix")
     f.add_argument("--precision", type=int, default=6, choices=range(0, 18), metavar="N",
                    help="digits after the decimal point (default 6)")
@@ -127,11 +147,14 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
         "table from the geometry when the joints were not entered as DH rows."))
     c.add_argument("input", help="library name or robot file")
     c.add_argument("output", help="file to write; the extension chooses the format")
-    c.add_argument("--tip", help="last body of the chain written to a DH CSV (default: the end effector)")
+    c.add_argument("--tip", type=name_arg,
+                   help="last body of the chain written to a DH CSV (default: the end effector)")
     c.add_argument("--convention", choices=("dh", "mdh"), help="DH convention for a CSV (default: as stored, else dh)")
     c.add_argument("--units", choices=("deg", "rad"), default="deg", help="angle units of a CSV (default deg)")
 
     sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
+    for parser in sub.choices.values():  # also the commands registered before ours (screenshot)
+        accept_negative_numbers(parser)
     return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library}
 
 

@@ -34,7 +34,8 @@ Format (what :func:`write_dh_csv` writes)::
   with enough digits to read back within 1e-14.
 - Separators: comma, semicolon or tab (whichever the header row uses); with semicolons or tabs
   a decimal comma (``0,4318``) is accepted too. A UTF-8 BOM, CRLF line ends, blank lines and
-  trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB are refused.
+  trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB, what is not
+  a regular file (a FIFO, a device …) and numbers over 1e6 in magnitude are refused.
 
 Errors are :class:`~kinetree.core.errors.FileFormatError` naming the file, the line and the
 column (or the base/tool key), e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number`` or
@@ -59,9 +60,9 @@ import numpy as np
 
 from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
-from ..transforms import matrix_to_rpy, pose_from_xyz_rpy, validate_transform
+from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
-from .project import atomic_write_text
+from .safe_io import atomic_write_text, read_regular_file
 
 __all__ = ["DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
@@ -141,17 +142,8 @@ def _load_text(path_or_text: str | os.PathLike) -> tuple[str, str]:
         if len(path_or_text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
             raise FileFormatError("<text>: DH table is larger than 10 MB")
         return "<text>", path_or_text.lstrip("\ufeff")
-    path = Path(path_or_text)
     source = str(path_or_text)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise FileFormatError(f"{source}: file is {size / 2**20:.1f} MB; a DH table file may be at most 10 MB")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise FileFormatError(f"{source}: no such file") from None
-    except OSError as exc:
-        raise FileFormatError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    data = read_regular_file(Path(path_or_text), MAX_BYTES, "DH table file")
     try:
         return source, data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -302,6 +294,8 @@ def _number(cell: str, col: str, where: str, sep: str, label: str = "") -> float
         raise FileFormatError(f"{where}: {label}: {cell!r} is not a number") from None
     if not math.isfinite(v):
         raise FileFormatError(f"{where}: {label}: {cell!r} is not finite")
+    if abs(v) > MAX_LENGTH:  # lengths in metres, angles in degrees: nothing real is this big
+        raise FileFormatError(f"{where}: {label}: {cell!r} is out of range (at most {MAX_LENGTH:g} in magnitude)")
     return v
 
 

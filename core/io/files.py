@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import FileFormatError, KineTreeError
 from ..tree import RigidBodyTree
+from .safe_io import check_regular_file
 
 if TYPE_CHECKING:
     from .dh_csv import DHTable
@@ -58,12 +59,13 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
 
     Errors are :class:`~kinetree.core.errors.FileFormatError` (or another
     :class:`~kinetree.core.errors.KineTreeError`) naming the file; nothing is half-loaded.
+    Only regular files (or symlinks to them) are read: FIFOs, devices, sockets and folders are
+    refused before opening.
     ``package_paths`` are extra folders searched for ``package://`` mesh URIs; warnings (a
     missing mesh …) go to ``on_warning`` when given, else to :func:`warnings.warn`.
     """
     kind = file_kind(path)
-    if not Path(path).is_file():
-        raise FileFormatError(f"{path}: no such file")
+    check_regular_file(path)  # each reader checks again as it opens; this gives the message early
     if kind in ("urdf", "xacro"):
         from .urdf import import_urdf
 

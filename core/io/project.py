@@ -11,8 +11,10 @@ Layout (every field is documented in README.md, "Project file")::
                            "mimic": {"joint", "multiplier", "offset"} (optional)}}],
      "configuration": [...]}
 
-Non-finite limits are written as ``null`` (unbounded). Saving is atomic: a temporary file in
-the same folder is written, flushed to disk and renamed over the target.
+Non-finite limits are written as ``null`` (unbounded). Saving is atomic
+(:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
+checks every field's type, shape and range (:mod:`kinetree.core.io.project_check`) before
+building anything.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
+from .project_check import check_project, parse_json
+from .safe_io import atomic_write_text, read_regular_file
+
+__all__ = ["FORMAT", "MAX_BYTES", "VERSION", "atomic_write_text", "dumps", "load_project", "save_project",
+           "tree_from_dict", "tree_to_dict"]
 
 FORMAT = "kinetree"
 VERSION = 1
@@ -140,13 +146,14 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise FileFormatError(f"{source}: not a KineTree project (missing \"format\": \"{FORMAT}\")")
     version = d.get("version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
         raise FileFormatError(f"{source}: 'version' must be an integer, got {version!r}")
     if version > VERSION:
         raise FileFormatError(
             f"{source}: project version {version} is newer than this KineTree understands "
             f"(up to {VERSION}); please update KineTree"
         )
+    check_project(d, source)
     try:
         tree = RigidBodyTree(_get(d, "base_name", source, "base"), _get(d, "gravity", source, [0, 0, 0]))
         bodies = _get(d, "bodies", source)
@@ -170,7 +177,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
         raise
     except KineTreeError as exc:
         raise FileFormatError(f"{source}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise FileFormatError(f"{source}: malformed field ({type(exc).__name__}: {exc})") from None
     return tree, config
 
@@ -178,27 +185,6 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
 def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> str:
     """The project file text (stable key order, so equal trees give equal text)."""
     return json.dumps(tree_to_dict(tree, configuration), indent=1, allow_nan=False)
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: temp file in the same folder, fsync, rename."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    except OSError as exc:  # name the file the user asked for, not our temporary one
-        raise OSError(exc.errno, f"cannot write {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np.ndarray | None = None) -> None:
@@ -209,17 +195,9 @@ def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np
 def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | None]:
     """Load a project file; raises :class:`FileFormatError` naming the file and the problem."""
     path = Path(path)
+    data = read_regular_file(path, MAX_BYTES, "project")
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise FileFormatError(f"{path}: file is {size / 2**20:.0f} MB, larger than a project can be")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileFormatError(f"{path}: cannot read ({exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FileFormatError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    return tree_from_dict(data, str(path))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return tree_from_dict(parse_json(text, str(path)), str(path))

@@ -75,6 +75,7 @@ from __future__ import annotations
 import heapq
 import math
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -89,7 +90,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
-from .project import atomic_write_text
+from .safe_io import atomic_write_text, read_regular_file
 
 __all__ = [
     "MAX_BYTES",
@@ -198,11 +199,27 @@ def _line_of(data: bytes, index: int) -> int:
     return data.count(b"\n", 0, index) + 1
 
 
+#: ``<?xml version="…"`` at the very start (after a UTF-8 BOM): libxml2 refuses versions other
+#: than 1.x, but files shipped with simulators say ``version="0.0"`` and ROS's parser (TinyXML)
+#: and Pinocchio read them, so any number is read as 1.0.
+_XML_DECL_VERSION = re.compile(rb"""^(\xef\xbb\xbf)?<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])"""
+                               rb"""([0-9]+(?:\.[0-9]+)*)\2""")
+
+
+def _any_xml_version(data: bytes) -> bytes:
+    m = _XML_DECL_VERSION.match(data)
+    if m is None or m.group(3) in (b"1.0", b"1.1"):
+        return data
+    return data[:m.start(3)] + b"1.0" + data[m.end(3):]
+
+
 def _parse_xml(data: bytes, ctx: _Ctx) -> etree._Element:
-    """Parse with a parser that resolves nothing and refuses any DTD."""
+    """Parse with a parser that resolves nothing and refuses any DTD (an XML declaration may
+    give any version number)."""
     if len(data) > MAX_BYTES:
         raise FileFormatError(f"{ctx.source}: {len(data) / 2**20:.0f} MB is more than the "
                               f"{MAX_BYTES // 2**20} MB a URDF may have")
+    data = _any_xml_version(data)
     scan = data
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]:  # UTF-16/32: scan the text
         for enc in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
@@ -642,17 +659,8 @@ def _emit(found: list, on_warning: Callable[[str], None] | None) -> None:
 
 
 def _read(path: Path) -> bytes:
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise FileFormatError(f"{path}: file is {size / 2**20:.0f} MB, more than the "
-                                  f"{MAX_BYTES // 2**20} MB a URDF may have")
-        with open(path, "rb") as f:
-            return f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise FileFormatError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise FileFormatError(f"{path}: cannot read ({exc})") from None
+    # regular files only (a FIFO would block, /dev/zero never ends), at most MAX_BYTES
+    return read_regular_file(path, MAX_BYTES, "URDF")
 
 
 def _expand_xacro(path: Path, data: bytes, ctx: _Ctx) -> bytes:
