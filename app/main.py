@@ -88,11 +88,17 @@ def run_gui(source: str | None) -> int:
     window = MainWindow()
     install_excepthook(window)
     window.show()
+    start(window, source)
+    return app.exec()
+
+
+def start(window, source: str | None) -> None:
+    """A start, once the window shows: first offer the unsaved work of instances that died
+    (restored robots get windows of their own when a file was asked for, so nothing is lost
+    either way), then open ``source``."""
+    window.offer_recovery(into_this_window=not source)
     if source:
         window.open_source(source, ask=False)
-    else:
-        window.offer_recovery()
-    return app.exec()
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -10,9 +11,8 @@ from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES, export_robot, open_robot
-from kinetree.core.io.project import atomic_write_text, load_project
-from platformdirs import user_data_dir
-from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
+from kinetree.core.io.project import load_project
+from PySide6.QtCore import QEventLoop, QObject, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,6 +31,7 @@ from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
+from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 
@@ -40,7 +41,7 @@ IMPORT_FILTER = "Robot files (*.urdf *.xacro *.csv *.tsv);;URDF (*.urdf);;xacro 
 OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + PROJECT_FILTER + ";;"
                + IMPORT_FILTER)
 EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
-AUTOSAVE_MS = 3000
+AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
 
 
@@ -56,8 +57,11 @@ class _Relay(QObject):
     done = Signal()
 
 
-def autosave_path() -> Path:
-    return Path(user_data_dir("kinetree", appauthor=False)) / "autosave.kinetree.json"
+def _autosave_interval() -> int:
+    try:
+        return min(max(int(os.environ.get("KINETREE_AUTOSAVE_MS", AUTOSAVE_MS)), 10), 3_600_000)
+    except ValueError:
+        return AUTOSAVE_MS
 
 
 class MainWindow(QMainWindow):
@@ -67,6 +71,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
         self.doc = doc or RobotDocument(parent=self)
+        self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
+        self._autosaved_text: str | None = None
+        self.origin_name: str | None = None  # what the document was opened from (for untitled ones)
+        self.spawned: list[MainWindow] = []  # windows opened for restored documents
         self.settings = settings or QSettings("KineTree", "KineTree")
         self.viewport = RobotViewport(self.doc)
         self.setCentralWidget(self.viewport)
@@ -112,7 +120,7 @@ class MainWindow(QMainWindow):
         self.doc.modifiedChanged.connect(lambda _m: self._update_title())
         self.doc.treeChanged.connect(self._update_title)
         self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.setInterval(_autosave_interval())
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
         self._update_title()
@@ -142,6 +150,7 @@ class MainWindow(QMainWindow):
         self._action(f, "E&xport URDF / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")
         self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
         self._action(f, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
         f.addSeparator()
@@ -224,13 +233,17 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        if answer == QMessageBox.StandardButton.Discard:
+            self.clear_autosave()  # the user threw the changes away: nothing to offer after a crash
+            return True
+        return False
 
     def new_document(self) -> None:
         if self.maybe_save():
             from kinetree.core import RigidBodyTree
 
             self.doc.load(RigidBodyTree())
+            self.origin_name = None
             self.viewport.fit()
 
     def open_source(self, source: str | Path, ask: bool = True) -> bool:
@@ -247,6 +260,7 @@ class MainWindow(QMainWindow):
             self.show_error("Cannot open", f"{Path(str(source)).name}: {type(exc).__name__}: {exc}")
             return False
         self.doc.load(tree, q, project_path(source))
+        self.origin_name = Path(str(source)).name
         if self.doc.path:
             self._add_recent(self.doc.path)
         self.viewport.fit()
@@ -386,42 +400,108 @@ class MainWindow(QMainWindow):
             if not self.viewport.render_image(w, h).save(path, "PNG"):
                 self.show_error("Export image", f"Could not write {path}")
 
-    # --- safety ------------------------------------------------------------------------------
-    def autosave(self) -> None:
-        """Write the document to the user data folder while it has unsaved changes."""
+    # --- safety: autosave and crash recovery (app/recovery.py) ---------------------------------
+    def autosave_path(self) -> Path | None:
+        """This window's autosave file (None until the first autosave claims one)."""
+        return self._autosave_slot.data_path if self._autosave_slot else None
+
+    def autosave(self) -> bool:
+        """While there are unsaved changes, write them (atomically, with the original path and
+        a display name beside them) to this window's own autosave; without any, remove it.
+        False if writing failed (the previous autosave, if any, stays)."""
         if not self.doc.modified:
-            return
-        path = autosave_path()
+            self.clear_autosave()
+            return True
+        text = self.doc.serialized()
+        if text == self._autosaved_text and self._autosave_slot and self._autosave_slot.data_path.exists():
+            return True
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, self.doc.serialized())
+            if self._autosave_slot is None:
+                self._autosave_slot = AutosaveSlot.claim()
+            self._autosave_slot.write(text, self.doc.path, self._display_name())
         except OSError as exc:
             log.warning("autosave failed: %s", exc)
+            return False
+        self._autosaved_text = text
+        return True
+
+    def _display_name(self) -> str:
+        if self.doc.path:
+            return self.doc.path.name
+        return f"untitled (from {self.origin_name})" if self.origin_name else "untitled"
 
     def clear_autosave(self) -> None:
-        autosave_path().unlink(missing_ok=True)
+        """Delete this window's autosave (never another window's or instance's)."""
+        if self._autosave_slot is not None:
+            self._autosave_slot.remove()
+        self._autosaved_text = None
 
-    def offer_recovery(self, ask=None) -> bool:
-        """If an autosave exists (the last session did not end cleanly), offer to restore it."""
-        path = autosave_path()
-        if not path.exists():
-            return False
-        if ask is None:
-            ask = QMessageBox.question(self, "Recover unsaved work",
-                                       "KineTree did not close cleanly. Restore the unsaved robot?") \
-                == QMessageBox.StandardButton.Yes
-        if not ask:
-            self.clear_autosave()
-            return False
+    def ask_recovery(self, infos: list[AutosaveInfo]) -> list[str]:
+        """RESTORE / DISCARD / LATER for each autosave (tests replace this, or drive the dialog)."""
+        dialog = RecoveryDialog(infos, self)
+        dialog.exec()
+        choices = list(dialog.choices)
+        dialog.deleteLater()
+        return choices
+
+    def offer_recovery(self, into_this_window: bool = True) -> list[MainWindow]:
+        """Offer back the autosaves of instances that died (never those of live ones).
+
+        The first restored document goes into this window if ``into_this_window`` and it holds
+        no unsaved work, every other one into a window of its own. Discarded autosaves are
+        deleted; the rest stay for the next start. Returns the windows that got a document.
+        """
+        orphans = find_orphans()
+        if not orphans:
+            return []
+        infos = [o.info() for o in orphans]
+        choices = self.ask_recovery(infos)
+        restored: list[MainWindow] = []
+        for slot, info, choice in zip(orphans, infos, choices):
+            if choice == RESTORE:
+                here = into_this_window and not restored and not self.doc.modified
+                target = self if here else self.spawn_window()
+                if target.restore_autosave(slot, info):
+                    restored.append(target)
+                    continue
+                if target is not self:
+                    target.close()
+            elif choice == DISCARD:
+                slot.remove()
+            slot.release()
+        return restored
+
+    def recover_dialog(self) -> None:
+        if not self.offer_recovery():
+            self.statusBar().showMessage("No other unsaved work to recover", 5000)
+
+    def restore_autosave(self, slot: AutosaveSlot, info: AutosaveInfo) -> bool:
+        """Load an adopted autosave: its original path, unsaved; it keeps autosaving to ``slot``."""
         try:
-            tree, q = load_project(path)
-        except KineTreeError as exc:
-            self.show_error("Recover", str(exc))
+            tree, q = load_project(slot.data_path)
+        except Exception as exc:  # noqa: BLE001 - a damaged autosave is a message; the file stays
+            self.show_error("Cannot restore", f"{info.name}: {exc} (the autosave is kept)")
             return False
-        self.doc.load(tree, q)
-        self.doc.undo_stack.resetClean()  # recovered work is unsaved
+        if self._autosave_slot is not None:  # this window had nothing unsaved
+            self._autosave_slot.remove()
+            self._autosave_slot.release()
+        self._autosave_slot, self._autosaved_text = slot, None
+        path = info.path if info.path and info.path.name.lower().endswith(".json") else None
+        self.doc.load(tree, q, path)
+        self.doc.undo_stack.resetClean()  # unsaved until saved: no undo step makes it clean
+        self.origin_name = info.name
         self.viewport.fit()
+        self.statusBar().showMessage(f"Restored {info.name}: not saved yet", 10000)
         return True
+
+    def spawn_window(self) -> MainWindow:
+        """Another window of this instance (the app holds one document per window)."""
+        w = type(self)(settings=self.settings)
+        w.quiet = getattr(self, "quiet", False)
+        self.spawned.append(w)
+        w.show()
+        w.move(self.pos() + QPoint(40, 40) * len(self.spawned))
+        return w
 
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
@@ -435,7 +515,11 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState())
         self.autosave_timer.stop()
+        # saved, discarded or unchanged: nothing here to recover (a failed save kept us open)
         self.clear_autosave()
+        if self._autosave_slot is not None:
+            self._autosave_slot.release()
+            self._autosave_slot = None
         self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
         ev.accept()
 
@@ -447,7 +531,9 @@ def install_excepthook(window: MainWindow) -> None:
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         log.error("uncaught exception:\n%s", text)
         try:
-            window.autosave()
+            for w in QApplication.topLevelWidgets():
+                if isinstance(w, MainWindow) and w.isVisible():
+                    w.autosave()
             window.statusBar().showMessage(f"Internal error: {exc} (logged; your work is autosaved)", 15000)
         except Exception:  # noqa: BLE001 - never raise from the hook
             pass

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import kinetree.app.main_window as main_window_module
+import kinetree.app.recovery as recovery_module
 import pytest
 from kinetree.app.main_window import MainWindow
 from PySide6.QtCore import QSettings
@@ -10,14 +10,20 @@ from PySide6.QtWidgets import QMessageBox
 
 
 @pytest.fixture
-def autosave_file(tmp_path, monkeypatch):
-    path = tmp_path / "autosave.kinetree.json"
-    monkeypatch.setattr(main_window_module, "autosave_path", lambda: path)
+def autosave_dir(tmp_path, monkeypatch):
+    """Autosaves and their locks go to a temporary folder, never the user's data folder."""
+    path = tmp_path / "autosave"
+    monkeypatch.setattr(recovery_module, "autosave_dir", lambda: path)
     return path
 
 
 @pytest.fixture
-def make_window(qtbot, tmp_path, autosave_file, monkeypatch):
+def autosave_file(autosave_dir):  # the older name, for tests that only need the isolation
+    return autosave_dir
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path, autosave_dir, monkeypatch):
     """Factory for windows; closing a modified window discards without asking."""
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
 

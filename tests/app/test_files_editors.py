@@ -1,4 +1,5 @@
-"""Save/open round trips, refused files, autosave/recovery, and refused values in editors."""
+"""Save/open round trips, refused files, and refused values in editors (autosave and recovery:
+test_recovery.py)."""
 
 from __future__ import annotations
 
@@ -52,30 +53,6 @@ def test_refused_files_leave_document_unchanged(window, tmp_path, content, needl
     assert window.doc.serialized() == before
     assert window.doc.undo_stack.count() == count
     assert window.doc.path is None
-
-
-def test_autosave_and_recovery(make_window, autosave_file):
-    w1 = make_window("a.ini")
-    w1.doc.open("scara")
-    w1.sliders.rows[next(iter(w1.sliders.rows))].spin.setValue(12)
-    w1.autosave()
-    assert autosave_file.exists()
-    text = w1.doc.serialized()
-    w2 = make_window("b.ini")
-    assert w2.offer_recovery(ask=True)
-    assert w2.doc.serialized() == text
-    assert w2.doc.modified and w2.isWindowModified()
-    w2.doc.undo_stack.setClean()  # nothing to save at close
-    w1.doc.undo_stack.setClean()
-
-
-def test_declined_recovery_removes_autosave(window, autosave_file):
-    window.doc.open("scara")
-    window.sliders.rows[next(iter(window.sliders.rows))].spin.setValue(12)
-    window.autosave()
-    assert autosave_file.exists()
-    assert window.offer_recovery(ask=False) is False
-    assert not autosave_file.exists()
 
 
 # --- refused values in editors -----------------------------------------------------------------
