@@ -5,7 +5,8 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
     :data:`MAX_BYTES`, at most :data:`MAX_LINKS` links), every element KineTree uses is
     validated with its line number, and the validated document is handed to yourdfpy's parser
     for the data model. ``.xacro`` files are
-    expanded with xacrodoc first (line numbers then refer to the expanded URDF). Nothing
+    expanded first by :func:`kinetree.core.io.xacro.expand_xacro`, which runs no code of the file
+    (line numbers then refer to the expanded URDF). Nothing
     half-loads: the result is a whole :class:`RigidBodyTree` or a :class:`FileFormatError` whose
     message names the file, the line and the element, e.g.
     ``robot.urdf:12: joint 'elbow': origin xyz contains nan``.
@@ -663,31 +664,27 @@ def _read(path: Path) -> bytes:
     return read_regular_file(path, MAX_BYTES, "URDF")
 
 
-def _expand_xacro(path: Path, data: bytes, ctx: _Ctx) -> bytes:
-    _parse_xml(data, ctx)  # same hostile-input checks on the xacro source itself
-    try:
-        from xacrodoc import XacroDoc
+def _expand_xacro(path: Path, data: bytes, package_paths: Sequence[str | os.PathLike], allow_env: bool) -> bytes:
+    # our own expander (core/io/xacro.py): ROS xacro evaluates ${…} with Python's eval
+    from .xacro import expand_xacro
 
-        doc = XacroDoc.from_file(str(path), resolve_packages=False)
-        text = doc.to_urdf_string(use_protocols=True, pretty=False)
-    except Exception as exc:
-        raise FileFormatError(f"{path}: xacro expansion failed ({type(exc).__name__}: {exc})") from None
-    return text.encode("utf-8")
+    return expand_xacro(path, package_paths=package_paths, allow_env=allow_env, data=data)
 
 
 def import_urdf(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),
-                on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
+                on_warning: Callable[[str], None] | None = None, allow_env: bool = False) -> RigidBodyTree:
     """Read a URDF (or ``.xacro``) file into a new tree; see the module docstring for the rules.
 
     Raises :class:`FileFormatError` naming the file, line and element for anything invalid.
     Warnings (a missing mesh …) go to ``on_warning`` when given (safe from any thread), else to
-    :func:`warnings.warn`.
+    :func:`warnings.warn`. ``allow_env`` lets a xacro read environment variables
+    (``$(env X)``, ``$(optenv X)``); without it they are an error.
     """
     path = Path(path)
     data = _read(path)
     ctx = _Ctx(str(path))
     if path.name.endswith(".xacro"):
-        data = _expand_xacro(path, data, ctx)
+        data = _expand_xacro(path, data, package_paths, allow_env)
         ctx = _Ctx(f"{path} (expanded xacro)")
     tree, found = _build(_parse_xml(data, ctx), ctx, path.parent.absolute(), package_paths)
     _emit(found, on_warning)

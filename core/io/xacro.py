@@ -1,0 +1,605 @@
+"""A restricted xacro expander: ``.xacro`` → URDF text without running any code of the file.
+
+:func:`expand_xacro` implements the xacro language of ROS (``xacro`` 2.x, in-order processing)
+on lxml trees, with ``${…}`` expressions evaluated by :mod:`.xacro_eval` (an ``ast`` walk over a
+whitelist, never ``eval``):
+
+- ``xacro:property`` (``value=``, ``default=``, ``remove=``, ``scope="parent"|"global"``,
+  ``lazy_eval``, block properties), with ROS xacro's scopes (a macro body sees the caller's
+  properties; properties and macros defined in a macro are local to it) and lazy evaluation;
+- ``xacro:macro`` (``p``, ``p:=default``, ``p:=^``, ``p:=^|default``, ``*block``,
+  ``**block``), ``xacro:insert_block``, ``xacro:call macro=``, nested and recursive macros;
+- ``xacro:if`` / ``xacro:unless``, ``xacro:element``, ``xacro:attribute``, ``xacro:arg``;
+- ``xacro:include filename=`` relative to the folder of the file the tag is written in (then of
+  the file being processed, as ROS xacro), absolute, ``$(find pkg)/…`` or ``package://pkg/…``
+  (``optional="true"`` allowed; ``ns=`` namespaces are not supported);
+- ``$(arg x)``, ``$(find pkg)`` (the URDF folder's ancestors, ``package_paths``, then
+  ``$ROS_PACKAGE_PATH``, as mesh ``package://`` URIs), ``$(dirname)``, ``$(eval …)``, and
+  ``$(env X)`` / ``$(optenv X default)`` only with ``allow_env=True``; ``$${`` escapes;
+- ``load_yaml(name)`` / ``xacro.load_yaml(name)`` for files inside the xacro's folder tree or a
+  package folder (``yaml.safe_load``; ``!degrees`` … unit tags as in ROS xacro).
+
+Every included file gets the same hostile-input XML checks as a URDF (no DTD, no entities).
+Bounds (:class:`XacroLimits`): output elements and bytes, wall time, macro nesting and include
+depth. Errors are :class:`FileFormatError` ``<file>: xacro expansion failed: <where>:<line>:
+<element>: <message>``, where ``<where>`` is the file (the included one, or the one defining
+the macro) the offending element comes from. Nothing is process-global: each call has its own
+tables, arguments and file stack.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from ..errors import FileFormatError
+from .urdf import _Ctx, _package_candidates, _parse_xml, _read
+from .xacro_eval import ExprError, evaluate, read_yaml, to_text
+
+__all__ = ["XacroLimits", "expand_xacro"]
+
+_LEXER = re.compile(r"(?P<dollars>\$\$+[{(])|(?P<expr>\$\{[^}]*\})|(?P<ext>\$\([^)]*\))|(?P<text>[^$]+|\$[^{($]+|\$$)")
+_DEFAULT = r"""\$\{.*?\}|\$\(.*?\)|(?:'.*?'|\".*?\"|[^\s'\"]+)+|"""
+_MACRO_ARG = re.compile(r"^\s*([^\s:=]+?)\s*:?=\s*(\^\|?)?(" + _DEFAULT + r")(?:\s+|$)(.*)")
+
+
+@dataclass(frozen=True)
+class XacroLimits:
+    """What one expansion may use before it is refused."""
+
+    max_elements: int = 1_000_000
+    max_bytes: int = 50 * 2**20
+    timeout: float = 5.0  # seconds of wall time
+    max_macro_depth: int = 100  # nested macro calls and block insertions
+    max_include_depth: int = 20
+
+
+class _Fail(Exception):
+    """Expansion stops; the message already says where."""
+
+
+class _Scope:
+    """A property table: ROS xacro's ``Table`` (lazy values are raw text until first used)."""
+
+    __slots__ = ("parent", "vals", "lazy", "busy")
+
+    def __init__(self, parent: _Scope | None = None) -> None:
+        self.parent = parent
+        self.vals: dict[str, Any] = {}
+        self.lazy: set[str] = set()
+        self.busy: list[str] = []
+
+    def find(self, key: str) -> _Scope | None:
+        s: _Scope | None = self
+        while s is not None:
+            if key in s.vals:
+                return s
+            s = s.parent
+        return None
+
+    def set(self, key: str, value: Any, lazy: bool) -> None:
+        value = _literal(value)
+        self.vals[key] = value
+        if lazy and isinstance(value, str):
+            self.lazy.add(key)
+        else:
+            self.lazy.discard(key)
+
+    def top(self) -> _Scope:
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+
+class _Macros:
+    __slots__ = ("parent", "defs")
+
+    def __init__(self, parent: _Macros | None = None) -> None:
+        self.parent, self.defs = parent, {}
+
+    def get(self, name: str) -> _Macro | None:
+        m: _Macros | None = self
+        while m is not None:
+            if name in m.defs:
+                return m.defs[name]
+            m = m.parent
+        return None
+
+
+@dataclass
+class _Macro:
+    name: str
+    body: Any  # the <xacro:macro> element
+    params: list[str]
+    defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
+
+
+def _literal(value: Any) -> Any:
+    """ROS xacro's ``Table._eval_literal``: '…' unquoted, numbers and booleans converted."""
+    if not isinstance(value, str):
+        return value
+    if len(value) >= 2 and value[0] == "'" and value[-1] == "'":
+        return value[1:-1]
+    if "_" in value:
+        return value
+    for conv in (int, float):
+        try:
+            return conv(value)
+        except ValueError:
+            pass
+    if value in ("true", "True"):
+        return True
+    if value in ("false", "False"):
+        return False
+    return value
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, str):
+        if value in ("true", "True"):
+            return True
+        if value in ("false", "False"):
+            return False
+        return bool(int(value))  # ValueError: not a boolean
+    return bool(value)
+
+
+def _parse_params(text: str) -> tuple[list[str], dict[str, tuple[str | None, str | None]]]:
+    params: list[str] = []
+    defaults: dict[str, tuple[str | None, str | None]] = {}
+    while text.strip():
+        m = _MACRO_ARG.match(text)
+        if m:
+            name, forward, default, text = m.groups()
+            defaults[name] = (name if forward else None, default or None)
+        else:
+            name, _, text = text.strip().partition(" ")
+        params.append(name)
+    return params, defaults
+
+
+def _xacro_local(el) -> str | None:
+    """``"macro"`` for ``<xacro:macro>`` (any xacro namespace URI), else None."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return None
+    if el.prefix == "xacro" or (tag.startswith("{") and tag[1:tag.index("}")].rstrip("/#").endswith("xacro")):
+        return etree.QName(tag).localname
+    return None
+
+
+def _is_xacro_attr(key: str) -> bool:
+    return key.startswith("{") and key[1:key.index("}")].rstrip("/#").endswith("xacro")
+
+
+class _Expander:
+    def __init__(self, top: Path, package_paths: Sequence[str | os.PathLike], allow_env: bool,
+                 args: Mapping[str, str] | None, limits: XacroLimits) -> None:
+        self.top = top
+        self.limits = limits
+        self.allow_env = allow_env
+        self.args: dict[str, str] = dict(args or {})
+        self.package_paths = [Path(p).absolute() for p in package_paths]
+        self.ros_paths = [Path(p).absolute() for p in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if p]
+        self.yaml_roots = [top.parent.resolve(), *(p.resolve() for p in self.package_paths + self.ros_paths)]
+        self.files: list[Path] = [top]  # include stack
+        self.deadline = time.monotonic() + limits.timeout
+        self.elements = 0
+        self.bytes = 0
+        self.depth = 0
+
+    # ---------------------------------------------------------------- errors and bounds
+    def file_of(self, el) -> str:
+        url = el.getroottree().docinfo.URL if el is not None else None
+        return url or str(self.files[-1])
+
+    def fail(self, el, msg: str) -> _Fail:
+        if el is None:
+            return _Fail(f"{self.files[-1]}: {msg}")
+        local = _xacro_local(el)
+        name = f"<xacro:{local}>" if local else f"<{etree.QName(el.tag).localname if isinstance(el.tag, str) else '?'}>"
+        return _Fail(f"{self.file_of(el)}:{el.sourceline}: {name}: {msg}")
+
+    def tick(self, el) -> None:
+        if time.monotonic() > self.deadline:
+            raise self.fail(el, f"expansion takes longer than {self.limits.timeout:g} s; stopped")
+
+    def grow(self, el, n_elements: int, n_bytes: int) -> None:
+        self.elements += n_elements
+        self.bytes += n_bytes
+        if self.elements > self.limits.max_elements:
+            raise self.fail(el, f"output exceeds {self.limits.max_elements} elements; stopped")
+        if self.bytes > self.limits.max_bytes:
+            raise self.fail(el, f"output exceeds {self.limits.max_bytes // 2**20} MB; stopped")
+
+    # ---------------------------------------------------------------- text and expressions
+    def lookup(self, scope: _Scope, name: str) -> Any:
+        s = scope.find(name)
+        if s is None:
+            raise KeyError(name)
+        if name in s.lazy:
+            if name in s.busy:
+                raise ExprError(f"circular property definition {' -> '.join(s.busy + [name])}")
+            s.busy.append(name)
+            try:
+                s.vals[name] = _literal(self.text_value(s.vals[name], s))
+            finally:
+                s.busy.remove(name)
+            s.lazy.discard(name)
+        return s.vals[name]
+
+    def text_value(self, text: str, scope: _Scope, el=None) -> Any:
+        """ROS xacro's ``eval_text``: one ``${…}`` alone keeps its type, else the text."""
+        parts: list[Any] = []
+        pos = 0
+        while pos < len(text):
+            m = _LEXER.match(text, pos)
+            if m is None:
+                raise ExprError(f"invalid expression: {text[pos:pos + 60]!r}")
+            pos = m.end()
+            tok = m.group()
+            if m.lastgroup == "dollars":
+                parts.append(tok[1:])
+            elif m.lastgroup == "expr":
+                inner = to_text(self.text_value(tok[2:-1], scope, el))
+                try:
+                    parts.append(evaluate(inner, lambda n: self.lookup(scope, n), lambda f: self.load_yaml(f, el)))
+                except ExprError as exc:
+                    raise ExprError(f"{exc} (in '${{{tok[2:-1]}}}')") from None
+            elif m.lastgroup == "ext":
+                parts.append(self.extension(to_text(self.text_value(tok[2:-1], scope, el)), el))
+            else:
+                parts.append(tok)
+        if len(parts) == 1:
+            return parts[0]
+        return "".join(map(to_text, parts))
+
+    def text(self, text: str, scope: _Scope, el, what: str) -> str:
+        if "$" not in text:
+            return text
+        return to_text(self.value(text, scope, el, what))
+
+    def value(self, text: str, scope: _Scope, el, what: str) -> Any:
+        try:
+            return self.text_value(text, scope, el)
+        except ExprError as exc:
+            raise self.fail(el, f"{what}: {exc}") from None
+
+    def extension(self, inner: str, el) -> str:
+        cmd, _, rest = inner.strip().partition(" ")
+        words = rest.split()
+        if cmd == "arg" and len(words) == 1:
+            if words[0] not in self.args:
+                raise ExprError(f"undefined substitution argument $(arg {words[0]})")
+            return self.args[words[0]]
+        if cmd == "find" and len(words) == 1:
+            return str(self.package(words[0]))
+        if cmd in ("env", "optenv") and words:
+            if not self.allow_env:
+                raise ExprError(f"$({inner.strip()}): reading environment variables is disabled; enable it with "
+                                "allow_env=True (command line: --allow-env)")
+            if cmd == "env":
+                if words[0] not in os.environ:
+                    raise ExprError(f"environment variable {words[0]!r} is not set")
+                return os.environ[words[0]]
+            return os.environ.get(words[0], " ".join(words[1:]))
+        if cmd == "dirname" and not words:
+            return str(Path(self.file_of(el)).parent.absolute())
+        if cmd == "eval":
+            def arg(name: str) -> Any:
+                return _literal(self.args[name])
+            return to_text(evaluate(rest, arg))
+        raise ExprError(f"unsupported substitution $({inner.strip()}) (supported: arg, find, dirname, eval, "
+                        "env and optenv)")
+
+    # ---------------------------------------------------------------- files
+    def package(self, pkg: str) -> Path:
+        if not pkg or "/" in pkg or pkg in (".", ".."):
+            raise ExprError(f"bad package name {pkg!r}")
+        base = Path(self.file_of(None)).parent.absolute()
+        for root in [base, *base.parents, *self.package_paths, *self.ros_paths]:
+            for cand in _package_candidates(root, pkg, ""):
+                if cand.is_dir():
+                    found = cand.resolve()
+                    if found not in self.yaml_roots:
+                        self.yaml_roots.append(found)
+                    return found
+        raise ExprError(f"package {pkg!r} not found (searched the xacro's folder and its parents, the "
+                        "package paths and ROS_PACKAGE_PATH)")
+
+    def locate(self, name: str, el) -> Path:
+        if name.startswith("package://"):
+            pkg, _, sub = name[len("package://"):].lstrip("/").partition("/")
+            return self.package(pkg) / sub
+        p = Path(name)  # no "~": that would read $HOME
+        if p.is_absolute():
+            return p
+        here = Path(self.file_of(el)).parent / p
+        if here.exists():
+            return here
+        return self.files[-1].parent / p
+
+    def load_yaml(self, name: str, el) -> Any:
+        path = self.locate(name, el).resolve()
+        if not any(path.is_relative_to(r) for r in self.yaml_roots):
+            raise ExprError(f"load_yaml({name!r}): {path} is outside the xacro's folder and the package paths")
+        if not path.is_file():
+            raise ExprError(f"load_yaml({name!r}): no such file {path}")
+        return read_yaml(path, name)
+
+    def include(self, el, out, scope: _Scope, macros: _Macros) -> None:
+        for k in el.attrib:
+            if k not in ("filename", "optional", "ns"):
+                raise self.fail(el, f"unknown attribute {k!r}")
+        if el.get("ns"):
+            raise self.fail(el, "include namespaces (ns=) are not supported")
+        spec = el.get("filename")
+        if not spec:
+            raise self.fail(el, "needs a filename attribute")
+        name = self.text(spec, scope, el, "filename")
+        try:
+            path = self.locate(name, el)
+        except ExprError as exc:
+            raise self.fail(el, str(exc)) from None
+        optional = el.get("optional")
+        if not path.is_file():
+            if optional and _boolean(self.text(optional, scope, el, "optional")):
+                return
+            raise self.fail(el, f"included file {name!r} not found ({path.absolute()})")
+        if len(self.files) > self.limits.max_include_depth:
+            raise self.fail(el, f"includes nested deeper than {self.limits.max_include_depth}; stopped")
+        try:
+            root = _parse_xml(_read(path), _Ctx(str(path)))
+        except FileFormatError as exc:
+            raise _Fail(f"{exc} (included from {self.file_of(el)}:{el.sourceline})") from None
+        root.getroottree().docinfo.URL = str(path.absolute())
+        self.files.append(path.absolute())
+        self.children(root, out, scope, macros)
+        self.files.pop()
+
+    # ---------------------------------------------------------------- the walk
+    def children(self, src, out, scope: _Scope, macros: _Macros) -> None:
+        if src.text:
+            self.append_text(out, self.text(src.text, scope, src, "text"))
+        for child in src:
+            if isinstance(child.tag, str):
+                self.element(child, out, scope, macros)
+            if child.tail:
+                self.append_text(out, self.text(child.tail, scope, child, "text"))
+
+    def append_text(self, out, s: str) -> None:
+        if not s:
+            return
+        self.grow(None, 0, len(s))
+        if len(out):
+            out[-1].tail = (out[-1].tail or "") + s
+        else:
+            out.text = (out.text or "") + s
+
+    def plain(self, el, tag: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
+        try:
+            new = etree.SubElement(out, tag)
+        except ValueError:
+            raise self.fail(el, f"invalid element name {tag!r}") from None
+        size = len(tag) + 5
+        for k, v in el.attrib.items():
+            if _is_xacro_attr(k) or k in skip:
+                continue
+            val = self.text(v, scope, el, f"attribute {k!r}")
+            new.set(k, val)
+            size += len(k) + len(val) + 4
+        self.grow(el, 1, size)
+        self.children(el, new, scope, macros)
+
+    def element(self, el, out, scope: _Scope, macros: _Macros) -> None:
+        self.tick(el)
+        local = _xacro_local(el)
+        if local is None:
+            self.plain(el, el.tag, out, scope, macros)
+        elif local == "property":
+            self.property(el, scope)
+        elif local == "macro":
+            self.macro(el, macros)
+        elif local in ("if", "unless"):
+            cond = el.get("value")
+            if cond is None:
+                raise self.fail(el, "needs a value attribute")
+            v = self.value(cond, scope, el, "value")
+            try:
+                keep = _boolean(v)
+            except ValueError:
+                raise self.fail(el, f"condition {cond!r} evaluated to {to_text(v)!r}, which is not a boolean") from None
+            if keep != (local == "unless"):
+                self.children(el, out, scope, macros)
+        elif local == "include":
+            self.include(el, out, scope, macros)
+        elif local == "arg":
+            name, default = el.get("name"), el.get("default")
+            if not name:
+                raise self.fail(el, "needs a name attribute")
+            if name not in self.args:
+                if default is None:
+                    raise self.fail(el, f"arg {name!r} needs a default attribute")
+                self.args[name] = self.text(default, scope, el, "default")
+        elif local == "insert_block":
+            self.insert_block(el, out, scope, macros)
+        elif local == "element":
+            key = next((k for k in el.attrib if _is_xacro_attr(k) and etree.QName(k).localname == "name"), None)
+            tag = self.text(el.get(key), scope, el, "xacro:name") if key else ""
+            if not tag:
+                raise self.fail(el, "needs a non-empty xacro:name attribute")
+            self.plain(el, tag, out, scope, macros)
+        elif local == "attribute":
+            name, val = el.get("name"), el.get("value")
+            if not name or val is None:
+                raise self.fail(el, "needs name and value attributes")
+            name = self.text(name, scope, el, "name")
+            try:
+                out.set(name, self.text(val, scope, el, "value"))
+            except ValueError:
+                raise self.fail(el, f"invalid attribute name {name!r}") from None
+        elif local == "call":
+            name = el.get("macro")
+            if not name:
+                raise self.fail(el, "needs a macro attribute")
+            self.call(el, self.text(name, scope, el, "macro"), out, scope, macros, skip=("macro",))
+        else:
+            self.call(el, local, out, scope, macros)
+
+    def property(self, el, scope: _Scope) -> None:
+        for k in el.attrib:
+            if k not in ("name", "value", "default", "remove", "scope", "lazy_eval"):
+                raise self.fail(el, f"unknown attribute {k!r}")
+        raw = el.get("name")
+        name = self.text(raw, scope, el, "name") if raw else ""
+        if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
+            raise self.fail(el, f"property name {name!r} must be a Python identifier not starting with '__'")
+        value, default = el.get("value"), el.get("default")
+        remove = _boolean(self.value(el.get("remove", "false"), scope, el, "remove"))
+        if (value is not None) + (default is not None) + remove > 1:
+            raise self.fail(el, f"property {name!r}: value, default and remove are mutually exclusive")
+        if remove:
+            s = scope
+            while s is not None:
+                s.vals.pop(name, None)
+                s.lazy.discard(name)
+                s = s.parent
+            return
+        if default is not None:
+            if scope.find(name) is not None:
+                return
+            value = default
+        key: str = name
+        stored: Any = value
+        if value is None:  # a block property: its content is inserted by insert_block
+            key, stored = "**" + name, el
+        lazy = _boolean(self.value(el.get("lazy_eval", "true"), scope, el, "lazy_eval"))
+        where = el.get("scope")
+        target = scope
+        if where == "global":
+            target, lazy = scope.top(), False
+        elif where == "parent":
+            if scope.parent is None:
+                return  # ROS xacro warns and drops it
+            target, lazy = scope.parent, False
+        elif where is not None:
+            raise self.fail(el, f"scope {where!r} is not 'parent' or 'global'")
+        if not lazy and isinstance(stored, str):
+            stored = self.value(stored, scope, el, f"property {name!r}")
+        target.set(key, stored, lazy)
+
+    def macro(self, el, macros: _Macros) -> None:
+        name = el.get("name") or ""
+        if name.startswith("xacro:"):
+            name = name[6:]
+        if not name or name == "call" or "." in name:
+            raise self.fail(el, f"invalid macro name {name!r}")
+        params, defaults = _parse_params(el.get("params", ""))
+        macros.defs[name] = _Macro(name, el, params, defaults)
+
+    def call(self, el, name: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
+        m = macros.get(name)
+        if m is None:
+            raise self.fail(el, f"unknown macro name xacro:{name}")
+        local = _Scope(scope)
+        params = list(m.params)
+        for k, v in el.attrib.items():
+            if k in skip or _is_xacro_attr(k):
+                continue
+            if k not in params or k.startswith("*"):
+                raise self.fail(el, f"macro {name!r} has no parameter {k!r}")
+            params.remove(k)
+            local.set(k, self.value(v, scope, el, f"attribute {k!r}"), lazy=False)
+        holder = etree.Element("blocks")  # the call's content, evaluated in the caller's scope
+        self.children(el, holder, scope, macros)
+        blocks = [b for b in holder if isinstance(b.tag, str)]
+        for p in [p for p in params if p.startswith("*")]:
+            if not blocks:
+                raise self.fail(el, f"macro {name!r}: not enough blocks for parameter {p!r}")
+            local.set(p, blocks.pop(0), lazy=False)
+            params.remove(p)
+        if blocks:
+            raise self.fail(el, f"macro {name!r}: unused block <{blocks[0].tag}>")
+        for p in list(params):
+            if p not in m.defaults:
+                continue
+            forward, default = m.defaults[p]
+            if forward is not None and scope.find(forward) is not None:
+                v = self.lookup_at(scope, forward, el)
+            elif default is not None:
+                v = self.value(default, scope, el, f"default of parameter {p!r}")
+            else:
+                raise self.fail(el, f"macro {name!r}: no property {forward!r} to forward to parameter {p!r}")
+            local.set(p, v, lazy=False)
+            params.remove(p)
+        if params:
+            raise self.fail(el, f"macro {name!r}: missing parameters {', '.join(params)}")
+        self.nested(el, lambda: self.children(m.body, out, local, _Macros(macros)))
+
+    def lookup_at(self, scope: _Scope, name: str, el) -> Any:
+        try:
+            return self.lookup(scope, name)
+        except ExprError as exc:
+            raise self.fail(el, str(exc)) from None
+
+    def nested(self, el, body) -> None:
+        if self.depth >= self.limits.max_macro_depth:
+            raise self.fail(el, f"macros nested deeper than {self.limits.max_macro_depth}; stopped")
+        self.depth += 1
+        try:
+            body()
+        finally:
+            self.depth -= 1
+
+    def insert_block(self, el, out, scope: _Scope, macros: _Macros) -> None:
+        name = el.get("name")
+        if not name:
+            raise self.fail(el, "needs a name attribute")
+        if scope.find("**" + name) is not None:
+            block = scope.find("**" + name).vals["**" + name]  # type: ignore[union-attr]
+            self.nested(el, lambda: self.children(block, out, scope, macros))
+        elif scope.find("*" + name) is not None:
+            block = scope.find("*" + name).vals["*" + name]  # type: ignore[union-attr]
+            self.nested(el, lambda: self.element(block, out, scope, macros))
+        else:
+            raise self.fail(el, f"undefined block {name!r}")
+
+
+def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),
+                 allow_env: bool = False, args: Mapping[str, str] | None = None,
+                 limits: XacroLimits = XacroLimits(), data: bytes | None = None) -> bytes:
+    """The URDF text (UTF-8) that the xacro file ``path`` expands to.
+
+    ``args`` set ``xacro:arg`` values (as ``name:=value`` on ROS xacro's command line);
+    ``data`` is the file's content when already read. Raises :class:`FileFormatError` naming the
+    file, line and element for anything refused, failing or overrunning ``limits``.
+    """
+    shown, path = str(path), Path(path).absolute()
+    if data is None:
+        data = _read(path)
+    root = _parse_xml(data, _Ctx(shown))
+    root.getroottree().docinfo.URL = str(path)
+    x = _Expander(path, package_paths, allow_env, args, limits)
+    try:
+        if _xacro_local(root) is not None:
+            raise x.fail(root, "the root element must be a robot, not a xacro tag")
+        holder = etree.Element("top")
+        x.plain(root, root.tag, holder, _Scope(), _Macros())
+        out = holder[0]
+        out.tail = None
+        text = etree.tostring(out, encoding="utf-8", xml_declaration=True)
+    except _Fail as exc:
+        raise FileFormatError(f"{shown}: xacro expansion failed: {exc}") from None
+    except RecursionError:
+        raise FileFormatError(f"{shown}: xacro expansion failed: macros, blocks or properties nested too "
+                              "deeply") from None
+    return text

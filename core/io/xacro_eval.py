@@ -1,0 +1,376 @@
+"""The ``${…}`` expressions of xacro files, evaluated without Python's ``eval``.
+
+An expression is parsed with :func:`ast.parse` (mode ``"eval"``) and the tree is first checked
+against a whitelist, then walked by :func:`evaluate`. Nothing of the file reaches Python
+objects other than numbers, strings, booleans, ``None``, lists, tuples and the mappings that
+``load_yaml`` returns; no attribute of any Python object is ever looked up (``math.sin`` is a
+table lookup, ``config.key`` on a YAML mapping is a key lookup).
+
+Allowed: literals, names (properties, then ``pi e tau inf nan``), ``+ - * / // % **``, unary
+``+ - not``, comparisons (``in`` included), ``and or``, ``x if c else y``, list/tuple/dict
+displays, subscripts and slices, calls of :data:`FUNCTIONS`, ``math.<name>`` and
+``xacro.load_yaml``/``load_yaml``. Everything else (other attributes, double-underscore names,
+lambdas, comprehensions, f-strings, keyword arguments, ``python.*`` …) raises
+:class:`ExprError` before anything is evaluated. Sizes are bounded: strings and sequences of at
+most :data:`MAX_LEN` items, integers of at most :data:`MAX_INT_BITS` bits, exponents of at most
+:data:`MAX_EXPONENT`.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["FUNCTIONS", "MATH", "ExprError", "YamlMap", "check_size", "evaluate", "read_yaml", "to_text"]
+
+#: Longest string, list or tuple an expression may produce.
+MAX_LEN = 10_000_000
+#: Largest integer (in bits) an expression may produce.
+MAX_INT_BITS = 100_000
+#: Largest exponent of ``**`` / ``pow``.
+MAX_EXPONENT = 10_000
+#: Longest expression text.
+MAX_EXPR_CHARS = 100_000
+_MAX_YAML_BYTES = 10 * 2**20
+_MAX_YAML_ITEMS = 1_000_000
+
+
+class ExprError(Exception):
+    """An expression is refused or fails; the caller adds file, line and element."""
+
+
+class YamlMap(dict):
+    """A mapping read by ``load_yaml``: keys also readable as ``m.key`` (as in ROS xacro)."""
+
+
+_MATH_NAMES = ("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "sqrt", "exp",
+               "log", "log10", "pow", "fabs", "floor", "ceil", "radians", "degrees", "hypot", "copysign", "fmod")
+#: ``math.<name>`` and the bare names of the math functions.
+MATH: dict[str, Callable[..., Any]] = {n: getattr(math, n) for n in _MATH_NAMES}
+CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+_MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+
+
+def check_size(v: Any) -> Any:
+    """``v`` if it is within the size bounds, else :class:`ExprError`."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        if v.bit_length() > MAX_INT_BITS:
+            raise ExprError(f"integer of {v.bit_length()} bits is larger than the {MAX_INT_BITS} allowed")
+    elif isinstance(v, (str, list, tuple)) and len(v) > MAX_LEN:
+        raise ExprError(f"{type(v).__name__} of {len(v)} items is longer than the {MAX_LEN} allowed")
+    return v
+
+
+def _pow(a, b):
+    if isinstance(b, (int, float)) and abs(b) > MAX_EXPONENT:
+        raise ExprError(f"exponent {b!r} is larger than {MAX_EXPONENT}")
+    if isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1 and a.bit_length() * b > MAX_INT_BITS:
+        raise ExprError(f"{a!r} ** {b!r} would be larger than {MAX_INT_BITS} bits")
+    return a ** b
+
+
+def _mul(a, b):
+    for s, n in ((a, b), (b, a)):
+        if isinstance(s, (str, list, tuple)) and isinstance(n, int) and len(s) * max(n, 0) > MAX_LEN:
+            raise ExprError(f"repeating a {type(s).__name__} of {len(s)} items {n} times is longer than {MAX_LEN}")
+    return a * b
+
+
+def _mod(a, b):
+    if isinstance(a, str):  # '%*d' % … formats strings of any size
+        raise ExprError("string formatting with % is not allowed")
+    return a % b
+
+
+def to_text(v: Any = "") -> str:
+    """``str(v)``, refused for containers too big to print (YAML aliases can nest one list 2**30 times)."""
+    if isinstance(v, (list, tuple, dict)) and _count(v, 0) > 100_000:
+        raise ExprError("the text of a container with more than 100000 items is not allowed")
+    return check_size(str(v))
+
+
+def _count(v, n: int) -> int:
+    """Items in a nested container (shared sub-containers counted each time), stopping early."""
+    stack = [v]
+    while stack and n <= 100_000:
+        x = stack.pop()
+        n += 1
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return n
+
+
+def _round(x, n=None):
+    if n is not None and (not isinstance(n, int) or abs(n) > 400):
+        raise ExprError(f"round() digits {n!r} out of range")
+    return round(x) if n is None else round(x, n)
+
+
+#: Functions an expression may call by bare name.
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **MATH, "abs": abs, "min": min, "max": max, "int": int, "float": float, "str": to_text, "bool": bool,
+    "len": len, "round": _round,
+}
+FUNCTIONS["pow"] = _pow
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: _mul, ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b, ast.Mod: _mod, ast.Pow: _pow,
+}
+_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+_ALLOWED = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Compare,
+            ast.BoolOp, ast.IfExp, ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.List, ast.Tuple,
+            ast.Dict, ast.And, ast.Or, ast.Not, ast.UAdd, ast.USub, *_BINOPS, *_CMPOPS)
+_NAMED = {
+    ast.Lambda: "lambda", ast.ListComp: "list comprehension", ast.SetComp: "set comprehension",
+    ast.DictComp: "dict comprehension", ast.GeneratorExp: "generator expression", ast.JoinedStr: "f-string",
+    ast.FormattedValue: "f-string", ast.NamedExpr: "assignment expression (:=)", ast.Starred: "star argument",
+    ast.Set: "set display", ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield",
+    ast.Is: "'is'", ast.IsNot: "'is not'", ast.LShift: "'<<'", ast.RShift: "'>>'", ast.BitOr: "'|'",
+    ast.BitAnd: "'&'", ast.BitXor: "'^'", ast.Invert: "'~'", ast.MatMult: "'@'",
+}
+# names of the evaluator's own namespaces: never properties, never values
+_RESERVED = ("python", "xacro", "math")
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Name):
+        return node.id
+    return f"({ast.unparse(node)})"
+
+
+def _check(tree: ast.AST) -> None:
+    """Refuse every construct outside the whitelist, before anything is evaluated."""
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED):
+            what = _NAMED.get(type(node), type(node).__name__)
+            raise ExprError(f"{what} is not allowed in xacro expressions")
+        if isinstance(node, ast.Name) and node.id.startswith("__"):
+            raise ExprError(f"name {node.id!r}: double-underscore names are not allowed")
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("_"):
+                raise ExprError(f"attribute access '{_dotted(node)}' is not allowed (underscore attribute)")
+            base = node.value.id if isinstance(node.value, ast.Name) else None
+            if base == "math" and node.attr not in MATH and node.attr not in _MATH_CONSTANTS:
+                raise ExprError(f"'math.{node.attr}' is not allowed (math functions: {', '.join(_MATH_NAMES)})")
+            if base in ("python", "xacro") and not (base == "xacro" and node.attr == "load_yaml"):
+                raise ExprError(f"attribute access '{_dotted(node)}' is not allowed")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str, bool, type(None))):
+            raise ExprError(f"{type(node.value).__name__} literal {node.value!r} is not allowed")
+        if isinstance(node, ast.Call):
+            if node.keywords:
+                raise ExprError(f"keyword arguments in the call of '{_dotted(node.func)}' are not allowed")
+            f = node.func
+            ok = (isinstance(f, ast.Name) and (f.id in FUNCTIONS or f.id == "load_yaml")) or (
+                isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                and ((f.value.id == "math" and f.attr in MATH) or (f.value.id == "xacro" and f.attr == "load_yaml")))
+            if not ok:
+                raise ExprError(f"call of '{_dotted(f)}' is not allowed (only math functions, abs, min, max, int, "
+                                "float, str, bool, len, round and load_yaml)")
+
+
+class _Evaluator:
+    def __init__(self, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None) -> None:
+        self.lookup = lookup
+        self.load_yaml = load_yaml
+
+    def name(self, ident: str) -> Any:
+        try:
+            return self.lookup(ident)
+        except KeyError:
+            pass
+        if ident in CONSTANTS:
+            return CONSTANTS[ident]
+        if ident in _RESERVED or ident in FUNCTIONS:
+            raise ExprError(f"name {ident!r} cannot be used as a value")
+        raise ExprError(f"name {ident!r} is not defined")
+
+    def call(self, node: ast.Call) -> Any:
+        f = node.func
+        fname = f.id if isinstance(f, ast.Name) else f"{f.value.id}.{f.attr}"  # type: ignore[attr-defined]
+        args = [self.ev(a) for a in node.args]
+        if fname in ("load_yaml", "xacro.load_yaml"):
+            if self.load_yaml is None or len(args) != 1 or not isinstance(args[0], str):
+                raise ExprError("load_yaml takes one file name" if self.load_yaml else "load_yaml is not available")
+            return self.load_yaml(args[0])
+        fn = MATH[f.attr] if isinstance(f, ast.Attribute) else FUNCTIONS[fname]  # type: ignore[attr-defined]
+        for a in args:  # no function of the whitelist is meant to see anything else
+            if not isinstance(a, (int, float, str, bool, list, tuple, dict, type(None))):
+                raise ExprError(f"{fname}() of a {type(a).__name__} is not allowed")
+        return check_size(fn(*args))
+
+    def ev(self, node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.BinOp):
+            return check_size(_BINOPS[type(node.op)](self.ev(node.left), self.ev(node.right)))
+        if isinstance(node, ast.UnaryOp):
+            v = self.ev(node.operand)
+            return not v if isinstance(node.op, ast.Not) else (+v if isinstance(node.op, ast.UAdd) else -v)
+        if isinstance(node, ast.BoolOp):
+            v = None
+            for sub in node.values:
+                v = self.ev(sub)
+                if bool(v) != isinstance(node.op, ast.And):
+                    return v
+            return v
+        if isinstance(node, ast.Compare):
+            left = self.ev(node.left)
+            for op, sub in zip(node.ops, node.comparators):
+                right = self.ev(sub)
+                if not _CMPOPS[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.IfExp):
+            return self.ev(node.body) if self.ev(node.test) else self.ev(node.orelse)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == "math":
+                return _MATH_CONSTANTS[node.attr] if node.attr in _MATH_CONSTANTS else self._fn_value(node)
+            base = self.ev(node.value)
+            if not isinstance(base, YamlMap):
+                raise ExprError(f"attribute access '{_dotted(node)}' is not allowed on a {type(base).__name__} "
+                                "(only on load_yaml mappings)")
+            if node.attr not in base:
+                raise ExprError(f"the yaml mapping has no key {node.attr!r}")
+            return base[node.attr]
+        if isinstance(node, ast.Subscript):
+            base = self.ev(node.value)
+            if not isinstance(base, (list, tuple, str, dict)):
+                raise ExprError(f"a {type(base).__name__} cannot be subscripted")
+            if isinstance(node.slice, ast.Slice):
+                s = node.slice
+                idx = slice(*(None if x is None else self.ev(x) for x in (s.lower, s.upper, s.step)))
+            else:
+                idx = self.ev(node.slice)
+            return base[idx]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self.ev(x) for x in node.elts]
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                raise ExprError("'**' in a dict display is not allowed")
+            return {self.ev(k): self.ev(v) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+        raise ExprError(f"{type(node).__name__} is not allowed in xacro expressions")  # _check lets none through
+
+    @staticmethod
+    def _fn_value(node: ast.Attribute) -> Any:
+        raise ExprError(f"'math.{node.attr}' is a function; call it")
+
+
+def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None = None) -> Any:
+    """The value of the expression ``text``.
+
+    ``lookup(name)`` gives a property's value or raises :class:`KeyError`; ``load_yaml(name)``
+    reads a YAML file (``None``: not available). Raises :class:`ExprError` for anything refused
+    or failing (the message names the construct)."""
+    text = text.strip()
+    if len(text) > MAX_EXPR_CHARS:
+        raise ExprError(f"expression of {len(text)} characters is longer than {MAX_EXPR_CHARS}")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"invalid expression ({exc.msg})") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExprError("expression is nested too deeply") from None
+    _check(tree)
+    try:
+        return _Evaluator(lookup, load_yaml).ev(tree.body)
+    except ExprError:
+        raise
+    except RecursionError:
+        raise ExprError("expression is nested too deeply") from None
+    except (ArithmeticError, TypeError, ValueError, KeyError, IndexError, MemoryError) as exc:
+        raise ExprError(f"{type(exc).__name__}: {exc}") from None
+
+
+# =============================================================================================
+# load_yaml
+# =============================================================================================
+
+def read_yaml(path, name: str) -> Any:
+    """The content of the YAML file ``path`` (``yaml.safe_load`` rules plus ROS xacro's unit
+    tags), mappings as :class:`YamlMap`; ``name`` is how the file was asked for (for messages)."""
+    import yaml
+
+    if path.stat().st_size > _MAX_YAML_BYTES:
+        raise ExprError(f"load_yaml({name!r}): file larger than {_MAX_YAML_BYTES // 2**20} MB")
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_yaml_loader())  # a SafeLoader
+    except (yaml.YAMLError, UnicodeDecodeError, ExprError, ValueError, RecursionError) as exc:
+        raise ExprError(f"load_yaml({name!r}): {exc}") from None
+    return _wrap_yaml(data, {}, [0])
+
+
+def _yaml_loader():
+    """A SafeLoader subclass with ROS xacro's unit tags (``!degrees 90`` …); nothing global is changed."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def unit(factor: float):
+        def construct(loader, node):
+            v = evaluate(str(loader.construct_scalar(node)), lambda n: (_ for _ in ()).throw(KeyError(n)))
+            return float(v) * factor
+        return construct
+
+    for tag, factor in (("!radians", 1.0), ("!degrees", math.pi / 180), ("!meters", 1.0), ("!millimeters", 0.001),
+                        ("!foot", 0.3048), ("!inches", 0.0254)):
+        Loader.add_constructor(tag, unit(factor))
+    return Loader
+
+
+def _wrap_yaml(v: Any, memo: dict[int, Any], count: list[int]) -> Any:
+    """Mappings as :class:`YamlMap`; shared nodes stay shared; more than a million nodes refused."""
+    count[0] += 1
+    if count[0] > _MAX_YAML_ITEMS:
+        raise ExprError(f"load_yaml: more than {_MAX_YAML_ITEMS} items (or a recursive alias)")
+    if isinstance(v, (int, float, str, bool, type(None))):
+        return v
+    if id(v) in memo:
+        out = memo[id(v)]
+        _wrap_count(out, count)
+        return out
+    if isinstance(v, dict):
+        out = memo[id(v)] = YamlMap()
+        for k, x in v.items():
+            out[_wrap_yaml(k, memo, count)] = _wrap_yaml(x, memo, count)
+        return out
+    if isinstance(v, (list, tuple, set)):
+        out = memo[id(v)] = []
+        out.extend(_wrap_yaml(x, memo, count) for x in v)
+        return out
+    return str(v)  # dates, binary …
+
+
+def _wrap_count(v: Any, count: list[int]) -> None:
+    """Count a shared node as often as it appears (aliases can nest one list 2**30 times)."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        count[0] += 1
+        if count[0] > _MAX_YAML_ITEMS:
+            raise ExprError(f"load_yaml: more than {_MAX_YAML_ITEMS} items (or a recursive alias)")
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
