@@ -44,7 +44,7 @@ def name_arg(text: str) -> str:
 
 
 def cmd_details(args: argparse.Namespace) -> int:
-    tree, _ = open_robot(args.robot)
+    tree, _ = open_robot(args.robot, allow_env=args.allow_env)
     print(tree.show_details())
     return 0
 
@@ -93,7 +93,7 @@ def pose_text(T: np.ndarray, fmt: str, digits: int, degrees: bool, extra: dict |
 
 
 def cmd_fk(args: argparse.Namespace) -> int:
-    tree, stored_q = open_robot(args.robot)
+    tree, stored_q = open_robot(args.robot, allow_env=args.allow_env)
     if args.q is None and stored_q is not None:
         q = stored_q
     else:
@@ -108,7 +108,7 @@ def cmd_fk(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    tree, _ = open_robot(args.input)
+    tree, _ = open_robot(args.input, allow_env=args.allow_env)
     export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units)
     print(f"wrote {args.output} ({tree.num_bodies} bodies)")
     return 0
@@ -151,6 +151,10 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
                    help="last body of the chain written to a DH CSV (default: the end effector)")
     c.add_argument("--convention", choices=("dh", "mdh"), help="DH convention for a CSV (default: as stored, else dh)")
     c.add_argument("--units", choices=("deg", "rad"), default="deg", help="angle units of a CSV (default deg)")
+
+    for p in (d, f, c):  # off by default: a xacro's $(env X) would copy the environment into the model
+        p.add_argument("--allow-env", action="store_true",
+                       help="let a .xacro read environment variables ($(env X), $(optenv X))")
 
     sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
     for parser in sub.choices.values():  # also the commands registered before ours (screenshot)

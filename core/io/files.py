@@ -5,7 +5,7 @@ format from the file name.
 extension              read                      write
 =====================  ========================  =========================
 ``.urdf``              URDF (yourdfpy)           URDF
-``.xacro``             xacro → URDF (xacrodoc)   —
+``.xacro``             xacro → URDF (own)       —
 ``.kinetree.json``,    KineTree project          KineTree project
 ``.json``
 ``.csv``, ``.tsv``     DH table (serial chain)   DH table of the chain to ``tip``
@@ -54,7 +54,7 @@ def file_kind(path: str | os.PathLike) -> str:
 
 
 def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = (),
-                 on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
+                 on_warning: Callable[[str], None] | None = None, allow_env: bool = False) -> RigidBodyTree:
     """Read a robot from a URDF, xacro, project or DH-table CSV file.
 
     Errors are :class:`~kinetree.core.errors.FileFormatError` (or another
@@ -62,14 +62,15 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
     Only regular files (or symlinks to them) are read: FIFOs, devices, sockets and folders are
     refused before opening.
     ``package_paths`` are extra folders searched for ``package://`` mesh URIs; warnings (a
-    missing mesh …) go to ``on_warning`` when given, else to :func:`warnings.warn`.
+    missing mesh …) go to ``on_warning`` when given, else to :func:`warnings.warn`. A xacro may
+    read environment variables (``$(env X)``) only with ``allow_env=True``.
     """
     kind = file_kind(path)
     check_regular_file(path)  # each reader checks again as it opens; this gives the message early
     if kind in ("urdf", "xacro"):
         from .urdf import import_urdf
 
-        return import_urdf(path, package_paths=package_paths, on_warning=on_warning)
+        return import_urdf(path, package_paths=package_paths, on_warning=on_warning, allow_env=allow_env)
     if kind == "project":
         from .project import load_project
 
@@ -136,11 +137,13 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
                    None if np.array_equal(ext.tool, eye) else ext.tool, ext.tip_name)
 
 
-def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None):
+def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None,
+               allow_env: bool = False):
     """``(tree, configuration or None)`` from a file of any readable kind or a library name.
 
     A string that names no existing file and has no robot-file extension is looked up in the
-    library (:func:`kinetree.core.load_robot`). ``on_warning`` as for :func:`import_robot`.
+    library (:func:`kinetree.core.load_robot`). ``on_warning`` and ``allow_env`` as for
+    :func:`import_robot`.
     """
     p = Path(source)
     if p.is_file() or p.name.lower().endswith(READ_SUFFIXES):
@@ -148,7 +151,7 @@ def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] |
             from .project import load_project
 
             return load_project(p)
-        return import_robot(p, on_warning=on_warning), None
+        return import_robot(p, on_warning=on_warning, allow_env=allow_env), None
     from ..library import load_robot
 
     return load_robot(str(source)), None
