@@ -1,8 +1,9 @@
-"""Rigid bodies and their visuals."""
+"""Rigid bodies, their visuals and collision geometry."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,8 @@ from numpy.typing import ArrayLike
 
 from .errors import InvalidPropertyError
 from .joint import Joint
-from .transforms import validate_transform
+from .transforms import MAX_LENGTH, validate_transform
+from .xml_fragment import check_fragments
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -19,13 +21,22 @@ if TYPE_CHECKING:
 VISUAL_KINDS = ("box", "cylinder", "sphere", "mesh")
 
 
+def _floats(value: Any, what: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(v) for v in np.asarray(value, dtype=float).reshape(-1))
+    except (TypeError, ValueError):
+        raise InvalidPropertyError(f"{what} must be numbers, got {value!r:.80}") from None
+
+
 @dataclass(frozen=True)
 class Visual:
-    """Something drawn with a body, posed in the body frame.
+    """A shape posed in the body frame: something drawn with a body (``visuals``) or its
+    collision geometry (``collisions``, where ``color`` is not used).
 
     ``size`` is ``(x, y, z)`` for a box, ``(radius, length)`` for a cylinder along z,
     ``(radius,)`` for a sphere, the scale ``(sx, sy, sz)`` for a mesh ``filename`` (negative
-    entries mirror it).
+    entries mirror it). Sizes, scales and the pose's translation are at most
+    :data:`~kinetree.core.transforms.MAX_LENGTH` in magnitude.
     ``color`` is RGBA in 0…1.
     """
 
@@ -38,20 +49,29 @@ class Visual:
 
     def __post_init__(self) -> None:
         expected = {"box": 3, "cylinder": 2, "sphere": 1, "mesh": 3}
-        if self.kind not in expected:
+        if not isinstance(self.kind, str) or self.kind not in expected:
             raise InvalidPropertyError(
-                f"visual kind {self.kind!r} unknown; expected one of {', '.join(VISUAL_KINDS)}"
+                f"visual kind {self.kind!r:.80} unknown; expected one of {', '.join(VISUAL_KINDS)}"
             )
-        size = tuple(float(v) for v in np.asarray(self.size, dtype=float).reshape(-1))
+        for attr in ("filename", "name"):
+            if not isinstance(getattr(self, attr), str):
+                raise InvalidPropertyError(
+                    f"{self.kind} visual: {attr} must be a string, got {getattr(self, attr)!r:.80}")
+        size = _floats(self.size, f"{self.kind} visual: size")
         # a mesh scale may be negative (a mirrored mesh), never zero
         ok = (lambda v: v != 0) if self.kind == "mesh" else (lambda v: v > 0)
-        if len(size) != expected[self.kind] or not all(math.isfinite(v) and ok(v) for v in size):
+        if len(size) != expected[self.kind] or not all(
+                math.isfinite(v) and ok(v) and abs(v) <= MAX_LENGTH for v in size):
             what = "non-zero" if self.kind == "mesh" else "positive"
             raise InvalidPropertyError(
-                f"{self.kind} visual: size must be {expected[self.kind]} {what} numbers, got {list(size)}"
+                f"{self.kind} visual: size must be {expected[self.kind]} {what} numbers of magnitude "
+                f"at most {MAX_LENGTH:g}, got {list(size)}"
             )
         pose = validate_transform(self.pose, f"{self.kind} visual pose")
-        color = tuple(float(v) for v in np.asarray(self.color, dtype=float).reshape(-1))
+        if np.abs(pose[:3, 3]).max() > MAX_LENGTH:
+            raise InvalidPropertyError(f"{self.kind} visual: pose translation {pose[:3, 3].tolist()} is "
+                                       f"more than {MAX_LENGTH:g} m")
+        color = _floats(self.color, f"{self.kind} visual: colour")
         if len(color) == 3:
             color = (*color, 1.0)
         if len(color) != 4 or not all(0.0 <= c <= 1.0 for c in color):
@@ -67,9 +87,11 @@ class Visual:
         """The pose as a 4×4 array."""
         return np.array(self.pose)
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "size": list(self.size),
-                             "pose": [list(r) for r in self.pose], "color": list(self.color)}
+    def to_dict(self, color: bool = True) -> dict[str, Any]:
+        """JSON-ready fields; ``color=False`` leaves the colour out (collision geometry)."""
+        d: dict[str, Any] = {"kind": self.kind, "size": list(self.size), "pose": [list(r) for r in self.pose]}
+        if color:
+            d["color"] = list(self.color)
         if self.filename:
             d["filename"] = self.filename
         if self.name:
@@ -88,7 +110,8 @@ def _vector(value: ArrayLike, n: int, what: str, body: str) -> np.ndarray:
 
 
 class RigidBody:
-    """A rigid body: a name, the joint to its parent, inertial data and visuals.
+    """A rigid body: a name, the joint to its parent, inertial data, visuals, collision
+    geometry and the robot file's elements KineTree does not model (``extensions``).
 
     MATLAB's defaults: mass 1, centre of mass at the origin, inertia ``[1 1 1 0 0 0]``
     (``[Ixx Iyy Izz Iyz Ixz Ixy]`` about the body frame).
@@ -104,6 +127,8 @@ class RigidBody:
         self._com = np.zeros(3)
         self._inertia = np.array([1.0, 1.0, 1.0, 0.0, 0.0, 0.0])
         self._visuals: tuple[Visual, ...] = ()
+        self._collisions: tuple[Visual, ...] = ()
+        self._extensions: tuple[str, ...] = ()
         self._tree: RigidBodyTree | None = None
 
     @property
@@ -126,6 +151,8 @@ class RigidBody:
 
     @joint.setter
     def joint(self, joint: Joint) -> None:
+        if not isinstance(joint, Joint):
+            raise InvalidPropertyError(f"body {self._name!r}: joint must be a Joint, got {joint!r:.80}")
         if self._tree is not None:
             self._tree.replace_joint(self._name, joint)
             return
@@ -177,20 +204,65 @@ class RigidBody:
         return self._visuals
 
     @visuals.setter
-    def visuals(self, value) -> None:
-        items = tuple(value)
-        for v in items:
-            if not isinstance(v, Visual):
-                raise InvalidPropertyError(f"body {self._name!r}: visuals must be Visual objects, got {v!r}")
-        self._visuals = items
+    def visuals(self, value: Iterable[Visual]) -> None:
+        self._visuals = self._shapes(value, "visuals")
         self._changed()
 
+    @property
+    def collisions(self) -> tuple[Visual, ...]:
+        """Collision geometry: :class:`Visual` shapes whose colour is not used."""
+        return self._collisions
+
+    @collisions.setter
+    def collisions(self, value: Iterable[Visual]) -> None:
+        self._collisions = self._shapes(value, "collisions")
+        self._changed()
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        """Elements of the robot file's link that KineTree does not model, as XML text in
+        document order (kept for export; see :mod:`kinetree.core.xml_fragment`)."""
+        return self._extensions
+
+    @extensions.setter
+    def extensions(self, value: Iterable[str]) -> None:
+        self._extensions = check_fragments(value, f"body {self._name!r}: extensions")
+        self._changed()
+
+    def _shapes(self, value: Any, what: str) -> tuple[Visual, ...]:
+        if value is None or isinstance(value, (str, bytes, Visual)):
+            raise InvalidPropertyError(f"body {self._name!r}: {what} must be a list of Visual objects, "
+                                       f"got {value!r:.80}")
+        try:
+            items = tuple(value)
+        except TypeError:
+            raise InvalidPropertyError(f"body {self._name!r}: {what} must be a list of Visual objects, "
+                                       f"got {value!r:.80}") from None
+        for v in items:
+            if not isinstance(v, Visual):
+                raise InvalidPropertyError(f"body {self._name!r}: {what} must be Visual objects, got {v!r:.80}")
+        return items
+
+    def _make_shape(self, what: str, kind: str, size: ArrayLike, pose: ArrayLike | None, color: ArrayLike,
+                    filename: str, name: str) -> Visual:
+        try:
+            return Visual(kind, _floats(size, f"{kind} {what}: size"), np.eye(4) if pose is None else pose,
+                          _floats(color, f"{kind} {what}: colour"), filename, name)
+        except InvalidPropertyError as exc:
+            raise InvalidPropertyError(f"body {self._name!r}: {exc}") from None
+
     def add_visual(self, kind: str, size: ArrayLike, pose: ArrayLike | None = None,
-                   color: ArrayLike = (0.7, 0.7, 0.75, 1.0), filename: str = "") -> Visual:
+                   color: ArrayLike = (0.7, 0.7, 0.75, 1.0), filename: str = "", name: str = "") -> Visual:
         """Append a visual (see :class:`Visual`) and return it."""
-        v = Visual(kind, tuple(np.asarray(size, dtype=float).reshape(-1)),
-                   np.eye(4) if pose is None else pose, tuple(color), filename)
+        v = self._make_shape("visual", kind, size, pose, color, filename, name)
         self.visuals = (*self._visuals, v)
+        return v
+
+    def add_collision(self, kind: str, size: ArrayLike, pose: ArrayLike | None = None, filename: str = "",
+                      name: str = "") -> Visual:
+        """Append a collision shape (see :class:`Visual`; no colour) and return it."""
+        v = self._make_shape("collision", kind, size, pose, (0.7, 0.7, 0.75, 1.0), filename, name)
+        self.collisions = (*self._collisions, v)
         return v
 
     @property

@@ -113,6 +113,7 @@ class Joint:
         self._ctj = np.eye(4)
         self._dh: DHRow | None = None
         self._mimic: Mimic | None = None
+        self._extensions: tuple[str, ...] = ()
         self._owner: RigidBody | None = None
 
     # --- identity ---------------------------------------------------------------------------
@@ -160,6 +161,19 @@ class Joint:
             if tree is not None:
                 tree._check_mimic(self, value)
         self._mimic = value
+        self._changed()
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        """Elements of the robot file's joint that KineTree does not model (``<dynamics>``,
+        ``<calibration>`` …), as XML text in document order, kept for export."""
+        return self._extensions
+
+    @extensions.setter
+    def extensions(self, value: Any) -> None:
+        from .xml_fragment import check_fragments
+
+        self._extensions = check_fragments(value, f"joint {self._name!r}: extensions")
         self._changed()
 
     # --- limits and home ---------------------------------------------------------------------

@@ -16,6 +16,8 @@ from numpy.typing import ArrayLike
 from .errors import InvalidTransformError
 
 ORTHONORMAL_TOL = 1e-9
+#: The largest length (m) a robot file may give: bigger values are typos or hostile input.
+MAX_LENGTH = 1e6
 
 
 def rotx(angle: float) -> np.ndarray:

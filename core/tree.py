@@ -52,6 +52,19 @@ class RigidBodyTree:
         self._plan = None
         self._position_cache: list[tuple[RigidBody, int]] | None = None
         self._slot_cache: dict[str, slice] = {}
+        self._extensions: tuple[str, ...] = ()
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        """Robot-level elements of the robot file that KineTree does not model
+        (``<transmission>``, ``<gazebo>``, ``<ros2_control>`` …), as XML text in document order."""
+        return self._extensions
+
+    @extensions.setter
+    def extensions(self, value: Iterable[str]) -> None:
+        from .xml_fragment import check_fragments
+
+        self._extensions = check_fragments(value, "robot extensions")
 
     # --- structure ---------------------------------------------------------------------------
     @property
@@ -325,6 +338,7 @@ class RigidBodyTree:
         """A deep copy."""
         tree = RigidBodyTree(self.base_name, self._gravity)
         tree._take_base_properties(self._base)
+        tree._extensions = self._extensions
         for b in self._bodies:
             tree._attach(b, tree._by_name[self._parent[b].name])
         tree._touch()
@@ -334,7 +348,7 @@ class RigidBodyTree:
         """Give this tree's base the mass, inertia and visuals of ``base`` (another tree's)."""
         mine = self._base
         mine._mass, mine._com, mine._inertia = base._mass, base._com.copy(), base._inertia.copy()
-        mine._visuals = base._visuals
+        mine._visuals, mine._collisions, mine._extensions = base._visuals, base._collisions, base._extensions
 
     # --- configurations ----------------------------------------------------------------------
     def _positions(self) -> list[tuple[RigidBody, int]]:

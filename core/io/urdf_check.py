@@ -1,0 +1,296 @@
+"""URDF import, first pass: validate every element KineTree reads, with its line number, and
+set aside (as XML text, see :mod:`kinetree.core.xml_fragment`) every element it does not model.
+
+Used by :mod:`kinetree.core.io.urdf`; ``ctx`` is its ``_Ctx`` (``ctx.source``,
+``ctx.error(element_or_line, what, message)``).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from ..transforms import MAX_LENGTH
+from ..xml_fragment import fragment_text
+
+__all__ = ["MeshNotFoundWarning", "UrdfWarning"]
+
+_URDF_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+_AXIS_TYPES = ("revolute", "continuous", "prismatic", "planar")
+_GEOMETRIES = ("box", "cylinder", "sphere", "mesh")
+#: The largest mass (kg) or moment of inertia (kg·m²) read (the project file's bound too).
+MAX_MASS = 1e12
+#: Children KineTree models; any other child is kept verbatim as an extension.
+_ROBOT_MODELLED = ("link", "joint", "material")
+_LINK_MODELLED = ("inertial", "visual", "collision")
+_JOINT_MODELLED = ("parent", "child", "origin", "axis", "limit", "mimic")
+
+
+class UrdfWarning(UserWarning):
+    """Something in a URDF was left out or replaced by a default (the import still succeeds)."""
+
+
+class MeshNotFoundWarning(UrdfWarning):
+    """A mesh URI could not be resolved to a file; the visual keeps the URI as written."""
+
+
+def _numbers(el, attr: str, counts: tuple[int, ...], ctx: Any, what: str, default: str | None = None,
+             commas: bool = False, bound: float | None = None) -> np.ndarray | None:
+    raw = el.get(attr, default)
+    if raw is None:
+        return None
+    text = raw.replace(",", " ") if commas else raw
+    try:
+        v = np.array([float(t) for t in text.split()], dtype=float)
+    except ValueError:
+        raise ctx.error(el, what, f"{el.tag} {attr} {raw!r:.80} is not a list of numbers") from None
+    if v.size not in counts:
+        n = " or ".join(map(str, counts))
+        raise ctx.error(el, what, f"{el.tag} {attr} {raw!r:.80} must be {n} number{'s' if counts != (1,) else ''}")
+    bad = v[~np.isfinite(v)]
+    if bad.size:
+        raise ctx.error(el, what, f"{el.tag} {attr} contains {float(bad[0])!r}")
+    if bound is not None and v.size and np.abs(v).max() > bound:
+        raise ctx.error(el, what, f"{el.tag} {attr} value {float(v[np.abs(v).argmax()])!r} is more than "
+                                  f"{bound:g} in magnitude")
+    return v
+
+
+def _scalar(el, attr: str, ctx: Any, what: str, default: str | None = None,
+            bound: float | None = None) -> float | None:
+    v = _numbers(el, attr, (1,), ctx, what, default, bound=bound)
+    return None if v is None else float(v[0])
+
+
+def _check_origin(parent, ctx: Any, what: str, bound: float | None = None) -> None:
+    o = parent.find("origin")
+    if o is not None:
+        _numbers(o, "xyz", (3,), ctx, what, "0 0 0", bound=bound)
+        _numbers(o, "rpy", (3,), ctx, what, "0 0 0", bound=bound)
+
+
+def _name(el, ctx: Any, what: str) -> str:
+    name = el.get("name")
+    if name is None or not name.strip():
+        raise ctx.error(el, what, f"<{el.tag}> needs a non-empty name attribute")
+    return name
+
+
+class _Checked:
+    """What the validation pass found: names, lines, the structure of the tree and the
+    elements set aside (XML text in document order, by link, by joint and for the robot)."""
+
+    def __init__(self) -> None:
+        self.link_line: dict[str, int] = {}
+        self.joint_line: dict[str, int] = {}
+        self.order: list[str] = []  # joint names in body order
+        self.root = ""
+        self.warnings: list[tuple[type[Warning], str]] = []
+        self.robot_ext: list[str] = []
+        self.link_ext: dict[str, list[str]] = {}
+        self.joint_ext: dict[str, list[str]] = {}
+
+
+def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
+    """Validate one ``<visual>`` or ``<collision>``; False if KineTree cannot model it (with a
+    warning: it is then kept verbatim)."""
+    what = f"link {link!r} {vis.tag} {k}"
+    _check_origin(vis, ctx, what, MAX_LENGTH)
+    mat = vis.find("material")
+    if mat is not None and vis.tag == "visual":
+        col = mat.find("color")
+        if col is not None:
+            _numbers(col, "rgba", (3, 4), ctx, what, "1 1 1 1")
+    geo = vis.find("geometry")
+    shapes = [c for c in geo if isinstance(c.tag, str)] if geo is not None else []
+
+    def skip(why: str) -> bool:
+        out.warnings.append((UrdfWarning, f"{ctx.source}:{vis.sourceline}: {what}: {why}; {vis.tag} not "
+                                          "shown (kept as written for export)"))
+        return False
+
+    if not shapes:
+        return skip("no geometry")
+    g = shapes[0]
+    if g.tag not in _GEOMETRIES:
+        return skip(f"geometry <{g.tag}> is not supported (only box, cylinder, sphere, mesh)")
+    if g.tag == "box":
+        size = _numbers(g, "size", (3,), ctx, what, commas=True, bound=MAX_LENGTH)
+        if size is None:
+            raise ctx.error(g, what, "box needs a size attribute")
+    elif g.tag == "cylinder":
+        r = _scalar(g, "radius", ctx, what, bound=MAX_LENGTH)
+        length = _scalar(g, "length", ctx, what, bound=MAX_LENGTH)
+        if r is None or length is None:
+            raise ctx.error(g, what, "cylinder needs radius and length attributes")
+        size = np.array([r, length])
+    elif g.tag == "sphere":
+        r = _scalar(g, "radius", ctx, what, bound=MAX_LENGTH)
+        if r is None:
+            raise ctx.error(g, what, "sphere needs a radius attribute")
+        size = np.array([r])
+    else:
+        if not (g.get("filename") or "").strip():
+            return skip("mesh without filename")
+        size = _numbers(g, "scale", (1, 3), ctx, what, "1 1 1", commas=True, bound=MAX_LENGTH)
+        if np.any(size == 0):
+            return skip(f"mesh scale {size.tolist()} has a zero")
+        return True  # a negative scale mirrors the mesh (left/right limbs share one file)
+    if np.any(size <= 0):
+        return skip(f"{g.tag} size {size.tolist()} is not positive")
+    return True
+
+
+def _set_aside(el, keep: list[str]) -> None:
+    keep.append(fragment_text(el))
+    el.getparent().remove(el)
+
+
+def _check_link(el, ctx: Any, out: _Checked) -> None:
+    name = _name(el, ctx, "link")
+    if name in out.link_line:
+        raise ctx.error(el, f"link {name!r}", f"duplicate link name (first defined on line {out.link_line[name]})")
+    out.link_line[name] = el.sourceline or 0
+    what = f"link {name!r}"
+    keep = out.link_ext.setdefault(name, [])
+    count = {"visual": 0, "collision": 0, "inertial": 0}
+    for child in list(el):
+        if not isinstance(child.tag, str) or child.tag not in _LINK_MODELLED:
+            if isinstance(child.tag, str):
+                _set_aside(child, keep)
+            continue
+        k = count[child.tag]
+        count[child.tag] += 1
+        if child.tag == "inertial":
+            if k:  # yourdfpy reads the first one only
+                _set_aside(child, keep)
+            else:
+                _check_inertial(child, ctx, what)
+        elif not _check_shape(name, k, child, ctx, out):
+            _set_aside(child, keep)
+
+
+def _check_inertial(inertial, ctx: Any, what: str) -> None:
+    _check_origin(inertial, ctx, what + " inertial", MAX_LENGTH)
+    m = inertial.find("mass")
+    if m is not None:
+        mass = _scalar(m, "value", ctx, what, "0", bound=MAX_MASS)
+        if mass < 0:
+            raise ctx.error(m, what, f"mass {mass!r} is negative")
+    i = inertial.find("inertia")
+    if i is not None:
+        for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            _scalar(i, a, ctx, what, "0", bound=MAX_MASS)
+            i.set(a, i.get(a, "0"))  # yourdfpy would default a missing moment to 1
+
+
+def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
+    name = _name(el, ctx, "joint")
+    what = f"joint {name!r}"
+    if name in out.joint_line:
+        raise ctx.error(el, what, f"duplicate joint name (first defined on line {out.joint_line[name]})")
+    out.joint_line[name] = el.sourceline or 0
+    jtype = el.get("type")
+    if jtype not in _URDF_TYPES:
+        raise ctx.error(el, what, f"joint type {jtype!r} is not one of {', '.join(_URDF_TYPES)}")
+    ends = []
+    for tag in ("parent", "child"):
+        e = el.find(tag)
+        if e is None or not (e.get("link") or "").strip():
+            raise ctx.error(e if e is not None else el, what, f"missing <{tag} link=\"...\"/>")
+        ends.append(e.get("link"))
+    _check_origin(el, ctx, what)
+    ax = el.find("axis")
+    if ax is not None:
+        v = _numbers(ax, "xyz", (3,), ctx, what, "1 0 0")
+        if jtype in _AXIS_TYPES and float(np.linalg.norm(v)) < 1e-12:
+            raise ctx.error(ax, what, f"axis {v.tolist()} is zero")
+    lim = el.find("limit")
+    if lim is not None:
+        vals = {a: _scalar(lim, a, ctx, what) for a in ("lower", "upper")}
+        for a in ("effort", "velocity"):  # not modelled, but yourdfpy reads them as numbers
+            raw = lim.get(a)
+            try:
+                float(raw if raw is not None else 0)
+            except ValueError:
+                raise ctx.error(lim, what, f"limit {a} {raw!r:.80} is not a number") from None
+        lo, hi = vals["lower"] or 0.0, vals["upper"] or 0.0
+        if jtype in ("revolute", "prismatic") and lo > hi:
+            raise ctx.error(lim, what, f"limits out of order: lower {lo!r} > upper {hi!r}")
+    mim = el.find("mimic")
+    if mim is not None:
+        if not (mim.get("joint") or "").strip():
+            raise ctx.error(mim, what, "<mimic> needs a joint attribute")
+        _scalar(mim, "multiplier", ctx, what)
+        _scalar(mim, "offset", ctx, what)
+        if jtype not in ("revolute", "continuous", "prismatic"):
+            raise ctx.error(mim, what, f"a {jtype} joint cannot mimic another")
+    keep = out.joint_ext.setdefault(name, [])
+    for child in list(el):  # <dynamics>, <calibration>, <safety_controller> … are not modelled
+        if isinstance(child.tag, str) and child.tag not in _JOINT_MODELLED:
+            _set_aside(child, keep)
+    return name, ends[0], ends[1]
+
+
+def check_document(root, ctx: Any, max_links: int) -> _Checked:
+    """Validate what KineTree reads, set aside what it does not model, and order the joints."""
+    if not isinstance(root.tag, str) or root.tag != "robot":
+        raise ctx.error(root, "", f"root element is <{root.tag}>, expected <robot>")
+    if not root.get("name"):
+        root.set("name", "robot")
+    out = _Checked()
+    n_links = sum(1 for _ in root.iterchildren("link"))
+    if n_links > max_links:
+        raise ctx.error(root, "robot", f"{n_links} links is more than the {max_links} KineTree accepts")
+    for el in list(root):  # <transmission>, <gazebo>, <ros2_control>, <sensor> … in document order
+        if isinstance(el.tag, str) and el.tag not in _ROBOT_MODELLED:
+            _set_aside(el, out.robot_ext)
+    for el in root.findall("material"):
+        col = el.find("color")
+        if col is not None:
+            _numbers(col, "rgba", (3, 4), ctx, f"material {el.get('name')!r}", "1 1 1 1")
+    for el in root.findall("link"):
+        _check_link(el, ctx, out)
+    if not out.link_line:
+        raise ctx.error(root, "robot", "no <link> elements")
+    joints: list[tuple[str, str, str, etree._Element]] = []
+    parent_of: dict[str, str] = {}
+    for el in root.findall("joint"):
+        name, parent, child = _check_joint(el, ctx, out)
+        for role, link in (("parent", parent), ("child", child)):
+            if link not in out.link_line:
+                raise ctx.error(el, f"joint {name!r}", f"{role} link {link!r} does not exist")
+        if child in parent_of:
+            raise ctx.error(el, f"joint {name!r}", f"link {child!r} already has a parent joint "
+                                                   f"({parent_of[child]!r}); a URDF must be a tree")
+        if parent == child:
+            raise ctx.error(el, f"joint {name!r}", f"link {child!r} is its own parent (cycle)")
+        parent_of[child] = name
+        joints.append((name, parent, child, el))
+    roots = [n for n in out.link_line if n not in parent_of]
+    if len(roots) > 1:
+        raise ctx.error(root, "robot", f"{len(roots)} root links ({', '.join(map(repr, roots))}); "
+                                       "a URDF must have exactly one link without a parent joint")
+    if not roots:
+        raise ctx.error(root, "robot", "every link has a parent joint: the joints form a cycle")
+    out.root = roots[0]
+    # parents first; among the ready joints, the earliest in the file
+    by_parent: dict[str, list[int]] = {}
+    for k, (_, parent, _, _) in enumerate(joints):
+        by_parent.setdefault(parent, []).append(k)
+    ready = list(by_parent.get(out.root, []))
+    heapq.heapify(ready)
+    while ready:
+        k = heapq.heappop(ready)
+        out.order.append(joints[k][0])
+        for c in by_parent.get(joints[k][2], []):
+            heapq.heappush(ready, c)
+    if len(out.order) != len(joints):
+        placed = set(out.order)
+        name, _, child, el = next(j for j in joints if j[0] not in placed)
+        raise ctx.error(el, f"joint {name!r}", f"link {child!r} is not connected to the root link "
+                                               f"{out.root!r}: the joints form a cycle")
+    return out

@@ -1,0 +1,240 @@
+"""URDF export (re-exported by :mod:`kinetree.core.io.urdf`).
+
+Export (:func:`export_urdf`, :func:`urdf_string`)
+    Each body becomes a link named after it (the base is the root link) and each joint a joint
+    named after it, in body order; numbers are written with ``repr`` (shortest exact form), so
+    a round trip reproduces every body pose to rounding (≈1e-15).
+
+    - origin = JointToParent with Corke's offset folded in (``·Rot(axis, offset)`` for revolute,
+      ``·Trans(offset·axis)`` for prismatic joints).
+    - ChildToJoint (standard DH puts the link's fixed part there) cannot be written on a URDF
+      joint, whose child link frame *is* the joint frame. KineTree keeps every body frame exact:
+      fixed joints take ``origin = JointToParent·ChildToJoint``; prismatic joints take
+      ``origin·ChildToJoint`` with the axis rotated into the child frame (a translation commutes
+      with a rigid transform that way); revolute joints do the same when ChildToJoint's
+      translation lies along the axis (then the rotation commutes). Otherwise (revolute DH rows
+      with ``a ≠ 0``, floating and planar joints) one extra massless link
+      ``<joint>_frame`` is inserted, carrying the joint frame, followed by a fixed joint
+      ``<joint>_child_to_joint`` whose origin is ChildToJoint. Re-importing gives these as an
+      extra body with a fixed joint; the poses of all original bodies are unchanged.
+    - Continuous revolute joints (both limits infinite) → ``continuous``; one infinite bound
+      also gives ``continuous`` with a :class:`UrdfWarning`. An infinite prismatic bound is
+      written as ±1.7976931348623157e308 (read back as ±∞). Home positions are not part of
+      URDF and are lost; ``effort`` and ``velocity`` (not modelled) are written as 0.
+    - floating → ``floating``; planar → ``planar`` with axis z of the joint frame; spherical has
+      no URDF equivalent and raises :class:`FileFormatError` naming the joint.
+    - Mimic joints → ``<mimic joint multiplier offset>``.
+    - Inertials: mass, origin at the centre of mass, inertia about the centre of mass (the
+      inverse of the import conversion); omitted for massless bodies with zero inertia.
+    - Visuals with an inline material ``<material name="kt_color_N"><color rgba/></material>``,
+      one name per distinct colour. Mesh paths under the output folder are written relative
+      to it (``../`` for its parent folder, as in the usual ``urdf/`` + ``meshes/`` layout),
+      other absolute paths as ``file://`` URIs, ``package://`` URIs as they are.
+    - Collision geometry → ``<collision>`` (name, origin, geometry), after the visuals.
+    - Elements KineTree does not model (``extensions`` of the tree, of each body and of each
+      joint, kept by the import) are written back verbatim in their order: a link's after its
+      collisions, a joint's after its mimic, the robot's after the last joint.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ..body import RigidBody, Visual
+from ..errors import FileFormatError, KineTreeError
+from ..transforms import axis_angle_rotation, matrix_to_rpy
+from ..tree import RigidBodyTree, unique_name
+from ..xml_fragment import fragment_element
+from .project import atomic_write_text
+from .urdf_check import UrdfWarning
+
+__all__ = ["export_urdf", "urdf_string"]
+
+_BIG = sys.float_info.max
+#: Extension tags that would change the robot's structure if written back where they are kept.
+_STRUCTURAL = {"robot": ("link", "joint"), "joint": ("parent", "child", "origin", "axis", "limit", "mimic")}
+
+
+def _num(x: float) -> str:
+    v = float(x)
+    if v == 0.0:
+        return "0"
+    if math.isinf(v):
+        return repr(math.copysign(_BIG, v))
+    return repr(v)
+
+
+def _vec(v) -> str:
+    return " ".join(_num(x) for x in v)
+
+
+def _origin(parent, T: np.ndarray) -> None:
+    T = np.asarray(T, dtype=float)
+    etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(matrix_to_rpy(T[:3, :3])))
+
+
+class _Writer:
+    def __init__(self, tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> None:
+        self.tree = tree
+        self.out_dir = out_dir
+        self.root = etree.Element("robot", name=robot_name)
+        self.colors: dict[tuple[float, ...], str] = {}
+        self.links = {tree.base_name, *tree.body_names}
+        self.joints = set(tree.joint_names())
+
+    def mesh_path(self, filename: str) -> str:
+        if "://" in filename or not os.path.isabs(filename):
+            return filename
+        p = Path(filename)
+        if self.out_dir is not None:
+            for up, start in enumerate((self.out_dir, self.out_dir.parent)):
+                try:
+                    return "../" * up + p.relative_to(start).as_posix()
+                except ValueError:
+                    pass
+        return p.as_uri()
+
+    def link(self, body: RigidBody) -> None:
+        el = etree.SubElement(self.root, "link", name=body.name)
+        m, c, Io = body.mass, body.center_of_mass, body.inertia
+        if m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0):
+            I = np.array([[Io[0], Io[5], Io[4]], [Io[5], Io[1], Io[3]], [Io[4], Io[3], Io[2]]])
+            Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+            ine = etree.SubElement(el, "inertial")
+            etree.SubElement(ine, "origin", xyz=_vec(c), rpy="0 0 0")
+            etree.SubElement(ine, "mass", value=_num(m))
+            etree.SubElement(ine, "inertia", ixx=_num(Ic[0, 0]), ixy=_num(Ic[0, 1]), ixz=_num(Ic[0, 2]),
+                             iyy=_num(Ic[1, 1]), iyz=_num(Ic[1, 2]), izz=_num(Ic[2, 2]))
+        for v in body.visuals:
+            ve = self.shape(el, "visual", v)
+            color = tuple(v.color)
+            name = self.colors.setdefault(color, f"kt_color_{len(self.colors)}")
+            mat = etree.SubElement(ve, "material", name=name)
+            etree.SubElement(mat, "color", rgba=_vec(color))
+        for c in body.collisions:
+            self.shape(el, "collision", c)
+        self.extensions(el, body.extensions, f"body {body.name!r}")
+
+    def shape(self, parent, tag: str, v: Visual) -> etree._Element:
+        ve = etree.SubElement(parent, tag, name=v.name) if v.name else etree.SubElement(parent, tag)
+        _origin(ve, v.matrix)
+        g = etree.SubElement(ve, "geometry")
+        if v.kind == "box":
+            etree.SubElement(g, "box", size=_vec(v.size))
+        elif v.kind == "cylinder":
+            etree.SubElement(g, "cylinder", radius=_num(v.size[0]), length=_num(v.size[1]))
+        elif v.kind == "sphere":
+            etree.SubElement(g, "sphere", radius=_num(v.size[0]))
+        else:
+            me = etree.SubElement(g, "mesh", filename=self.mesh_path(v.filename))
+            if tuple(v.size) != (1.0, 1.0, 1.0):
+                me.set("scale", _vec(v.size))
+        return ve
+
+    @staticmethod
+    def extensions(parent, texts: tuple[str, ...], owner: str, level: str = "") -> None:
+        for k, text in enumerate(texts):
+            what = f"{owner}: extension {k}"
+            try:
+                ext = fragment_element(text, what)
+            except KineTreeError as exc:
+                raise FileFormatError(str(exc)) from None
+            if ext.tag in _STRUCTURAL.get(level, ()):
+                raise FileFormatError(f"{what}: a <{ext.tag}> element cannot be written back here "
+                                      "(it would change the robot's structure)")
+            parent.append(ext)
+
+    def joint_el(self, name: str, jtype: str, parent: str, child: str, T: np.ndarray) -> etree._Element:
+        el = etree.SubElement(self.root, "joint", name=name, type=jtype)
+        etree.SubElement(el, "parent", link=parent)
+        etree.SubElement(el, "child", link=child)
+        _origin(el, T)
+        return el
+
+    def joint(self, body: RigidBody, parent: str) -> None:
+        j = body.joint
+        jtp, ctj = j.joint_to_parent_transform, j.child_to_joint_transform
+        ctj_is_I = np.array_equal(ctj, np.eye(4))
+        t = j.type
+        if t == "spherical":
+            raise FileFormatError(
+                f"joint {j.name!r} (body {body.name!r}): spherical joints have no URDF equivalent; "
+                "replace it by three revolute joints (or a floating joint) before exporting"
+            )
+        origin, axis, urdf_type, extra = jtp, None, t, False
+        if t == "fixed":
+            origin = jtp @ ctj
+        elif t == "revolute":
+            a = j.axis
+            A = jtp.copy()
+            A[:3, :3] = jtp[:3, :3] @ axis_angle_rotation(a, j.offset) if j.offset else jtp[:3, :3]
+            p = ctj[:3, 3]
+            if ctj_is_I:
+                origin, axis = A, a
+            elif np.linalg.norm(p - (p @ a) * a) <= 1e-12 * (1.0 + np.linalg.norm(p)):
+                origin, axis = A @ ctj, ctj[:3, :3].T @ a
+            else:
+                origin, axis, extra = A, a, True
+            lo, hi = (float(x) for x in j.position_limits)
+            if math.isinf(lo) or math.isinf(hi):
+                if not (math.isinf(lo) and math.isinf(hi)):
+                    warnings.warn(f"joint {j.name!r}: half-bounded revolute limits [{lo}, {hi}] "
+                                  "exported as a continuous joint", UrdfWarning, stacklevel=4)
+                urdf_type = "continuous"
+        elif t == "prismatic":
+            a = j.axis
+            A = jtp.copy()
+            A[:3, 3] += jtp[:3, :3] @ (j.offset * a)
+            origin, axis = A @ ctj, ctj[:3, :3].T @ a
+        elif t == "planar":
+            axis, extra = np.array([0.0, 0.0, 1.0]), not ctj_is_I
+        else:  # floating
+            extra = not ctj_is_I
+        child = body.name
+        if extra:
+            child = unique_name(f"{j.name}_frame", self.links, "_")
+        el = self.joint_el(j.name, urdf_type, parent, child, origin)
+        if axis is not None:
+            etree.SubElement(el, "axis", xyz=_vec(axis))
+        if t in ("revolute", "prismatic"):
+            if urdf_type != "continuous":
+                lo, hi = (float(x) for x in j.position_limits)
+                etree.SubElement(el, "limit", lower=_num(lo), upper=_num(hi), effort="0", velocity="0")
+            if j.mimic is not None:
+                etree.SubElement(el, "mimic", joint=j.mimic.joint, multiplier=_num(j.mimic.multiplier),
+                                 offset=_num(j.mimic.offset))
+        self.extensions(el, j.extensions, f"joint {j.name!r}", "joint")
+        if extra:
+            etree.SubElement(self.root, "link", name=child)
+            self.joint_el(unique_name(f"{j.name}_child_to_joint", self.joints, "_"), "fixed", child, body.name, ctj)
+
+
+def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
+    """The URDF text of ``tree`` (see the module docstring for how each part is written)."""
+    return _export(tree, robot_name or "robot", None)
+
+
+def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
+    w = _Writer(tree, robot_name, out_dir)
+    w.root.append(etree.Comment(" Exported by KineTree "))
+    w.link(tree.base)
+    for b in tree.bodies:
+        w.link(b)
+        w.joint(b, tree.parent_name(b.name))
+    w.extensions(w.root, tree.extensions, "robot", "robot")
+    return etree.tostring(w.root, pretty_print=True, xml_declaration=True, encoding="utf-8").decode("utf-8")
+
+
+def export_urdf(tree: RigidBodyTree, path: str | os.PathLike, *, robot_name: str | None = None) -> None:
+    """Write ``tree`` as URDF to ``path`` atomically; the robot is named after the file unless
+    ``robot_name`` is given. Raises :class:`FileFormatError` for a spherical joint."""
+    path = Path(path)
+    name = robot_name or path.name.split(".")[0] or "robot"
+    atomic_write_text(path, _export(tree, name, path.parent.resolve()))
