@@ -22,6 +22,11 @@ def project_path(source: str | Path) -> Path | None:
     return Path(source) if str(source).lower().endswith(".json") else None
 
 
+def source_name(source: str | Path) -> str:
+    """The name a document opened from ``source`` goes by: a library name as is, a file's name."""
+    return Path(str(source)).name
+
+
 def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None,
                         new_tree: RigidBodyTree) -> np.ndarray:
     """Carry joint positions over to an edited tree by joint name (new joints start at home)."""
@@ -62,6 +67,7 @@ class RobotDocument(QObject):
         self._q = self._tree.home_configuration()
         self._selection: str | None = None
         self._path: Path | None = None
+        self._name: str | None = None  # what it was opened from, for the title when it has no path
         self._drags = itertools.count(1)
         self._poses_tree: RigidBodyTree | None = None
         self._poses_key: tuple | None = None
@@ -90,6 +96,14 @@ class RobotDocument(QObject):
         return self._path
 
     @property
+    def name(self) -> str:
+        """What the user calls the document: its file name, else what it was opened from
+        (``puma560``, ``ur5.urdf``), else ``untitled``."""
+        if self._path is not None:
+            return self._path.name
+        return self._name or "untitled"
+
+    @property
     def modified(self) -> bool:
         return not self.undo_stack.isClean()
 
@@ -115,12 +129,14 @@ class RobotDocument(QObject):
 
     # --- whole-document operations (not undoable: they start a new history) ------------------
     def load(self, tree: RigidBodyTree, configuration: np.ndarray | None = None,
-             path: Path | None = None) -> None:
+             path: Path | None = None, name: str | None = None) -> None:
+        """Replace the document; ``name`` is what it was opened from (see :attr:`name`)."""
         self.undo_stack.clear()
         self._tree = tree
         self._q = configuration if configuration is not None else tree.home_configuration()
         self._selection = None
         self._path = Path(path) if path else None
+        self._name = name
         self.undo_stack.setClean()
         self.treeChanged.emit()
         self.configurationChanged.emit()
@@ -133,7 +149,7 @@ class RobotDocument(QObject):
         robot name. Raises KineTreeError on bad input. Only project files become the
         document's path: an imported robot is saved as a new project."""
         tree, q = open_robot(source)
-        self.load(tree, q, project_path(source))
+        self.load(tree, q, project_path(source), source_name(source))
 
     def save(self, path: str | Path | None = None) -> None:
         target = Path(path) if path else self._path

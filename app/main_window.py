@@ -25,13 +25,15 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from .document import RobotDocument, project_path
+from .document import RobotDocument, project_path, source_name
+from .layout import LAYOUT_VERSION, apply_default_layout, default_window_size, fit_docks
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
+from .selection import RowSelectionLink
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 
@@ -82,30 +84,28 @@ class MainWindow(QMainWindow):
         self.joint = JointPanel(self.doc)
         self.dh = DhTablePanel(self.doc)
         self.sliders = JointsPanel(self.doc)
-        self.pose = PosePanel(self.doc)
+        self.pose = PosePanel(self.doc, settings=self.settings)
+        # the DH table's rows follow and set the one selection too
+        self.dh_selection = RowSelectionLink(
+            self.doc, self.dh.view,
+            lambda r: self.dh.model.entries[r].body if 0 <= r < len(self.dh.model.entries) else None, self)
         self.docks: dict[str, QDockWidget] = {}
-        L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-                   Qt.DockWidgetArea.BottomDockWidgetArea)
-        for key, title, widget, area in (("bodiesDock", "Bodies", self.bodies, L),
-                                         ("jointDock", "Joint", self.joint, L),
-                                         ("slidersDock", "Joints", self.sliders, R),
-                                         ("poseDock", "Pose", self.pose, R),
-                                         ("dhDock", "DH table", self.dh, B)):
+        for key, title, widget in (("bodiesDock", "Bodies", self.bodies), ("jointDock", "Joint", self.joint),
+                                   ("slidersDock", "Joints", self.sliders), ("poseDock", "Pose", self.pose),
+                                   ("dhDock", "DH table", self.dh)):
             dock = QDockWidget(title, self)
             dock.setObjectName(key)
             dock.setWidget(widget)
-            self.addDockWidget(area, dock)
+            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             self.docks[key] = dock
-        self.tabifyDockWidget(self.docks["bodiesDock"], self.docks["jointDock"])
-        self.docks["bodiesDock"].raise_()
-        self.undo_view = QUndoView(self.doc.undo_stack)
+        # a window of its own, but owned by this one: closed with it, never keeps the app alive
+        self.undo_view = QUndoView(self.doc.undo_stack, self)
+        self.undo_view.setObjectName("undoHistory")
+        self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
-        self._default_state = self.saveState()
-        self.resize(1280, 800)
-        self.resizeDocks([self.docks["bodiesDock"], self.docks["slidersDock"]], [300, 380], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["dhDock"]], [200], Qt.Orientation.Vertical)
-        self._default_state = self.saveState()
+        self.resize(default_window_size(self))
+        apply_default_layout(self)
         self._restore_layout()
         app = QApplication.instance()
         if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.text_scale = 1.0
         saved = self.settings.value("textScale")
         if saved is not None and float(saved) != 1.0:
-            self.set_text_scale(float(saved))
+            self.set_text_scale(float(saved), refit=False)  # the restored layout stays as it was
 
         self.doc.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.doc.pathChanged.connect(lambda _p: self._update_title())
@@ -156,7 +156,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self._action(f, "Export &image…", self.export_image, "Ctrl+E")
         f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(f, "&Quit", self.quit_app, QKeySequence.StandardKey.Quit, name="quitAction")
 
         e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
@@ -165,7 +165,7 @@ class MainWindow(QMainWindow):
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         e.addAction(undo)
         e.addAction(redo)
-        self._action(e, "Undo &history", self.undo_view.show, "Ctrl+H")
+        self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
         e.addSeparator()
         for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
                   self.bodies.delete_action):
@@ -176,7 +176,7 @@ class MainWindow(QMainWindow):
             act = dock.toggleViewAction()
             act.setObjectName(f"toggle_{key}")
             v.addAction(act)
-        self._action(v, "Reset &layout", self.reset_layout)
+        self._action(v, "Reset &layout", self.reset_layout, name="resetLayoutAction")
         v.addSeparator()
         for preset, key in (("iso", "0"), ("front", "1"), ("side", "3"), ("top", "7")):
             self._action(v, f"{preset.capitalize()} view", lambda _=False, p=preset: self.viewport.set_view(p), key)
@@ -195,12 +195,26 @@ class MainWindow(QMainWindow):
         light.setCheckable(True)
 
     def _update_title(self) -> None:
-        name = self.doc.path.name if self.doc.path else "untitled"
+        """"puma560 — KineTree", with "*" after the name while there are unsaved changes."""
+        name = self.doc.name
+        if name == "untitled" and self.origin_name:  # a restored autosave remembers its name
+            name = self.origin_name
         self.setWindowTitle(f"{name}[*] — KineTree")
+        self.setWindowFilePath(str(self.doc.path) if self.doc.path else "")
         self.setWindowModified(self.doc.modified)
 
+    def show_undo_history(self) -> None:
+        self.undo_view.show()
+        self.undo_view.raise_()
+
+    def quit_app(self) -> None:
+        """File ▸ Quit: close every window of the app (each asks about its unsaved work), then exit."""
+        QApplication.closeAllWindows()
+        if not any(isinstance(w, MainWindow) and w.isVisible() for w in QApplication.topLevelWidgets()):
+            QApplication.quit()
+
     # --- presentation ------------------------------------------------------------------------
-    def set_text_scale(self, scale: float) -> None:
+    def set_text_scale(self, scale: float, refit: bool = True) -> None:
         """Scale the whole window's text, and the viewport's labels and lines, for a projector."""
         self.text_scale = min(max(float(scale), 0.8), 3.0)
         font = QFont(QApplication.font())
@@ -208,6 +222,8 @@ class MainWindow(QMainWindow):
         QApplication.setFont(font)
         self.viewport.set_text_scale(self.text_scale)
         self.settings.setValue("textScale", self.text_scale)
+        if refit:  # the docks grow with the text: six sliders and DH rows stay visible
+            QTimer.singleShot(0, self, lambda: fit_docks(self))
 
     # --- layout persistence ------------------------------------------------------------------
     def _restore_layout(self) -> None:
@@ -216,12 +232,11 @@ class MainWindow(QMainWindow):
         if geo is not None:
             self.restoreGeometry(geo)
         if state is not None:
-            self.restoreState(state)
+            self.restoreState(state, LAYOUT_VERSION)  # a state saved for an older layout is ignored
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
-        for dock in self.docks.values():
-            dock.show()
+        """View ▸ Reset layout: every dock back in its default place and size."""
+        apply_default_layout(self)
 
     # --- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -259,7 +274,7 @@ class MainWindow(QMainWindow):
             log.exception("opening %s failed", source)
             self.show_error("Cannot open", f"{Path(str(source)).name}: {type(exc).__name__}: {exc}")
             return False
-        self.doc.load(tree, q, project_path(source))
+        self.doc.load(tree, q, project_path(source), source_name(source))
         self.origin_name = Path(str(source)).name
         if self.doc.path:
             self._add_recent(self.doc.path)
@@ -513,7 +528,7 @@ class MainWindow(QMainWindow):
             ev.ignore()
             return
         self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("windowState", self.saveState())
+        self.settings.setValue("windowState", self.saveState(LAYOUT_VERSION))
         self.autosave_timer.stop()
         # saved, discarded or unchanged: nothing here to recover (a failed save kept us open)
         self.clear_autosave()
@@ -521,6 +536,7 @@ class MainWindow(QMainWindow):
             self._autosave_slot.release()
             self._autosave_slot = None
         self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
+        self.undo_view.close()  # its window goes with this one
         ev.accept()
 
 

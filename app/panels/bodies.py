@@ -196,25 +196,43 @@ class BodiesPanel(QWidget):
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(a)
 
+        # short button texts (the full names are the tooltips and the menu entries): every
+        # action fits in a 300 px dock without the toolbar's ">>" overflow menu
+        for a, short in ((self.add_action, "Add child"), (self.rename_action, "Rename"),
+                         (self.duplicate_action, "Duplicate"), (self.delete_action, "Delete")):
+            a.setIconText(short)
         bar = QToolBar()
-        bar.addAction(self.add_action)
-        bar.addAction(self.duplicate_action)
-        bar.addAction(self.delete_action)
+        bar.setObjectName("bodiesToolbar")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for a in (self.add_action, self.rename_action, self.duplicate_action, self.delete_action):
+            bar.addAction(a)
+        self.toolbar = bar
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(bar)
         layout.addWidget(self.view)
 
-        self.view.selectionModel().currentChanged.connect(self._on_current_changed)
+        # the document's selection is the only truth: the view's selection reports to it, and a
+        # click on a row selects that row's body even when the row is already current (the
+        # view's current index survives a deselection made elsewhere, so currentChanged alone
+        # would miss that click)
+        self._syncing = False
+        self.view.selectionModel().selectionChanged.connect(self._on_view_selection)
+        self.view.pressed.connect(lambda index: self.doc.select(self.model.name_of(index)))
         self.model.modelReset.connect(self._sync_selection)
         doc.selectionChanged.connect(lambda _n: self._sync_selection())
+        doc.treeChanged.connect(self._update_actions)
         self._sync_selection()
 
     def current(self) -> str:
+        """The body the actions work on: the document's selection, else the base."""
         return self.doc.selection or self.doc.tree.base_name
 
-    def _on_current_changed(self, index: QModelIndex, _prev=None) -> None:
-        self.doc.select(self.model.name_of(index))
+    def _on_view_selection(self, *_args) -> None:
+        if self._syncing:
+            return
+        rows = self.view.selectionModel().selectedRows()
+        self.doc.select(self.model.name_of(rows[0]) if rows else None)
 
     def _sync_selection(self) -> None:
         self.view.expandAll()
@@ -223,12 +241,33 @@ class BodiesPanel(QWidget):
         name = self.doc.selection
         index = self.model.index_of(name) if name else QModelIndex()
         sm = self.view.selectionModel()
-        sm.blockSignals(True)
-        if index.isValid():
-            sm.setCurrentIndex(index, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
-        else:
-            sm.clearSelection()
-        sm.blockSignals(False)
+        self._syncing = True  # a flag, not blocked signals: the view must see its selection change
+        try:
+            if index.isValid():
+                sm.setCurrentIndex(index, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
+                self.view.scrollTo(index)
+            else:
+                sm.clearSelection()
+                sm.clearCurrentIndex()
+        finally:
+            self._syncing = False
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        """Enable what makes sense for the document's selection; name the target in tooltips."""
+        name = self.doc.selection
+        body = name is not None and name != self.doc.tree.base_name
+        target = self.current()
+        self.add_action.setToolTip(f"Add a child body under {target}"
+                                   + ("" if name else " (nothing selected)") + " (Ctrl+Shift+A)")
+        self.rename_action.setEnabled(name is not None)
+        for a in (self.delete_action, self.duplicate_action):
+            a.setEnabled(body)
+        self.type_menu.setEnabled(body)
+        self.delete_action.setToolTip(f"Delete {name} and its subtree (Del)" if body
+                                      else "Select a body to delete (the base cannot be deleted)")
+        self.duplicate_action.setToolTip(f"Duplicate {name} and its subtree (Ctrl+D)" if body
+                                         else "Select a body to duplicate")
 
     # --- actions -----------------------------------------------------------------------------
     def add_child(self, jtype: str) -> None:

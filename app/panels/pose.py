@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.transforms import rotation_readouts
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -22,19 +22,40 @@ from ..document import RobotDocument
 from ..qt_utils import signals_blocked
 from ..text import matrix_text
 
+POSE_OF = (("end_effector", "end effector"), ("selected", "selected body"))
+ROWS = (("matrix", "T", "the 4×4 homogeneous transform"),
+        ("rpy", "rpy", "roll, pitch, yaw about the fixed x, y, z axes: R = Rz(yaw)·Ry(pitch)·Rx(roll)"),
+        ("zyz", "ZYZ", "Euler ZYZ angles φ θ ψ: R = Rz(φ)·Ry(θ)·Rz(ψ)"),
+        ("quat", "quat", "unit quaternion w x y z"),
+        ("axis_angle", "axis∠", "rotation axis [x y z] and angle"))
+
 
 class PosePanel(QWidget):
-    """Matrix, position, roll/pitch/yaw, ZYZ Euler, quaternion and axis–angle, live."""
+    """Matrix, position, roll/pitch/yaw, ZYZ Euler, quaternion and axis–angle, live.
 
-    def __init__(self, doc: RobotDocument, parent=None) -> None:
+    Shows the end effector or the document's selected body ("pose of", remembered in
+    ``settings``); choosing a body in its list selects that body in the document.
+    """
+
+    def __init__(self, doc: RobotDocument, parent=None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
+        self.settings = settings
         self.T = np.eye(4)
-        self._user_body: str | None = None
+        self.pose_of = QComboBox()
+        self.pose_of.setObjectName("poseOf")
+        for key, text in POSE_OF:
+            self.pose_of.addItem(text, key)
+        saved = settings.value("pose/of") if settings is not None else None
+        self.pose_of.setCurrentIndex(max(self.pose_of.findData(saved), 0))
+        self.pose_of.setToolTip("whose pose to show: the end effector, or the body selected in the tree, "
+                                "the DH table or the viewport")
         self.body_combo = QComboBox()
         self.body_combo.setObjectName("poseBody")
+        self.body_combo.setToolTip("the body whose pose is shown; choosing one selects it")
         self.frame_combo = QComboBox()
         self.frame_combo.setObjectName("poseFrame")
+        self.frame_combo.setToolTip("the frame the pose is expressed in")
         self.units = QComboBox()
         self.units.addItems(["deg", "rad"])
         self.precision = QSpinBox()
@@ -43,7 +64,7 @@ class PosePanel(QWidget):
         self.precision.setValue(4)
         self.precision.setPrefix("digits ")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Body"))
+        top.addWidget(self.pose_of)
         top.addWidget(self.body_combo, 1)
         top.addWidget(QLabel("in"))
         top.addWidget(self.frame_combo, 1)
@@ -51,40 +72,60 @@ class PosePanel(QWidget):
         opts.addWidget(self.units)
         opts.addWidget(self.precision)
         opts.addStretch(1)
+        for style, label, tip in (("text", "Copy", "copy the matrix as text"),
+                                  ("numpy", "NumPy", "copy the matrix as a NumPy expression"),
+                                  ("matlab", "MATLAB", "copy the matrix as a MATLAB expression")):
+            b = QPushButton(label)
+            b.setObjectName(f"copy_{style}")
+            b.setToolTip(tip)
+            b.clicked.connect(lambda _=False, s=style: self.copy(s))
+            opts.addWidget(b)
 
         mono = QFont("DejaVu Sans Mono", 10)
         self.labels: dict[str, QLabel] = {}
-        form = QFormLayout()
-        for key, title in (("matrix", "T (4×4)"), ("x", "x"), ("y", "y"), ("z", "z"),
-                           ("rpy", "roll pitch yaw\n(XYZ fixed: Rz·Ry·Rx)"),
-                           ("zyz", "Euler ZYZ\n(Rz(φ)·Ry(θ)·Rz(ψ))"),
-                           ("quat", "quaternion\n(w x y z)"), ("axis_angle", "axis, angle")):
+
+        def readout(key: str) -> QLabel:
             lab = QLabel()
             lab.setObjectName(f"pose_{key}")
             lab.setFont(mono)
             lab.setTextFormat(Qt.TextFormat.PlainText)  # no rich-text sniffing on every tick
             lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.labels[key] = lab
-            form.addRow(title, lab)
-        copy_row = QHBoxLayout()
-        for style, label in (("text", "Copy"), ("numpy", "Copy NumPy"), ("matlab", "Copy MATLAB")):
-            b = QPushButton(label)
-            b.setObjectName(f"copy_{style}")
-            b.clicked.connect(lambda _=False, s=style: self.copy(s))
-            copy_row.addWidget(b)
+            return lab
+
+        # one line per readout, the conventions in tooltips: the panel stays short enough to sit
+        # under the joint sliders at 1280×800
+        form = QFormLayout()
+        form.setVerticalSpacing(2)
+        xyz = QHBoxLayout()
+        xyz.setSpacing(QFontMetrics(mono).horizontalAdvance("  "))  # as the matrix's column gap
+        for key in "xyz":
+            xyz.addWidget(readout(key))
+        xyz.addStretch(1)
+        for key, title, tip in ROWS:
+            if key == "rpy":
+                title_label = QLabel("x y z")
+                title_label.setToolTip("position in metres")
+                form.addRow(title_label, xyz)
+            title_label = QLabel(title)
+            title_label.setToolTip(tip)
+            lab = readout(key)
+            lab.setToolTip(tip)
+            form.addRow(title_label, lab)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addLayout(opts)
         layout.addLayout(form)
-        layout.addLayout(copy_row)
         layout.addStretch(1)
+        self.pose_of.activated.connect(self._pose_of_chosen)
         self.body_combo.activated.connect(self._body_chosen)
         self.frame_combo.activated.connect(lambda _i: self.refresh())
         self.units.activated.connect(lambda _i: self.refresh())
         self.precision.valueChanged.connect(lambda _v: self.refresh())
         doc.treeChanged.connect(self._rebuild_choices)
         doc.configurationChanged.connect(self.refresh)
+        doc.selectionChanged.connect(lambda _name: self._follow())
         self._rebuild_choices()
 
     def changeEvent(self, ev) -> None:  # noqa: N802
@@ -95,36 +136,67 @@ class PosePanel(QWidget):
                 lab.setFont(mono)
         super().changeEvent(ev)
 
+    def mode(self) -> str:
+        """``"end_effector"`` or ``"selected"``."""
+        return self.pose_of.currentData()
+
+    def set_mode(self, mode: str) -> None:
+        self.pose_of.setCurrentIndex(self.pose_of.findData(mode))
+        self._pose_of_chosen()
+
+    def _pose_of_chosen(self, _i: int = 0) -> None:
+        if self.settings is not None:
+            self.settings.setValue("pose/of", self.mode())
+        self._follow()
+
     def _body_chosen(self, _i: int) -> None:
-        self._user_body = self.body_combo.currentText()
+        # choosing a body sets the one selection; the panel then shows the selected body
+        self.pose_of.setCurrentIndex(self.pose_of.findData("selected"))
+        if self.settings is not None:
+            self.settings.setValue("pose/of", "selected")
+        self.doc.select(self.body_combo.currentText())
+        self._follow()
+
+    def shown_body(self) -> str | None:
+        """The body whose pose the panel shows (None: nothing to show)."""
+        tree = self.doc.tree
+        if self.mode() == "end_effector":
+            return tree.end_effector
+        sel = self.doc.selection
+        return sel if sel in tree.body_names else None
+
+    def _follow(self) -> None:
+        body = self.shown_body()
+        with signals_blocked(self.body_combo):
+            if body is None:
+                self.body_combo.setCurrentIndex(-1)
+            else:
+                self.body_combo.setCurrentText(body)
         self.refresh()
 
     def _rebuild_choices(self) -> None:
         tree = self.doc.tree
         names = tree.body_names
         frames = [tree.base_name, *names]
-        body = self._user_body if self._user_body in names else tree.end_effector
         frame = self.frame_combo.currentText()
         with signals_blocked(self.body_combo, self.frame_combo):
             self.body_combo.clear()
             self.body_combo.addItems(names)
-            if body:
-                self.body_combo.setCurrentText(body)
             self.frame_combo.clear()
             self.frame_combo.addItems(frames)
             self.frame_combo.setCurrentText(frame if frame in frames else tree.base_name)
-        self.refresh()
+        self._follow()
 
     def set_body(self, body: str, frame: str | None = None) -> None:
-        self._user_body = body
-        self.body_combo.setCurrentText(body)
+        """Show ``body`` (selecting it in the document) in ``frame``."""
         if frame is not None:
             self.frame_combo.setCurrentText(frame)
-        self.refresh()
+        self.body_combo.setCurrentText(body)
+        self._body_chosen(self.body_combo.currentIndex())
 
     def refresh(self) -> None:
         tree = self.doc.tree
-        body = self.body_combo.currentText()
+        body = self.shown_body()
         if not body:
             for lab in self.labels.values():
                 lab.setText("—")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy, quat_to_rotation, rpy_to_matrix
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -25,6 +26,7 @@ from ..qt_utils import signals_blocked
 
 TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
+BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
 
 
 def channel_range(kind: str, lo: float, hi: float) -> tuple[float, float]:
@@ -55,6 +57,14 @@ class JointRow:
         self.limits = QLabel()
         self.limits.setStyleSheet("color: #999")
         self._drag: int | None = None
+        self._burst: int | None = None  # undo-merge token of the current run of wheel/key steps
+        self._burst_time = 0.0
+        self._wheel_rest = 0  # wheel angle not yet turned into a step (touchpads send small deltas)
+        # no focus from the wheel: scrolling the list over a slider must not grab and move it
+        self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.spin.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.slider.installEventFilter(panel.input_filter)
+        self.spin.installEventFilter(panel.input_filter)
         self.slider.sliderPressed.connect(self._pressed)
         self.slider.sliderReleased.connect(self._released)
         self.slider.valueChanged.connect(self._slider_moved)
@@ -71,8 +81,7 @@ class JointRow:
         with signals_blocked(self.spin):
             self.spin.setDecimals(2 if k != 1.0 else 4)
             self.spin.setRange(self.lo * k, self.hi * k)
-            step = self.panel.step_for(self.kind)
-            self.spin.setSingleStep(step)
+            self.spin.setSingleStep(self.panel.step.value())  # the step is in the shown unit
             self.spin.setSuffix(("°" if self.panel.degrees else " rad") if self.kind == "angle"
                                 else (" mm" if self.panel.millimetres else " m"))
         self.limits.setText(f"[{self.lo * k:.4g}, {self.hi * k:.4g}]")
@@ -86,6 +95,26 @@ class JointRow:
             t = (value - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
             self.slider.setValue(int(round(min(max(t, 0.0), 1.0) * TICKS)))
             self.spin.setValue(value * self.scale())
+
+    def step_by(self, steps: float) -> None:
+        """Move by ``steps`` times the panel's step (in the shown unit), clamped to the range.
+        Steps that follow each other within BURST_S on the focused slider are one undo step."""
+        value = self.panel.values().get(self.key)
+        if value is None:
+            return
+        new = min(max(value + steps * self.panel.step_for(self.kind), self.lo), self.hi)
+        self.set_core_value(new)
+
+    def set_core_value(self, value: float) -> None:
+        now = time.monotonic()
+        if self._burst is None or now - self._burst_time > BURST_S:
+            self._burst = self.panel.doc.begin_drag()
+        self._burst_time = now
+        self.panel.set_value(self.key, value, self._burst)
+
+    def end_burst(self) -> None:
+        self._burst = None
+        self._wheel_rest = 0
 
     def _pressed(self) -> None:
         self._drag = self.panel.doc.begin_drag()
@@ -101,6 +130,61 @@ class JointRow:
         self.panel.set_value(self.key, shown / self.scale(), None)
 
 
+class _InputFilter(QObject):
+    """Wheel and keys on the rows' sliders and spin boxes.
+
+    Over an unfocused control the wheel scrolls the list (it used to move whichever slider
+    was under the cursor, one undo step per notch). On a focused slider the wheel and the
+    arrow/page keys step by the panel's step in the shown unit, merged into one undo step.
+    """
+
+    KEYS = {Qt.Key.Key_Left: -1, Qt.Key.Key_Down: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: 1,
+            Qt.Key.Key_PageDown: -10, Qt.Key.Key_PageUp: 10}
+
+    def __init__(self, panel: JointsPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+
+    def _row(self, obj: QObject) -> JointRow | None:
+        return next((r for r in self.panel.rows.values() if obj is r.slider or obj is r.spin), None)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
+        t = ev.type()
+        if t not in (QEvent.Type.Wheel, QEvent.Type.KeyPress, QEvent.Type.FocusOut):
+            return False
+        row = self._row(obj)
+        if row is None:
+            return False
+        if t == QEvent.Type.FocusOut:
+            row.end_burst()
+            return False
+        if t == QEvent.Type.Wheel:
+            if not obj.hasFocus():
+                QCoreApplication.sendEvent(self.panel.scroll.viewport(), ev)
+                return True
+            if obj is not row.slider:
+                return False  # a focused spin box steps itself (by the same step)
+            delta = ev.angleDelta().y() or ev.angleDelta().x()
+            if ev.inverted():
+                delta = -delta
+            row._wheel_rest += delta
+            steps = int(row._wheel_rest / 120)
+            row._wheel_rest -= steps * 120
+            if steps:
+                row.step_by(steps)
+            return True
+        if obj is not row.slider or ev.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        key = ev.key()
+        if key in self.KEYS:
+            row.step_by(self.KEYS[key])
+            return True
+        if key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            row.set_core_value(row.lo if key == Qt.Key.Key_Home else row.hi)
+            return True
+        return False
+
+
 class JointsPanel(QWidget):
     """Rows of controls built when the tree changes, refreshed when the configuration does."""
 
@@ -110,6 +194,7 @@ class JointsPanel(QWidget):
         self.degrees = True
         self.millimetres = False
         self.rows: dict[str, JointRow] = {}
+        self.input_filter = _InputFilter(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         top = QHBoxLayout()
@@ -130,7 +215,8 @@ class JointsPanel(QWidget):
         self.step.setDecimals(3)
         self.step.setRange(0.001, 90)
         self.step.setValue(1.0)
-        self.step.setToolTip("Spin-box step (in the shown unit)")
+        self.step.setToolTip("Step of the arrow keys and the wheel on a focused slider, and of the "
+                             "spin boxes, in the shown unit (deg or rad; m or mm)")
         self.step.valueChanged.connect(self._units_changed)
         top.addStretch(1)
         for w in (self.angle_units, self.length_units, self.step):
@@ -146,12 +232,11 @@ class JointsPanel(QWidget):
         self._rebuild()
 
     def step_for(self, kind: str) -> float:
+        """The step in core units (rad, m): the step box counts in the shown unit."""
         s = self.step.value()
-        if kind == "angle" and not self.degrees:
-            return s * math.pi / 180
-        if kind == "length" and not self.millimetres:
-            return s / 1000 * 10  # 1 → 1 cm steps in metres
-        return s
+        if kind == "angle":
+            return math.radians(s) if self.degrees else s
+        return s / 1000 if self.millimetres else s
 
     def _units_changed(self, *_args) -> None:
         self.degrees = self.angle_units.currentIndex() == 0

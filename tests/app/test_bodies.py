@@ -115,7 +115,9 @@ def test_delete_base_is_refused(window):
     window.doc.open("two_link_planar")
     before = window.doc.serialized()
     window.doc.select("base")
-    window.bodies.delete_action.trigger()
+    assert not window.bodies.delete_action.isEnabled()  # offered only for a body
+    assert "base cannot be deleted" in window.bodies.delete_action.toolTip()
+    window.bodies.delete()  # called anyway (a script): refused with a message
     assert window.doc.serialized() == before
     assert "base cannot be deleted" in window.statusBar().currentMessage()
 

@@ -1,0 +1,126 @@
+"""The main window's default layout: which dock goes where, and how big.
+
+Left column, full height: Bodies above Joint (both visible: editing the selected body's joint
+while seeing the tree). Right: the joint sliders above the Pose readout. Bottom, under the
+viewport and the right column: the DH table. The sizes come from the current font, so that six
+sliders and six DH rows fit at 1280×800 and stay visible with presentation-size text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+#: bump when the dock arrangement changes: saved states of an older layout are then ignored
+LAYOUT_VERSION = 2
+#: the default window covers this share of the screen's available area
+SCREEN_SHARE = 0.9
+#: rows the default layout keeps visible without scrolling
+VISIBLE_SLIDERS = 6
+VISIBLE_DH_ROWS = 6
+VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
+
+L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+           Qt.DockWidgetArea.BottomDockWidgetArea)
+
+
+def default_window_size(window: MainWindow) -> QSize:
+    """90 % of the available screen area (the whole of it below 1280×800)."""
+    screen = window.screen() or QApplication.primaryScreen()
+    avail = screen.availableGeometry() if screen is not None else None
+    if avail is None or avail.width() <= 0:
+        return QSize(1280, 800)
+    w, h = avail.width(), avail.height()
+    return QSize(max(int(w * SCREEN_SHARE), min(w, 1280)), max(int(h * SCREEN_SHARE), min(h, 800)))
+
+
+def compact_dh_rows(window: MainWindow) -> None:
+    """DH rows as tall as a line of text plus padding (the style's default is taller): the
+    six rows of a 6-axis arm fit under the viewport at 1280×800. Columns as wide as a
+    seven-character number at the current text size."""
+    view = window.dh.view
+    fm = QFontMetrics(view.font())
+    view.verticalHeader().setMinimumSectionSize(fm.height() + 4)
+    view.verticalHeader().setDefaultSectionSize(fm.height() + 8)
+    view.horizontalHeader().setDefaultSectionSize(max(72, fm.horizontalAdvance("-0.12345") + 16))
+
+
+def _row_height() -> int:
+    """Height of one slider row (a spin box is the tallest control in it)."""
+    return QDoubleSpinBox().sizeHint().height()
+
+
+def needed_sizes(window: MainWindow) -> dict[str, int]:
+    """Widths and heights (pixels, with the dock title bars) the docks need at the current font."""
+    compact_dh_rows(window)
+    style = window.style()
+    title = QFontMetrics(QApplication.font()).height() + 8  # a dock's title bar
+    scrollbar = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+    button = QPushButton("Home").sizeHint().height()
+    row = _row_height()
+    sliders = window.sliders
+    grid_spacing = 4
+    sliders_h = (title + 4 + button + 6 + 2 * 2 + 2 * 4  # title, margins, top bar, frame, grid margins
+                 + VISIBLE_SLIDERS * row + (VISIBLE_SLIDERS - 1) * grid_spacing)
+    dh = window.dh
+    view = dh.view
+    dh_rows = VISIBLE_DH_ROWS * view.verticalHeader().defaultSectionSize()
+    dh_h = (title + dh.layout().contentsMargins().top() * 2 + view.horizontalHeader().sizeHint().height()
+            + dh_rows + 2 * view.frameWidth() + scrollbar  # a horizontal scroll bar may appear
+            + 2 * button + 3 * dh.layout().spacing())
+    # the Joint form's own minimum width plus its scroll bar: no horizontal scrolling
+    joint_scroll = window.joint.findChild(QScrollArea)
+    joint_min = joint_scroll.widget().minimumSizeHint().width() if joint_scroll and joint_scroll.widget() else 360
+    # the form widens with what it shows (a transform's six numbers on one line): room for
+    # seven numbers at the current font, measured at 1× and 1.5× text on the library robots
+    numbers = QFontMetrics(QApplication.font()).horizontalAdvance("0.0000  " * 7)
+    left_w = max(max(joint_min, numbers) + scrollbar + 12, window.bodies.minimumSizeHint().width())
+    right_w = max(sliders.minimumSizeHint().width(), window.pose.minimumSizeHint().width(), 360)
+    tree = window.bodies.view
+    tree_row = max(tree.sizeHintForRow(0), QFontMetrics(tree.font()).height() + 2)
+    bodies_h = (title + 4 + window.bodies.toolbar.sizeHint().height() + tree.header().sizeHint().height()
+                + VISIBLE_BODIES * tree_row + 2 * tree.frameWidth() + 6)
+    return {"left": left_w, "right": right_w, "sliders": sliders_h, "dh": dh_h,
+            "pose": window.pose.minimumSizeHint().height() + title, "bodies": bodies_h}
+
+
+def fit_docks(window: MainWindow) -> None:
+    """Size the docks for the current font and window (placement unchanged)."""
+    d = window.docks
+    n = needed_sizes(window)
+    width = window.width()
+    # a larger window shares its width with the controls instead of giving it all to the view
+    left = max(n["left"], int(0.22 * width))
+    right = max(n["right"], int(0.24 * width))
+    window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
+    window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
+    # the right column above the DH table: sliders first, the pose gets the rest
+    window.resizeDocks([d["slidersDock"], d["poseDock"]], [n["sliders"], n["pose"]], Qt.Orientation.Vertical)
+    bodies_h = max(n["bodies"], int(0.3 * window.height()))
+    window.resizeDocks([d["bodiesDock"], d["jointDock"]], [bodies_h, window.height() - bodies_h],
+                       Qt.Orientation.Vertical)
+
+
+def apply_default_layout(window: MainWindow) -> None:
+    """Put every dock in its default place, shown and docked, and size them (View ▸ Reset layout)."""
+    d = window.docks
+    window.setCorner(Qt.Corner.BottomLeftCorner, L)  # the left column runs the full height
+    window.setCorner(Qt.Corner.TopLeftCorner, L)
+    window.setCorner(Qt.Corner.BottomRightCorner, B)  # the DH table runs under the right column
+    window.setCorner(Qt.Corner.TopRightCorner, R)
+    for dock in d.values():
+        dock.setFloating(False)
+    window.addDockWidget(L, d["bodiesDock"])
+    window.splitDockWidget(d["bodiesDock"], d["jointDock"], Qt.Orientation.Vertical)
+    window.addDockWidget(R, d["slidersDock"])
+    window.splitDockWidget(d["slidersDock"], d["poseDock"], Qt.Orientation.Vertical)
+    window.addDockWidget(B, d["dhDock"])
+    for dock in d.values():
+        dock.show()
+    fit_docks(window)
