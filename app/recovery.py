@@ -246,6 +246,11 @@ def find_orphans(directory: Path | None = None) -> list[AutosaveSlot]:
 
 
 # --- the dialog --------------------------------------------------------------------------------
+def _elide(text: str, limit: int = 70) -> str:
+    """A long path shortened in the middle (the full one is in the tooltip)."""
+    return text if len(text) <= limit else text[: limit // 2 - 1] + "…" + text[-(limit // 2):]
+
+
 def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds)) if seconds else "unknown time"
 
@@ -265,15 +270,24 @@ class RecoveryDialog(QDialog):
         self._groups: list[QButtonGroup] = []
         several = len(infos) > 1
         layout = QVBoxLayout(self)
+        layout.setSpacing(12)
+        heading = QLabel(f"<b>Unsaved work from {'sessions' if several else 'a session'} that did not "
+                         "close cleanly</b>")
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        heading.setFont(font)
+        layout.addWidget(heading)
         intro = QLabel(
-            f"KineTree did not close cleanly and kept {'these robots' if several else 'this robot'} "
-            "with unsaved changes. Restore opens the robot as it was, still unsaved, with its "
-            "original file name; Later keeps the autosave and asks again at the next start.")
+            "Restore opens the robot as it was when last autosaved, still unsaved, and Save writes "
+            "to its original file. Discard deletes the autosave. Later keeps it and asks again at the "
+            "next start.")
         intro.setWordWrap(True)
         intro.setObjectName("recoveryIntro")
+        intro.setMinimumWidth(520)
         layout.addWidget(intro)
         grid = QGridLayout()
         grid.setHorizontalSpacing(18)
+        grid.setVerticalSpacing(6)
         for col, title in enumerate(("Robot", "Saves to", "Autosaved")):
             head = QLabel(f"<b>{title}</b>")
             grid.addWidget(head, 0, col)
@@ -281,7 +295,7 @@ class RecoveryDialog(QDialog):
             name = QLabel(info.name)
             name.setTextFormat(Qt.TextFormat.PlainText)
             name.setObjectName(f"recoveryName_{i - 1}")
-            where = QLabel(str(info.path) if info.path else "(never saved)")
+            where = QLabel(_elide(str(info.path)) if info.path else "(no file yet)")
             where.setTextFormat(Qt.TextFormat.PlainText)
             where.setToolTip(str(info.path) if info.path else "")
             grid.addWidget(name, i, 0)
@@ -300,6 +314,7 @@ class RecoveryDialog(QDialog):
                 self._groups.append(group)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
+        layout.addSpacing(6)
         buttons = QHBoxLayout()
         specs = ([("restoreAllButton", "Restore all", RESTORE), ("discardAllButton", "Discard all", DISCARD),
                   ("laterButton", "Later", LATER), ("applyButton", "Apply choices", None)] if several else

@@ -140,6 +140,7 @@ def answer_dialog(button: str, seen: dict, choose: dict[int, str] | None = None)
         dialog = QApplication.activeModalWidget()
         if dialog is not None and dialog.objectName() == "recoveryDialog":
             seen["text"] = [label.text() for label in dialog.findChildren(QLabel)]
+            seen["tips"] = [label.toolTip() for label in dialog.findChildren(QLabel)]  # full paths
             seen["image"] = dialog.grab()
             for row, choice in (choose or {}).items():
                 dialog.findChild(object, f"{choice}_{row}").click()
@@ -172,7 +173,7 @@ def test_killed_instance_is_offered_and_restored_at_a_file_argument_start(make_w
     seen: dict = {}
     answer_dialog("restoreAllButton", seen)
     start(w, "puma560")  # kinetree puma560: the argument and the unsaved work both open
-    assert "arm.kinetree.json" in seen["text"] and str(project) in seen["text"]
+    assert "arm.kinetree.json" in seen["text"] and str(project) in seen["tips"]
     assert w.doc.path is None and not w.doc.modified and w.doc.tree.num_bodies == 6  # the argument
     (r,) = w.spawned
     r.autosave_timer.stop()
@@ -193,13 +194,13 @@ def test_killed_instance_is_offered_and_restored_at_a_file_argument_start(make_w
 
 def test_two_live_instances_keep_separate_autosaves(make_window, instances, monkeypatch):
     a, b = instances("puma560", "q1", "10"), instances("puma560", "q1", "20")
+    w = make_window()  # while they start
     pa, pb = a.autosaved(), b.autosaved()
     assert pa != pb and pa.exists() and pb.exists()
     assert json.loads(pa.read_text()) != json.loads(pb.read_text())
 
     asked = []
     monkeypatch.setattr(MainWindow, "ask_recovery", lambda self, infos: asked.append(infos) or [])
-    w = make_window()
     start(w, None)
     assert asked == []  # both owners are alive: nothing to offer, nothing touched
     assert b.quit_discarding() == 0
@@ -303,6 +304,22 @@ def test_clean_quit_and_damaged_files(make_window, autosave_dir):
     assert w.close()
     assert not own.exists() and not own.with_suffix("").with_suffix(".lock").exists()
     assert bad.data_path.exists()
+
+
+def test_autosave_of_an_older_version_is_offered(make_window, autosave_dir):
+    autosave_dir.mkdir(parents=True)
+    legacy = autosave_dir / "autosave.kinetree.json"  # one shared file, no lock, no metadata
+    legacy.write_text(dumps(load_robot("scara")))
+    w = make_window()
+    seen: dict = {}
+    answer_dialog("restoreAllButton", seen)
+    assert w.offer_recovery() == [w]
+    assert "untitled" in seen["text"] and w.doc.modified and w.doc.tree.num_bodies == 4
+    assert w.autosave_path() == legacy
+    w.sliders.rows["q1"].spin.setValue(5)
+    assert w.autosave() and legacy.with_name("autosave.meta.json").exists()  # it carries on there
+    assert w.close()
+    assert list(autosave_dir.iterdir()) == []
 
 
 @pytest.mark.parametrize("name", ["recovery_one.png", "recovery_three.png"])
