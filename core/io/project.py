@@ -2,14 +2,23 @@
 
 Layout (every field is documented in README.md, "Project file")::
 
-    {"format": "kinetree", "version": 1, "base_name": "base", "gravity": [0, 0, 0],
-     "base": {"mass", "center_of_mass", "inertia", "visuals"} (optional),
-     "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals",
+    {"format": "kinetree", "version": 2, "base_name": "base", "gravity": [0, 0, 0],
+     "base": {"mass", "center_of_mass", "inertia", "visuals", "collisions",
+              "extensions" (optional)} (optional),
+     "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals", "collisions",
+                 "extensions" (optional),
                  "joint": {"name", "type", "axis", "position_limits", "home_position",
                            "offset", "joint_to_parent_transform", "child_to_joint_transform",
                            "dh": {"convention", "a", "alpha", "d", "theta"} | null,
-                           "mimic": {"joint", "multiplier", "offset"} (optional)}}],
+                           "mimic": {"joint", "multiplier", "offset"} (optional),
+                           "extensions" (optional)}}],
+     "extensions": [...] (optional),
      "configuration": [...]}
+
+Visuals and collisions are ``{"kind", "size", "pose", "color" (visuals only), "filename",
+"name"}``; ``extensions`` are lists of XML element texts (robot-file elements KineTree does not
+model, see :mod:`kinetree.core.xml_fragment`). Version 1 (before collisions and extensions)
+loads as a tree without them; a version newer than :data:`VERSION` is refused.
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic
 (:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
@@ -34,11 +43,13 @@ from ..tree import RigidBodyTree
 from .project_check import check_project, parse_json
 from .safe_io import atomic_write_text, read_regular_file
 
-__all__ = ["FORMAT", "MAX_BYTES", "VERSION", "atomic_write_text", "dumps", "load_project", "save_project",
-           "tree_from_dict", "tree_to_dict"]
+__all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text", "dumps", "load_project",
+           "save_project", "tree_from_dict", "tree_to_dict"]
 
 FORMAT = "kinetree"
-VERSION = 1
+VERSION = 2
+#: The oldest version this KineTree reads (older ones are migrated on load).
+MIN_VERSION = 1
 MAX_BYTES = 50 * 1024 * 1024
 
 
@@ -60,6 +71,8 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             jd["home_position"] = j._home.tolist()
         if j.mimic is not None:
             jd["mimic"] = {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier, "offset": j.mimic.offset}
+        if j.extensions:
+            jd["extensions"] = list(j.extensions)
         dh = j.dh_parameters
         if dh is not None:
             jd["dh"] = {"convention": dh.convention, "a": dh.a, "alpha": dh.alpha, "d": dh.d,
@@ -77,14 +90,19 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
     d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "base_name": tree.base_name,
                          "gravity": tree.gravity.tolist(), "bodies": bodies}
     d["base"] = _inertia_and_visuals(tree.base)
+    if tree.extensions:
+        d["extensions"] = list(tree.extensions)
     if configuration is not None:
         d["configuration"] = np.asarray(configuration, dtype=float).tolist()
     return d
 
 
 def _inertia_and_visuals(b: RigidBody) -> dict[str, Any]:
-    return {"mass": b.mass, "center_of_mass": b.center_of_mass.tolist(), "inertia": b.inertia.tolist(),
-            "visuals": [v.to_dict() for v in b.visuals]}
+    d = {"mass": b.mass, "center_of_mass": b.center_of_mass.tolist(), "inertia": b.inertia.tolist(),
+         "visuals": [v.to_dict() for v in b.visuals], "collisions": [c.to_dict(color=False) for c in b.collisions]}
+    if b.extensions:
+        d["extensions"] = list(b.extensions)
+    return d
 
 
 def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str) -> None:
@@ -93,9 +111,26 @@ def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str) -> None:
     body.mass = bd.get("mass", 1.0)
     body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
     body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
-    body.visuals = [Visual(v["kind"], tuple(v["size"]), v.get("pose", np.eye(4)),
-                           tuple(v.get("color", (0.7, 0.7, 0.75, 1))), v.get("filename", ""), v.get("name", ""))
-                    for v in bd.get("visuals", [])]
+    body.visuals = _shapes(bd, "visuals", where)
+    body.collisions = _shapes(bd, "collisions", where)  # absent in version 1
+    body.extensions = _get(bd, "extensions", where, [])
+
+
+def _shapes(bd: dict, key: str, where: str) -> list[Visual]:
+    items = _get(bd, key, where, [])
+    if not isinstance(items, list):
+        raise FileFormatError(f"{where}: {key}: must be a list")
+    out = []
+    for k, v in enumerate(items):
+        at = f"{where}: {key}[{k}]"
+        if not isinstance(v, dict):
+            raise FileFormatError(f"{at}: must be an object")
+        try:
+            out.append(Visual(_get(v, "kind", at), _get(v, "size", at), v.get("pose", np.eye(4)),
+                              v.get("color", (0.7, 0.7, 0.75, 1)), v.get("filename", ""), v.get("name", "")))
+        except KineTreeError as exc:
+            raise FileFormatError(f"{at}: {exc}") from None
+    return out
 
 
 def _get(d: dict, key: str, where: str, default: Any = ...) -> Any:
@@ -138,6 +173,7 @@ def _joint_from_dict(jd: dict, where: str) -> Joint:
         if not isinstance(mimic, dict):
             raise FileFormatError(f"{where}: 'mimic' must be an object")
         j.mimic = Mimic(_get(mimic, "joint", where + ".mimic"), mimic.get("multiplier", 1.0), mimic.get("offset", 0.0))
+    j.extensions = _get(jd, "extensions", where, [])
     return j
 
 
@@ -153,6 +189,9 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
             f"{source}: project version {version} is newer than this KineTree understands "
             f"(up to {VERSION}); please update KineTree"
         )
+    if version < MIN_VERSION:
+        raise FileFormatError(f"{source}: project version {version} is unknown (versions start at {MIN_VERSION})")
+    # version 1 -> 2 added collisions and extensions (all optional): a version-1 file reads as is
     check_project(d, source)
     try:
         tree = RigidBodyTree(_get(d, "base_name", source, "base"), _get(d, "gravity", source, [0, 0, 0]))
@@ -170,6 +209,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
             tree.add_body(body, _get(bd, "parent", where))
         if "base" in d:
             _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base")
+        tree.extensions = _get(d, "extensions", source, [])
         tree.check_mimics()
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None

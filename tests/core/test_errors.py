@@ -493,9 +493,11 @@ def _project(tree=None) -> dict:
 
 
 def test_newer_version_refused():
+    from kinetree.core.io.project import VERSION
+
     d = _project()
-    d["version"] = 2
-    with raises(FileFormatError, "version 2", "newer"):
+    d["version"] = VERSION + 1
+    with raises(FileFormatError, f"version {VERSION + 1}", "newer"):
         tree_from_dict(d, "robot.kinetree.json")
     d["version"] = "1"
     with raises(FileFormatError, "version"):
