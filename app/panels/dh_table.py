@@ -11,7 +11,7 @@ from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, 
 from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import export_robot, import_robot
 from kinetree.core.library import refit_visuals
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..numbers import exact_text, identity, parse_number, short_text, to_degrees, to_radians
 from ..text import matrix_text
+from .cell_editor import ExactDelegate
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
 ANGLE_COLUMNS = {2, 4}
@@ -48,7 +50,7 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     Angles (α, θ, offset and limits of R joints) are in the table's unit.
     """
     rows = []
-    k = math.radians(1) if degrees else 1.0
+    angle = to_radians if degrees else identity
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
         if not cells:
@@ -64,16 +66,13 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
                 vals.append(0.0)
                 continue
-            try:
-                vals.append(float(c))
-            except ValueError:
-                raise KineTreeError(f"pasted line {lineno}: {c!r} is not a number") from None
+            vals.append(parse_number(c, f"pasted line {lineno}", allow_inf=len(vals) >= 5))
         a, alpha, d, theta = vals[:4]
         offset = vals[4] if len(vals) > 4 else 0.0
-        ak = k if jt == "R" else 1.0
-        link = DHLink(jt, a, alpha * k, d, theta * k, offset * ak)
+        ak = angle if jt == "R" else identity
+        link = DHLink(jt, a, angle(alpha), d, angle(theta), ak(offset))
         if len(vals) == 7:
-            link.qlim = (vals[5] * ak, vals[6] * ak)
+            link.qlim = (ak(vals[5]), ak(vals[6]))
         rows.append(link)
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
@@ -81,7 +80,12 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
 
 
 class DhTableModel(QAbstractTableModel):
-    """Rows of :func:`chain_dh_table` for the document's tree; edits rebuild the chain."""
+    """Rows of :func:`chain_dh_table` for the document's tree; edits rebuild the chain.
+
+    ``EditRole`` is the exact text of a cell (what its editor opens with); a refused edit
+    leaves its message on the cell (:meth:`error_at`) until the next change of the tree."""
+
+    reloaded = Signal()  # the rows were read again from the tree (reset or not)
 
     def __init__(self, doc: RobotDocument) -> None:
         super().__init__()
@@ -89,16 +93,36 @@ class DhTableModel(QAbstractTableModel):
         self.degrees = True
         self.convention = "dh"
         self.entries: list[DHEntry] = []
+        self.errors: dict[tuple[int, int], str] = {}
         self._reload()
         doc.treeChanged.connect(self._reload)
 
     def _reload(self) -> None:
-        self.beginResetModel()
-        self.entries = chain_dh_table(self.doc.tree)
-        conventions = {e.convention for e in self.entries if e.convention}
-        if len(conventions) == 1:
-            self.convention = conventions.pop()
-        self.endResetModel()
+        entries = chain_dh_table(self.doc.tree)
+        same_rows = [(e.body, e.link is None) for e in entries] == [(e.body, e.link is None) for e in self.entries]
+        conventions = {e.convention for e in entries if e.convention}
+        if same_rows and entries:  # one row edited: the view keeps its scroll position and current cell
+            self.entries, self.errors = entries, {}
+            if len(conventions) == 1:
+                self.convention = conventions.pop()
+            self.dataChanged.emit(self.index(0, 0), self.index(len(entries) - 1, len(COLUMNS) - 1))
+        else:
+            self.beginResetModel()
+            self.entries, self.errors = entries, {}
+            if len(conventions) == 1:
+                self.convention = conventions.pop()
+            self.endResetModel()
+        self.reloaded.emit()
+
+    def error_at(self, index: QModelIndex) -> str:
+        """The message of the last refused edit of this cell ("" if none)."""
+        return self.errors.get((index.row(), index.column()), "")
+
+    def _refuse(self, index: QModelIndex, message: str) -> bool:
+        self.errors[(index.row(), index.column())] = message
+        self.dataChanged.emit(index, index)
+        self.doc.message.emit(message)
+        return False
 
     def links(self) -> list[DHLink]:
         return [e.link for e in self.entries if e.link is not None]
@@ -123,12 +147,22 @@ class DhTableModel(QAbstractTableModel):
             return name
         return self.entries[section].body if section < len(self.entries) else None
 
-    def _scale(self, col: int, link: DHLink) -> float:
-        if not self.degrees:
-            return 1.0
-        if col in ANGLE_COLUMNS or (col in (5, 6, 7) and link.joint == "R"):
-            return math.degrees(1)
-        return 1.0
+    def _is_angle(self, col: int, link: DHLink) -> bool:
+        return col in ANGLE_COLUMNS or (col in (5, 6, 7) and link.joint == "R")
+
+    def _units(self, col: int, link: DHLink) -> tuple:
+        """(core → shown, shown → core) for a cell."""
+        return (to_degrees, to_radians) if self.degrees and self._is_angle(col, link) else (identity, identity)
+
+    def _shown(self, value: float, col: int, link: DHLink) -> str:
+        """A value for a message: in the shown unit, at most 6 significant digits."""
+        unit = ("°" if self.degrees else " rad") if self._is_angle(col, link) else " m"
+        return short_text(self._units(col, link)[0](value)) + unit
+
+    @staticmethod
+    def _value(link: DHLink, col: int) -> float:
+        return [math.nan, link.a, link.alpha, link.d, link.theta, link.offset,
+                link.qlim[0] if link.qlim else -math.inf, link.qlim[1] if link.qlim else math.inf][col]
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -144,18 +178,23 @@ class DhTableModel(QAbstractTableModel):
                 return f"{e.body} is not DH-expressible: {e.reason}"
             return None
         link = e.link
+        error = self.errors.get((index.row(), col))
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
                 return link.joint + (" (flipped)" if link.flip and role == Qt.ItemDataRole.DisplayRole else "")
             variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
             if variable and role == Qt.ItemDataRole.DisplayRole:
                 return f"q{index.row() + 1}"
-            value = [None, link.a, link.alpha, link.d, link.theta, link.offset,
-                     link.qlim[0] if link.qlim else -math.inf, link.qlim[1] if link.qlim else math.inf][col]
-            value *= self._scale(col, link)
-            return f"{value:.6g}" if role == Qt.ItemDataRole.DisplayRole else value
+            value = self._value(link, col)
+            if role == Qt.ItemDataRole.EditRole:  # exact: opening and leaving an editor changes nothing
+                return exact_text(value, *self._units(col, link))
+            return short_text(self._units(col, link)[0](value))
+        if error and role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(QColor("#5a1d1d"))
+        if error and role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor("white"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row"
+            return error or f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row"
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -181,30 +220,40 @@ class DhTableModel(QAbstractTableModel):
             return False
         col = index.column()
         link = e.link
+        what = f"{COLUMNS[col]} of {e.body}"
         try:
             if col == 0:
                 jt = str(value).strip().upper()[:1]
                 if jt not in ("R", "P"):
                     raise KineTreeError(f"joint type must be R or P, got {value!r}")
+                if jt == link.joint:
+                    return True  # no change, no undo step
                 new = replace(link, joint=jt)
             else:
-                v = float(value) / self._scale(col, link)
+                if isinstance(value, (int, float)):
+                    shown = float(value)
+                else:
+                    shown = parse_number(str(value), what, allow_inf=col in (6, 7))
+                v = self._units(col, link)[1](shown)
+                if v == self._value(link, col):
+                    return True  # the stored value: no edit
                 if col in (6, 7):
                     lo, hi = link.qlim or (-math.inf, math.inf)
-                    new = replace(link, qlim=(v, hi) if col == 6 else (lo, v))
+                    lo, hi = (v, hi) if col == 6 else (lo, v)
+                    if lo > hi:
+                        raise KineTreeError(f"{e.body}: min {self._shown(lo, col, link)} "
+                                            f"is above max {self._shown(hi, col, link)}")
+                    new = replace(link, qlim=(lo, hi))
                 else:
                     new = replace(link, **{COLUMNS_FIELD[col]: v})
-        except (TypeError, ValueError):
-            self.doc.message.emit(f"{COLUMNS[col]}: {value!r} is not a number")
-            return False
         except KineTreeError as exc:
-            self.doc.message.emit(str(exc))
-            return False
-        return self.apply_row(index.row(), new, f"Edit {COLUMNS[col]} of {e.body}")
+            return self._refuse(index, str(exc))
+        message = self.apply_row(index.row(), new, f"Edit {what}")
+        return True if message is None else self._refuse(index, message)
 
     # --- edits -------------------------------------------------------------------------------
-    def apply_row(self, row: int, link: DHLink, text: str) -> bool:
-        """Change one row: rebuild a pure chain, or replace just that body's joint."""
+    def apply_row(self, row: int, link: DHLink, text: str) -> str | None:
+        """Change one row: replace just that body's joint; the refusal's message, or None."""
         body = self.entries[row].body
         conv = self.entries[row].convention or self.convention
 
@@ -212,7 +261,7 @@ class DhTableModel(QAbstractTableModel):
             t.replace_joint(body, dh_joint(link, t.get_body(body).joint.name, conv))
             refit_visuals(self.doc.tree, t)  # a library robot's drawn links follow the new row
 
-        return self.doc.try_edit(text, change) is None
+        return self.doc.try_edit(text, change)
 
     def rebuild(self, links: list[DHLink], text: str, convention: str | None = None) -> bool:
         """Replace the whole chain by ``links`` (only for a tree that is a pure DH chain)."""
@@ -246,6 +295,7 @@ class DhTablePanel(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
         self.view.horizontalHeader().setDefaultSectionSize(72)
+        self.view.setItemDelegate(ExactDelegate(self.view))
 
         self.convention_combo = QComboBox()
         self.convention_combo.setObjectName("dhConvention")
@@ -290,6 +340,7 @@ class DhTablePanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.note)
         self.model.modelReset.connect(self._sync)
+        self.model.reloaded.connect(self._sync)
         self._sync()
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802

@@ -1,25 +1,26 @@
-"""Joint panel: every property of the selected body and its joint, editable in place."""
+"""Joint panel: every property of the selected body and its joint, editable in place.
+
+Every number is shown exactly (see :mod:`kinetree.app.numbers`), so committing a shown value
+changes nothing; the fixed transform shown and edited is the joint-to-parent transform, with the
+child-to-joint transform (a standard DH row's link transform) kept as it is.
+"""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import replace
 
 import numpy as np
-from kinetree.core import JOINT_TYPES, KineTreeError, Mimic, RigidBodyTree, Visual
-from kinetree.core.transforms import matrix_to_rpy, pose_from_xyz_rpy
+from kinetree.core import JOINT_TYPES, KineTreeError, Mimic, RigidBodyTree
+from kinetree.core.library import refit_visuals
+from kinetree.core.transforms import matrix_to_rpy, rpy_to_matrix
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPixmap
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QColorDialog,
     QComboBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -28,91 +29,15 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..edits import change_joint_type
+from ..numbers import Conversion, identity, short_text, to_degrees, to_radians
 from ..qt_utils import signals_blocked
+from .field import ERROR_STYLE, Field
+from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
 
-ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
-PRIMITIVES = ("box", "cylinder", "sphere")
+__all__ = ["ERROR_STYLE", "DEFAULT_SIZES", "PRIMITIVES", "SIZE_LABELS", "Field", "JointPanel", "convert_size"]
+
 NO_MIMIC = "(none)"
-DEFAULT_SIZES = {"box": (0.1, 0.1, 0.1), "cylinder": (0.05, 0.2), "sphere": (0.06,), "mesh": (1.0, 1.0, 1.0)}
-SIZE_LABELS = {"box": "Size x y z (m)", "cylinder": "Radius length (m)", "sphere": "Radius (m)",
-               "mesh": "Scale sx sy sz"}
-
-
-def convert_size(kind: str, size: tuple[float, ...], new_kind: str) -> tuple[float, ...]:
-    """A size for ``new_kind`` that roughly fills the same space as ``kind`` of ``size``."""
-    if kind == "box":
-        r, length = max(size[0], size[1]) / 2, size[2]
-    elif kind == "cylinder":
-        r, length = size
-    elif kind == "sphere":
-        r, length = size[0], 2 * size[0]
-    else:
-        return DEFAULT_SIZES[new_kind]
-    if new_kind == "box":
-        return (2 * r, 2 * r, length)
-    if new_kind == "cylinder":
-        return (r, length)
-    if new_kind == "sphere":
-        return (max(r, length / 2),)
-    return DEFAULT_SIZES[new_kind]
-
-
-def visual_label(index: int, v: Visual) -> str:
-    return f"{v.kind} {index + 1}" + (f" — {v.name}" if v.name else "") + \
-        (f" ({v.filename.replace(chr(92), '/').rsplit('/', 1)[-1]})" if v.filename else "")
-
-
-def color_swatch(color: QColor) -> QIcon:
-    pm = QPixmap(28, 14)
-    pm.fill(color)
-    return QIcon(pm)
-
-
-def parse_numbers(text: str, n: int, what: str) -> list[float]:
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if len(parts) != n:
-        raise KineTreeError(f"{what}: expected {n} number{'s' if n > 1 else ''}, got {len(parts)}")
-    try:
-        return [float(p) for p in parts]
-    except ValueError:
-        raise KineTreeError(f"{what}: {text!r} is not a number") from None
-
-
-def fmt(values, digits: int = 6) -> str:
-    return "  ".join(f"{v:.{digits}g}" for v in np.atleast_1d(values))
-
-
-class Field(QLineEdit):
-    """A line edit that applies its text through ``commit(text)`` on Enter/focus-out and
-    shows the engine's message in place (red) when the value is refused."""
-
-    def __init__(self, commit: Callable[[str], str | None], tip: str = "") -> None:
-        super().__init__()
-        self._commit = commit
-        self._tip = tip
-        self.setToolTip(tip)
-        self.error = ""
-        self.editingFinished.connect(self._apply)
-
-    def show_value(self, text: str) -> None:
-        with signals_blocked(self):
-            self.setText(text)
-        self.set_error("")
-
-    def set_error(self, message: str) -> None:
-        self.error = message
-        self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(message or self._tip)
-
-    def _apply(self) -> None:
-        if not self.isModified():
-            return
-        self.setModified(False)
-        try:
-            message = self._commit(self.text())
-        except KineTreeError as exc:
-            message = str(exc)
-        self.set_error(message or "")
+DH_FIELDS = (("dh_a", "a", False), ("dh_alpha", "α", True), ("dh_d", "d", False), ("dh_theta", "θ", True))
 
 
 class JointPanel(QWidget):
@@ -124,8 +49,6 @@ class JointPanel(QWidget):
         self.doc = doc
         self.degrees = True
         self.fields: dict[str, Field] = {}
-        self.visual_index = -1  # the selected row of the visual list (kept across refreshes)
-        self._visual_body: str | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         self.title = QLabel()
@@ -144,8 +67,8 @@ class JointPanel(QWidget):
         lay = QVBoxLayout(inner)
 
         names = QFormLayout()
-        self._field(names, "body_name", "Body name", self._set_body_name)
-        self._field(names, "joint_name", "Joint name", self._set_joint_name)
+        self.add_field(names, "body_name", "Body name", self._set_body_name)
+        self.add_field(names, "joint_name", "Joint name", self._set_joint_name)
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("jointType")
         self.type_combo.addItems(JOINT_TYPES)
@@ -155,12 +78,12 @@ class JointPanel(QWidget):
 
         motion = QGroupBox("Motion")
         form = QFormLayout(motion)
-        self._field(form, "axis", "Axis (x y z)", self._set_axis, "three numbers; normalised")
+        self.add_field(form, "axis", "Axis (x y z)", self._set_axis, "three numbers; normalised")
         presets = QHBoxLayout()
         for label, ax in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1)), ("−z", (0, 0, -1))):
             b = QPushButton(label)
             b.setMaximumWidth(40)
-            b.clicked.connect(lambda _=False, ax=ax: self._commit_report(self._set_axis(" ".join(map(str, ax)))))
+            b.clicked.connect(lambda _=False, ax=ax: self._preset_axis(ax))
             presets.addWidget(b)
         self.preset_box = QWidget()
         self.preset_box.setLayout(presets)
@@ -170,9 +93,9 @@ class JointPanel(QWidget):
         self.units_button.setChecked(True)
         self.units_button.toggled.connect(self._toggle_units)
         form.addRow("Angle units", self.units_button)
-        self._field(form, "limits", "Limits (min max)", self._set_limits, "inf allowed for continuous joints")
-        self._field(form, "home", "Home", self._set_home)
-        self._field(form, "offset", "Offset", self._set_offset, "the joint moves by q + offset")
+        self.add_field(form, "limits", "Limits (min max)", self._set_limits, "inf allowed for continuous joints")
+        self.add_field(form, "home", "Home", self._set_home)
+        self.add_field(form, "offset", "Offset", self._set_offset, "the joint moves by q + offset")
         mimic = QHBoxLayout()
         mimic.setContentsMargins(0, 0, 0, 0)
         self.mimic_combo = QComboBox()
@@ -180,120 +103,123 @@ class JointPanel(QWidget):
         self.mimic_combo.setToolTip("follow another joint: value = multiplier · q[joint] + offset")
         self.mimic_combo.activated.connect(self._set_mimic_joint)
         mimic.addWidget(self.mimic_combo, 1)
+        messages = QVBoxLayout()
         for key, sign, commit, tip in (
                 ("mimic_multiplier", "×", self._set_mimic_multiplier,
                  "multiplier (core units: m/rad or rad/m when the two joint types differ)"),
                 ("mimic_offset", "+", self._set_mimic_offset, "offset, in this joint's units")):
             mimic.addWidget(QLabel(sign))
-            f = Field(self._guard(commit), tip)
-            f.setObjectName(key)
-            self.fields[key] = f
-            mimic.addWidget(f, 1)
+            mimic.addWidget(self._new_field(key, commit, tip), 1)
+            messages.addWidget(self.fields[key].message)
         self.mimic_box = QWidget()
         self.mimic_box.setLayout(mimic)
         form.addRow("Mimics", self.mimic_box)
+        form.addRow("", messages)
         lay.addWidget(motion)
 
         fixed = QGroupBox("Fixed transform (joint to parent)")
         form = QFormLayout(fixed)
-        self._field(form, "xyz", "xyz (m)", self._set_xyz_rpy)
-        self._field(form, "rpy", "roll pitch yaw", self._set_xyz_rpy)
+        self.add_field(form, "xyz", "xyz (m)", self._set_xyz, "the joint's origin in the parent body frame")
+        self.add_field(form, "rpy", "roll pitch yaw", self._set_rpy, "the joint frame's orientation in the parent")
         self.matrix_label = QLabel()
         self.matrix_label.setFont(QFont("DejaVu Sans Mono", 9))
         self.matrix_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow("Matrix", self.matrix_label)
+        self.child_label = QLabel()
+        self.child_label.setObjectName("childToJoint")
+        self.child_label.setToolTip("child to joint: the body frame in the joint's moving frame (kept by "
+                                    "xyz/rpy edits)")
+        form.addRow("Child to joint", self.child_label)
         self.dh_label = QLabel()
         self.dh_label.setObjectName("dhRow")
         form.addRow("DH row", self.dh_label)
+        dh_row, dh_messages = QHBoxLayout(), QVBoxLayout()
+        dh_row.setContentsMargins(0, 0, 0, 0)
+        for key, label, _angle in DH_FIELDS:
+            dh_row.addWidget(QLabel(label))
+            dh_row.addWidget(self._new_field(key, lambda _t, key=key: self._set_dh(key)), 1)
+            dh_messages.addWidget(self.fields[key].message)
+        self.dh_box = QWidget()
+        self.dh_box.setLayout(dh_row)
+        form.addRow("", self.dh_box)
+        form.addRow("", dh_messages)
         lay.addWidget(fixed)
 
         inertial = QGroupBox("Inertia")
         form = QFormLayout(inertial)
-        self._field(form, "mass", "Mass (kg)", self._set_mass)
-        self._field(form, "com", "Centre of mass", self._set_com)
-        self._field(form, "inertia", "Ixx Iyy Izz Iyz Ixz Ixy", self._set_inertia)
+        self.add_field(form, "mass", "Mass (kg)", self._set_mass)
+        self.add_field(form, "com", "Centre of mass", self._set_com)
+        self.add_field(form, "inertia", "Ixx Iyy Izz Iyz Ixz Ixy", self._set_inertia)
         lay.addWidget(inertial)
 
-        visuals = QGroupBox("Visuals")
-        vlay = QVBoxLayout(visuals)
-        self.visual_list = QListWidget()
-        self.visual_list.setObjectName("visualList")
-        self.visual_list.setMaximumHeight(96)
-        self.visual_list.currentRowChanged.connect(self._visual_row_changed)
-        vlay.addWidget(self.visual_list)
-        row = QHBoxLayout()
-        self.add_visual_buttons: dict[str, QPushButton] = {}
-        for kind in PRIMITIVES:
-            b = QPushButton(f"+ {kind}")
-            b.setObjectName(f"add_{kind}")
-            b.setToolTip(f"add a {kind} to the body")
-            b.clicked.connect(lambda _=False, k=kind: self._add_visual(k))
-            row.addWidget(b)
-            self.add_visual_buttons[kind] = b
-        self.remove_visual_button = QPushButton("Remove")
-        self.remove_visual_button.setObjectName("removeVisual")
-        self.remove_visual_button.setToolTip("remove the selected visual")
-        self.remove_visual_button.clicked.connect(self._remove_visual)
-        row.addWidget(self.remove_visual_button)
-        vlay.addLayout(row)
-        vform = QFormLayout()
-        self.visual_kind = QComboBox()
-        self.visual_kind.setObjectName("visualKind")
-        self.visual_kind.activated.connect(self._set_visual_kind)
-        vform.addRow("Kind", self.visual_kind)
-        self.visual_file = QLineEdit()
-        self.visual_file.setObjectName("visualFile")
-        self.visual_file.setReadOnly(True)
-        vform.addRow("Mesh file", self.visual_file)
-        self.visual_size_label = QLabel("Size")
-        f = Field(self._guard(self._set_visual_size))
-        f.setObjectName("visual_size")
-        self.fields["visual_size"] = f
-        vform.addRow(self.visual_size_label, f)
-        self._field(vform, "visual_xyz", "xyz (m)", self._set_visual_xyz, "position in the body frame")
-        self._field(vform, "visual_rpy", "roll pitch yaw", self._set_visual_rpy, "orientation in the body frame")
-        self.visual_color = QPushButton()
-        self.visual_color.setObjectName("visualColor")
-        self.visual_color.setToolTip("choose the colour (with opacity)")
-        self.visual_color.clicked.connect(self._choose_visual_color)
-        vform.addRow("Colour", self.visual_color)
-        self.visual_form = vform
-        vlay.addLayout(vform)
-        lay.addWidget(visuals)
+        self.visuals = VisualsEditor(self)
+        lay.addWidget(self.visuals)
         lay.addStretch(1)
+        # the visuals editor's widgets, under the names the panel has always had
+        for name in ("visual_list", "add_visual_buttons", "remove_visual_button", "visual_kind",
+                     "visual_file", "visual_size_label", "visual_color", "visual_form"):
+            setattr(self, name, getattr(self.visuals, name))
 
         doc.treeChanged.connect(self.refresh)
         doc.selectionChanged.connect(lambda _n: self.refresh())
         self.refresh()
 
+    @property
+    def visual_index(self) -> int:
+        return self.visuals.visual_index
+
+    @visual_index.setter
+    def visual_index(self, i: int) -> None:
+        self.visuals.visual_index = i
+
     def _guard(self, commit: Callable[[str], str | None]) -> Callable[[str], str | None]:
-        """``commit`` with its parse errors shown in the panel's message line too."""
+        """``commit`` with its refusals shown in the panel's message line too."""
         def guarded(text: str) -> str | None:
             try:
-                return commit(text)
+                message = commit(text)
             except KineTreeError as exc:
                 self.error_label.setText(str(exc))
                 raise
+            self.error_label.setText(message or "")
+            return message
 
         return guarded
 
-    def _field(self, form: QFormLayout, key: str, label: str, commit, tip: str = "") -> Field:
+    def _new_field(self, key: str, commit, tip: str = "") -> Field:
         f = Field(self._guard(commit), tip)
         f.setObjectName(key)
-        form.addRow(label, f)
         self.fields[key] = f
         return f
 
+    def add_field(self, form: QFormLayout, key: str, label, commit, tip: str = "") -> Field:
+        """A :class:`Field` in ``form``, with its message line under it."""
+        f = self._new_field(key, commit, tip)
+        form.addRow(label, f)
+        form.addRow("", f.message)
+        return f
+
     # --- helpers -----------------------------------------------------------------------------
-    def _body(self) -> str | None:
+    def body(self) -> str | None:
+        """The selected body, if it has a joint (the base has none)."""
         name = self.doc.selection
         return name if name and name != self.doc.tree.base_name else None
 
-    def _angle_scale(self) -> float:
-        j = self.doc.tree.get_body(self._body()).joint if self._body() else None
-        return math.degrees(1) if self.degrees and j is not None and j.type == "revolute" else 1.0
+    def angle_units(self, angle: bool) -> tuple[Conversion, Conversion]:
+        """(core → shown, shown → core) for an angle (``angle``) or a length."""
+        return (to_degrees, to_radians) if self.degrees and angle else (identity, identity)
 
-    def _commit_report(self, message: str | None) -> None:
+    def _joint_units(self) -> tuple[Conversion, Conversion]:
+        j = self.doc.tree.get_body(self.body()).joint if self.body() else None
+        return self.angle_units(j is not None and j.type == "revolute")
+
+    def _shown(self, value: float) -> str:
+        """A joint value for a message: in the shown unit, at most 6 significant digits."""
+        j = self.doc.tree.get_body(self.body()).joint
+        if j.type == "revolute":
+            return f"{short_text(to_degrees(value))}°" if self.degrees else f"{short_text(value)} rad"
+        return f"{short_text(value)} m"
+
+    def report(self, message: str | None) -> None:
         self.error_label.setText(message or "")
 
     def _edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:
@@ -302,13 +228,14 @@ class JointPanel(QWidget):
         return message
 
     def _joint_edit(self, text: str, change: Callable) -> str | None:
-        name = self._body()
+        name = self.body()
         if name is None:
             return "select a body first"
         return self._edit(f"{text} of {name}", lambda t: change(t.get_body(name).joint))
 
-    def _body_edit(self, text: str, change: Callable) -> str | None:
-        name = self._body()
+    def body_edit(self, text: str, change: Callable) -> str | None:
+        """Change the selected body (one undo step); the refusal's message, or None."""
+        name = self.body()
         if name is None:
             return "select a body first"
         return self._edit(f"{text} of {name}", lambda t: change(t.get_body(name)))
@@ -330,60 +257,99 @@ class JointPanel(QWidget):
         return self._joint_edit("Rename joint", lambda j: setattr(j, "name", text.strip()))
 
     def _set_type(self, _index: int) -> None:
-        name = self._body()
+        name = self.body()
         if name is None:
             return
         jt = self.type_combo.currentText()
-        self._edit(f"Make {name}'s joint {jt}", lambda t: change_joint_type(t, name, jt))
+        if jt != self.doc.tree.get_body(name).joint.type:
+            self._edit(f"Make {name}'s joint {jt}", lambda t: change_joint_type(t, name, jt))
         self.refresh()
 
-    def _set_axis(self, text: str) -> str | None:
-        ax = parse_numbers(text, 3, "axis")
+    def _set_axis(self, _text: str) -> str | None:
+        ax = self.fields["axis"].numbers(3, "axis")
         return self._joint_edit("Set axis", lambda j: setattr(j, "axis", ax))
 
-    def _set_limits(self, text: str) -> str | None:
-        lo, hi = np.array(parse_numbers(text, 2, "limits")) / self._angle_scale()
+    def _preset_axis(self, ax: tuple[int, int, int]) -> None:
+        name = self.body()
+        if name is None or np.array_equal(self.doc.tree.get_body(name).joint.axis, ax):
+            return
+        self.report(self._joint_edit("Set axis", lambda j: setattr(j, "axis", ax)))
+
+    def _set_limits(self, _text: str) -> str | None:
+        lo, hi = self.fields["limits"].numbers(2, "limits", allow_inf=True)
+        j = self.doc.tree.get_body(self.body()).joint
+        if lo > hi:
+            return f"limits: min {self._shown(lo)} is above max {self._shown(hi)}"
+        if not lo <= j.home_position <= hi:
+            return (f"limits [{self._shown(lo)}, {self._shown(hi)}] leave out the home position "
+                    f"{self._shown(j.home_position)}: move home first")
         return self._joint_edit("Set limits", lambda j: setattr(j, "position_limits", [lo, hi]))
 
-    def _set_home(self, text: str) -> str | None:
-        h = parse_numbers(text, 1, "home")[0] / self._angle_scale()
+    def _set_home(self, _text: str) -> str | None:
+        h = self.fields["home"].numbers(1, "home")[0]
+        lo, hi = self.doc.tree.get_body(self.body()).joint.position_limits
+        if not lo <= h <= hi:
+            return f"home {self._shown(h)} is outside the limits [{self._shown(lo)}, {self._shown(hi)}]"
         return self._joint_edit("Set home", lambda j: setattr(j, "home_position", h))
 
-    def _set_offset(self, text: str) -> str | None:
-        v = parse_numbers(text, 1, "offset")[0] / self._angle_scale()
+    def _set_offset(self, _text: str) -> str | None:
+        v = self.fields["offset"].numbers(1, "offset")[0]
         return self._joint_edit("Set offset", lambda j: setattr(j, "offset", v))
 
-    def _set_xyz_rpy(self, _text: str) -> str | None:
-        xyz = parse_numbers(self.fields["xyz"].text(), 3, "xyz")
-        rpy = np.array(parse_numbers(self.fields["rpy"].text(), 3, "roll pitch yaw"))
-        if self.degrees:
-            rpy = np.radians(rpy)
-        T = pose_from_xyz_rpy(xyz, rpy)
-
+    def _set_joint_to_parent(self, what: str, T: np.ndarray) -> str | None:
+        """New joint-to-parent transform ``T``; child-to-joint (a DH link transform) is kept."""
         def apply(j):
             ctj = j.child_to_joint_transform
             j.set_fixed_transform(T)
-            if not np.allclose(ctj, np.eye(4)):  # keep the whole link transform, now as a matrix
-                j.set_fixed_transform(T @ ctj)
+            if not np.array_equal(ctj, np.eye(4)):
+                j.set_fixed_transform(ctj, "child")
 
-        return self._joint_edit("Set fixed transform", apply)
+        return self._joint_edit(what, apply)
 
-    def _set_mass(self, text: str) -> str | None:
-        m = parse_numbers(text, 1, "mass")[0]
-        return self._body_edit("Set mass", lambda b: setattr(b, "mass", m))
+    def _set_xyz(self, _text: str) -> str | None:
+        T = self.doc.tree.get_body(self.body()).joint.joint_to_parent_transform
+        T[:3, 3] = self.fields["xyz"].numbers(3, "xyz")  # the rotation stays bit for bit
+        return self._set_joint_to_parent("Move joint origin", T)
 
-    def _set_com(self, text: str) -> str | None:
-        c = parse_numbers(text, 3, "centre of mass")
-        return self._body_edit("Set centre of mass", lambda b: setattr(b, "center_of_mass", c))
+    def _set_rpy(self, _text: str) -> str | None:
+        T = self.doc.tree.get_body(self.body()).joint.joint_to_parent_transform
+        T[:3, :3] = rpy_to_matrix(self.fields["rpy"].numbers(3, "roll pitch yaw"))
+        return self._set_joint_to_parent("Turn joint frame", T)
 
-    def _set_inertia(self, text: str) -> str | None:
-        v = parse_numbers(text, 6, "inertia")
-        return self._body_edit("Set inertia", lambda b: setattr(b, "inertia", v))
+    def _set_dh(self, key: str) -> str | None:
+        name = self.body()
+        dh = self.doc.tree.get_body(name).joint.dh_parameters
+        if dh is None:
+            return "this joint has no DH row (set from a matrix)"
+        row = dh.as_list()
+        i = [k for k, _l, _a in DH_FIELDS].index(key)
+        row[i] = self.fields[key].numbers(1, f"DH {DH_FIELDS[i][1]}")[0]
+
+        def change(t: RigidBodyTree) -> None:
+            j = t.get_body(name).joint
+            axis = j.axis
+            j.set_fixed_transform(row, dh.convention)
+            j.axis = axis  # a flipped DH joint (axis −z) stays flipped
+            refit_visuals(self.doc.tree, t)  # a library robot's drawn links follow the new row
+
+        return self._edit(f"Set DH {DH_FIELDS[i][1]} of {name}", change)
+
+    def _set_mass(self, _text: str) -> str | None:
+        m = self.fields["mass"].numbers(1, "mass")[0]
+        return self.body_edit("Set mass", lambda b: setattr(b, "mass", m))
+
+    def _set_com(self, _text: str) -> str | None:
+        c = self.fields["com"].numbers(3, "centre of mass")
+        return self.body_edit("Set centre of mass", lambda b: setattr(b, "center_of_mass", c))
+
+    def _set_inertia(self, _text: str) -> str | None:
+        v = self.fields["inertia"].numbers(6, "inertia")
+        return self.body_edit("Set inertia", lambda b: setattr(b, "inertia", v))
 
     # --- mimic -------------------------------------------------------------------------------
     def _set_mimic(self, leader: str | None, multiplier: float | None = None,
                    offset: float | None = None) -> str | None:
-        name = self._body()
+        name = self.body()
         if name is None:
             return "select a body first"
         current = self.doc.tree.get_body(name).joint.mimic
@@ -406,133 +372,36 @@ class JointPanel(QWidget):
             else:  # keep the multiplier and offset shown (unless they are refused values)
                 F = self.fields
                 mult = off = None
-                if not F["mimic_multiplier"].error:
-                    mult = parse_numbers(F["mimic_multiplier"].text() or "1", 1, "mimic multiplier")[0]
-                if not F["mimic_offset"].error:
-                    off = parse_numbers(F["mimic_offset"].text() or "0", 1, "mimic offset")[0] / self._angle_scale()
+                if not F["mimic_multiplier"].error and F["mimic_multiplier"].text().strip():
+                    mult = F["mimic_multiplier"].numbers(1, "mimic multiplier")[0]
+                if not F["mimic_offset"].error and F["mimic_offset"].text().strip():
+                    off = F["mimic_offset"].numbers(1, "mimic offset")[0]
                 message = self._set_mimic(text, mult, off)
         except KineTreeError as exc:
             message = str(exc)
         if message:  # refused: the combo goes back to what the tree says, the message stays
             self.error_label.setText(message)
             self.mimic_combo.setToolTip(message)
-            body = self._body()
+            body = self.body()
             if body is not None:
                 self._show_mimic(self.doc.tree.get_body(body).joint)
 
     def _mimic_leader(self) -> str | None:
-        name = self._body()
+        name = self.body()
         m = self.doc.tree.get_body(name).joint.mimic if name else None
         return m.joint if m else None
 
-    def _set_mimic_multiplier(self, text: str) -> str | None:
+    def _set_mimic_multiplier(self, _text: str) -> str | None:
         leader = self._mimic_leader()
         if leader is None:
             return "choose a joint to mimic first"
-        return self._set_mimic(leader, multiplier=parse_numbers(text, 1, "mimic multiplier")[0])
+        return self._set_mimic(leader, multiplier=self.fields["mimic_multiplier"].numbers(1, "mimic multiplier")[0])
 
-    def _set_mimic_offset(self, text: str) -> str | None:
+    def _set_mimic_offset(self, _text: str) -> str | None:
         leader = self._mimic_leader()
         if leader is None:
             return "choose a joint to mimic first"
-        v = parse_numbers(text, 1, "mimic offset")[0] / self._angle_scale()
-        return self._set_mimic(leader, offset=v)
-
-    # --- visuals -----------------------------------------------------------------------------
-    def _current_visual(self) -> Visual | None:
-        name = self._body()
-        if name is None:
-            return None
-        visuals = self.doc.tree.get_body(name).visuals
-        return visuals[self.visual_index] if 0 <= self.visual_index < len(visuals) else None
-
-    def _visual_edit(self, text: str, change: Callable[[Visual], Visual]) -> str | None:
-        """Replace the selected visual by ``change(visual)`` as one undo step."""
-        i = self.visual_index
-        if self._current_visual() is None:
-            return "select a visual first"
-
-        def apply(b):
-            vs = list(b.visuals)
-            # an edited visual is the user's own: the library's name would let a DH edit redraw it
-            vs[i] = replace(change(vs[i]), name="")
-            b.visuals = vs
-
-        return self._body_edit(f"{text} {i + 1}", apply)
-
-    def _add_visual(self, kind: str) -> None:
-        name = self._body()
-        if name is None:
-            return
-        n = len(self.doc.tree.get_body(name).visuals)
-        self.visual_index = n  # the new one is selected after the refresh
-        message = self._body_edit(f"Add {kind}", lambda b: b.add_visual(kind, DEFAULT_SIZES[kind]))
-        if message:
-            self.visual_index = n - 1
-            self._commit_report(message)
-
-    def _remove_visual(self) -> None:
-        v, i = self._current_visual(), self.visual_index
-        if v is None:
-            return
-
-        def remove(b):
-            vs = list(b.visuals)
-            del vs[i]
-            b.visuals = vs
-
-        self._commit_report(self._body_edit(f"Remove {v.kind} {i + 1}", remove))
-
-    def _set_visual_kind(self, _index: int) -> None:
-        v = self._current_visual()
-        kind = self.visual_kind.currentText()
-        if v is None or kind == v.kind:
-            return
-        message = self._visual_edit(f"Make a {kind} of visual", lambda v: replace(
-            v, kind=kind, size=convert_size(v.kind, v.size, kind), filename=v.filename if kind == "mesh" else ""))
-        if message:
-            self._commit_report(message)
-            self._show_visual()
-
-    def _set_visual_size(self, text: str) -> str | None:
-        v = self._current_visual()
-        if v is None:
-            return "select a visual first"
-        n = len(DEFAULT_SIZES[v.kind])
-        size = tuple(parse_numbers(text, n, f"{v.kind} {SIZE_LABELS[v.kind].lower()}"))
-        return self._visual_edit("Resize visual", lambda v: replace(v, size=size))
-
-    def _set_visual_xyz(self, text: str) -> str | None:
-        xyz = parse_numbers(text, 3, "visual xyz")
-
-        def move(v: Visual) -> Visual:
-            T = v.matrix
-            T[:3, 3] = xyz
-            return replace(v, pose=T)
-
-        return self._visual_edit("Move visual", move)
-
-    def _set_visual_rpy(self, text: str) -> str | None:
-        rpy = np.array(parse_numbers(text, 3, "visual roll pitch yaw"))
-        if self.degrees:
-            rpy = np.radians(rpy)
-        return self._visual_edit("Turn visual", lambda v: replace(v, pose=pose_from_xyz_rpy(v.matrix[:3, 3], rpy)))
-
-    def _choose_visual_color(self) -> None:
-        v = self._current_visual()
-        if v is None:
-            return
-        initial = QColor.fromRgbF(*v.color)
-        chosen = QColorDialog.getColor(initial, self, "Visual colour",
-                                       QColorDialog.ColorDialogOption.ShowAlphaChannel)
-        if not chosen.isValid() or chosen == initial:
-            return
-        rgba = (chosen.redF(), chosen.greenF(), chosen.blueF(), chosen.alphaF())
-        self._commit_report(self._visual_edit("Recolour visual", lambda v: replace(v, color=rgba)))
-
-    def _visual_row_changed(self, row: int) -> None:
-        self.visual_index = row
-        self._show_visual()
+        return self._set_mimic(leader, offset=self.fields["mimic_offset"].numbers(1, "mimic offset")[0])
 
     def _toggle_units(self, on: bool) -> None:
         self.degrees = on
@@ -541,62 +410,74 @@ class JointPanel(QWidget):
 
     # --- refresh -----------------------------------------------------------------------------
     def refresh(self) -> None:
-        name = self._body()
+        name = self.body()
         self.setEnabled(name is not None)
         self.error_label.setText("")
-        if name is None:
+        if name is None:  # nothing selected (or the base): no value of an earlier body stays
             self.title.setText("Select a body (the base has no joint)")
             for f in self.fields.values():
                 f.show_value("")
-            self._visual_body = None
-            with signals_blocked(self.visual_list, self.mimic_combo):
-                self.visual_list.clear()
+            for label in (self.matrix_label, self.child_label, self.dh_label):
+                label.setText("")
+            with signals_blocked(self.mimic_combo):
                 self.mimic_combo.clear()
-            self.visual_index = -1
-            self._show_visual()
+            self.visuals.clear()
             return
         b = self.doc.tree.get_body(name)
         j = b.joint
         self.title.setText(f"{name}: {j.type} joint" + (f", mimics {j.mimic.joint}" if j.mimic else ""))
-        k = self._angle_scale()
+        units = self._joint_units()
         axial = j.type in ("revolute", "prismatic")
         F = self.fields
         F["body_name"].show_value(b.name)
         F["joint_name"].show_value(j.name)
         with signals_blocked(self.type_combo):
             self.type_combo.setCurrentText(j.type)
-        F["axis"].show_value(fmt(j.axis) if axial else "")
         for key in ("axis", "limits", "home", "offset"):
             F[key].setEnabled(axial)
         self.preset_box.setEnabled(axial)
         if axial:
-            lo, hi = j.position_limits
-            F["limits"].show_value(fmt([lo * k, hi * k]))
-            F["home"].show_value(fmt(j.home_position * k))
-            F["offset"].show_value(fmt(j.offset * k))
+            F["axis"].show_numbers(j.axis)
+            F["limits"].show_numbers(j.position_limits, *units)
+            F["home"].show_numbers([j.home_position], *units)
+            F["offset"].show_numbers([j.offset], *units)
         else:
-            for key in ("limits", "home", "offset"):
+            for key in ("axis", "limits", "home", "offset"):
                 F[key].show_value("")
-        T = j.joint_to_parent_transform @ j.child_to_joint_transform if j.dh_parameters is not None \
-            else j.joint_to_parent_transform
-        rpy = matrix_to_rpy(T)
-        F["xyz"].show_value(fmt(T[:3, 3]))
-        F["rpy"].show_value(fmt(np.degrees(rpy) if self.degrees else rpy))
+        T = j.joint_to_parent_transform
+        F["xyz"].show_numbers(T[:3, 3])
+        F["rpy"].show_numbers(matrix_to_rpy(T), *self.angle_units(True))
         self.matrix_label.setText("\n".join("  ".join(f"{v: .4f}" for v in row) for row in T))
+        C = j.child_to_joint_transform
+        identity_ctj = np.array_equal(C, np.eye(4))
+        rpy_c = matrix_to_rpy(C)
+        rpy_c = np.degrees(rpy_c) if self.degrees else rpy_c
+        self.child_label.setText("identity" if identity_ctj else
+                                 f"xyz {'  '.join(map(short_text, C[:3, 3]))}   "
+                                 f"rpy {'  '.join(map(short_text, rpy_c))}")
+        self._show_dh(j)
+        F["mass"].show_numbers([b.mass])
+        F["com"].show_numbers(b.center_of_mass)
+        F["inertia"].show_numbers(b.inertia)
+        self._show_mimic(j)
+        self.visuals.show_visuals(b)
+
+    def _show_dh(self, j) -> None:
         dh = j.dh_parameters
+        self.dh_box.setVisible(dh is not None)
         if dh is None:
             self.dh_label.setText("— (set from a matrix)")
-        else:
-            a_unit = "°" if self.degrees else " rad"
-            ang = math.degrees if self.degrees else (lambda x: x)
-            self.dh_label.setText(
-                f"{'standard' if dh.convention == 'dh' else 'modified'}: a={dh.a:g}  α={ang(dh.alpha):g}{a_unit}  "
-                f"d={dh.d:g}  θ={ang(dh.theta):g}{a_unit}")
-        F["mass"].show_value(f"{b.mass:g}")
-        F["com"].show_value(fmt(b.center_of_mass))
-        F["inertia"].show_value(fmt(b.inertia))
-        self._show_mimic(j)
-        self._show_visuals(b)
+            for key, _label, _angle in DH_FIELDS:
+                self.fields[key].show_value("")
+            return
+        self.dh_label.setText(f"{'standard' if dh.convention == 'dh' else 'modified (Craig)'}, "
+                              f"angles in {'degrees' if self.degrees else 'radians'}")
+        variable = {"revolute": "dh_theta", "prismatic": "dh_d"}.get(j.type)
+        for (key, _label, angle), v in zip(DH_FIELDS, dh.as_list()):
+            self.fields[key].show_numbers([v], *self.angle_units(angle))
+            self.fields[key].setEnabled(key != variable)  # the joint's own variable: q
+            self.fields[key].setToolTip("the joint variable (not part of the fixed transform)"
+                                        if key == variable else "")
 
     def _show_mimic(self, j) -> None:
         """The "Mimics" row: candidates are the other revolute/prismatic joints with a position."""
@@ -611,55 +492,7 @@ class JointPanel(QWidget):
         self.mimic_combo.setEnabled(axial)
         self.mimic_combo.setToolTip("follow another joint: value = multiplier · q[joint] + offset")
         F = self.fields
-        F["mimic_multiplier"].show_value(f"{m.multiplier:g}" if m else "1")
-        F["mimic_offset"].show_value(fmt(m.offset * self._angle_scale()) if m else "0")
+        F["mimic_multiplier"].show_numbers([m.multiplier if m else 1.0])
+        F["mimic_offset"].show_numbers([m.offset if m else 0.0], *self._joint_units())
         for key in ("mimic_multiplier", "mimic_offset"):
             F[key].setEnabled(m is not None)
-
-    def _show_visuals(self, b) -> None:
-        if b.name != self._visual_body:  # another body: start at its first visual
-            self._visual_body = b.name
-            self.visual_index = 0
-        n = len(b.visuals)
-        self.visual_index = min(max(self.visual_index, 0), n - 1)
-        with signals_blocked(self.visual_list):
-            self.visual_list.clear()
-            for i, v in enumerate(b.visuals):
-                self.visual_list.addItem(visual_label(i, v))
-                self.visual_list.item(i).setToolTip(f"{v.kind} {fmt(v.size, 4)}")
-            self.visual_list.setCurrentRow(self.visual_index)
-        self._show_visual()
-
-    def _show_visual(self) -> None:
-        """The editors of the selected visual (the list row ``visual_index``)."""
-        v = self._current_visual()
-        F = self.fields
-        has = v is not None
-        for w in (self.visual_kind, self.visual_color, self.remove_visual_button,
-                  F["visual_size"], F["visual_xyz"], F["visual_rpy"]):
-            w.setEnabled(has)
-        kind = v.kind if has else "box"
-        with signals_blocked(self.visual_kind):
-            self.visual_kind.clear()
-            self.visual_kind.addItems([*PRIMITIVES, "mesh"] if kind == "mesh" else PRIMITIVES)
-            self.visual_kind.setCurrentText(kind)
-        is_mesh = has and v.kind == "mesh"
-        self.visual_file.setText(v.filename if is_mesh else "")
-        self.visual_file.setToolTip(v.filename if is_mesh else "")
-        self.visual_file.setVisible(is_mesh)
-        self.visual_form.labelForField(self.visual_file).setVisible(is_mesh)
-        self.visual_size_label.setText(SIZE_LABELS[kind] if has else "Size")
-        if not has:
-            for key in ("visual_size", "visual_xyz", "visual_rpy"):
-                F[key].show_value("")
-            self.visual_color.setIcon(QIcon())
-            self.visual_color.setText("—")
-            return
-        T = v.matrix
-        rpy = matrix_to_rpy(T)
-        F["visual_size"].show_value(fmt(v.size))
-        F["visual_xyz"].show_value(fmt(np.where(np.abs(T[:3, 3]) < 1e-12, 0.0, T[:3, 3])))
-        F["visual_rpy"].show_value(fmt(np.degrees(rpy) if self.degrees else rpy))
-        color = QColor.fromRgbF(*v.color)
-        self.visual_color.setIcon(color_swatch(color))
-        self.visual_color.setText(color.name() + ("" if v.color[3] >= 1 else f"  {v.color[3]:.0%}"))

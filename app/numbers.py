@@ -1,0 +1,212 @@
+"""Numbers typed by the user and numbers shown for editing. No Qt here.
+
+Editors accept any float notation (``0.0203``, ``1e-3``, ``-90``) and simple arithmetic with
+``pi`` (``pi/2``, ``-0.4318*2``, parentheses, unary minus, ``+ - * /``). The text is read by a
+small tokenizer and recursive-descent parser: nothing typed is ever evaluated as code.
+
+An editor opens with :func:`exact_text`: the shortest text that converts back to the identical
+stored float in the shown unit, so opening and leaving an editor can never change a value.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+from kinetree.core import KineTreeError
+
+MAX_LENGTH = 200  # a typed number is short; refuse pasted essays before tokenizing them
+MAX_DEPTH = 50  # parentheses / unary signs nested deeper than this are refused
+
+_TOKEN = re.compile(r"""
+    \s*(?:
+      (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+    | (?P<name>[A-Za-zπ_]+)
+    | (?P<op>[-+*/()])
+    )""", re.VERBOSE)
+_CONSTANTS = {"pi": math.pi, "π": math.pi, "tau": math.tau}
+
+
+def _tokens(text: str, what: str) -> list[tuple[str, str]]:
+    out, pos, text = [], 0, text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise KineTreeError(f"{what}: {text.strip()!r} is not a number (unexpected {text[pos:].strip()[:10]!r})")
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    """expr := term (('+'|'-') term)* ; term := unary (('*'|'/') unary)* ;
+    unary := ('+'|'-') unary | atom ; atom := number | pi | inf | '(' expr ')'"""
+
+    def __init__(self, tokens: list[tuple[str, str]], text: str, what: str, allow_inf: bool) -> None:
+        self.tokens, self.i, self.text, self.what, self.allow_inf = tokens, 0, text, what, allow_inf
+        self.depth = 0
+
+    def fail(self, why: str) -> KineTreeError:
+        return KineTreeError(f"{self.what}: {self.text.strip()!r} is not a number ({why})")
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None:
+            raise self.fail("it ends too early")
+        self.i += 1
+        return tok
+
+    def expr(self) -> float:
+        v = self.term()
+        while (tok := self.peek()) is not None and tok[1] in "+-":
+            self.i += 1
+            v = v + self.term() if tok[1] == "+" else v - self.term()
+        return v
+
+    def term(self) -> float:
+        v = self.unary()
+        while (tok := self.peek()) is not None and tok[1] in "*/":
+            self.i += 1
+            rhs = self.unary()
+            if tok[1] == "*":
+                v = v * rhs
+            elif rhs == 0:
+                raise self.fail("division by zero")
+            else:
+                v = v / rhs
+        return v
+
+    def unary(self) -> float:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail("nested too deeply")
+        tok = self.peek()
+        if tok is not None and tok[0] == "op" and tok[1] in "+-":
+            self.i += 1
+            v = self.unary()
+            v = -v if tok[1] == "-" else v
+        else:
+            v = self.atom()
+        self.depth -= 1
+        return v
+
+    def atom(self) -> float:
+        kind, s = self.take()
+        if kind == "number":
+            return float(s)
+        if kind == "name":
+            low = s.lower()
+            if low in _CONSTANTS:
+                return _CONSTANTS[low]
+            if low in ("inf", "infinity") and self.allow_inf:
+                return math.inf
+            if low in ("inf", "infinity", "nan"):
+                raise self.fail(f"{s} is not allowed here")
+            raise self.fail(f"unknown name {s!r}")
+        if s == "(":
+            v = self.expr()
+            if self.take()[1] != ")":
+                raise self.fail("missing ')'")
+            return v
+        raise self.fail(f"unexpected {s!r}")
+
+
+def parse_number(text: str, what: str = "value", allow_inf: bool = False) -> float:
+    """The float ``text`` stands for; a :class:`KineTreeError` naming ``what`` if it is none.
+
+    ``inf``/``-inf`` only with ``allow_inf``; ``nan`` never; results must be finite otherwise.
+    """
+    if len(text) > MAX_LENGTH:
+        raise KineTreeError(f"{what}: {len(text)} characters is too long for a number")
+    if not text.strip():
+        raise KineTreeError(f"{what}: empty, a number is needed")
+    p = _Parser(_tokens(text, what), text, what, allow_inf)
+    v = p.expr()
+    if p.peek() is not None:
+        raise p.fail(f"unexpected {p.peek()[1]!r}")
+    if math.isnan(v) or (math.isinf(v) and not allow_inf):
+        raise p.fail("the result is not finite")
+    return v
+
+
+def split_numbers(text: str, n: int) -> list[str]:
+    """The pieces of ``text`` holding ``n`` numbers: the whole text for one number (so
+    ``pi / 2`` works), else comma-separated pieces if there are commas, else words."""
+    if n == 1:
+        return [text]
+    if "," in text:
+        return [p for p in (s.strip() for s in text.split(",")) if p]
+    return text.split()
+
+
+def parse_numbers(text: str, n: int, what: str, allow_inf: bool = False) -> list[float]:
+    """Exactly ``n`` numbers from ``text`` (see :func:`split_numbers`)."""
+    parts = split_numbers(text, n)
+    if len(parts) != n:
+        raise KineTreeError(f"{what}: expected {n} number{'s' if n > 1 else ''}, got {len(parts)}")
+    return [parse_number(p, what, allow_inf) for p in parts]
+
+
+# --- units -----------------------------------------------------------------------------------
+def to_radians(degrees: float) -> float:
+    """Degrees to radians, exact for round angles: ``-90 → -pi/2``, ``120 → 2*pi/3`` (the float
+    ``p*pi/q`` of the reduced fraction ``degrees/180``), :func:`math.radians` otherwise."""
+    if math.isfinite(degrees):
+        f = Fraction(degrees) / 180
+        if f.denominator <= 3600:
+            return f.numerator * math.pi / f.denominator
+    return math.radians(degrees)
+
+
+def to_degrees(radians: float) -> float:
+    return math.degrees(radians)
+
+
+def identity(x: float) -> float:
+    return x
+
+
+Conversion = Callable[[float], float]
+
+
+def exact_text(value: float, to_shown: Conversion = identity, from_shown: Conversion = identity) -> str:
+    """The shortest text ``s`` (in the shown unit) with ``from_shown(float(s)) == value``.
+
+    With the identity that is ``repr``-exact (``0.0203``, ``1``, ``-1e-05``); in degrees it is
+    ``90`` for ``pi/2`` and, for an angle no short text reaches, the 17-digit degrees."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    shown = to_shown(value)
+    for digits in range(1, 18):
+        v = float(f"{shown:.{digits}g}")
+        if from_shown(v) == value:
+            return tidy(repr(v))  # repr: 90 rather than 9e+01
+    return tidy(repr(shown))
+
+
+def tidy(s: str) -> str:
+    """``1.0 → 1``, ``-0 → 0``, ``1e-05 → 1e-5``."""
+    if "e" in s:
+        mant, exp = s.split("e")
+        return f"{tidy(mant)}e{int(exp)}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def short_text(value: float, digits: int = 6) -> str:
+    """A value for reading (tables, messages): at most ``digits`` significant digits."""
+    return tidy(f"{value:.{digits}g}")
+
+
+def same_numbers(a: str, b: str) -> bool:
+    """True when two texts are the same words (so a commit of ``b`` over ``a`` is no edit)."""
+    return a.replace(",", " ").split() == b.replace(",", " ").split()

@@ -1,0 +1,101 @@
+"""Typed numbers (app/numbers.py): the safe parser, exact unit conversions and exact texts."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from kinetree.app.numbers import (
+    exact_text,
+    parse_number,
+    parse_numbers,
+    same_numbers,
+    short_text,
+    to_degrees,
+    to_radians,
+)
+from kinetree.core import KineTreeError
+
+
+@pytest.mark.parametrize("text, value", [
+    ("0.0203", 0.0203), ("1e-3", 1e-3), ("-90", -90.0), (".5", 0.5), ("2.", 2.0), ("+3", 3.0),
+    ("pi/2", math.pi / 2), ("-0.4318*2", -0.8636), ("(1+2)*3", 9.0), ("-(1-3)", 2.0),
+    ("2*pi", 2 * math.pi), ("π", math.pi), (" 1 - 2 ", -1.0), ("1 - -2", 3.0), ("8/2/2", 2.0),
+    ("1+2*3", 7.0), ("-2*-2", 4.0), ("1E+2", 100.0),
+])
+def test_parse_number_reads_floats_and_arithmetic(text, value):
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize("text", [
+    "", "  ", "abc", "nan", "NaN", "inf", "-inf", "1/0", "1e400", "(1", "1)", "2pi", "1 2",
+    "__import__('os')", "1**2", "1;2", "x", "0x10", "[1]", "1,5", "pi(", "*2", "1e", "-" * 60 + "1",
+    "9" * 201,
+])
+def test_parse_number_refuses_what_is_not_a_finite_number(text):
+    with pytest.raises(KineTreeError, match="home"):
+        parse_number(text, "home")
+
+
+def test_inf_only_where_allowed():
+    assert parse_number("inf", allow_inf=True) == math.inf
+    assert parse_number("-inf", allow_inf=True) == -math.inf
+    with pytest.raises(KineTreeError):
+        parse_number("nan", allow_inf=True)
+
+
+def test_parse_numbers_splits_on_commas_or_words():
+    assert parse_numbers("0.0203 0 -pi/2", 3, "xyz") == [0.0203, 0.0, -math.pi / 2]
+    assert parse_numbers("1, 2 * 3, pi / 2", 3, "xyz") == [1.0, 6.0, math.pi / 2]
+    assert parse_numbers("pi / 2", 1, "home") == [math.pi / 2]
+    with pytest.raises(KineTreeError, match="expected 3 numbers, got 2"):
+        parse_numbers("1 2", 3, "xyz")
+
+
+def test_round_degrees_convert_to_the_exact_radians():
+    assert to_radians(-90) == -math.pi / 2
+    assert to_radians(90) == math.pi / 2
+    assert to_radians(180) == math.pi
+    assert to_radians(-180) == -math.pi
+    assert to_radians(60) == math.pi / 3
+    assert to_radians(45) == math.pi / 4
+    assert to_radians(30) == math.pi / 6
+    assert to_radians(120) == 2 * math.pi / 3
+    assert to_radians(135) == 3 * math.pi / 4
+    assert to_radians(0.1) == math.radians(0.1)
+    for d in range(-720, 721, 15):  # every multiple of 15°: within one rounding of math.radians
+        assert to_radians(d) == pytest.approx(math.radians(d), rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.0203, "0.0203"), (0.15005, "0.15005"), (1.0, "1"), (0.0, "0"), (-0.0, "0"), (1e-5, "1e-5"),
+    (-0.4318, "-0.4318"), (1 / 3, "0.3333333333333333"), (1e21, "1e21"),
+])
+def test_exact_text_is_the_shortest_repr(value, text):
+    assert exact_text(value) == text
+    assert float(exact_text(value)) == value
+
+
+def test_exact_text_in_degrees_converts_back_to_the_identical_float():
+    assert exact_text(math.pi / 2, to_degrees, to_radians) == "90"
+    assert exact_text(-math.pi / 2, to_degrees, to_radians) == "-90"
+    assert exact_text(1.5708, to_degrees, to_radians) == "90.00021045914971"
+    assert to_radians(float(exact_text(1.5708, to_degrees, to_radians))) == 1.5708
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6))
+def test_exact_text_round_trips_any_float(value):
+    assert parse_number(exact_text(value)) == value
+    shown = exact_text(value, to_degrees, to_radians)
+    if to_radians(float(shown)) != value:  # no text reaches it: repr of the degrees is shown
+        assert shown == exact_text(to_degrees(value))
+        assert abs(to_radians(float(shown)) - value) <= 2 * math.ulp(value)
+
+
+def test_short_text_and_same_numbers():
+    assert short_text(3.4906585039886591) == "3.49066"
+    assert short_text(200.0) == "200"
+    assert same_numbers("1  2, 3", "1 2 3")
+    assert not same_numbers("1 2 3", "1 2 3.0")
