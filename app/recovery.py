@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +47,7 @@ META_SUFFIX = ".meta.json"
 LOCK_SUFFIX = ".lock"
 MAX_META_BYTES = 64 * 1024  # our own small file; anything bigger is not ours
 RESTORE, DISCARD, LATER = "restore", "discard", "later"
+MAX_ROWS_SHOWN = 8  # more autosaves than this scroll in the dialog
 
 
 def autosave_dir() -> Path:
@@ -123,6 +125,10 @@ class AutosaveSlot:
         self.directory = directory
         self.stem = stem
         self._fd: int | None = fd
+
+    def __del__(self) -> None:
+        if self._fd is not None:  # dropped without release(): at least let others have it
+            os.close(self._fd)
 
     @property
     def data_path(self) -> Path:
@@ -313,7 +319,20 @@ class RecoveryDialog(QDialog):
                     grid.addWidget(radio, i, col)
                 self._groups.append(group)
         grid.setColumnStretch(1, 1)
-        layout.addLayout(grid)
+        if len(infos) <= MAX_ROWS_SHOWN:
+            layout.addLayout(grid)
+        else:  # after many crashes: the rows scroll, the buttons stay on screen
+            rows = QWidget()
+            rows.setLayout(grid)
+            scroll = QScrollArea()
+            scroll.setObjectName("recoveryRows")
+            scroll.setWidgetResizable(True)
+            scroll.setWidget(rows)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            scroll.setMinimumWidth(rows.sizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                                   + 2 * scroll.frameWidth())
+            scroll.setMinimumHeight(rows.sizeHint().height() * MAX_ROWS_SHOWN // (len(infos) + 1))
+            layout.addWidget(scroll, 1)
         layout.addSpacing(6)
         buttons = QHBoxLayout()
         specs = ([("restoreAllButton", "Restore all", RESTORE), ("discardAllButton", "Discard all", DISCARD),
