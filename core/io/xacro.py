@@ -42,7 +42,7 @@ from lxml import etree
 
 from ..errors import FileFormatError
 from .urdf import _Ctx, _package_candidates, _parse_xml, _read
-from .xacro_eval import ExprError, evaluate, read_yaml, to_text
+from .xacro_eval import ExprError, boolean, evaluate, literal, read_yaml, to_text
 
 __all__ = ["XacroLimits", "expand_xacro"]
 
@@ -86,7 +86,7 @@ class _Scope:
         return None
 
     def set(self, key: str, value: Any, lazy: bool) -> None:
-        value = _literal(value)
+        value = literal(value)
         self.vals[key] = value
         if lazy and isinstance(value, str):
             self.lazy.add(key)
@@ -121,36 +121,7 @@ class _Macro:
     body: Any  # the <xacro:macro> element
     params: list[str]
     defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
-
-
-def _literal(value: Any) -> Any:
-    """ROS xacro's ``Table._eval_literal``: '…' unquoted, numbers and booleans converted."""
-    if not isinstance(value, str):
-        return value
-    if len(value) >= 2 and value[0] == "'" and value[-1] == "'":
-        return value[1:-1]
-    if "_" in value:
-        return value
-    for conv in (int, float):
-        try:
-            return conv(value)
-        except ValueError:
-            pass
-    if value in ("true", "True"):
-        return True
-    if value in ("false", "False"):
-        return False
-    return value
-
-
-def _boolean(value: Any) -> bool:
-    if isinstance(value, str):
-        if value in ("true", "True"):
-            return True
-        if value in ("false", "False"):
-            return False
-        return bool(int(value))  # ValueError: not a boolean
-    return bool(value)
+    defines: bool  # the body has macro definitions or includes
 
 
 def _parse_params(text: str) -> tuple[list[str], dict[str, tuple[str | None, str | None]]]:
@@ -231,7 +202,7 @@ class _Expander:
                 raise ExprError(f"circular property definition {' -> '.join(s.busy + [name])}")
             s.busy.append(name)
             try:
-                s.vals[name] = _literal(self.text_value(s.vals[name], s))
+                s.vals[name] = literal(self.text_value(s.vals[name], s))
             finally:
                 s.busy.remove(name)
             s.lazy.discard(name)
@@ -253,8 +224,8 @@ class _Expander:
                 inner = to_text(self.text_value(tok[2:-1], scope, el))
                 try:
                     parts.append(evaluate(inner, lambda n: self.lookup(scope, n), lambda f: self.load_yaml(f, el)))
-                except ExprError as exc:
-                    raise ExprError(f"{exc} (in '${{{tok[2:-1]}}}')") from None
+                except ExprError as exc:  # the innermost expression is the one to show
+                    raise ExprError(str(exc) if "(in '$" in str(exc) else f"{exc} (in '${{{tok[2:-1]}}}')") from None
             elif m.lastgroup == "ext":
                 parts.append(self.extension(to_text(self.text_value(tok[2:-1], scope, el)), el))
             else:
@@ -273,6 +244,12 @@ class _Expander:
             return self.text_value(text, scope, el)
         except ExprError as exc:
             raise self.fail(el, f"{what}: {exc}") from None
+
+    def flag(self, text: str, scope: _Scope, el, what: str) -> bool:
+        try:
+            return boolean(self.text_value(text, scope, el))
+        except ExprError as exc:
+            raise self.fail(el, f"{what} {text!r}: {exc}") from None
 
     def extension(self, inner: str, el) -> str:
         cmd, _, rest = inner.strip().partition(" ")
@@ -296,7 +273,7 @@ class _Expander:
             return str(Path(self.file_of(el)).parent.absolute())
         if cmd == "eval":
             def arg(name: str) -> Any:
-                return _literal(self.args[name])
+                return literal(self.args[name])
             return to_text(evaluate(rest, arg))
         raise ExprError(f"unsupported substitution $({inner.strip()}) (supported: arg, find, dirname, eval, "
                         "env and optenv)")
@@ -310,7 +287,8 @@ class _Expander:
             for cand in _package_candidates(root, pkg, ""):
                 if cand.is_dir():
                     found = cand.resolve()
-                    if found not in self.yaml_roots:
+                    # load_yaml may read a package found this way only if it is one ($(find etc) is /etc)
+                    if (found / "package.xml").is_file() and found not in self.yaml_roots:
                         self.yaml_roots.append(found)
                     return found
         raise ExprError(f"package {pkg!r} not found (searched the xacro's folder and its parents, the "
@@ -352,7 +330,7 @@ class _Expander:
             raise self.fail(el, str(exc)) from None
         optional = el.get("optional")
         if not path.is_file():
-            if optional and _boolean(self.text(optional, scope, el, "optional")):
+            if optional and self.flag(optional, scope, el, "optional"):
                 return
             raise self.fail(el, f"included file {name!r} not found ({path.absolute()})")
         if len(self.files) > self.limits.max_include_depth:
@@ -413,11 +391,7 @@ class _Expander:
             cond = el.get("value")
             if cond is None:
                 raise self.fail(el, "needs a value attribute")
-            v = self.value(cond, scope, el, "value")
-            try:
-                keep = _boolean(v)
-            except ValueError:
-                raise self.fail(el, f"condition {cond!r} evaluated to {to_text(v)!r}, which is not a boolean") from None
+            keep = self.flag(cond, scope, el, "value")
             if keep != (local == "unless"):
                 self.children(el, out, scope, macros)
         elif local == "include":
@@ -464,7 +438,7 @@ class _Expander:
         if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
             raise self.fail(el, f"property name {name!r} must be a Python identifier not starting with '__'")
         value, default = el.get("value"), el.get("default")
-        remove = _boolean(self.value(el.get("remove", "false"), scope, el, "remove"))
+        remove = self.flag(el.get("remove", "false"), scope, el, "remove")
         if (value is not None) + (default is not None) + remove > 1:
             raise self.fail(el, f"property {name!r}: value, default and remove are mutually exclusive")
         if remove:
@@ -482,7 +456,7 @@ class _Expander:
         stored: Any = value
         if value is None:  # a block property: its content is inserted by insert_block
             key, stored = "**" + name, el
-        lazy = _boolean(self.value(el.get("lazy_eval", "true"), scope, el, "lazy_eval"))
+        lazy = self.flag(el.get("lazy_eval", "true"), scope, el, "lazy_eval")
         where = el.get("scope")
         target = scope
         if where == "global":
@@ -504,7 +478,8 @@ class _Expander:
         if not name or name == "call" or "." in name:
             raise self.fail(el, f"invalid macro name {name!r}")
         params, defaults = _parse_params(el.get("params", ""))
-        macros.defs[name] = _Macro(name, el, params, defaults)
+        defines = any(_xacro_local(e) in ("macro", "include") for e in el.iterdescendants())
+        macros.defs[name] = _Macro(name, el, params, defaults, defines)
 
     def call(self, el, name: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
         m = macros.get(name)
@@ -519,9 +494,11 @@ class _Expander:
                 raise self.fail(el, f"macro {name!r} has no parameter {k!r}")
             params.remove(k)
             local.set(k, self.value(v, scope, el, f"attribute {k!r}"), lazy=False)
-        holder = etree.Element("blocks")  # the call's content, evaluated in the caller's scope
-        self.children(el, holder, scope, macros)
-        blocks = [b for b in holder if isinstance(b.tag, str)]
+        blocks = []
+        if len(el):
+            holder = etree.Element("blocks")  # the call's content, evaluated in the caller's scope
+            self.children(el, holder, scope, macros)
+            blocks = [b for b in holder if isinstance(b.tag, str)]
         for p in [p for p in params if p.startswith("*")]:
             if not blocks:
                 raise self.fail(el, f"macro {name!r}: not enough blocks for parameter {p!r}")
@@ -534,7 +511,7 @@ class _Expander:
                 continue
             forward, default = m.defaults[p]
             if forward is not None and scope.find(forward) is not None:
-                v = self.lookup_at(scope, forward, el)
+                v = self.value(f"${{{forward}}}", scope, el, f"parameter {p!r}")
             elif default is not None:
                 v = self.value(default, scope, el, f"default of parameter {p!r}")
             else:
@@ -543,13 +520,8 @@ class _Expander:
             params.remove(p)
         if params:
             raise self.fail(el, f"macro {name!r}: missing parameters {', '.join(params)}")
-        self.nested(el, lambda: self.children(m.body, out, local, _Macros(macros)))
-
-    def lookup_at(self, scope: _Scope, name: str, el) -> Any:
-        try:
-            return self.lookup(scope, name)
-        except ExprError as exc:
-            raise self.fail(el, str(exc)) from None
+        # macros defined in the body are local to it (a new table only when there can be any)
+        self.nested(el, lambda: self.children(m.body, out, local, _Macros(macros) if m.defines else macros))
 
     def nested(self, el, body) -> None:
         if self.depth >= self.limits.max_macro_depth:

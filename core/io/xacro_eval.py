@@ -23,7 +23,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FUNCTIONS", "MATH", "ExprError", "YamlMap", "check_size", "evaluate", "read_yaml", "to_text"]
+__all__ = ["FUNCTIONS", "MATH", "ExprError", "YamlMap", "boolean", "check_size", "evaluate", "literal", "read_yaml",
+           "to_text"]
 
 #: Longest string, list or tuple an expression may produce.
 MAX_LEN = 10_000_000
@@ -272,6 +273,40 @@ class _Evaluator:
     @staticmethod
     def _fn_value(node: ast.Attribute) -> Any:
         raise ExprError(f"'math.{node.attr}' is a function; call it")
+
+
+def literal(value: Any) -> Any:
+    """ROS xacro's ``Table._eval_literal``: '…' unquoted, numbers and booleans converted."""
+    if not isinstance(value, str):
+        return value
+    if len(value) >= 2 and value[0] == "'" and value[-1] == "'":
+        return value[1:-1]
+    if "_" in value:
+        return value
+    for conv in (int, float):
+        try:
+            return conv(value)
+        except ValueError:
+            pass
+    if value in ("true", "True"):
+        return True
+    if value in ("false", "False"):
+        return False
+    return value
+
+
+def boolean(value: Any) -> bool:
+    """ROS xacro's ``get_boolean_value``: true/True/false/False, an integer, or any non-string value."""
+    if isinstance(value, str):
+        if value in ("true", "True"):
+            return True
+        if value in ("false", "False"):
+            return False
+        try:
+            return bool(int(value))
+        except ValueError:
+            raise ExprError(f"{value!r} is not a boolean (true, false or an integer)") from None
+    return bool(value)
 
 
 def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None = None) -> Any:
