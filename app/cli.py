@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 
 import numpy as np
-from kinetree.core import describe_robot, list_robots
+from kinetree.core import list_robots, robot_info
 from kinetree.core.io import export_robot, open_robot
 from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy
 
@@ -114,11 +114,24 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+KINDS = {"dh": "DH", "mdh": "MDH", "urdf": "URDF tree"}
+
+
+def library_table() -> list[tuple[str, str, str, str]]:
+    """(name, joints, kind, source) for each built-in robot, under a header row."""
+    rows = [("name", "joints", "kind", "source")]
+    for name in list_robots():
+        info = robot_info(name)
+        rows.append((name, str(info["dof"]), KINDS.get(info["convention"], info["convention"]),
+                     info["short_source"]))
+    return rows
+
+
 def cmd_library(args: argparse.Namespace) -> int:
-    names = list_robots()
-    width = max(map(len, names))
-    for name in names:
-        print(f"{name.ljust(width)}  {describe_robot(name)}")
+    rows = library_table()
+    widths = [max(len(r[c]) for r in rows) for c in range(3)]
+    for name, joints, kind, source in rows:
+        print(f"{name.ljust(widths[0])}  {joints.rjust(widths[1])}  {kind.ljust(widths[2])}  {source}")
     return 0
 
 

@@ -79,7 +79,32 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
         raise OSError(f"cannot write {out}")
 
 
+#: Qt platforms that draw without a display server (the app then runs, unseen or on a device)
+HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
+
+
+def missing_display() -> str | None:
+    """Why the app cannot open a window here (None: it can), checked before Qt is started:
+    on Linux without a display Qt aborts the process with its own plugin message."""
+    if not sys.platform.startswith("linux"):
+        return None
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    if platform in HEADLESS_PLATFORMS:
+        return None
+    if platform == "wayland" or (not platform and os.environ.get("WAYLAND_DISPLAY")):
+        if os.environ.get("WAYLAND_DISPLAY"):
+            return None
+    if os.environ.get("DISPLAY"):
+        return None
+    return ("kinetree: no display found (DISPLAY and WAYLAND_DISPLAY are not set); without one use "
+            "the headless commands: kinetree screenshot, details, fk, convert, library (kinetree --help)")
+
+
 def run_gui(source: str | None) -> int:
+    problem = missing_display()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     from .main_window import MainWindow, install_excepthook
 
     app = make_application(sys.argv)
