@@ -502,9 +502,9 @@ class MainWindow(QMainWindow):
             self._autosave_slot.release()
         self._autosave_slot, self._autosaved_text = slot, None
         path = info.path if info.path and info.path.name.lower().endswith(".json") else None
+        self.origin_name = info.name  # before load: the title is made while loading
         self.doc.load(tree, q, path)
         self.doc.undo_stack.resetClean()  # unsaved until saved: no undo step makes it clean
-        self.origin_name = info.name
         self.viewport.fit()
         self.statusBar().showMessage(f"Restored {info.name}: not saved yet", 10000)
         return True
