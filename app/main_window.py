@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from .document import RobotDocument, project_path, source_name
-from .layout import LAYOUT_VERSION, apply_default_layout, default_window_size, fit_docks
+from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks, place_default
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
-        self.resize(default_window_size(self))
+        place_default(self)
         apply_default_layout(self)
         self._restore_layout()
         app = QApplication.instance()
@@ -184,6 +184,11 @@ class MainWindow(QMainWindow):
         labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
         labels.setCheckable(True)
         labels.setChecked(True)
+        collisions = self._action(v, "&Collision geometry", self._set_collisions_visible, name="collisionsAction")
+        collisions.setCheckable(True)
+        if self.settings.value("showCollisions", False, type=bool):  # remembered; off by default
+            collisions.setChecked(True)
+            self.viewport.set_collisions_visible(True)
         v.addSeparator()
         self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
                      QKeySequence.StandardKey.ZoomIn, name="zoomInAction")
@@ -193,6 +198,10 @@ class MainWindow(QMainWindow):
         light = self._action(v, "Light &background",
                              lambda on: self.viewport.set_theme("light" if on else "dark"), "B")
         light.setCheckable(True)
+
+    def _set_collisions_visible(self, on: bool) -> None:
+        self.viewport.set_collisions_visible(on)
+        self.settings.setValue("showCollisions", bool(on))
 
     def _update_title(self) -> None:
         """"puma560 — KineTree", with "*" after the name while there are unsaved changes."""

@@ -131,8 +131,8 @@ def mesh_file(path: str, scale) -> gl.MeshData | None:
     """A mesh file's triangles scaled by ``scale``, or ``None`` (logged) when it cannot be read."""
     try:
         mtime = os.path.getmtime(path)
-    except OSError:
-        log.warning("mesh file not found: %s", path)
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        log.warning("mesh file not found: %.200s", path)
         return None
     data = _load(os.path.abspath(path), mtime)
     if data is None:
@@ -154,6 +154,6 @@ def preload(tree) -> int:
                 try:
                     _load(os.path.abspath(v.filename), os.path.getmtime(v.filename))
                     n += 1
-                except OSError:
+                except (OSError, ValueError):
                     pass  # reported when drawn
     return n

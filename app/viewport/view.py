@@ -22,6 +22,8 @@ THEMES = {
 }
 ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
+#: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
+COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
 #: Visuals with up to this many triangles in all are drawn as one mesh item, moved on the CPU.
 MERGE_FACES = 60_000
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
@@ -41,6 +43,7 @@ class RobotViewport(gl.GLViewWidget):
         self.doc = doc
         self.theme = "dark"
         self.show_labels = True
+        self.show_collisions = False
         self._scale = 0.1
         self.grid = gl.GLGridItem()
         self.addItem(self.grid)
@@ -57,6 +60,7 @@ class RobotViewport(gl.GLViewWidget):
             item.setDepthValue(10)
             self.addItem(item)
         self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
+        self._collision_items: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
         self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.merged_mesh = gl.GLMeshItem(smooth=False, shader=SHADER, glOptions="opaque")
         self.addItem(self.merged_mesh)
@@ -101,6 +105,37 @@ class RobotViewport(gl.GLViewWidget):
     def set_labels_visible(self, on: bool) -> None:
         self.show_labels = on
         self.labels.setVisible(on)
+
+    def set_collisions_visible(self, on: bool) -> None:
+        """Draw every body's collision geometry, translucent in :data:`COLLISION_COLOR`."""
+        self.show_collisions = bool(on)
+        self._build_collisions()
+        self._place_collisions()
+        self.update()
+
+    def _build_collisions(self) -> None:
+        # built only while shown: a robot's collision meshes are not loaded unless asked for
+        for _, item, _ in self._collision_items:
+            self.removeItem(item)
+        self._collision_items = []
+        if not self.show_collisions:
+            return
+        tree = self.doc.tree
+        for i, b in [(-1, tree.base), *enumerate(tree.bodies)]:
+            for c in b.collisions:
+                md = visual_mesh(c)
+                if md is None:
+                    continue
+                item = gl.GLMeshItem(meshdata=md, color=COLLISION_COLOR, smooth=False, shader=SHADER,
+                                     glOptions="translucent")
+                item.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
+                self.addItem(item)
+                self._collision_items.append((i, item, c.matrix))
+
+    def _place_collisions(self) -> None:
+        poses = self._poses
+        for i, item, V in self._collision_items:
+            item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
 
     def set_view(self, preset: str) -> None:
         elevation, azimuth = VIEW_PRESETS[preset]
@@ -180,6 +215,7 @@ class RobotViewport(gl.GLViewWidget):
                 self.addItem(item)
                 self._meshes.append((int(o[0]), item, np.eye(4)))
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
+        self._build_collisions()
         self.set_theme(self.theme)
         s = self._scale * 1.3
         self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
@@ -219,6 +255,7 @@ class RobotViewport(gl.GLViewWidget):
             self.axes.setData(pos=np.zeros((0, 3)))
         for i, item, V in self._meshes:
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
+        self._place_collisions()
         if self._merged is not None:
             corners, owners, colors = self._merged
             P = np.concatenate([poses, np.eye(4)[None]])  # owner -1 (the base) reads the identity
