@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self._autosaved_text: str | None = None
         self.origin_name: str | None = None  # what the document was opened from (for untitled ones)
         self.spawned: list[MainWindow] = []  # windows opened for restored documents
+        self.offered = 0  # autosaves the last offer_recovery found
         self.settings = settings or QSettings("KineTree", "KineTree")
         self.viewport = RobotViewport(self.doc)
         self.setCentralWidget(self.viewport)
@@ -476,6 +477,7 @@ class MainWindow(QMainWindow):
         deleted; the rest stay for the next start. Returns the windows that got a document.
         """
         orphans = find_orphans()
+        self.offered = len(orphans)
         if not orphans:
             return []
         infos = [o.info() for o in orphans]
@@ -496,8 +498,10 @@ class MainWindow(QMainWindow):
         return restored
 
     def recover_dialog(self) -> None:
-        if not self.offer_recovery():
-            self.statusBar().showMessage("No other unsaved work to recover", 5000)
+        """File ▸ Recover unsaved work: the start-up offer again (say, after choosing Later)."""
+        self.offer_recovery()
+        if not self.offered:
+            self.statusBar().showMessage("No unsaved work left by other KineTree sessions", 5000)
 
     def restore_autosave(self, slot: AutosaveSlot, info: AutosaveInfo) -> bool:
         """Load an adopted autosave: its original path, unsaved; it keeps autosaving to ``slot``."""
