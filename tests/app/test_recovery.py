@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import select
@@ -21,6 +22,7 @@ from kinetree.core import load_robot
 from kinetree.core.io import dumps, save_project
 from kinetree.core.io.project import load_project
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and XDG_DATA_HOME are POSIX")
@@ -341,3 +343,38 @@ def test_dialog_is_drawn(make_window, autosave_dir, tmp_path, n, project):
     assert len(kept) == n  # Later kept them all
     for slot in kept:
         slot.release()
+
+
+def test_menu_recovery_opens_a_window_beside_unsaved_work(make_window, autosave_dir, qtbot):
+    w = make_window()
+    w.findChild(QAction, "recoverAction").trigger()
+    assert "No unsaved work left" in w.statusBar().currentMessage()
+    w.doc.open("scara")
+    w.sliders.rows["q1"].spin.setValue(12)
+    assert w.autosave()
+    mine, text = w.autosave_path(), w.doc.serialized()
+    orphan = _orphan(autosave_dir, dumps(load_robot("ur5")), None, "untitled (from ur5)")
+    answer_dialog("restoreAllButton", {})
+    w.findChild(QAction, "recoverAction").trigger()
+    (other,) = w.spawned  # this window keeps its own unsaved work
+    qtbot.addWidget(other)
+    other.autosave_timer.stop()
+    assert w.doc.serialized() == text and w.autosave_path() == mine
+    assert other.doc.tree.num_bodies == 6 and other.doc.modified and other.autosave_path() == orphan.data_path
+
+
+def test_a_reused_pid_never_takes_over_a_dead_instances_autosave(autosave_dir, monkeypatch):
+    monkeypatch.setattr(AutosaveSlot, "_numbers", itertools.count(1))
+    autosave_dir.mkdir(parents=True)
+    dead = autosave_dir / f"autosave-{os.getpid()}-1.kinetree.json"  # same pid, an earlier life
+    dead.write_text("{}")
+    slot = AutosaveSlot.claim()
+    assert slot.data_path.name == f"autosave-{os.getpid()}-2.kinetree.json"
+    slot.write("{}", None, "x")
+    assert dead.read_text() == "{}"
+    (orphan,) = find_orphans()
+    assert orphan.data_path == dead
+    orphan.release()
+    slot.remove()
+    slot.release()
+    assert sorted(p.name for p in autosave_dir.iterdir()) == [dead.name, dead.name.replace(".kinetree.json", ".lock")]
