@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
+
+from .panels.sliders import ROW_SPACING
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -40,6 +42,16 @@ def default_window_size(window: MainWindow) -> QSize:
     return QSize(max(int(w * SCREEN_SHARE), min(w, 1280)), max(int(h * SCREEN_SHARE), min(h, 800)))
 
 
+def place_default(window: MainWindow) -> None:
+    """Size the window as :func:`default_window_size` and centre it on its screen."""
+    window.resize(default_window_size(window))
+    screen = window.screen() or QApplication.primaryScreen()
+    if screen is not None:
+        frame = window.frameGeometry()
+        frame.moveCenter(screen.availableGeometry().center())
+        window.move(frame.topLeft())
+
+
 def compact_dh_rows(window: MainWindow) -> None:
     """DH rows as tall as a line of text plus padding (the style's default is taller): the
     six rows of a 6-axis arm fit under the viewport at 1280×800. Columns as wide as a
@@ -65,7 +77,7 @@ def needed_sizes(window: MainWindow) -> dict[str, int]:
     button = QPushButton("Home").sizeHint().height()
     row = _row_height()
     sliders = window.sliders
-    grid_spacing = 4
+    grid_spacing = ROW_SPACING
     sliders_h = (title + 4 + button + 6 + 2 * 2 + 2 * 4  # title, margins, top bar, frame, grid margins
                  + VISIBLE_SLIDERS * row + (VISIBLE_SLIDERS - 1) * grid_spacing)
     dh = window.dh
@@ -81,7 +93,9 @@ def needed_sizes(window: MainWindow) -> dict[str, int]:
     # seven numbers at the current font, measured at 1× and 1.5× text on the library robots
     numbers = QFontMetrics(QApplication.font()).horizontalAdvance("0.0000  " * 7)
     left_w = max(max(joint_min, numbers) + scrollbar + 12, window.bodies.minimumSizeHint().width())
-    right_w = max(sliders.minimumSizeHint().width(), window.pose.minimumSizeHint().width(), 360)
+    top_bar = sliders.layout().itemAt(0)  # Home, Zero, Random, units, step: at their preferred widths
+    right_w = max(sliders.minimumSizeHint().width(), top_bar.sizeHint().width() + 8,
+                  window.pose.minimumSizeHint().width(), 360)
     tree = window.bodies.view
     tree_row = max(tree.sizeHintForRow(0), QFontMetrics(tree.font()).height() + 2)
     bodies_h = (title + 4 + window.bodies.toolbar.sizeHint().height() + tree.header().sizeHint().height()
@@ -105,6 +119,17 @@ def fit_docks(window: MainWindow) -> None:
     bodies_h = max(n["bodies"], int(0.3 * window.height()))
     window.resizeDocks([d["bodiesDock"], d["jointDock"]], [bodies_h, window.height() - bodies_h],
                        Qt.Orientation.Vertical)
+
+
+def fit_docks_later(window: MainWindow) -> None:
+    """Refit the docks once a font change has reached every widget (size hints follow the
+    font only after the posted font and layout events are delivered)."""
+
+    def fit() -> None:
+        QApplication.sendPostedEvents()
+        fit_docks(window)
+
+    QTimer.singleShot(0, window, fit)
 
 
 def apply_default_layout(window: MainWindow) -> None:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from .document import RobotDocument, project_path, source_name
-from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks, place_default
+from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
         self.viewport.set_text_scale(self.text_scale)
         self.settings.setValue("textScale", self.text_scale)
         if refit:  # the docks grow with the text: six sliders and DH rows stay visible
-            QTimer.singleShot(0, self, lambda: fit_docks(self))
+            fit_docks_later(self)
 
     # --- layout persistence ------------------------------------------------------------------
     def _restore_layout(self) -> None:

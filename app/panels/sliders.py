@@ -26,6 +26,7 @@ from ..qt_utils import signals_blocked
 
 TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
+ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
 
 
@@ -272,6 +273,9 @@ class JointsPanel(QWidget):
         inner = QWidget()
         grid = QGridLayout(inner)
         grid.setColumnStretch(1, 1)
+        # as app/layout.py reckons a row: six rows fit the default Joints dock at 1280×800
+        grid.setContentsMargins(4, 4, 4, 4)
+        grid.setVerticalSpacing(ROW_SPACING)
         self.rows = {}
         for r, (key, label, kind, lo, hi) in enumerate(self._channels()):
             row = JointRow(self, key, label, kind, lo, hi)
