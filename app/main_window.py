@@ -107,14 +107,15 @@ class MainWindow(QMainWindow):
         self._build_menus()
         place_default(self)
         apply_default_layout(self)
-        self._restore_layout()
+        restored = self._restore_layout()
         app = QApplication.instance()
         if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
             app.setProperty("kinetreeBasePointSize", QApplication.font().pointSizeF())
         self.text_scale = 1.0
         saved = self.settings.value("textScale")
         if saved is not None and float(saved) != 1.0:
-            self.set_text_scale(float(saved), refit=False)  # the restored layout stays as it was
+            # a restored layout stays as it was; the default one grows with the text
+            self.set_text_scale(float(saved), refit=not restored)
 
         self.doc.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.doc.pathChanged.connect(lambda _p: self._update_title())
@@ -236,13 +237,14 @@ class MainWindow(QMainWindow):
             fit_docks_later(self)
 
     # --- layout persistence ------------------------------------------------------------------
-    def _restore_layout(self) -> None:
+    def _restore_layout(self) -> bool:
+        """Restore the saved geometry and docks; False if no dock layout was restored."""
         geo = self.settings.value("geometry")
         state = self.settings.value("windowState")
         if geo is not None:
             self.restoreGeometry(geo)
-        if state is not None:
-            self.restoreState(state, LAYOUT_VERSION)  # a state saved for an older layout is ignored
+        # a state saved for an older layout (other LAYOUT_VERSION) is ignored
+        return state is not None and self.restoreState(state, LAYOUT_VERSION)
 
     def reset_layout(self) -> None:
         """View ▸ Reset layout: every dock back in its default place and size."""

@@ -279,6 +279,19 @@ def test_reset_layout_undoes_rearranged_docks(window, qtbot):
     assert window.dockWidgetArea(d["dhDock"]) == Qt.DockWidgetArea.BottomDockWidgetArea
 
 
+def test_a_saved_layout_of_the_old_version_is_ignored(make_window, tmp_path):
+    old = make_window("old.ini")
+    old.tabifyDockWidget(old.docks["bodiesDock"], old.docks["jointDock"])  # the old default
+    old.settings.setValue("windowState", old.saveState())  # saved without a layout version
+    old.settings.sync()
+    new = make_window("old.ini")
+    assert new.tabifiedDockWidgets(new.docks["bodiesDock"]) == []
+    new.tabifyDockWidget(new.docks["bodiesDock"], new.docks["jointDock"])
+    new.close()  # saves this version's state: restored as the user left it
+    again = make_window("old.ini")
+    assert again.tabifiedDockWidgets(again.docks["bodiesDock"]) == [again.docks["jointDock"]]
+
+
 def test_larger_text_at_1920x1080_keeps_six_sliders(make_window, qtbot):
     base = QApplication.font().pointSizeF()
     window = make_window("big.ini")
