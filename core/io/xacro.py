@@ -42,12 +42,14 @@ from lxml import etree
 
 from ..errors import FileFormatError
 from .urdf import _Ctx, _package_candidates, _parse_xml, _read
-from .xacro_eval import ExprError, boolean, evaluate, literal, read_yaml, to_text
+from .xacro_eval import MAX_LEN, ExprError, boolean, evaluate, literal, read_yaml, to_text
 
 __all__ = ["XacroLimits", "expand_xacro"]
 
 _LEXER = re.compile(r"(?P<dollars>\$\$+[{(])|(?P<expr>\$\{[^}]*\})|(?P<ext>\$\([^)]*\))|(?P<text>[^$]+|\$[^{($]+|\$$)")
-_DEFAULT = r"""\$\{.*?\}|\$\(.*?\)|(?:'.*?'|\".*?\"|[^\s'\"]+)+|"""
+# ROS xacro's default-value pattern, with "[^\s'\"]+" inside "(…)+" made one character per step: nested
+# quantifiers backtrack exponentially ("a:=xxxxxxxxxxxxxxxxxxxxxxxx'" took 4 s)
+_DEFAULT = r"""\$\{[^}]*\}|\$\([^)]*\)|(?:'[^']*'|\"[^\"]*\"|[^\s'\"])+|"""
 _MACRO_ARG = re.compile(r"^\s*([^\s:=]+?)\s*:?=\s*(\^\|?)?(" + _DEFAULT + r")(?:\s+|$)(.*)")
 
 
@@ -232,7 +234,10 @@ class _Expander:
                 parts.append(tok)
         if len(parts) == 1:
             return parts[0]
-        return "".join(map(to_text, parts))
+        texts = [to_text(x) for x in parts]
+        if sum(map(len, texts)) > MAX_LEN:  # each part is bounded, not their number
+            raise ExprError(f"text longer than {MAX_LEN} characters")
+        return "".join(texts)
 
     def text(self, text: str, scope: _Scope, el, what: str) -> str:
         if "$" not in text:

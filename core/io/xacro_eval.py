@@ -144,6 +144,24 @@ _NAMED = {
 _RESERVED = ("python", "xacro", "math")
 
 
+def _replace(s: str, old: str, new: str, count: int = -1) -> str:
+    n = s.count(old) if count < 0 else min(count, s.count(old))
+    if len(s) + n * (len(new) - len(old)) > MAX_LEN or (not old and len(s) * len(new) > MAX_LEN):
+        raise ExprError(f"replace() would give more than {MAX_LEN} characters")
+    return s.replace(old, new, count)
+
+
+#: String methods callable on a ``str`` value (real robots write ``${xyz.split(' ')[0]}``); a table,
+#: never ``getattr``. No ``format`` (its fields reach attributes) and no ``join`` (unbounded size).
+STR_METHODS: dict[str, Callable[..., Any]] = {
+    "split": str.split, "rsplit": str.rsplit, "strip": str.strip, "lstrip": str.lstrip, "rstrip": str.rstrip,
+    "lower": str.lower, "upper": str.upper, "startswith": str.startswith, "endswith": str.endswith,
+    "find": str.find, "count": str.count, "replace": _replace,
+}
+# ROS xacro's xacro.message/warning/error print and give ''; xacro.fatal stops
+_XACRO_QUIET = ("message", "warning", "error", "print_location")
+
+
 def _dotted(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value)}.{node.attr}"
@@ -166,7 +184,7 @@ def _check(tree: ast.AST) -> None:
             base = node.value.id if isinstance(node.value, ast.Name) else None
             if base == "math" and node.attr not in MATH and node.attr not in _MATH_CONSTANTS:
                 raise ExprError(f"'math.{node.attr}' is not allowed (math functions: {', '.join(_MATH_NAMES)})")
-            if base in ("python", "xacro") and not (base == "xacro" and node.attr == "load_yaml"):
+            if base == "python" or (base == "xacro" and node.attr not in ("load_yaml", "fatal", *_XACRO_QUIET)):
                 raise ExprError(f"attribute access '{_dotted(node)}' is not allowed")
         if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str, bool, type(None))):
             raise ExprError(f"{type(node.value).__name__} literal {node.value!r} is not allowed")
@@ -174,12 +192,13 @@ def _check(tree: ast.AST) -> None:
             if node.keywords:
                 raise ExprError(f"keyword arguments in the call of '{_dotted(node.func)}' are not allowed")
             f = node.func
+            base = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
             ok = (isinstance(f, ast.Name) and (f.id in FUNCTIONS or f.id == "load_yaml")) or (
-                isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                and ((f.value.id == "math" and f.attr in MATH) or (f.value.id == "xacro" and f.attr == "load_yaml")))
+                isinstance(f, ast.Attribute) and ((base == "math" and f.attr in MATH) or base == "xacro"
+                                                  or (base != "math" and f.attr in STR_METHODS)))
             if not ok:
                 raise ExprError(f"call of '{_dotted(f)}' is not allowed (only math functions, abs, min, max, int, "
-                                "float, str, bool, len, round and load_yaml)")
+                                "float, str, bool, len, round, load_yaml and string methods such as split)")
 
 
 class _Evaluator:
@@ -200,8 +219,14 @@ class _Evaluator:
 
     def call(self, node: ast.Call) -> Any:
         f = node.func
+        if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id in ("math", "xacro")):
+            return self.str_method(f, [self.ev(a) for a in node.args])
         fname = f.id if isinstance(f, ast.Name) else f"{f.value.id}.{f.attr}"  # type: ignore[attr-defined]
         args = [self.ev(a) for a in node.args]
+        if fname in ("xacro.fatal", *(f"xacro.{n}" for n in _XACRO_QUIET)):
+            if fname == "xacro.fatal":
+                raise ExprError("xacro.fatal: " + " ".join(map(to_text, args)))
+            return ""
         if fname in ("load_yaml", "xacro.load_yaml"):
             if self.load_yaml is None or len(args) != 1 or not isinstance(args[0], str):
                 raise ExprError("load_yaml takes one file name" if self.load_yaml else "load_yaml is not available")
@@ -211,6 +236,14 @@ class _Evaluator:
             if not isinstance(a, (int, float, str, bool, list, tuple, dict, type(None))):
                 raise ExprError(f"{fname}() of a {type(a).__name__} is not allowed")
         return check_size(fn(*args))
+
+    def str_method(self, f: ast.Attribute, args: list) -> Any:
+        base = self.ev(f.value)
+        if type(base) is not str:
+            raise ExprError(f"'.{f.attr}()' is only allowed on strings, not on a {type(base).__name__}")
+        if not all(isinstance(a, (str, int, type(None))) for a in args):
+            raise ExprError(f"'.{f.attr}()' takes strings and integers")
+        return check_size(STR_METHODS[f.attr](base, *args))
 
     def ev(self, node: ast.AST) -> Any:
         if isinstance(node, ast.Constant):

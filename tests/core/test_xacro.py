@@ -268,7 +268,9 @@ ESCAPES = {
     "python string keys": "${python['vars'](xacro)['load_yaml']}",
     "(1).__class__": "${(1).__class__}",
     "(1).real": "${(1).real}",
-    "str method": "${'touch SENTINEL'.split()}",
+    "str.format": "${'touch SENTINEL'.format(open)}",
+    "list method": "${[1].append(open('SENTINEL', 'w'))}",
+    "str method on a non-string": "${(sin).split()}",
     "f-string": "${f'x'}",
     "f-string with code": "${f'{open(\"SENTINEL\", \"w\")}'}",
     "xacro.abs_filename": "${xacro.abs_filename('/etc/passwd')}",
@@ -284,8 +286,9 @@ def test_code_payload_refused(tmp_path, payload):
     sentinel = tmp_path / "sentinel"
     text = payload.replace("SENTINEL", str(sentinel)).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
     p = write(tmp_path / "evil.xacro", f'<link name="{text}"/>')
+    refused = "not allowed|not defined|invalid expression|only allowed on strings"
     with pytest.raises(FileFormatError, match=r"evil\.xacro: xacro expansion failed: .*evil\.xacro:3: <link>: "
-                                              r"attribute 'name': .*not (allowed|defined)|invalid expression") as e:
+                                              rf"attribute 'name': .*({refused})") as e:
         import_urdf(p)
     assert "\n" not in str(e.value)
     assert not sentinel.exists()
@@ -313,6 +316,16 @@ def test_bounded_expressions(tmp_path):
                           ("1 / 0", "ZeroDivisionError"), ("(" * 300 + "1" + ")" * 300, "too deeply|invalid")]:
         p = write(tmp_path / "b.xacro", f'<a v="${{{expr}}}"/>')
         err(p, r"b\.xacro:3: <a>: attribute 'v': .*(" + message + ")")
+
+
+def test_long_texts_and_pathological_params_refused_fast(tmp_path):
+    p = write(tmp_path / "t.xacro", '<xacro:property name="s" value="${\'x\' * 10 ** 7}"/>\n<a v="${s}${s}"/>')
+    err(p, r"t\.xacro:4: <a>: attribute 'v': text longer than 10000000 characters")
+    # ROS xacro's parameter pattern backtracks exponentially on this (4 s for 24 characters)
+    p = write(tmp_path / "r.xacro", '<xacro:macro name="m" params="a:=' + "x" * 5000 + '\'"/><xacro:m a="1"/>')
+    t = time.perf_counter()
+    err(p, r"r\.xacro:3: <xacro:m>: macro 'm' has no parameter 'a'")
+    assert time.perf_counter() - t < 1
 
 
 def test_property_doubling_and_cycles_refused(tmp_path):
