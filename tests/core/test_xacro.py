@@ -270,7 +270,7 @@ ESCAPES = {
     "(1).real": "${(1).real}",
     "str.format": "${'touch SENTINEL'.format(open)}",
     "list method": "${[1].append(open('SENTINEL', 'w'))}",
-    "str method on a non-string": "${(sin).split()}",
+    "str method on a non-string": "${(1).split()}",
     "f-string": "${f'x'}",
     "f-string with code": "${f'{open(\"SENTINEL\", \"w\")}'}",
     "xacro.abs_filename": "${xacro.abs_filename('/etc/passwd')}",
