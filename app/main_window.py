@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
         self._autosaved_text: str | None = None
+        self._autosave_error: str | None = None
         self.origin_name: str | None = None  # what the document was opened from (for untitled ones)
         self.spawned: list[MainWindow] = []  # windows opened for restored documents
         self.offered = 0  # autosaves the last offer_recovery found
@@ -447,9 +448,12 @@ class MainWindow(QMainWindow):
                 self._autosave_slot = AutosaveSlot.claim()
             self._autosave_slot.write(text, self.doc.path, self._display_name())
         except OSError as exc:
-            log.warning("autosave failed: %s", exc)
+            if str(exc) != self._autosave_error:  # once per problem, not every few seconds
+                log.warning("autosave failed: %s", exc)
+                self.statusBar().showMessage(f"Autosave failed: {exc}", 15000)
+            self._autosave_error = str(exc)
             return False
-        self._autosaved_text = text
+        self._autosaved_text, self._autosave_error = text, None
         return True
 
     def _display_name(self) -> str:
