@@ -378,3 +378,14 @@ def test_a_reused_pid_never_takes_over_a_dead_instances_autosave(autosave_dir, m
     slot.remove()
     slot.release()
     assert sorted(p.name for p in autosave_dir.iterdir()) == [dead.name, dead.name.replace(".kinetree.json", ".lock")]
+
+
+def test_an_autosave_that_cannot_be_written_is_reported(make_window, autosave_dir):
+    autosave_dir.write_text("a file where the folder should be")
+    w = make_window()
+    w.doc.open("scara")
+    w.sliders.rows["q1"].spin.setValue(12)
+    assert w.autosave() is False
+    assert w.statusBar().currentMessage().startswith("Autosave failed")
+    autosave_dir.unlink()
+    assert w.autosave() and w.autosave_path().exists()
