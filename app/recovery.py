@@ -195,13 +195,14 @@ class AutosaveSlot:
             if self.meta_path.stat().st_size <= MAX_META_BYTES:
                 meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
                 if isinstance(meta, dict):
-                    if isinstance(meta.get("path"), str) and meta["path"]:
-                        path = Path(meta["path"])
+                    where = meta.get("path")
+                    if isinstance(where, str) and os.path.isabs(where) and "\x00" not in where:
+                        path = Path(where)
                     if isinstance(meta.get("name"), str) and meta["name"].strip():
                         name = meta["name"].strip()[:200]
                     if isinstance(meta.get("saved"), int | float) and 0 < meta["saved"] < 1e11:
                         saved = float(meta["saved"])
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: deep JSON nesting
             if not isinstance(exc, FileNotFoundError):
                 log.warning("autosave metadata %s unreadable: %s", self.meta_path, exc)
         return AutosaveInfo(name or (path.name if path else "untitled"), path, saved)

@@ -389,3 +389,22 @@ def test_an_autosave_that_cannot_be_written_is_reported(make_window, autosave_di
     assert w.statusBar().currentMessage().startswith("Autosave failed")
     autosave_dir.unlink()
     assert w.autosave() and w.autosave_path().exists()
+
+
+@pytest.mark.parametrize("meta, name, path", [
+    ("[" * 60000, "untitled", None),  # nesting deeper than the JSON parser's recursion
+    ('{"path": "relative/a.kinetree.json", "name": "n"}', "n", None),
+    ('{"path": "/a\\u0000b.kinetree.json"}', "untitled", None),
+    ('{"path": 5, "name": ["x"], "saved": "yesterday"}', "untitled", None),
+    ('{"path": "/ok/a.kinetree.json", "saved": 1e300}', "a.kinetree.json", Path("/ok/a.kinetree.json")),
+    ('{"name": "' + "x" * 70000 + '"}', "untitled", None),  # larger than any metadata we write
+])
+def test_hostile_metadata_is_ignored(autosave_dir, meta, name, path):
+    slot = AutosaveSlot.claim(autosave_dir)
+    slot.write("{}", None, "ignored")
+    slot.meta_path.write_text(meta)
+    info = slot.info()
+    assert (info.name, info.path) == (name, path)
+    assert abs(info.saved - slot.data_path.stat().st_mtime) < 1  # the file's time, not the claimed one
+    slot.remove()
+    slot.release()
