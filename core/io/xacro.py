@@ -169,6 +169,7 @@ class _Expander:
         self.elements = 0
         self.bytes = 0
         self.depth = 0
+        self.yaml_cache: dict[Path, Any] = {}
 
     # ---------------------------------------------------------------- errors and bounds
     def file_of(self, el) -> str:
@@ -242,7 +243,11 @@ class _Expander:
     def text(self, text: str, scope: _Scope, el, what: str) -> str:
         if "$" not in text:
             return text
-        return to_text(self.value(text, scope, el, what))
+        v = self.value(text, scope, el, what)
+        try:
+            return to_text(v)
+        except ExprError as exc:
+            raise self.fail(el, f"{what}: {exc}") from None
 
     def value(self, text: str, scope: _Scope, el, what: str) -> Any:
         try:
@@ -317,7 +322,10 @@ class _Expander:
             raise ExprError(f"load_yaml({name!r}): {path} is outside the xacro's folder and the package paths")
         if not path.is_file():
             raise ExprError(f"load_yaml({name!r}): no such file {path}")
-        return read_yaml(path, name)
+        if path not in self.yaml_cache:  # read once per expansion: a macro may load it for every call
+            self.tick(el)
+            self.yaml_cache[path] = read_yaml(path, name)
+        return self.yaml_cache[path]
 
     def include(self, el, out, scope: _Scope, macros: _Macros) -> None:
         for k in el.attrib:
@@ -574,8 +582,9 @@ def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pa
         out = holder[0]
         out.tail = None
         text = etree.tostring(out, encoding="utf-8", xml_declaration=True)
-    except _Fail as exc:
-        raise FileFormatError(f"{shown}: xacro expansion failed: {exc}") from None
+    except (_Fail, ExprError) as exc:  # (an ExprError should have got file and line; never let one escape bare)
+        one_line = " ".join(str(exc).splitlines())  # an expression echoed from a text node may span lines
+        raise FileFormatError(f"{shown}: xacro expansion failed: {one_line}") from None
     except RecursionError:
         raise FileFormatError(f"{shown}: xacro expansion failed: macros, blocks or properties nested too "
                               "deeply") from None

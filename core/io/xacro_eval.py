@@ -34,7 +34,7 @@ MAX_INT_BITS = 100_000
 MAX_EXPONENT = 10_000
 #: Longest expression text.
 MAX_EXPR_CHARS = 100_000
-_MAX_YAML_BYTES = 10 * 2**20
+_MAX_YAML_BYTES = 2**20  # PyYAML parses about 1 MB/s in pure Python; the wall-time bound is 5 s
 _MAX_YAML_ITEMS = 1_000_000
 
 
@@ -382,8 +382,14 @@ def read_yaml(path, name: str) -> Any:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_yaml_loader())  # a SafeLoader
     except (yaml.YAMLError, UnicodeDecodeError, ExprError, ValueError, RecursionError) as exc:
-        raise ExprError(f"load_yaml({name!r}): {exc}") from None
-    return _wrap_yaml(data, {}, [0])
+        mark = getattr(exc, "problem_mark", None)
+        what = getattr(exc, "problem", None) or " ".join(str(exc).split()) or type(exc).__name__
+        where = f"{path}:{mark.line + 1}: " if mark is not None else ""
+        raise ExprError(f"load_yaml({name!r}): {where}{what}") from None
+    try:
+        return _wrap_yaml(data, {}, [0])
+    except (ExprError, RecursionError) as exc:
+        raise ExprError(f"load_yaml({name!r}): {exc or 'nested too deeply'}") from None
 
 
 def _yaml_loader():
@@ -406,26 +412,28 @@ def _yaml_loader():
 
 
 def _wrap_yaml(v: Any, memo: dict[int, Any], count: list[int]) -> Any:
-    """Mappings as :class:`YamlMap`; shared nodes stay shared; more than a million nodes refused."""
+    """Mappings as :class:`YamlMap`; shared nodes stay shared; cycles and more than a million nodes
+    (counting shared ones each time) refused."""
     count[0] += 1
     if count[0] > _MAX_YAML_ITEMS:
-        raise ExprError(f"load_yaml: more than {_MAX_YAML_ITEMS} items (or a recursive alias)")
+        raise ExprError(f"more than {_MAX_YAML_ITEMS} items")
     if isinstance(v, (int, float, str, bool, type(None))):
         return v
     if id(v) in memo:
         out = memo[id(v)]
+        if out is None:
+            raise ExprError("a recursive alias (a node that contains itself)")
         _wrap_count(out, count)
         return out
+    memo[id(v)] = None  # being built
     if isinstance(v, dict):
-        out = memo[id(v)] = YamlMap()
-        for k, x in v.items():
-            out[_wrap_yaml(k, memo, count)] = _wrap_yaml(x, memo, count)
-        return out
-    if isinstance(v, (list, tuple, set)):
-        out = memo[id(v)] = []
-        out.extend(_wrap_yaml(x, memo, count) for x in v)
-        return out
-    return str(v)  # dates, binary …
+        out = YamlMap((_wrap_yaml(k, memo, count), _wrap_yaml(x, memo, count)) for k, x in v.items())
+    elif isinstance(v, (list, tuple, set)):
+        out = [_wrap_yaml(x, memo, count) for x in v]
+    else:
+        out = str(v)  # dates, binary …
+    memo[id(v)] = out
+    return out
 
 
 def _wrap_count(v: Any, count: list[int]) -> None:
@@ -435,7 +443,7 @@ def _wrap_count(v: Any, count: list[int]) -> None:
         x = stack.pop()
         count[0] += 1
         if count[0] > _MAX_YAML_ITEMS:
-            raise ExprError(f"load_yaml: more than {_MAX_YAML_ITEMS} items (or a recursive alias)")
+            raise ExprError(f"more than {_MAX_YAML_ITEMS} items")
         if isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, list):

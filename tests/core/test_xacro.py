@@ -300,6 +300,21 @@ def test_env_home_refused_without_opt_in(tmp_path):
     assert f"'{os.environ.get('HOME')}'" not in str(e)
 
 
+def test_load_yaml_hostile_content_refused(tmp_path):
+    sentinel = tmp_path / "sentinel"
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    evil = f'v: !!python/object/apply:os.system ["touch {sentinel}"]'
+    for text, message in [(evil, "could not determine a constructor"),
+                          (laughs, "more than 1000000 items"), ("a: &a [*a]", "a recursive alias"),
+                          ("x" * (2**20 + 1), "file larger than 1 MB"), ("a: [", "expected")]:
+        (tmp_path / "c.yaml").write_text(text)
+        p = write(tmp_path / "y.xacro", '<a v="${load_yaml(\'c.yaml\')}"/>')
+        t = time.perf_counter()
+        err(p, r"y\.xacro:3: <a>: attribute 'v': load_yaml\('c\.yaml'\): .*" + message)
+        assert time.perf_counter() - t < 3 and not sentinel.exists()
+
+
 @pytest.mark.parametrize("name", ["/etc/passwd", "../../../../../../../etc/passwd", "package://etc/passwd"])
 def test_load_yaml_outside_refused(tmp_path, name):
     p = write(tmp_path / "sub" / "y.xacro", f'<link name="${{load_yaml(\'{name}\')}}"/>')
