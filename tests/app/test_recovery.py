@@ -124,6 +124,7 @@ def instances(tmp_path, data_home):
     for inst in started:
         if inst.proc.poll() is None:
             inst.kill()
+        inst.proc.communicate(timeout=10)  # closes the pipes
 
 
 @pytest.fixture
