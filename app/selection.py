@@ -55,8 +55,15 @@ class RowSelectionLink(QObject):
             elif self.view.currentIndex().row() != row or not sm.isRowSelected(row, QModelIndex()):
                 col = max(self.view.currentIndex().column(), 0)
                 index = self.view.model().index(row, col)
-                sm.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                   | QItemSelectionModel.SelectionFlag.Rows)
+                # a selection made elsewhere moves the current cell without opening its editor
+                # (a table editable on CurrentChanged would otherwise start editing, and commit)
+                triggers = self.view.editTriggers()
+                self.view.setEditTriggers(triggers & ~QAbstractItemView.EditTrigger.CurrentChanged)
+                try:
+                    sm.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                       | QItemSelectionModel.SelectionFlag.Rows)
+                finally:
+                    self.view.setEditTriggers(triggers)
                 self.view.scrollTo(index)
         finally:
             self._syncing = False

@@ -17,7 +17,7 @@ from kinetree.core.library import SHORT_SOURCES
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QWheelEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QToolButton
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QToolButton
 
 
 def click_tree_row(window, name: str) -> None:
@@ -99,8 +99,19 @@ def test_dh_rows_viewport_and_pose_share_the_selection(make_window, qtbot, tmp_p
     QTest.mouseClick(dh.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     assert window.doc.selection == "link3"
     assert [i.data() for i in window.bodies.view.selectionModel().selectedRows()] == ["link3"]
+    if dh.state() == QAbstractItemView.State.EditingState:  # the click opened the cell's editor
+        QTest.keyClick(dh.indexWidget(dh.currentIndex()), Qt.Key.Key_Escape)
+    assert dh.state() != QAbstractItemView.State.EditingState
+    steps = window.doc.undo_stack.count()
     window.doc.select("link5")  # e.g. a viewport pick: the DH row follows
     assert dh.currentIndex().row() == 4 and dh.selectionModel().isRowSelected(4)
+    # ... without opening the row's cell editor (whose commit would add an undo step)
+    assert dh.state() != QAbstractItemView.State.EditingState
+    window.doc.select("link2")
+    window.doc.select("link6")
+    assert dh.state() != QAbstractItemView.State.EditingState
+    assert window.doc.undo_stack.count() == steps
+    window.doc.select("link5")
     click_empty_viewport(window)
     assert not dh.selectionModel().hasSelection()
     # clicking the row that is still current selects it again
