@@ -151,6 +151,8 @@ def _positions(v: Any, jtype: str, where: str, nullable: bool) -> None:
 
 def _check_limits(v: Any, jtype: str, where: str) -> None:
     n = POSITION_COUNT[jtype]
+    if n == 1 and isinstance(v, list) and len(v) == 2 and not any(isinstance(x, list) for x in v):
+        v = [v]  # one joint position: a flat [min, max] is read too
     if not isinstance(v, list) or len(v) != n:
         got = f"{len(v)} rows" if isinstance(v, list) else _show(v)
         raise FileFormatError(f"{where}: a {jtype} joint needs {n} [min, max] pair{'s' * (n != 1)}, got {got}")
