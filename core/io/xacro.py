@@ -351,7 +351,8 @@ class _Expander:
         try:
             root = _parse_xml(_read(path), _Ctx(str(path)))
         except FileFormatError as exc:
-            raise _Fail(f"{exc} (included from {self.file_of(el)}:{el.sourceline})") from None
+            msg = " ".join(str(exc).splitlines())
+            raise _Fail(f"{msg} (included from {self.file_of(el)}:{el.sourceline})") from None
         root.getroottree().docinfo.URL = str(path.absolute())
         self.files.append(path.absolute())
         self.children(root, out, scope, macros)
@@ -360,21 +361,24 @@ class _Expander:
     # ---------------------------------------------------------------- the walk
     def children(self, src, out, scope: _Scope, macros: _Macros) -> None:
         if src.text:
-            self.append_text(out, self.text(src.text, scope, src, "text"))
+            self.append_text(out, self.text(src.text, scope, src, "text"), src)
         for child in src:
             if isinstance(child.tag, str):
                 self.element(child, out, scope, macros)
             if child.tail:
-                self.append_text(out, self.text(child.tail, scope, child, "text"))
+                self.append_text(out, self.text(child.tail, scope, child, "text"), child)
 
-    def append_text(self, out, s: str) -> None:
+    def append_text(self, out, s: str, el) -> None:
         if not s:
             return
-        self.grow(None, 0, len(s))
-        if len(out):
-            out[-1].tail = (out[-1].tail or "") + s
-        else:
-            out.text = (out.text or "") + s
+        self.grow(el, 0, len(s))
+        try:
+            if len(out):
+                out[-1].tail = (out[-1].tail or "") + s
+            else:
+                out.text = (out.text or "") + s
+        except ValueError:  # NUL and other control characters
+            raise self.fail(el, f"text {s[:40]!r} has characters XML cannot hold") from None
 
     def plain(self, el, tag: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
         try:
@@ -386,7 +390,10 @@ class _Expander:
             if _is_xacro_attr(k) or k in skip:
                 continue
             val = self.text(v, scope, el, f"attribute {k!r}")
-            new.set(k, val)
+            try:
+                new.set(k, val)
+            except ValueError:
+                raise self.fail(el, f"attribute {k!r}: value {val[:40]!r} has characters XML cannot hold") from None
             size += len(k) + len(val) + 4
         self.grow(el, 1, size)
         self.children(el, new, scope, macros)
@@ -433,7 +440,7 @@ class _Expander:
             try:
                 out.set(name, self.text(val, scope, el, "value"))
             except ValueError:
-                raise self.fail(el, f"invalid attribute name {name!r}") from None
+                raise self.fail(el, f"invalid attribute name {name!r} or value") from None
         elif local == "call":
             name = el.get("macro")
             if not name:
@@ -571,7 +578,10 @@ def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pa
     shown, path = str(path), Path(path).absolute()
     if data is None:
         data = _read(path)
-    root = _parse_xml(data, _Ctx(shown))
+    try:
+        root = _parse_xml(data, _Ctx(shown))
+    except FileFormatError as exc:  # lxml's messages may end in "\n, line 2, column 6"
+        raise FileFormatError(" ".join(str(exc).splitlines())) from None
     root.getroottree().docinfo.URL = str(path)
     x = _Expander(path, package_paths, allow_env, args, limits)
     try:
