@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..qt_utils import signals_blocked
+from .number_spin import ExactSpinBox, spin_units
 
 TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
@@ -51,7 +52,7 @@ class JointRow:
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
         self.slider.setMinimumWidth(120)
-        self.spin = QDoubleSpinBox()
+        self.spin = ExactSpinBox(label)  # exact: never rounds what is typed or stored
         self.spin.setObjectName(f"spin_{key}")
         self.spin.setKeyboardTracking(False)
         self.spin.setMinimumWidth(90)
@@ -69,7 +70,7 @@ class JointRow:
         self.slider.sliderPressed.connect(self._pressed)
         self.slider.sliderReleased.connect(self._released)
         self.slider.valueChanged.connect(self._slider_moved)
-        self.spin.valueChanged.connect(self._spin_changed)
+        self.spin.coreCommitted.connect(self._spin_changed)
         self.update_units()
 
     def scale(self) -> float:
@@ -80,8 +81,8 @@ class JointRow:
     def update_units(self) -> None:
         k = self.scale()
         with signals_blocked(self.spin):
-            self.spin.setDecimals(2 if k != 1.0 else 4)
-            self.spin.setRange(self.lo * k, self.hi * k)
+            self.spin.set_units(*spin_units(self.kind, self.panel.degrees, self.panel.millimetres),
+                                (self.lo, self.hi))
             self.spin.setSingleStep(self.panel.step.value())  # the step is in the shown unit
             self.spin.setSuffix(("°" if self.panel.degrees else " rad") if self.kind == "angle"
                                 else (" mm" if self.panel.millimetres else " m"))
@@ -95,7 +96,7 @@ class JointRow:
         with signals_blocked(self.slider, self.spin):
             t = (value - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
             self.slider.setValue(int(round(min(max(t, 0.0), 1.0) * TICKS)))
-            self.spin.setValue(value * self.scale())
+            self.spin.show_core(value)
 
     def step_by(self, steps: float) -> None:
         """Move by ``steps`` times the panel's step (in the shown unit), clamped to the range.
@@ -127,8 +128,8 @@ class JointRow:
         value = self.lo + (self.hi - self.lo) * tick / TICKS
         self.panel.set_value(self.key, value, self._drag)
 
-    def _spin_changed(self, shown: float) -> None:
-        self.panel.set_value(self.key, shown / self.scale(), None)
+    def _spin_changed(self, core: float) -> None:
+        self.panel.set_value(self.key, core, None)
 
 
 class _InputFilter(QObject):

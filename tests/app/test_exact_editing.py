@@ -338,3 +338,71 @@ def test_nothing_selected_shows_nothing(window):
     assert all(f.text() == "" for f in panel.fields.values())
     assert panel.matrix_label.text() == "" and panel.dh_label.text() == "" and panel.child_label.text() == ""
     assert not panel.isEnabled()
+
+
+# --- joint spin boxes --------------------------------------------------------------------------
+def test_joint_spin_box_exact(window, qtbot):
+    doc = window.doc
+    doc.open("puma560")
+    spin = window.sliders.rows["q3"].spin
+    count = doc.undo_stack.count()
+    q3 = lambda: doc.configuration[doc.tree.position_index("q3")][0]  # noqa: E731
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), "-90")
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    assert q3() == -math.pi / 2 and doc.undo_stack.count() == count + 1
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)  # untouched: no edit
+    window.dh.view.setFocus()
+    qtbot.waitUntil(lambda: not spin.hasFocus())
+    assert doc.undo_stack.count() == count + 1
+    assert spin.lineEdit().text() == "-90°"
+    # a value no short text reaches: 6 digits shown, the exact text while editing, kept as it is
+    doc.set_joint_position("q3", 0.3)
+    assert spin.lineEdit().text() == "17.1887°"
+    count = doc.undo_stack.count()
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    assert to_radians_of(spin.lineEdit().text()) == 0.3
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    window.dh.view.setFocus()
+    qtbot.waitUntil(lambda: not spin.hasFocus())
+    assert q3() == 0.3 and doc.undo_stack.count() == count
+    # radians: pi/2 arrives exactly
+    window.sliders.angle_units.setCurrentIndex(1)
+    window.sliders.angle_units.activated.emit(1)
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), "pi/4")
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    assert q3() == math.pi / 4
+
+
+def to_radians_of(text: str) -> float:
+    from kinetree.app.numbers import to_radians
+    return to_radians(float(text.rstrip("°")))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("abc", "q3: 'abc' is not a number"),
+    ("nan", "q3: 'nan' is not a number"),
+    ("1000.123456", "q3: 1000.12° is outside the limits ["),
+])
+def test_joint_spin_box_refuses_in_place(window, qtbot, text, expected):
+    doc = window.doc
+    doc.open("puma560")
+    spin = window.sliders.rows["q3"].spin
+    before, count = doc.configuration, doc.undo_stack.count()
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), text)
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    assert spin.error.startswith(expected), spin.error
+    assert spin.toolTip() == spin.error and "#e05050" in spin.styleSheet()
+    assert spin.lineEdit().text().startswith(text)  # what was typed stays, to be corrected
+    assert max(significant_digits(spin.error), default=0) <= 6
+    np.testing.assert_array_equal(doc.configuration, before)
+    assert doc.undo_stack.count() == count

@@ -1,0 +1,156 @@
+"""``ExactSpinBox``: a spin box for one joint value that neither rounds nor loses what is typed.
+
+A ``QDoubleSpinBox`` rounds every value to its ``decimals`` (2 in degrees: typing 12.345° stored
+12.35°) and converts units by multiplying (−90° became −1.5707963267948968, not −π/2). This one
+keeps the value in core units, shows 6 significant digits while it is not being edited and the
+exact text (:func:`~kinetree.app.numbers.exact_text`) while it has focus, reads typed arithmetic
+(``pi/2``, ``-90``), converts degrees with :func:`~kinetree.app.numbers.to_radians`, and shows a
+refused value (not a number, out of limits) in place: red, with the message as tooltip.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kinetree.core import KineTreeError
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import QDoubleSpinBox, QToolTip
+
+from ..numbers import Conversion, exact_text, identity, parse_number, short_text, to_degrees, to_radians
+
+ERROR_STYLE = "QDoubleSpinBox { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
+MAX_DECIMALS = 323  # Qt's limit: rounding to this many decimals keeps every double as it is
+
+
+class ExactSpinBox(QDoubleSpinBox):
+    """A ``QDoubleSpinBox`` whose ``value()`` is in the shown unit, and which also holds the
+    core value (:attr:`core`): ``coreCommitted(core)`` is emitted with the exact core value of
+    what was typed (or stepped), never with a rounded or re-converted one."""
+
+    coreCommitted = Signal(float)
+
+    def __init__(self, what: str = "value") -> None:
+        super().__init__()
+        self.what = what
+        self.to_shown: Conversion = identity
+        self.from_shown: Conversion = identity
+        self.unit = ""  # for messages: "°", " rad", " m", " mm"
+        self.core = 0.0
+        self.core_range = (-math.inf, math.inf)
+        self.error = ""
+        self._exact = False  # the exact text while editing, 6 significant digits otherwise
+        self.setDecimals(MAX_DECIMALS)
+        self.setKeyboardTracking(False)
+        self.valueChanged.connect(self._value_changed)
+
+    # --- units and value ---------------------------------------------------------------------
+    def set_units(self, to_shown: Conversion, from_shown: Conversion, unit: str,
+                  core_range: tuple[float, float]) -> None:
+        self.to_shown, self.from_shown, self.unit = to_shown, from_shown, unit
+        self.core_range = core_range
+        blocked = self.blockSignals(True)
+        self.setRange(to_shown(core_range[0]), to_shown(core_range[1]))
+        self.setValue(to_shown(self.core))
+        self.blockSignals(blocked)
+
+    def show_core(self, value: float) -> None:
+        """Show a core value (signals blocked)."""
+        self.core = value
+        blocked = self.blockSignals(True)
+        self.setValue(self.to_shown(value))
+        self.lineEdit().setText(self.textFromValue(self.value()))
+        self.blockSignals(blocked)
+        self.set_error("")
+
+    def core_of(self, shown: float) -> float:
+        """The core value of a shown value: the stored one when it is what is shown."""
+        return self.core if shown == self.to_shown(self.core) else self.from_shown(shown)
+
+    # --- text --------------------------------------------------------------------------------
+    def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
+        core = self.core_of(value)
+        if self._exact:
+            return exact_text(core, self.to_shown, self.from_shown)
+        return short_text(value)
+
+    def valueFromText(self, text: str) -> float:  # noqa: N802
+        body = self._strip(text)
+        if body == self._strip(self.textFromValue(self.value())):
+            return self.value()  # as shown: no change
+        try:
+            return parse_number(body, self.what)
+        except KineTreeError:
+            return self.value()
+
+    def validate(self, text: str, pos: int) -> object:
+        # anything may be typed (arithmetic, pi); Enter decides, with a message if refused
+        return QValidator.State.Acceptable, text, pos
+
+    def _strip(self, text: str) -> str:
+        text = text.strip()
+        suffix = self.suffix().strip()
+        if suffix and text.endswith(suffix):
+            text = text[: -len(suffix)].strip()
+        return text
+
+    def refusal(self) -> str:
+        """Why the typed text cannot be committed ("" if it can), in the shown unit."""
+        body = self._strip(self.lineEdit().text())
+        try:
+            shown = parse_number(body, self.what)
+        except KineTreeError as exc:
+            return str(exc)
+        core = self.core_of(shown) if body != self._strip(self.textFromValue(self.value())) else self.core
+        lo, hi = self.core_range
+        if not lo <= core <= hi:
+            show = self.to_shown
+            return (f"{self.what}: {short_text(shown)}{self.unit} is outside the limits "
+                    f"[{short_text(show(lo))}{self.unit}, {short_text(show(hi))}{self.unit}]")
+        return ""
+
+    def set_error(self, message: str) -> None:
+        self.error = message
+        self.setStyleSheet(ERROR_STYLE if message else "")
+        self.setToolTip(message)
+        if message and self.isVisible():
+            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), message, self)
+
+    # --- events ------------------------------------------------------------------------------
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            message = self.refusal()
+            if message:  # the typed text stays, with its message; nothing changes
+                self.set_error(message)
+                return
+            self.set_error("")
+        super().keyPressEvent(ev)
+
+    def focusInEvent(self, ev) -> None:  # noqa: N802
+        self._exact = True
+        self.lineEdit().setText(self.textFromValue(self.value()))
+        super().focusInEvent(ev)
+
+    def focusOutEvent(self, ev) -> None:  # noqa: N802
+        message = self.refusal()
+        if message:  # leaving a refused text: the value stays, the message says why
+            self.lineEdit().setText(self.textFromValue(self.value()))
+        super().focusOutEvent(ev)
+        self._exact = False
+        self.lineEdit().setText(self.textFromValue(self.value()))
+        self.set_error(message)
+
+    def _value_changed(self, shown: float) -> None:
+        core = self.core_of(shown)
+        if core != self.core:
+            self.core = core
+            self.coreCommitted.emit(core)
+
+
+def spin_units(kind: str, degrees: bool, millimetres: bool) -> tuple[Conversion, Conversion, str]:
+    """(core → shown, shown → core, unit) of a joint channel of ``kind`` "angle" or "length"."""
+    if kind == "angle":
+        return (to_degrees, to_radians, "°") if degrees else (identity, identity, " rad")
+    if millimetres:
+        return (lambda m: m * 1000.0), (lambda mm: mm / 1000.0), " mm"
+    return identity, identity, " m"
