@@ -16,8 +16,13 @@ whitelist, never ``eval``):
 - ``$(arg x)``, ``$(find pkg)`` (the URDF folder's ancestors, ``package_paths``, then
   ``$ROS_PACKAGE_PATH``, as mesh ``package://`` URIs), ``$(dirname)``, ``$(eval …)``, and
   ``$(env X)`` / ``$(optenv X default)`` only with ``allow_env=True``; ``$${`` escapes;
-- ``load_yaml(name)`` / ``xacro.load_yaml(name)`` for files inside the xacro's folder tree or a
-  package folder (``yaml.safe_load``; ``!degrees`` … unit tags as in ROS xacro).
+- ``load_yaml(name)`` / ``xacro.load_yaml(name)`` (``yaml.safe_load``, ``!degrees`` … unit tags,
+  at most 1 MB) for files inside the xacro's folder tree, ``package_paths``, ``$ROS_PACKAGE_PATH``
+  or a package (with a ``package.xml``) found by ``$(find)``.
+
+Not supported (an error names them): include ``ns=`` and glob patterns, ``$(cwd)``, ``python.*``,
+``%`` string formatting, string methods other than :data:`.xacro_eval.STR_METHODS`; ``p:=^``
+forwards properties only (ROS xacro also forwards Python builtins such as ``len``).
 
 Every included file gets the same hostile-input XML checks as a URDF (no DTD, no entities).
 Bounds (:class:`XacroLimits`): output elements and bytes, wall time, macro nesting and include
@@ -42,15 +47,11 @@ from lxml import etree
 
 from ..errors import FileFormatError
 from .urdf import _Ctx, _package_candidates, _parse_xml, _read
-from .xacro_eval import MAX_LEN, ExprError, boolean, evaluate, literal, read_yaml, to_text
+from .xacro_eval import MAX_LEN, ExprError, boolean, evaluate, literal, parse_params, read_yaml, to_text
 
 __all__ = ["XacroLimits", "expand_xacro"]
 
 _LEXER = re.compile(r"(?P<dollars>\$\$+[{(])|(?P<expr>\$\{[^}]*\})|(?P<ext>\$\([^)]*\))|(?P<text>[^$]+|\$[^{($]+|\$$)")
-# ROS xacro's default-value pattern, with "[^\s'\"]+" inside "(…)+" made one character per step: nested
-# quantifiers backtrack exponentially ("a:=xxxxxxxxxxxxxxxxxxxxxxxx'" took 4 s)
-_DEFAULT = r"""\$\{[^}]*\}|\$\([^)]*\)|(?:'[^']*'|\"[^\"]*\"|[^\s'\"])+|"""
-_MACRO_ARG = re.compile(r"^\s*([^\s:=]+?)\s*:?=\s*(\^\|?)?(" + _DEFAULT + r")(?:\s+|$)(.*)")
 
 
 @dataclass(frozen=True)
@@ -124,20 +125,6 @@ class _Macro:
     params: list[str]
     defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
     defines: bool  # the body has macro definitions or includes
-
-
-def _parse_params(text: str) -> tuple[list[str], dict[str, tuple[str | None, str | None]]]:
-    params: list[str] = []
-    defaults: dict[str, tuple[str | None, str | None]] = {}
-    while text.strip():
-        m = _MACRO_ARG.match(text)
-        if m:
-            name, forward, default, text = m.groups()
-            defaults[name] = (name if forward else None, default or None)
-        else:
-            name, _, text = text.strip().partition(" ")
-        params.append(name)
-    return params, defaults
 
 
 def _xacro_local(el) -> str | None:
@@ -497,7 +484,7 @@ class _Expander:
             name = name[6:]
         if not name or name == "call" or "." in name:
             raise self.fail(el, f"invalid macro name {name!r}")
-        params, defaults = _parse_params(el.get("params", ""))
+        params, defaults = parse_params(el.get("params", ""))
         defines = any(_xacro_local(e) in ("macro", "include") for e in el.iterdescendants())
         macros.defs[name] = _Macro(name, el, params, defaults, defines)
 

@@ -4,27 +4,30 @@ An expression is parsed with :func:`ast.parse` (mode ``"eval"``) and the tree is
 against a whitelist, then walked by :func:`evaluate`. Nothing of the file reaches Python
 objects other than numbers, strings, booleans, ``None``, lists, tuples and the mappings that
 ``load_yaml`` returns; no attribute of any Python object is ever looked up (``math.sin`` is a
-table lookup, ``config.key`` on a YAML mapping is a key lookup).
+table lookup, ``config.key`` on a YAML mapping is a key lookup, ``s.split(' ')`` on a ``str``
+calls ``str.split`` from :data:`STR_METHODS`).
 
-Allowed: literals, names (properties, then ``pi e tau inf nan``), ``+ - * / // % **``, unary
-``+ - not``, comparisons (``in`` included), ``and or``, ``x if c else y``, list/tuple/dict
-displays, subscripts and slices, calls of :data:`FUNCTIONS`, ``math.<name>`` and
-``xacro.load_yaml``/``load_yaml``. Everything else (other attributes, double-underscore names,
-lambdas, comprehensions, f-strings, keyword arguments, ``python.*`` …) raises
-:class:`ExprError` before anything is evaluated. Sizes are bounded: strings and sequences of at
-most :data:`MAX_LEN` items, integers of at most :data:`MAX_INT_BITS` bits, exponents of at most
-:data:`MAX_EXPONENT`.
+Allowed: literals, names (properties, then ``pi e tau inf nan``), ``+ - * / // % **`` (``%``
+on numbers only), unary ``+ - not``, comparisons (``in`` included), ``and or``, ``x if c else
+y``, list/tuple/dict displays, subscripts and slices, calls of :data:`FUNCTIONS`,
+``math.<name>``, :data:`STR_METHODS` on strings, ``xacro.load_yaml``/``load_yaml``,
+``xacro.warning``/``message``/``error`` (give ``''``) and ``xacro.fatal`` (stops). Everything
+else (other attributes, double-underscore names, lambdas, comprehensions, f-strings, keyword
+arguments, ``python.*`` …) raises :class:`ExprError` before anything is evaluated. Sizes are
+bounded: strings and sequences of at most :data:`MAX_LEN` items, integers of at most
+:data:`MAX_INT_BITS` bits, exponents of at most :data:`MAX_EXPONENT`.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FUNCTIONS", "MATH", "ExprError", "YamlMap", "boolean", "check_size", "evaluate", "literal", "read_yaml",
-           "to_text"]
+__all__ = ["FUNCTIONS", "MATH", "STR_METHODS", "ExprError", "YamlMap", "boolean", "check_size", "evaluate", "literal",
+           "parse_params", "read_yaml", "to_text"]
 
 #: Longest string, list or tuple an expression may produce.
 MAX_LEN = 10_000_000
@@ -36,6 +39,12 @@ MAX_EXPONENT = 10_000
 MAX_EXPR_CHARS = 100_000
 _MAX_YAML_BYTES = 2**20  # PyYAML parses about 1 MB/s in pure Python; the wall-time bound is 5 s
 _MAX_YAML_ITEMS = 1_000_000
+
+
+# ROS xacro's default-value pattern, with "[^\s'\"]+" inside "(…)+" made one character per step: nested
+# quantifiers backtrack exponentially ("a:=xxxxxxxxxxxxxxxxxxxxxxxx'" took 4 s)
+_DEFAULT = r"""\$\{[^}]*\}|\$\([^)]*\)|(?:'[^']*'|\"[^\"]*\"|[^\s'\"])+|"""
+_MACRO_ARG = re.compile(r"^\s*([^\s:=]+?)\s*:?=\s*(\^\|?)?(" + _DEFAULT + r")(?:\s+|$)(.*)")
 
 
 class ExprError(Exception):
@@ -340,6 +349,21 @@ def boolean(value: Any) -> bool:
         except ValueError:
             raise ExprError(f"{value!r} is not a boolean (true, false or an integer)") from None
     return bool(value)
+
+
+def parse_params(text: str) -> tuple[list[str], dict[str, tuple[str | None, str | None]]]:
+    """ROS xacro's macro ``params``: names, and name → (forwarded name, default text)."""
+    params: list[str] = []
+    defaults: dict[str, tuple[str | None, str | None]] = {}
+    while text.strip():
+        m = _MACRO_ARG.match(text)
+        if m:
+            name, forward, default, text = m.groups()
+            defaults[name] = (name if forward else None, default or None)
+        else:
+            name, _, text = text.strip().partition(" ")
+        params.append(name)
+    return params, defaults
 
 
 def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None = None) -> Any:
