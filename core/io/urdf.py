@@ -41,7 +41,8 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
       (:mod:`kinetree.core.xml_fragment`): robot-level ``<transmission>``, ``<gazebo>``,
       ``<ros2_control>``, ``<sensor>`` … in ``RigidBodyTree.extensions``; a link's unknown
       children in ``RigidBody.extensions``; a joint's ``<dynamics>``, ``<calibration>``,
-      ``<safety_controller>`` … in ``Joint.extensions``. Export writes them back.
+      ``<safety_controller>`` … in ``Joint.extensions``, with ``<limit>``'s non-zero effort
+      and velocity as a ``<limit effort velocity/>`` extension. Export writes them back.
     - Mesh files are never loaded; their URI is resolved with :func:`resolve_mesh_uri` and the
       absolute path stored in the visual. An unresolved URI is kept as written and reported
       with a :class:`MeshNotFoundWarning`. Warnings are issued only when the import succeeds.

@@ -229,10 +229,22 @@ def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
         if jtype not in ("revolute", "continuous", "prismatic"):
             raise ctx.error(mim, what, f"a {jtype} joint cannot mimic another")
     keep = out.joint_ext.setdefault(name, [])
+    if lim is not None:  # first: export writes <limit> before the other kept elements
+        _keep_limit_extras(lim, keep)
     for child in list(el):  # <dynamics>, <calibration>, <safety_controller> … are not modelled
         if isinstance(child.tag, str) and child.tag not in _JOINT_MODELLED:
             _set_aside(child, keep)
     return name, ends[0], ends[1]
+
+
+def _keep_limit_extras(lim, keep: list[str]) -> None:
+    """``<limit>``'s attributes other than lower and upper (effort, velocity …), kept as a
+    ``<limit>`` extension (the joint's first) that export merges back into the limit it writes. A zero effort or
+    velocity is what export writes anyway: not kept, so round trips add nothing."""
+    extra = {k: v for k, v in lim.attrib.items() if k not in ("lower", "upper")
+             and not (k in ("effort", "velocity") and float(v) == 0.0)}
+    if extra:
+        keep.append(fragment_text(etree.Element("limit", extra)))
 
 
 def check_document(root, ctx: Any, max_links: int) -> _Checked:

@@ -20,7 +20,8 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
     - Continuous revolute joints (both limits infinite) → ``continuous``; one infinite bound
       also gives ``continuous`` with a :class:`UrdfWarning`. An infinite prismatic bound is
       written as ±1.7976931348623157e308 (read back as ±∞). Home positions are not part of
-      URDF and are lost; ``effort`` and ``velocity`` (not modelled) are written as 0.
+      URDF and are lost; ``effort`` and ``velocity`` (not modelled) come from the joint's
+      ``<limit>`` extension (kept by the import), else are written as 0.
     - floating → ``floating``; planar → ``planar`` with axis z of the joint frame; spherical has
       no URDF equivalent and raises :class:`FileFormatError` naming the joint.
     - Mimic joints → ``<mimic joint multiplier offset>``.
@@ -59,7 +60,7 @@ __all__ = ["export_urdf", "urdf_string"]
 
 _BIG = sys.float_info.max
 #: Extension tags that would change the robot's structure if written back where they are kept.
-_STRUCTURAL = {"robot": ("link", "joint"), "joint": ("parent", "child", "origin", "axis", "limit", "mimic")}
+_STRUCTURAL = {"robot": ("link", "joint"), "joint": ("parent", "child", "origin", "axis", "mimic")}
 
 
 def _num(x: float) -> str:
@@ -139,7 +140,11 @@ class _Writer:
         return ve
 
     @staticmethod
-    def extensions(parent, texts: tuple[str, ...], owner: str, level: str = "") -> None:
+    def extensions(parent, texts: tuple[str, ...], owner: str, level: str = "",
+                   limit: etree._Element | None = None) -> None:
+        """Append the kept elements to ``parent``. On a joint, a ``<limit>`` extension carries
+        the limit's unmodelled attributes (effort, velocity …): merged into ``limit`` (the one
+        written from KineTree's limits), or written alone when there is none."""
         for k, text in enumerate(texts):
             what = f"{owner}: extension {k}"
             try:
@@ -149,6 +154,13 @@ class _Writer:
             if ext.tag in _STRUCTURAL.get(level, ()):
                 raise FileFormatError(f"{what}: a <{ext.tag}> element cannot be written back here "
                                       "(it would change the robot's structure)")
+            if level == "joint" and ext.tag == "limit":
+                for bound in ("lower", "upper"):  # KineTree's own limits decide these
+                    ext.attrib.pop(bound, None)
+                if limit is not None:
+                    limit.attrib.update(ext.attrib)
+                    continue
+                limit = ext
             parent.append(ext)
 
     def joint_el(self, name: str, jtype: str, parent: str, child: str, T: np.ndarray) -> etree._Element:
@@ -203,14 +215,15 @@ class _Writer:
         el = self.joint_el(j.name, urdf_type, parent, child, origin)
         if axis is not None:
             etree.SubElement(el, "axis", xyz=_vec(axis))
+        limit = None
         if t in ("revolute", "prismatic"):
             if urdf_type != "continuous":
                 lo, hi = (float(x) for x in j.position_limits)
-                etree.SubElement(el, "limit", lower=_num(lo), upper=_num(hi), effort="0", velocity="0")
+                limit = etree.SubElement(el, "limit", lower=_num(lo), upper=_num(hi), effort="0", velocity="0")
             if j.mimic is not None:
                 etree.SubElement(el, "mimic", joint=j.mimic.joint, multiplier=_num(j.mimic.multiplier),
                                  offset=_num(j.mimic.offset))
-        self.extensions(el, j.extensions, f"joint {j.name!r}", "joint")
+        self.extensions(el, j.extensions, f"joint {j.name!r}", "joint", limit)
         if extra:
             etree.SubElement(self.root, "link", name=child)
             self.joint_el(unique_name(f"{j.name}_child_to_joint", self.joints, "_"), "fixed", child, body.name, ctj)

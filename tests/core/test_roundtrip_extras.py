@@ -47,6 +47,7 @@ EVERY = """<?xml version="1.0"?>
     <visual><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual>
   </link>
   <link name="hand"/>
+  <link name="wheel"/>
   <joint name="j1" type="revolute">
     <parent link="base"/><child link="arm"/><origin xyz="0 0 0.2" rpy="0 0 0.5"/><axis xyz="0 1 1"/>
     <limit lower="-1" upper="1.5" effort="10" velocity="2"/>
@@ -57,9 +58,14 @@ EVERY = """<?xml version="1.0"?>
   </joint>
   <joint name="j2" type="prismatic">
     <parent link="arm"/><child link="hand"/><origin xyz="0.4 0 0"/><axis xyz="1 0 0"/>
-    <limit lower="0" upper="0.2" effort="1" velocity="1"/>
+    <limit lower="0" upper="0.2" effort="0" velocity="0.0"/>
     <mimic joint="j1" multiplier="0.1" offset="0.05"/>
   </joint>
+  <joint name="spin" type="continuous">
+    <parent link="hand"/><child link="wheel"/><axis xyz="0 0 1"/><limit effort="5" velocity="30"/>
+  </joint>
+  <joint name="weld" type="fixed"><parent link="base"/><child link="tool"/><limit effort="3" velocity="0"/></joint>
+  <link name="tool"/>
   <transmission name="t1">
     <type>transmission_interface/SimpleTransmission</type>
     <joint name="j1"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
@@ -161,10 +167,11 @@ def test_every_extension_kept_where_it_came_from(every):
     assert tree.base.extensions == ('<collision><geometry><capsule radius="0.1" length="0.3"/></geometry></collision>',
                                     "<self_collide>false</self_collide>")
     j1 = tree.get_body("arm").joint
-    assert [t.split(" ", 1)[0] for t in j1.extensions] == ["<dynamics", "<calibration", "<safety_controller",
-                                                         "<custom_tag"]
-    assert "text &amp; more &lt;here&gt;" in j1.extensions[3]  # escaped text stays escaped
-    assert tree.get_body("hand").joint.extensions == ()
+    assert [t.split(" ", 1)[0] for t in j1.extensions] == ["<limit", "<dynamics", "<calibration",
+                                                         "<safety_controller", "<custom_tag"]
+    assert j1.extensions[0] == '<limit effort="10" velocity="2"/>'  # what KineTree's limits do not hold
+    assert "text &amp; more &lt;here&gt;" in j1.extensions[4]  # escaped text stays escaped
+    assert tree.get_body("hand").joint.extensions == ()  # zero effort and velocity: what export writes
     hull, = tree.base.collisions
     assert (hull.kind, hull.name, hull.size) == ("box", "hull", (0.3, 0.3, 0.2))
     _close(hull.matrix[:3, 3], [0, 0, 0.1], "hull origin")
@@ -182,6 +189,9 @@ def test_every_extension_survives_urdf_round_trip(every, tmp_path):
     back = _quiet(import_urdf, out)
     assert_same_tree(tree, back)
     text = out.read_text()
+    assert '<limit lower="-1.0" upper="1.5" effort="10" velocity="2"/>' in text  # one limit, merged
+    assert text.count("<limit") == 4  # j1, j2, and the continuous and fixed joints' effort and velocity
+    assert '<limit effort="5" velocity="30"/>' in text and '<limit effort="3"/>' in text
     for piece in ("<transmission", "<ros2_control", "<self_collide>false</self_collide>",
                   '<dynamics damping="0.1" friction="0.2"/>', "<capsule", "<collision name=\"hull\">"):
         assert piece in text
@@ -288,7 +298,8 @@ def test_version_1_project_loads_without_collisions(every, tmp_path):
     assert all(b.collisions == () and b.extensions == () for b in (loaded.base, *loaded.bodies))
     assert loaded.extensions == () and all(b.joint.extensions == () for b in loaded.bodies)
     assert loaded.base.visuals == tree.base.visuals
-    _close(loaded.forward_kinematics([0.3]), tree.forward_kinematics([0.3]), "poses")
+    q = tree.random_configuration(3)
+    _close(loaded.forward_kinematics(q), tree.forward_kinematics(q), "poses")
     # saved again, it is a version-2 file
     save_project(loaded, path)
     assert json.loads(path.read_text())["version"] == VERSION
