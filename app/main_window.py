@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self._action(f, "Export &image…", self.export_image, "Ctrl+E")
         f.addSeparator()
-        self._action(f, "&Quit", self.quit_app, QKeySequence.StandardKey.Quit, name="quitAction")
+        quit_action = self._action(f, "&Quit", self.quit_app, QKeySequence.StandardKey.Quit, name="quitAction")
 
         e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
@@ -169,6 +169,8 @@ class MainWindow(QMainWindow):
         e.addAction(undo)
         e.addAction(redo)
         self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
+        for a in (undo, redo, quit_action):  # their shortcuts work in the history window too
+            self.undo_view.addAction(a)
         e.addSeparator()
         for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
                   self.bodies.delete_action):
