@@ -9,6 +9,7 @@ closes the editor and the cell itself shows the message (red, tooltip).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
+from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QStyledItemDelegate, QToolTip, QWidget
 
 from ..numbers import same_numbers
@@ -36,6 +37,14 @@ class CellEditor(QLineEdit):
 
 class ExactDelegate(QStyledItemDelegate):
     """Opens :class:`CellEditor` on ``EditRole`` text; commits through ``model.setData``."""
+
+    def initStyleOption(self, option, index: QModelIndex) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        model = index.model()
+        if hasattr(model, "error_at") and model.error_at(index):  # red even in a selected row
+            option.backgroundBrush = QBrush(QColor("#5a1d1d"))
+            option.palette.setColor(QPalette.ColorRole.Highlight, QColor("#a02828"))
+            option.palette.setColor(QPalette.ColorRole.HighlightedText, QColor("white"))
 
     def createEditor(self, parent: QWidget, option, index: QModelIndex) -> QWidget:  # noqa: N802
         return CellEditor(parent, index)

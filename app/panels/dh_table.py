@@ -86,6 +86,7 @@ class DhTableModel(QAbstractTableModel):
     leaves its message on the cell (:meth:`error_at`) until the next change of the tree."""
 
     reloaded = Signal()  # the rows were read again from the tree (reset or not)
+    refused = Signal(str)  # an edit of a cell was refused: the message
 
     def __init__(self, doc: RobotDocument) -> None:
         super().__init__()
@@ -122,6 +123,7 @@ class DhTableModel(QAbstractTableModel):
         self.errors[(index.row(), index.column())] = message
         self.dataChanged.emit(index, index)
         self.doc.message.emit(message)
+        self.refused.emit(message)
         return False
 
     def links(self) -> list[DHLink]:
@@ -333,10 +335,17 @@ class DhTablePanel(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #999")
+        self.error_label = QLabel()  # the last refused cell edit, under the table
+        self.error_label.setObjectName("dhError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #e05050")
+        self.error_label.setVisible(False)
+        self.model.refused.connect(self._show_refusal)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         layout.addWidget(self.view)
+        layout.addWidget(self.error_label)
         layout.addLayout(buttons)
         layout.addWidget(self.note)
         self.model.modelReset.connect(self._sync)
@@ -349,7 +358,12 @@ class DhTablePanel(QWidget):
             return
         super().keyPressEvent(ev)
 
+    def _show_refusal(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setVisible(bool(message))
+
     def _sync(self) -> None:
+        self._show_refusal("")  # the tree changed: an earlier refusal is history
         i = self.convention_combo.findData(self.model.convention)
         self.convention_combo.setCurrentIndex(i)
         self.view.clearSpans()

@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -133,11 +134,13 @@ class JointPanel(QWidget):
         self.dh_label = QLabel()
         self.dh_label.setObjectName("dhRow")
         form.addRow("DH row", self.dh_label)
-        dh_row, dh_messages = QHBoxLayout(), QVBoxLayout()
+        dh_row, dh_messages = QGridLayout(), QVBoxLayout()  # a α on one line, d θ on the next
         dh_row.setContentsMargins(0, 0, 0, 0)
-        for key, label, _angle in DH_FIELDS:
-            dh_row.addWidget(QLabel(label))
-            dh_row.addWidget(self._new_field(key, lambda _t, key=key: self._set_dh(key)), 1)
+        dh_row.setColumnStretch(1, 1)
+        dh_row.setColumnStretch(3, 1)
+        for i, (key, label, _angle) in enumerate(DH_FIELDS):
+            dh_row.addWidget(QLabel(label), i // 2, 2 * (i % 2))
+            dh_row.addWidget(self._new_field(key, lambda _t, key=key: self._set_dh(key)), i // 2, 2 * (i % 2) + 1)
             dh_messages.addWidget(self.fields[key].message)
         self.dh_box = QWidget()
         self.dh_box.setLayout(dh_row)

@@ -158,6 +158,7 @@ def test_bad_dh_text_is_refused_in_the_cell(window, qtbot, text):
     assert QApplication.focusWidget() is editor  # still open, with the message
     assert editor.styleSheet() == ERROR_STYLE
     assert "a of link3" in editor.toolTip() and repr(text) in editor.toolTip()
+    assert window.dh.error_label.isVisible() and window.dh.error_label.text() == editor.toolTip()
     assert doc.serialized() == before and doc.undo_stack.count() == count
     # leaving it leaves the message on the cell itself
     window.joint.fields["mass"].setFocus()
