@@ -407,3 +407,21 @@ def test_joint_spin_box_refuses_in_place(window, qtbot, text, expected):
     assert max(significant_digits(spin.error), default=0) <= 6
     np.testing.assert_array_equal(doc.configuration, before)
     assert doc.undo_stack.count() == count
+
+
+def test_dh_edit_keeps_scroll_position_and_current_cell(window, qtbot):
+    doc = window.doc
+    doc.load(doc.tree.__class__())
+    assert window.dh.paste_text("\n".join(f"0.1 0 {k / 100} 0" for k in range(40)))
+    view = window.dh.view
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    scrolled = bar.value()
+    row = view.rowAt(view.viewport().height() - 5)
+    editor = open_cell(qtbot, window, row, 1)
+    qtbot.keyClicks(editor, "0.0203")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert window.dh.model.entries[row].link.a == 0.0203
+    assert bar.value() == scrolled
+    assert (view.currentIndex().row(), view.currentIndex().column()) == (row, 1)
