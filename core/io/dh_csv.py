@@ -35,7 +35,7 @@ Format (what :func:`write_dh_csv` writes)::
 - Separators: comma, semicolon or tab (whichever the header row uses); with semicolons or tabs
   a decimal comma (``0,4318``) is accepted too. A UTF-8 BOM, CRLF line ends, blank lines and
   trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB, what is not
-  a regular file (a FIFO, a device …) and numbers over 1e6 in magnitude are refused.
+  a regular file (a FIFO, a device …) and lengths over 1e6 in magnitude are refused.
 
 Errors are :class:`~kinetree.core.errors.FileFormatError` naming the file, the line and the
 column (or the base/tool key), e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number`` or
@@ -257,7 +257,7 @@ def _parse_pose(what: str, text: str, settings: dict, where: str, sep: str) -> t
         cells = values.get(key, ["0", "0", "0"])
         if len(cells) != 3:
             raise FileFormatError(f"{here}: {key} needs 3 numbers, got {len(cells)}")
-        nums[key] = [_number(c, key, where, sep, f"{what} {key}") for c in cells]
+        nums[key] = [_number(c, key, where, sep, f"{what} {key}", key == "xyz") for c in cells]
     xyz = np.array(nums["xyz"]) * settings["length_scale"]
     rpy = np.radians(nums["rpy"]) if settings["units"] == "deg" else np.array(nums["rpy"])
     name = values.get("name")
@@ -283,7 +283,8 @@ def _check_header(header: list[str], where: str) -> None:
         )
 
 
-def _number(cell: str, col: str, where: str, sep: str, label: str = "") -> float:
+def _number(cell: str, col: str, where: str, sep: str, label: str = "", length: bool = False) -> float:
+    """The cell's number, finite and, for a ``length``, at most MAX_LENGTH in magnitude."""
     label = label or f"column {col!r}"
     text = cell
     if sep != "," and "," in text and "." not in text:
@@ -294,7 +295,7 @@ def _number(cell: str, col: str, where: str, sep: str, label: str = "") -> float
         raise FileFormatError(f"{where}: {label}: {cell!r} is not a number") from None
     if not math.isfinite(v):
         raise FileFormatError(f"{where}: {label}: {cell!r} is not finite")
-    if abs(v) > MAX_LENGTH:  # lengths in metres, angles in degrees: nothing real is this big
+    if length and abs(v) > MAX_LENGTH:  # in any length unit: nothing real is this big
         raise FileFormatError(f"{where}: {label}: {cell!r} is out of range (at most {MAX_LENGTH:g} in magnitude)")
     return v
 
@@ -319,7 +320,7 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
         if cell == "" or (col == variable and _VARIABLE.match(cell)):
             values[col] = 0.0
             continue
-        values[col] = _number(cell, col, where, sep)
+        values[col] = _number(cell, col, where, sep, length=col in ("a", "d") or (col == "offset" and kind == "P"))
     angle_cols = ("alpha", "theta") + (("offset",) if kind == "R" else ())
     for col in ("a", "alpha", "d", "theta", "offset"):
         if col in angle_cols:
@@ -331,13 +332,13 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
     qlim = None
     if lo_cell or hi_cell:
         default = _DEFAULT_LIMITS[kind]
-        lo = _number(lo_cell, "qmin", where, sep) * limit_scale if lo_cell else default[0]
-        hi = _number(hi_cell, "qmax", where, sep) * limit_scale if hi_cell else default[1]
+        lo = _number(lo_cell, "qmin", where, sep, length=kind == "P") * limit_scale if lo_cell else default[0]
+        hi = _number(hi_cell, "qmax", where, sep, length=kind == "P") * limit_scale if hi_cell else default[1]
         if lo > hi:
             raise FileFormatError(f"{where}: column 'qmin': qmin {lo_cell or lo!s} > qmax {hi_cell or hi!s}")
         qlim = (lo, hi)
     home_cell = row.get("home", "")
-    home = _number(home_cell, "home", where, sep) * limit_scale if home_cell else None
+    home = _number(home_cell, "home", where, sep, length=kind == "P") * limit_scale if home_cell else None
     flip = False
     flip_cell = row.get("flip", "").lower()
     if flip_cell:

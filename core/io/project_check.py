@@ -5,10 +5,10 @@ A project is hostile input: ``"mass": "1.5"`` or a visual ``"name": {}`` must be
 the field's path, not loaded (and fail later at export), and ``1e400`` or a 5000-digit integer
 must not reach ``float()``/``int()``. Unknown fields are ignored (newer minor additions).
 
-Bounds: lengths (translations, DH ``a``/``d``, centres of mass, visual sizes, prismatic and
-planar positions) at most :data:`kinetree.core.transforms.MAX_LENGTH` metres; masses and inertias at most
-:data:`MAX_MASS`; every other number (angles, gravity, mimic factors …) at most
-:data:`MAX_NUMBER`.
+Bounds, the engine's own (so whatever KineTree saves, it loads): lengths (translations, DH
+``a``/``d``, centres of mass, visual sizes, prismatic and planar positions and offsets),
+gravity and mimic factors at most :data:`kinetree.core.transforms.MAX_LENGTH`; masses and
+inertias at most :data:`MAX_MASS` (as the URDF reader); angles and configurations finite.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from ..errors import FileFormatError
 from ..joint import JOINT_TYPES, POSITION_COUNT
 from ..transforms import MAX_LENGTH
 
-__all__ = ["MAX_LENGTH", "MAX_MASS", "MAX_NUMBER", "check_project", "parse_json"]
+__all__ = ["MAX_LENGTH", "MAX_MASS", "check_project", "parse_json"]
 
-#: The largest mass (kg) or inertia (kg·m²).
+#: The largest mass (kg) or inertia (kg·m²), as the URDF reader.
 MAX_MASS = 1e12
-#: The largest other number (angles in rad, gravity, mimic multipliers …).
-MAX_NUMBER = 1e6
+#: Angles and configurations: finite is the only bound.
+FINITE = math.inf
 #: Longer integer literals are read as floats (then refused as out of bounds), which keeps
 #: Python's int-parsing limit (4300 digits) and ``float(10**400)`` overflow out of the way.
 _MAX_INT_DIGITS = 20
@@ -51,6 +51,27 @@ def parse_json(text: str, source: str) -> Any:
         raise FileFormatError(f"{source}: invalid JSON ({exc})") from None
 
 
+class Where:
+    """Where a value is, for messages: the context (``file: body 'link1'``) and the field's path
+    in it (``visuals[0].name``); ``where / key`` and ``where[i]`` go one level down."""
+
+    __slots__ = ("ctx", "path")
+
+    def __init__(self, ctx: str, path: str = "") -> None:
+        self.ctx, self.path = ctx, path
+
+    def __truediv__(self, key: str) -> Where:
+        return Where(self.ctx, f"{self.path}.{key}" if self.path else key)
+
+    def __getitem__(self, i: int) -> Where:
+        return Where(self.ctx, f"{self.path}[{i}]")
+
+    def __str__(self) -> str:
+        return f"{self.ctx}: field '{self.path}'" if self.path else self.ctx
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731 - f-strings use str()
+
+
 def _type_name(v: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
             int: "a number", float: "a number"}.get(type(v), type(v).__name__)
@@ -61,66 +82,71 @@ def _show(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def number(v: Any, where: str, bound: float = MAX_NUMBER) -> float:
+def _require(d: dict, where: Where, *keys: str) -> None:
+    for key in keys:
+        if key not in d:
+            raise FileFormatError(f"{where.ctx}: missing field '{key}'" + (f" in '{where.path}'" if where.path else ""))
+
+
+def number(v: Any, where: Where, bound: float = FINITE) -> float:
     """``v`` as a float if it is a JSON number, finite and ``|v| <= bound``."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise FileFormatError(f"{where}: must be a number, got {_show(v)}")
+        raise FileFormatError(f"{where} must be a number, got {_show(v)}")
     f = float(v)
     if math.isnan(f):
-        raise FileFormatError(f"{where}: must be a finite number, got NaN")
-    if abs(f) > bound:  # also infinities and huge literals (read as inf, see _parse_int)
-        shown = "the number" if math.isinf(f) else f"{f:g}"
-        raise FileFormatError(f"{where}: {shown} is out of range (at most {bound:g} in magnitude)")
+        raise FileFormatError(f"{where} must be a finite number, got NaN")
+    if abs(f) > bound or math.isinf(f):  # also huge literals (read as inf, see _parse_int)
+        shown = "is too large" if math.isinf(f) else f"= {f:g} is out of range"
+        limit = "finite" if math.isinf(bound) else f"at most {bound:g} in magnitude"
+        raise FileFormatError(f"{where} {shown} (must be {limit})")
     return f
 
 
-def numbers(v: Any, n: int | tuple[int, ...], where: str, bound: float = MAX_NUMBER) -> list[float]:
+def numbers(v: Any, n: int | tuple[int, ...], where: Where, bound: float = FINITE) -> list[float]:
     """A list of ``n`` (or one of the counts ``n``) numbers."""
     counts = (n,) if isinstance(n, int) else n
     if not isinstance(v, list) or len(v) not in counts:
         want = " or ".join(map(str, counts))
         got = f"{len(v)} values" if isinstance(v, list) else _show(v)
-        raise FileFormatError(f"{where}: must be a list of {want} numbers, got {got}")
-    return [number(x, f"{where}[{i}]", bound) for i, x in enumerate(v)]
+        raise FileFormatError(f"{where} must be a list of {want} numbers, got {got}")
+    return [number(x, where[i], bound) for i, x in enumerate(v)]
 
 
-def transform(v: Any, where: str) -> None:
+def transform(v: Any, where: Where) -> None:
     """A 4×4 list of rows: translation column at most :data:`MAX_LENGTH`."""
     if not isinstance(v, list) or len(v) != 4:
-        raise FileFormatError(f"{where}: must be a 4×4 matrix (a list of 4 rows), got {_show(v)}")
+        raise FileFormatError(f"{where} must be a 4×4 matrix (a list of 4 rows), got {_show(v)}")
     for r, row in enumerate(v):
-        numbers(row, 4, f"{where}[{r}]", MAX_LENGTH)
+        numbers(row, 4, where[r], MAX_LENGTH)
 
 
-def string(v: Any, where: str) -> str:
+def string(v: Any, where: Where) -> str:
     if not isinstance(v, str):
-        raise FileFormatError(f"{where}: must be a string, got {_show(v)}")
+        raise FileFormatError(f"{where} must be a string, got {_show(v)}")
     return v
 
 
-def obj(v: Any, where: str) -> dict:
+def obj(v: Any, where: Where) -> dict:
     if not isinstance(v, dict):
-        raise FileFormatError(f"{where}: must be an object, got {_show(v)}")
+        raise FileFormatError(f"{where} must be an object, got {_show(v)}")
     return v
 
 
-def array(v: Any, where: str) -> list:
+def array(v: Any, where: Where) -> list:
     if not isinstance(v, list):
-        raise FileFormatError(f"{where}: must be a list, got {_show(v)}")
+        raise FileFormatError(f"{where} must be a list, got {_show(v)}")
     return v
 
 
-def _check_fields(d: dict, where: str, checks: dict) -> None:
+def _check_fields(d: dict, where: Where, checks: dict) -> None:
     for key, check in checks.items():
         if key in d:
-            check(d[key], f"{where}: {key}")
+            check(d[key], where / key)
 
 
-def _check_visual(v: Any, where: str) -> None:
+def _check_visual(v: Any, where: Where) -> None:
     obj(v, where)
-    for key in ("kind", "size"):
-        if key not in v:
-            raise FileFormatError(f"{where}: missing field {key!r}")
+    _require(v, where, "kind", "size")
     _check_fields(v, where, {
         "kind": string,
         "size": lambda x, w: numbers(x, (1, 2, 3), w, MAX_LENGTH),
@@ -131,25 +157,21 @@ def _check_visual(v: Any, where: str) -> None:
     })
 
 
-def check_inertia_and_visuals(bd: dict, where: str) -> None:
+def check_inertia_and_visuals(bd: dict, where: Where) -> None:
     """The inertial and visual fields shared by bodies and the base."""
     _check_fields(bd, where, {
         "mass": lambda x, w: number(x, w, MAX_MASS),
         "center_of_mass": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
         "inertia": lambda x, w: numbers(x, 6, w, MAX_MASS),
-        "visuals": lambda x, w: [_check_visual(vi, f"{w}[{i}]") for i, vi in enumerate(array(x, w))],
+        "visuals": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
     })
 
 
-def _positions(v: Any, jtype: str, where: str, nullable: bool) -> None:
-    """One joint position (or limit) per row, lengths bounded by :data:`MAX_LENGTH`."""
-    for i, x in enumerate(v):
-        if nullable and x is None:
-            continue
-        number(x, f"{where}[{i}]", MAX_LENGTH if i in _LENGTH_ROWS.get(jtype, ()) else MAX_NUMBER)
+def _bound(jtype: str, row: int) -> float:
+    return MAX_LENGTH if row in _LENGTH_ROWS.get(jtype, ()) else FINITE
 
 
-def _check_limits(v: Any, jtype: str, where: str) -> None:
+def _check_limits(v: Any, jtype: str, where: Where) -> None:
     n = POSITION_COUNT[jtype]
     if n == 1 and isinstance(v, list) and len(v) == 2 and not any(isinstance(x, list) for x in v):
         v = [v]  # one joint position: a flat [min, max] is read too
@@ -157,61 +179,56 @@ def _check_limits(v: Any, jtype: str, where: str) -> None:
         got = f"{len(v)} rows" if isinstance(v, list) else _show(v)
         raise FileFormatError(f"{where}: a {jtype} joint needs {n} [min, max] pair{'s' * (n != 1)}, got {got}")
     for i, row in enumerate(v):
-        w = f"{where}[{i}]"
         if not isinstance(row, list) or len(row) != 2:
-            raise FileFormatError(f"{w}: must be a [min, max] pair (null for unbounded), got {_show(row)}")
-        bound = MAX_LENGTH if i in _LENGTH_ROWS.get(jtype, ()) else MAX_NUMBER
+            raise FileFormatError(f"{where[i]} must be a [min, max] pair (null for unbounded), got {_show(row)}")
         for k, x in enumerate(row):
             if x is not None:
-                number(x, f"{w}[{k}]", bound)
+                number(x, where[i][k], _bound(jtype, i))
 
 
-def _check_home(v: Any, jtype: str, where: str) -> None:
+def _check_home(v: Any, jtype: str, where: Where) -> None:
     n = POSITION_COUNT[jtype]
     values = [v] if isinstance(v, (int, float)) and not isinstance(v, bool) else v
     if not isinstance(values, list) or len(values) != n:
         got = f"{len(values)} values" if isinstance(values, list) else _show(v)
-        raise FileFormatError(f"{where}: a {jtype} joint needs {n} numbers, got {got}")
-    _positions(values, jtype, where, False)
+        raise FileFormatError(f"{where}: a {jtype} joint needs {n} number{'s' * (n != 1)}, got {got}")
+    for i, x in enumerate(values):
+        number(x, where[i] if values is v else where, _bound(jtype, i))
 
 
-def _check_dh(v: Any, where: str) -> None:
+def _check_dh(v: Any, where: Where) -> None:
     if v is None:
         return
     obj(v, where)
-    for key in ("convention", "a", "alpha", "d", "theta"):
-        if key not in v:
-            raise FileFormatError(f"{where}: missing field {key!r}")
-    string(v["convention"], f"{where}: convention")
+    _require(v, where, "convention", "a", "alpha", "d", "theta")
+    string(v["convention"], where / "convention")
     for key in ("a", "d"):
-        number(v[key], f"{where}: {key}", MAX_LENGTH)
+        number(v[key], where / key, MAX_LENGTH)
     for key in ("alpha", "theta"):
-        number(v[key], f"{where}: {key}")
+        number(v[key], where / key)
 
 
-def _check_mimic(v: Any, where: str) -> None:
+def _check_mimic(v: Any, where: Where) -> None:
     if v is None:
         return
     obj(v, where)
-    if "joint" not in v:
-        raise FileFormatError(f"{where}: missing field 'joint'")
-    _check_fields(v, where, {"joint": string, "multiplier": number,
+    _require(v, where, "joint")
+    _check_fields(v, where, {"joint": string, "multiplier": lambda x, w: number(x, w, MAX_LENGTH),
                              "offset": lambda x, w: number(x, w, MAX_LENGTH)})
 
 
-def check_joint(jd: Any, where: str) -> None:
-    """A body's ``joint`` object."""
+def check_joint(jd: Any, where: Where) -> None:
+    """A body's ``joint`` object (``where``: the body's context, path ``joint``)."""
     obj(jd, where)
-    for key in ("name", "type"):
-        if key not in jd:
-            raise FileFormatError(f"{where}: missing field {key!r}")
-    string(jd["name"], f"{where}: name")
-    jtype = string(jd["type"], f"{where}: type")
+    _require(jd, where, "name", "type")
+    name = string(jd["name"], where / "name")
+    jtype = string(jd["type"], where / "type")
     if jtype not in JOINT_TYPES:
-        raise FileFormatError(f"{where}: type: unknown joint type {jtype!r}; expected one of {', '.join(JOINT_TYPES)}")
-    _check_fields(jd, where, {
+        raise FileFormatError(f"{where / 'type'}: unknown joint type {jtype!r}; "
+                              f"expected one of {', '.join(JOINT_TYPES)}")
+    _check_fields(jd, Where(f"{where.ctx}: joint {name!r}"), {
         "axis": lambda x, w: numbers(x, 3, w),
-        "offset": lambda x, w: number(x, w, MAX_LENGTH),
+        "offset": lambda x, w: number(x, w, MAX_LENGTH if jtype == "prismatic" else FINITE),
         "position_limits": lambda x, w: _check_limits(x, jtype, w),
         "home_position": lambda x, w: _check_home(x, jtype, w),
         "dh": _check_dh,
@@ -221,39 +238,36 @@ def check_joint(jd: Any, where: str) -> None:
     })
 
 
-def _check_configuration(v: Any, where: str) -> None:
+def _check_configuration(v: Any, where: Where) -> None:
     if v is None:
         return
     if isinstance(v, dict):
-        for name, x in v.items():
-            vals = x if isinstance(x, list) else [x]
-            for i, y in enumerate(vals):
-                number(y, f"{where}[{name!r}]" + (f"[{i}]" if isinstance(x, list) else ""), MAX_LENGTH)
+        for name, x in v.items():  # {joint name: value or [values]}
+            at = Where(where.ctx, f"{where.path}[{name!r}]")
+            for i, y in enumerate(x if isinstance(x, list) else [x]):
+                number(y, at[i] if isinstance(x, list) else at)
         return
     for i, x in enumerate(array(v, where)):
-        number(x, f"{where}[{i}]", MAX_LENGTH)
+        number(x, where[i])
 
 
 def check_project(d: Any, source: str) -> None:
     """Raise :class:`FileFormatError` naming ``source`` and the field for any mistyped,
     misshaped, non-finite or out-of-range documented field of a project dictionary."""
-    obj(d, source)
-    _check_fields(d, source, {
+    top = Where(source)
+    obj(d, top)
+    _check_fields(d, top, {
         "base_name": string,
-        "gravity": lambda x, w: numbers(x, 3, w),
-        "base": lambda x, w: check_inertia_and_visuals(obj(x, w), w),
+        "gravity": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
+        "base": lambda x, w: check_inertia_and_visuals(obj(x, w), Where(f"{source}: base")),
         "configuration": _check_configuration,
     })
-    bodies = array(d.get("bodies", []), f"{source}: bodies")
+    bodies = array(d.get("bodies", []), top / "bodies")
     for k, bd in enumerate(bodies):
-        where = f"{source}: bodies[{k}]"
-        obj(bd, where)
-        if "name" not in bd:
-            raise FileFormatError(f"{where}: missing field 'name'")
-        where = f"{source}: body {string(bd['name'], f'{where}: name')!r}"
-        for key in ("parent", "joint"):
-            if key not in bd:
-                raise FileFormatError(f"{where}: missing field {key!r}")
-        string(bd["parent"], f"{where}: parent")
-        check_joint(bd["joint"], f"{where}: joint")
-        check_inertia_and_visuals(bd, where)
+        obj(bd, (top / "bodies")[k])
+        _require(bd, (top / "bodies")[k], "name")
+        body = Where(f"{source}: body {string(bd['name'], (top / 'bodies')[k] / 'name')!r}")
+        _require(bd, body, "parent", "joint")
+        string(bd["parent"], body / "parent")
+        check_joint(bd["joint"], body / "joint")
+        check_inertia_and_visuals(bd, body)

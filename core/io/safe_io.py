@@ -66,7 +66,8 @@ def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file
     st = check_regular_file(path)
     limit = f"{max_bytes / 2**20:.0f} MB" if max_bytes >= 2**20 else f"{max_bytes} bytes"
     if st.st_size > max_bytes:
-        raise FileFormatError(f"{path}: file is {st.st_size / 2**20:.1f} MB; a {what} may be at most {limit}")
+        mb = st.st_size / 2**20
+        raise FileFormatError(f"{path}: file is {mb:.{0 if mb >= 100 else 1}f} MB; a {what} may be at most {limit}")
     try:
         # O_NONBLOCK: if the path became a FIFO since the stat, opening it must not wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))

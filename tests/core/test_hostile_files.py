@@ -76,26 +76,27 @@ def _assert_format_error(exc, path, *words):
 def test_integer_ten_to_the_400(tmp_path, puma_project):
     text = json.dumps(puma_project).replace('"mass": 1.0', '"mass": 1' + "0" * 400, 1)
     path, exc = _load_text(tmp_path, text)
-    _assert_format_error(exc, path, "body 'link1'", "mass", "out of range")
+    _assert_format_error(exc, path, "body 'link1': field 'mass' is too large")
 
 
 def test_integer_of_5000_digits(tmp_path, puma_project):
     text = json.dumps(puma_project).replace('"offset": 0.0', '"offset": ' + "7" * 5000, 1)
     path, exc = _load_text(tmp_path, text)
-    _assert_format_error(exc, path, "body 'link1'", "offset", "out of range")
+    _assert_format_error(exc, path, "body 'link1': joint 'q1': field 'offset' is too large")
 
 
 def test_5000_digit_integer_in_a_list(tmp_path, puma_project):
     text = json.dumps(puma_project).replace('"gravity": [0.0, 0.0, 0.0]', '"gravity": [0, ' + "1" * 5000 + ", 0]")
     path, exc = _load_text(tmp_path, text)
-    _assert_format_error(exc, path, "gravity[1]")
+    _assert_format_error(exc, path, "field 'gravity[1]' is too large")
 
 
 def test_empty_position_limits(tmp_path, puma_project):
     d = copy.deepcopy(puma_project)
     d["bodies"][2]["joint"]["position_limits"] = []
     path, exc = _load_dict(tmp_path, d)
-    _assert_format_error(exc, path, "body 'link3'", "position_limits", "needs 1 [min, max] pair")
+    _assert_format_error(exc, path, "body 'link3': joint 'q3': field 'position_limits': "
+                         "a revolute joint needs 1 [min, max] pair, got 0")
 
 
 def test_json_nested_100k_deep(tmp_path):
@@ -118,34 +119,35 @@ def _set(d: dict, where: tuple, value) -> None:
 
 
 WRONG_TYPES = [
-    (("bodies", 0, "mass"), "1.5", "body 'link1': mass: must be a number"),
-    (("bodies", 0, "mass"), True, "body 'link1': mass: must be a number"),
-    (("bodies", 0, "visuals", 0, "name"), {"a": 1}, "body 'link1': visuals[0]: name: must be a string"),
-    (("bodies", 0, "visuals", 0, "filename"), ["x"], "visuals[0]: filename: must be a string"),
-    (("bodies", 0, "visuals", 0, "size"), "1 2", "visuals[0]: size: must be a list"),
-    (("bodies", 0, "visuals", 0, "color"), [0.5, "red", 0.5], "visuals[0]: color[1]: must be a number"),
-    (("bodies", 0, "visuals", 0, "pose"), [[1, 0, 0, 0]] * 3, "visuals[0]: pose: must be a 4×4 matrix"),
-    (("bodies", 0, "visuals"), {"kind": "box"}, "body 'link1': visuals: must be a list"),
-    (("bodies", 0, "name"), {"n": 1}, "bodies[0]: name: must be a string"),
-    (("bodies", 1, "parent"), ["link1"], "body 'link2': parent: must be a string"),
-    (("bodies", 0, "joint", "name"), 7, "joint: name: must be a string"),
-    (("bodies", 0, "joint", "type"), ["revolute"], "joint: type: must be a string"),
-    (("bodies", 0, "joint", "axis"), "z", "joint: axis: must be a list of 3 numbers"),
-    (("bodies", 0, "joint", "offset"), "0", "joint: offset: must be a number"),
-    (("bodies", 0, "joint", "position_limits"), [[-1, "1"]], "position_limits[0][1]: must be a number"),
-    (("bodies", 0, "joint", "position_limits"), [[-1, 0, 1]], "position_limits[0]: must be a [min, max] pair"),
+    (("bodies", 0, "mass"), "1.5", "body 'link1': field 'mass' must be a number"),
+    (("bodies", 0, "mass"), True, "body 'link1': field 'mass' must be a number"),
+    (("bodies", 0, "visuals", 0, "name"), {"a": 1}, "body 'link1': field 'visuals[0].name' must be a string"),
+    (("bodies", 0, "visuals", 0, "filename"), ["x"], "field 'visuals[0].filename' must be a string"),
+    (("bodies", 0, "visuals", 0, "size"), "1 2", "field 'visuals[0].size' must be a list"),
+    (("bodies", 0, "visuals", 0, "color"), [0.5, "red", 0.5], "field 'visuals[0].color[1]' must be a number"),
+    (("bodies", 0, "visuals", 0, "pose"), [[1, 0, 0, 0]] * 3, "field 'visuals[0].pose' must be a 4×4 matrix"),
+    (("bodies", 0, "visuals"), {"kind": "box"}, "body 'link1': field 'visuals' must be a list"),
+    (("bodies", 0, "name"), {"n": 1}, "field 'bodies[0].name' must be a string"),
+    (("bodies", 1, "parent"), ["link1"], "body 'link2': field 'parent' must be a string"),
+    (("bodies", 0, "joint", "name"), 7, "body 'link1': field 'joint.name' must be a string"),
+    (("bodies", 0, "joint", "type"), ["revolute"], "field 'joint.type' must be a string"),
+    (("bodies", 0, "joint", "axis"), "z", "joint 'q1': field 'axis' must be a list of 3 numbers"),
+    (("bodies", 0, "joint", "offset"), "0", "joint 'q1': field 'offset' must be a number"),
+    (("bodies", 0, "joint", "position_limits"), [[-1, "1"]], "field 'position_limits[0][1]' must be a number"),
+    (("bodies", 0, "joint", "position_limits"), [[-1, 0, 1]], "field 'position_limits[0]' must be a [min, max] pair"),
     (("bodies", 0, "joint", "position_limits"), [[-1, 1], [-1, 1]], "needs 1 [min, max] pair, got 2 rows"),
-    (("bodies", 0, "joint", "home_position"), "0", "joint: home_position: a revolute joint needs 1 numbers"),
-    (("bodies", 0, "joint", "dh", "a"), "0.1", "joint: dh: a: must be a number"),
-    (("bodies", 0, "joint", "dh"), [0, 0, 0, 0], "joint: dh: must be an object"),
-    (("bodies", 0, "joint", "mimic"), {"joint": 3}, "joint: mimic: joint: must be a string"),
-    (("bodies", 0, "center_of_mass"), [0, 0], "center_of_mass: must be a list of 3 numbers, got 2 values"),
-    (("bodies", 0, "inertia"), [1, 1, 1, 0, 0, None], "inertia[5]: must be a number, got null"),
-    (("bodies",), {"link1": {}}, "bodies: must be a list"),
-    (("base_name",), 3, "base_name: must be a string"),
-    (("gravity",), [0, 0, "-9.81"], "gravity[2]: must be a number"),
-    (("base",), [], "base: must be an object"),
-    (("configuration",), ["0", 0, 0, 0, 0, 0], "configuration[0]: must be a number"),
+    (("bodies", 0, "joint", "home_position"), "0", "field 'home_position': a revolute joint needs 1 number"),
+    (("bodies", 0, "joint", "dh", "a"), "0.1", "joint 'q1': field 'dh.a' must be a number"),
+    (("bodies", 0, "joint", "dh"), [0, 0, 0, 0], "joint 'q1': field 'dh' must be an object"),
+    (("bodies", 0, "joint", "mimic"), {"joint": 3}, "joint 'q1': field 'mimic.joint' must be a string"),
+    (("bodies", 0, "center_of_mass"), [0, 0], "field 'center_of_mass' must be a list of 3 numbers, got 2 values"),
+    (("bodies", 0, "inertia"), [1, 1, 1, 0, 0, None], "field 'inertia[5]' must be a number, got null"),
+    (("bodies",), {"link1": {}}, "field 'bodies' must be a list"),
+    (("base_name",), 3, "field 'base_name' must be a string"),
+    (("gravity",), [0, 0, "-9.81"], "field 'gravity[2]' must be a number"),
+    (("base",), [], "field 'base' must be an object"),
+    (("configuration",), ["0", 0, 0, 0, 0, 0], "field 'configuration[0]' must be a number"),
+    (("configuration",), {"q1": [0, "x"]}, "field 'configuration['q1'][1]' must be a number"),
 ]
 
 
@@ -162,17 +164,15 @@ def test_visual_name_dict_is_refused_at_load_not_at_export(tmp_path, puma_projec
     d = copy.deepcopy(puma_project)
     d["bodies"][0]["visuals"][0]["name"] = {"x": 1}
     path, exc = _load_dict(tmp_path, d)
-    _assert_format_error(exc, path, "visuals[0]: name")
+    _assert_format_error(exc, path, "body 'link1': field 'visuals[0].name' must be a string, got an object")
 
 
 OUT_OF_RANGE = [
-    (("bodies", 0, "joint", "dh", "a"), 1.5e6, "joint: dh: a: 1.5e+06 is out of range"),
-    (("bodies", 0, "center_of_mass"), [0, 0, -2e6], "center_of_mass[2]: -2e+06 is out of range"),
-    (("bodies", 0, "visuals", 0, "size"), [1e7, 1], "visuals[0]: size[0]"),
-    (("bodies", 0, "mass"), 1e13, "mass: 1e+13 is out of range"),
-    (("gravity",), [0, 0, 1e300], "gravity[2]"),
-    (("configuration",), [0, 0, 2e6, 0, 0, 0], "configuration[2]"),
-    (("bodies", 0, "joint", "position_limits"), [[-1e7, 1]], "position_limits[0][0]"),
+    (("bodies", 0, "joint", "dh", "a"), 1.5e6, "field 'dh.a' = 1.5e+06 is out of range (must be at most 1e+06"),
+    (("bodies", 0, "center_of_mass"), [0, 0, -2e6], "field 'center_of_mass[2]' = -2e+06 is out of range"),
+    (("bodies", 0, "visuals", 0, "size"), [1e7, 1], "field 'visuals[0].size[0]'"),
+    (("bodies", 0, "mass"), 1e13, "field 'mass' = 1e+13 is out of range"),
+    (("gravity",), [0, 0, 1e300], "field 'gravity[2]'"),
 ]
 
 
@@ -188,7 +188,17 @@ def test_numbers_are_bounded(tmp_path, puma_project, where, value, words):
 def test_non_finite_literals(tmp_path, puma_project, literal):
     text = json.dumps(puma_project).replace('"mass": 1.0', f'"mass": {literal}', 1)
     path, exc = _load_text(tmp_path, text)
-    _assert_format_error(exc, path, "body 'link1': mass")
+    _assert_format_error(exc, path, "body 'link1': field 'mass'")
+
+
+def test_angles_and_configurations_are_only_bounded_by_finite(tmp_path, puma_project):
+    """What the engine and the URDF reader accept must load again: a revolute limit of 1e7 rad."""
+    d = copy.deepcopy(puma_project)
+    d["bodies"][0]["joint"]["position_limits"] = [[-1e7, 1e300]]
+    d["configuration"] = [2e6, 0, 0, 0, 0, 0]
+    tree, q = load_project(_load_dict(tmp_path, d)[0])
+    assert tree.get_body("link1").joint.position_limits.tolist() == [-1e7, 1e300]
+    assert q[0] == 2e6
 
 
 def test_a_prismatic_limit_is_a_length(tmp_path):
@@ -200,7 +210,7 @@ def test_a_prismatic_limit_is_a_length(tmp_path):
     k = next(i for i, b in enumerate(d["bodies"]) if b["joint"]["type"] == "prismatic")
     d["bodies"][k]["joint"]["position_limits"] = [[0, 3e6]]
     path, exc = _load_dict(tmp_path, d)
-    _assert_format_error(exc, path, "position_limits[0][1]", "at most 1e+06")
+    _assert_format_error(exc, path, "field 'position_limits[0][1]' = 3e+06 is out of range (must be at most 1e+06")
 
 
 @pytest.mark.parametrize("name", list_robots())
@@ -222,6 +232,15 @@ def test_dh_csv_numbers_bounded(tmp_path, cell, words):
     path.write_text(f"type,a,alpha,d,theta\nR,{cell},0,0,q1\n")
     exc = _finishes(lambda: read_dh_csv(path))
     _assert_format_error(exc, path, ":2: column 'a'", words)
+
+
+def test_dh_csv_angles_only_need_to_be_finite(tmp_path):
+    path = tmp_path / "arm.csv"
+    path.write_text("type,a,alpha,d,theta,qmin,qmax\nR,0,2e6,0,q1,-1e8,1e8\nP,0,0,q2,0,0,2e6\n")
+    exc = _finishes(lambda: read_dh_csv(path))
+    _assert_format_error(exc, path, ":3: column 'qmax': '2e6' is out of range")
+    path.write_text("type,a,alpha,d,theta,qmin,qmax\nR,0,2e6,0,q1,-1e8,1e8\n")
+    assert read_dh_csv(path).links[0].qlim[1] == pytest.approx(np.radians(1e8))
 
 
 def test_dh_csv_pose_line_bounded(tmp_path):
