@@ -155,6 +155,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     written. Stale temporary files of killed saves in that folder are removed first. Errors are
     :class:`OSError` naming ``path``."""
     path = Path(path)
+    data = text.encode("utf-8")  # before any file exists: a lone surrogate fails here, cleanly
     target = _real_target(path)
     folder = target.parent
     try:
@@ -166,7 +167,8 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     if old is not None and not stat.S_ISREG(old.st_mode):
         raise OSError(errno.EINVAL, f"cannot write {path}: it is {_kind(old.st_mode)}, not a regular file")
     remove_stale_temps(folder, target.name)
-    tmp = folder / f".{target.name}.kinetree-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    # the name cut short: a 255-byte file name must still leave room for the temporary one's
+    tmp = folder / f".{target.name[:100]}.kinetree-{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:
         # a new file: 0666 minus the umask, as any program's new file; an old one: its own mode
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
@@ -185,7 +187,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
                     os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
                 else:  # Windows
                     os.chmod(tmp, stat.S_IMODE(old.st_mode))
-            f.write(text.encode("utf-8"))
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)

@@ -487,3 +487,10 @@ def test_killed_saves_leave_old_or_new_content_and_no_debris(tmp_path):
         assert len(temps) <= 1, temps
     save_project(tree, path)
     assert [p.name for p in work.iterdir()] == [path.name]
+
+
+def test_save_with_the_longest_file_name(tmp_path):
+    path = tmp_path / ("r" * 240 + ".kinetree.json")  # 254 bytes: no room for a longer temp name
+    save_project(load_robot("puma560"), path)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    assert load_project(path)[0].num_bodies == 6
