@@ -315,9 +315,6 @@ class _Expander:
         return self.yaml_cache[path]
 
     def include(self, el, out, scope: _Scope, macros: _Macros) -> None:
-        for k in el.attrib:
-            if k not in ("filename", "optional", "ns"):
-                raise self.fail(el, f"unknown attribute {k!r}")
         if el.get("ns"):
             raise self.fail(el, "include namespaces (ns=) are not supported")
         spec = el.get("filename")
@@ -437,10 +434,7 @@ class _Expander:
             self.call(el, local, out, scope, macros)
 
     def property(self, el, scope: _Scope) -> None:
-        for k in el.attrib:
-            if k not in ("name", "value", "default", "remove", "scope", "lazy_eval"):
-                raise self.fail(el, f"unknown attribute {k!r}")
-        raw = el.get("name")
+        raw = el.get("name")  # other attributes are ignored (ROS xacro warns)
         name = self.text(raw, scope, el, "name") if raw else ""
         if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
             raise self.fail(el, f"property name {name!r} must be a Python identifier not starting with '__'")
