@@ -26,6 +26,7 @@ SCREEN_SHARE = 0.9
 #: rows the default layout keeps visible without scrolling
 VISIBLE_SLIDERS = 6
 VISIBLE_DH_ROWS = 6
+SIDE_SHARE = 0.32  # most of the window width a side column takes (1280 wide: 409 px)
 VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
 
 L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -110,8 +111,11 @@ def fit_docks(window: MainWindow) -> None:
     n = needed_sizes(window)
     width = window.width()
     # a larger window shares its width with the controls instead of giving it all to the view
-    left = max(n["left"], int(0.22 * width))
-    right = max(n["right"], int(0.24 * width))
+    # ... and a narrow one (1024 wide) still leaves the view a third: each side column takes
+    # at most SIDE_SHARE of the width unless its dock cannot shrink that far
+    cap = int(SIDE_SHARE * width)
+    left = max(min(max(n["left"], int(0.22 * width)), cap), d["jointDock"].minimumSizeHint().width())
+    right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
     window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
     # the right column above the DH table: sliders first, the pose gets the rest
@@ -135,7 +139,11 @@ def fit_docks_later(window: MainWindow) -> None:
 def apply_default_layout(window: MainWindow) -> None:
     """Put every dock in its default place, shown and docked, and size them (View ▸ Reset layout)."""
     d = window.docks
-    window.setCorner(Qt.Corner.BottomLeftCorner, L)  # the left column runs the full height
+    # the left column runs the full height when the window is wide enough for it beside the DH
+    # table's row of buttons; in a narrow one (a 1024-wide projector) the DH table runs the full
+    # width under it instead, so that the window still fits the screen
+    beside = d["jointDock"].minimumSizeHint().width() + d["dhDock"].minimumSizeHint().width()
+    window.setCorner(Qt.Corner.BottomLeftCorner, L if beside + 200 <= window.width() else B)
     window.setCorner(Qt.Corner.TopLeftCorner, L)
     window.setCorner(Qt.Corner.BottomRightCorner, B)  # the DH table runs under the right column
     window.setCorner(Qt.Corner.TopRightCorner, R)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -63,6 +64,9 @@ class PosePanel(QWidget):
         self.precision.setRange(1, 12)
         self.precision.setValue(4)
         self.precision.setPrefix("digits ")
+        for combo in (self.body_combo, self.frame_combo):  # long body names must not widen the panel
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(6)
         top = QHBoxLayout()
         top.addWidget(self.pose_of)
         top.addWidget(self.body_combo, 1)
@@ -76,6 +80,10 @@ class PosePanel(QWidget):
                                   ("numpy", "NumPy", "copy the matrix as a NumPy expression"),
                                   ("matlab", "MATLAB", "copy the matrix as a MATLAB expression")):
             b = QPushButton(label)
+            # as wide as its text (a push button's default minimum is 80 px): the panel fits
+            # beside the view in a narrow window
+            b.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            b.setMinimumWidth(b.fontMetrics().horizontalAdvance(label) + 16)
             b.setObjectName(f"copy_{style}")
             b.setToolTip(tip)
             b.clicked.connect(lambda _=False, s=style: self.copy(s))

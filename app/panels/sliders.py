@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QScrollArea,
     QSlider,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -220,8 +220,14 @@ class JointsPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         top = QHBoxLayout()
-        for label, slot in (("Home", self.home), ("Zero", self.zero), ("Random", self.randomize)):
-            b = QPushButton(label)
+        for label, slot, tip in (("Home", self.home, "every joint to its home position"),
+                                 ("Zero", self.zero, "every joint to zero (or its home when 0 is out of limits)"),
+                                 ("Random", self.randomize, "every joint to a random position within its limits")):
+            # tool buttons: as wide as their text (push buttons take 80 px each), so that the
+            # panel fits beside the view in a narrow window
+            b = QToolButton()
+            b.setText(label)
+            b.setToolTip(tip)
             b.setObjectName(f"joints_{label.lower()}")
             b.clicked.connect(slot)
             top.addWidget(b)

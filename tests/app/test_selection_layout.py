@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 from kinetree.app import cli
+from kinetree.app.layout import default_window_size
 from kinetree.app.main import main
 from kinetree.core import list_robots
 from kinetree.core.library import SHORT_SOURCES
@@ -288,10 +289,28 @@ def test_default_layout_at_1280x800_shows_every_control(window, qtbot):
         assert bar.widgetForAction(action).isVisible(), action.text()
     ext = bar.findChild(QToolButton, "qt_toolbar_ext_button")
     assert ext is None or not ext.isVisible()  # no ">>" overflow
+    # the left column runs the full height beside the DH table
+    assert window.corner(Qt.Corner.BottomLeftCorner) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert docks["jointDock"].geometry().bottom() > docks["dhDock"].geometry().top()
     joint_scroll = window.joint.findChild(type(window.sliders.scroll))
     assert not joint_scroll.horizontalScrollBar().isVisible()
     # the viewport keeps a usable share
     assert window.viewport.width() >= 300 and window.viewport.height() >= 300
+
+
+def test_a_new_window_fills_most_of_the_screen(window):
+    avail = window.screen().availableGeometry()
+    size = default_window_size(window)
+    assert size.width() >= 0.9 * avail.width() - 1 and size.height() >= 0.9 * avail.height() - 1
+    assert size.width() <= avail.width() and size.height() <= avail.height()
+    # (pytest-xvfb's screen is 800×600: narrower than the DH table's row of buttons)
+    assert window.size() == size.expandedTo(window.minimumSizeHint())
+    assert avail.contains(window.frameGeometry().center())
+    # on a screen this narrow the DH table runs the full width, under the Joint panel too
+    left = window.docks["jointDock"].minimumSizeHint().width() + window.docks["dhDock"].minimumSizeHint().width()
+    if left > avail.width():
+        assert window.corner(Qt.Corner.BottomLeftCorner) == Qt.DockWidgetArea.BottomDockWidgetArea
+        assert window.minimumSizeHint().width() <= window.docks["dhDock"].minimumSizeHint().width() + 20
 
 
 def test_reset_layout_undoes_rearranged_docks(window, qtbot):
