@@ -37,19 +37,17 @@ def move_subtree(tree: RigidBodyTree, name: str, new_parent: str) -> str:
 
 def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
     """Copy a body and its descendants next to it, with fresh body and joint names."""
+    # renamed in place: a copied mimic joint follows the copy of its leader when the leader is
+    # copied too (the subtree renames its followers), else the original leader
     sub = tree.subtree(name)
-    copy = RigidBodyTree(sub.base_name)
     taken_bodies, taken_joints = body_names(tree), set(tree.joint_names())
-    renamed = {sub.base_name: sub.base_name}
+    renamed = {}
     for b in sub.bodies:
-        nb = b.copy()
-        nb.name = fresh_name(f"{b.name}_copy", taken_bodies)
-        joint = nb.joint.copy()
-        joint.name = fresh_name(f"{b.joint.name}_copy", taken_joints)
-        nb.joint = joint
-        renamed[b.name] = nb.name
-        copy.add_body(nb, renamed[sub.parent_name(b.name)])
-    tree.add_subtree(tree.parent_name(name), copy)
+        old = b.name
+        b.name = fresh_name(f"{old}_copy", taken_bodies)
+        b.joint.name = fresh_name(f"{b.joint.name}_copy", taken_joints)
+        renamed[old] = b.name
+    tree.add_subtree(tree.parent_name(name), sub)
     return renamed[name]
 
 

@@ -56,10 +56,14 @@ def dh_joint(link: DHLink, name: str, convention: str) -> Joint:
     return joint
 
 
-def _fresh(stem: str, taken: set[str]) -> str:
-    k = 1
+def _fresh(stem: str, taken: set[str], start: dict[str, int]) -> str:
+    """``{stem}{k}`` for the first k not in ``taken`` (which gains it). ``start`` remembers
+    where the last search for each stem ended: ``taken`` only grows, so the names below it
+    stay taken and naming n rows costs O(n), not O(n²)."""
+    k = start.get(stem, 1)
     while f"{stem}{k}" in taken:
         k += 1
+    start[stem] = k + 1
     taken.add(f"{stem}{k}")
     return f"{stem}{k}"
 
@@ -72,13 +76,15 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     new._take_base_properties(tree.base)
     names = {link.name for link in links if link.name} | {tree.base_name}
     joint_names = {link.joint_name for link in links if link.joint_name}
+    old_bodies = set(tree.body_names)
+    counters: dict[str, int] = {}
     parent = tree.base_name
     for link in links:
-        if link.name and link.name in tree.body_names:
+        if link.name and link.name in old_bodies:
             body = tree.get_body(link.name).copy()
         else:
-            body = RigidBody(link.name or _fresh("link", names))
-        body.joint = dh_joint(link, link.joint_name or _fresh("q", joint_names), convention)
+            body = RigidBody(link.name or _fresh("link", names, counters))
+        body.joint = dh_joint(link, link.joint_name or _fresh("q", joint_names, counters), convention)
         if link.visuals and not body.visuals:
             body.visuals = link.visuals
         new.add_body(body, parent)

@@ -368,7 +368,7 @@ def extract_dh(tree: RigidBodyTree, tip: str | None = None, convention: str = "d
     q0 = tree.home_configuration()
     for name in path:
         if tree.get_body(name).joint.position_count:
-            q0[tree.position_index(name)] = 0.0
+            q0[tree.position_index(tree.get_body(name).joint.name)] = 0.0
     poses = {tree.base_name: np.eye(4)}
     if tree.num_bodies:
         poses.update(zip(tree.body_names, tree.forward_kinematics(q0)))

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .errors import InvalidJointError, InvalidLimitsError, InvalidTransformError
+from .errors import InvalidConfigurationError, InvalidJointError, InvalidLimitsError, InvalidTransformError
 from .transforms import (
+    MAX_LENGTH,
     axis_angle_rotation,
     dh_transform,
     mdh_transform,
@@ -45,6 +46,30 @@ _DEFAULT_HOME = {
 }
 #: Rows of the position vector that hold a unit quaternion (their limits are NaN, unused).
 QUATERNION_ROWS = {"floating": slice(0, 4), "spherical": slice(0, 4)}
+#: Rows of the position vector that are lengths (metres); the other rows are angles.
+#: Finite limits and home positions of length rows are at most MAX_LENGTH in magnitude.
+LENGTH_ROWS = {"prismatic": slice(0, 1), "planar": slice(0, 2), "floating": slice(4, 7)}
+
+
+def unit_axis(value: ArrayLike) -> np.ndarray | None:
+    """``value`` (3 numbers) scaled to unit length, or ``None`` when it is not 3 finite numbers
+    with a non-zero direction. Huge or tiny components are fine: the vector is divided by its
+    largest component before its norm is taken, so the norm cannot overflow (1e200 1e200 1e200
+    is the diagonal, not NaN)."""
+    try:
+        ax = np.array(value, dtype=float).reshape(3)
+    except (ValueError, TypeError):
+        return None
+    if not np.all(np.isfinite(ax)):
+        return None
+    m = float(np.abs(ax).max())
+    if m > 1e150:  # the squares would overflow: scale first
+        s = ax / m
+        return s / float(np.linalg.norm(s))
+    n = float(np.linalg.norm(ax))
+    if n < 1e-12:  # zero, or too small to be anything but noise
+        return None
+    return ax if abs(n - 1.0) < 4e-16 else ax / n  # keep unit axes bit-exact
 
 
 @dataclass(frozen=True)
@@ -77,9 +102,10 @@ class Mimic:
                 raw = getattr(self, field_name)
                 v = float(raw)
             except (TypeError, ValueError):
-                raise InvalidJointError(f"mimic {field_name} must be a number, got {raw!r}") from None
-            if not math.isfinite(v):
-                raise InvalidJointError(f"mimic {field_name} must be finite, got {v}")
+                raise InvalidJointError(f"mimic {field_name} must be a number, got {raw!r:.80}") from None
+            if not math.isfinite(v) or abs(v) > MAX_LENGTH:
+                raise InvalidJointError(f"mimic {field_name} must be finite and at most {MAX_LENGTH:g} "
+                                        f"in magnitude, got {v}")
             object.__setattr__(self, field_name, v)
 
 
@@ -97,9 +123,9 @@ class Joint:
     """
 
     def __init__(self, name: str, type: str = "fixed") -> None:  # noqa: A002 - MATLAB's name
-        if type not in JOINT_TYPES:
+        if not isinstance(type, str) or type not in JOINT_TYPES:
             raise InvalidJointError(
-                f"joint {name!r}: unknown type {type!r}; expected one of {', '.join(JOINT_TYPES)}"
+                f"joint {name!r:.80}: unknown type {type!r:.80}; expected one of {', '.join(JOINT_TYPES)}"
             )
         self._name = _check_name(name, "joint name")
         self._type = type
@@ -191,9 +217,10 @@ class Joint:
         except (TypeError, ValueError):
             lim = None
         if lim is None or lim.shape != self._limits.shape:
+            shape = POSITION_COUNT[self._type]
             raise InvalidLimitsError(
-                f"joint {self._name!r}: position limits must have shape "
-                f"{tuple(self._limits.shape) if self.position_count > 1 else (2,)}, got {np.shape(value)}"
+                f"joint {self._name!r}: position limits must be {'2 numbers' if shape == 1 else f'{shape} pairs'} "
+                f"[min, max], got {value!r:.80}"
             )
         lim = self._check_limits(lim)
         self._check_home(self._home, lim, "existing home position")
@@ -212,7 +239,28 @@ class Joint:
                 raise InvalidLimitsError(
                     f"joint {self._name!r}: position limits out of order: min {lo} > max {hi}"
                 )
+            if self._is_length_row(i) and any(math.isfinite(v) and abs(v) > MAX_LENGTH for v in (lo, hi)):
+                raise InvalidLimitsError(
+                    f"joint {self._name!r}: position limits ({lo:g}, {hi:g}) m are beyond ±{MAX_LENGTH:g} m "
+                    "(leave a bound infinite for no limit)"
+                )
         return lim
+
+    def _is_length_row(self, i: int) -> bool:
+        rows = LENGTH_ROWS.get(self._type)
+        return rows is not None and rows.start <= i < rows.stop
+
+    def _parse_home(self, value: Any) -> np.ndarray:
+        try:
+            home = np.array(value, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            raise InvalidLimitsError(f"joint {self._name!r}: home position {value!r:.80} is not numeric") from None
+        if home.shape != self._home.shape:
+            raise InvalidLimitsError(
+                f"joint {self._name!r}: home position needs {self._home.shape[0]} values, "
+                f"got {home.shape[0]}"
+            )
+        return home
 
     def set_limits(self, limits: ArrayLike, home: ArrayLike | None = None) -> None:
         """Set the position limits and, optionally, the home position in one step.
@@ -221,11 +269,9 @@ class Joint:
         ``[0.3, 1.2]`` say): either setter alone would refuse the intermediate state.
         """
         old_limits, old_home = self._limits, self._home
-        if home is not None:
-            h = np.array(home, dtype=float).reshape(-1)
-            if h.shape == self._home.shape and np.all(np.isfinite(h)):
-                self._home = h
         try:
+            if home is not None and self._type != "fixed":
+                self._home = self._parse_home(home)  # checked against the new limits below
             self.position_limits = limits
             if home is not None:
                 self.home_position = home
@@ -242,15 +288,7 @@ class Joint:
     def home_position(self, value: ArrayLike) -> None:
         if self._type == "fixed":
             raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no home position")
-        try:
-            home = np.array(value, dtype=float).reshape(-1)
-        except (TypeError, ValueError):
-            raise InvalidLimitsError(f"joint {self._name!r}: home position {value!r} is not numeric") from None
-        if home.shape != self._home.shape:
-            raise InvalidLimitsError(
-                f"joint {self._name!r}: home position needs {self._home.shape[0]} values, "
-                f"got {home.shape[0]}"
-            )
+        home = self._parse_home(value)
         self._check_home(home, self._limits, "home position")
         self._home = home
         self._changed()
@@ -265,6 +303,8 @@ class Joint:
             raise InvalidLimitsError(f"joint {self._name!r}: {what} has a zero quaternion")
         for i, h in enumerate(home):
             lo, hi = lim[i]
+            if self._is_length_row(i) and abs(h) > MAX_LENGTH:
+                raise InvalidLimitsError(f"joint {self._name!r}: {what} {h:g} m is beyond ±{MAX_LENGTH:g} m")
             if not math.isnan(lo) and not (lo <= h <= hi):
                 raise InvalidLimitsError(
                     f"joint {self._name!r}: {what} {h:g} is outside the limits [{lo:g}, {hi:g}]"
@@ -282,18 +322,12 @@ class Joint:
             raise InvalidJointError(
                 f"joint {self._name!r}: the axis of a {self._type} joint cannot be set"
             )
-        try:
-            ax = np.array(value, dtype=float).reshape(3)
-        except (ValueError, TypeError):
+        ax = unit_axis(value)
+        if ax is None:
             raise InvalidJointError(
-                f"joint {self._name!r}: axis must be 3 numbers, got {value!r}"
-            ) from None
-        n = float(np.linalg.norm(ax))
-        if not np.all(np.isfinite(ax)) or n < 1e-12:
-            raise InvalidJointError(
-                f"joint {self._name!r}: axis must be finite and non-zero, got {ax.tolist()}"
+                f"joint {self._name!r}: axis must be 3 finite numbers, not all zero, got {value!r:.80}"
             )
-        self._axis = ax if abs(n - 1.0) < 4e-16 else ax / n  # keep unit axes bit-exact
+        self._axis = ax
         self._changed()
 
     @property
@@ -306,9 +340,11 @@ class Joint:
         try:
             v = float(value)
         except (TypeError, ValueError):
-            raise InvalidJointError(f"joint {self._name!r}: offset {value!r} is not a number") from None
+            raise InvalidJointError(f"joint {self._name!r}: offset {value!r:.80} is not a number") from None
         if not math.isfinite(v):
             raise InvalidJointError(f"joint {self._name!r}: offset must be finite, got {value!r}")
+        if self._type == "prismatic" and abs(v) > MAX_LENGTH:
+            raise InvalidJointError(f"joint {self._name!r}: offset {v:g} m is beyond ±{MAX_LENGTH:g} m")
         if self._type not in AXIAL_TYPES and v != 0.0:
             raise InvalidJointError(f"joint {self._name!r}: a {self._type} joint has no offset")
         self._offset = v
@@ -339,12 +375,14 @@ class Joint:
         own variable (θ for revolute, d for prismatic) is left out of the transform but kept
         in :attr:`dh_parameters`. A DH joint's axis is reset to z.
         """
+        if not isinstance(kind, str):
+            kind = repr(kind)[:80]  # refused below, by name
         if kind == "matrix":
-            self._jtp = validate_transform(value, f"joint {self._name!r}: fixed transform")
+            self._jtp = self._bounded(value, "fixed transform")
             self._ctj = np.eye(4)
             self._dh = None
         elif kind == "child":
-            self._ctj = validate_transform(value, f"joint {self._name!r}: child-to-joint transform")
+            self._ctj = self._bounded(value, "child-to-joint transform")
             self._dh = None
         elif kind in ("dh", "mdh"):
             row = self._check_dh_row(value)
@@ -366,12 +404,19 @@ class Joint:
             )
         self._changed()
 
+    def _bounded(self, value: ArrayLike, what: str) -> np.ndarray:
+        T = validate_transform(value, f"joint {self._name!r}: {what}")
+        if np.abs(T[:3, 3]).max() > MAX_LENGTH:
+            raise InvalidTransformError(f"joint {self._name!r}: {what}: translation {T[:3, 3].tolist()} "
+                                        f"is beyond ±{MAX_LENGTH:g} m")
+        return T
+
     def _check_dh_row(self, value: ArrayLike) -> list[float]:
         try:
             row = np.array(value, dtype=float).reshape(-1)
         except (ValueError, TypeError):
             raise InvalidTransformError(
-                f"joint {self._name!r}: DH row must be 4 numbers [a alpha d theta], got {value!r}"
+                f"joint {self._name!r}: DH row must be 4 numbers [a alpha d theta], got {value!r:.80}"
             ) from None
         if row.shape != (4,):
             raise InvalidTransformError(
@@ -380,12 +425,20 @@ class Joint:
         for label, v in zip(("a", "alpha", "d", "theta"), row):
             if not math.isfinite(v):
                 raise InvalidTransformError(f"joint {self._name!r}: DH {label} is {v}")
+            if label in ("a", "d") and abs(v) > MAX_LENGTH:
+                raise InvalidTransformError(f"joint {self._name!r}: DH {label} = {v:g} m is beyond ±{MAX_LENGTH:g} m")
         return [float(v) for v in row]
 
     # --- motion ------------------------------------------------------------------------------
     def motion_transform(self, q: ArrayLike = ()) -> np.ndarray:
         """``M(q + offset)``: the joint's own motion for its positions ``q`` (4×4)."""
-        q = np.asarray(q, dtype=float).reshape(-1)
+        n = POSITION_COUNT[self._type]
+        try:
+            q = np.asarray(q, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            q = None
+        if q is None or q.size < n or not np.all(np.isfinite(q[:n])):
+            raise InvalidConfigurationError(f"joint {self._name!r}: motion needs {n} finite numbers")
         M = np.eye(4)
         t = self._type
         if t == "revolute":

@@ -101,6 +101,10 @@ def inverse_transform(T: np.ndarray) -> np.ndarray:
     return Ti
 
 
+_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0])
+_I3 = np.eye(3)
+
+
 def validate_transform(T: ArrayLike, what: str = "transform") -> np.ndarray:
     """Return ``T`` as a float 4×4 array or raise :class:`InvalidTransformError`.
 
@@ -113,17 +117,20 @@ def validate_transform(T: ArrayLike, what: str = "transform") -> np.ndarray:
         raise InvalidTransformError(f"{what}: not a numeric 4x4 matrix ({exc})") from None
     if M.shape != (4, 4):
         raise InvalidTransformError(f"{what}: expected a 4x4 matrix, got shape {M.shape}")
-    if not np.all(np.isfinite(M)):
+    # plain array methods and a closed-form determinant: files call this once per joint, and
+    # np.allclose / np.linalg.det cost more than all the rest of loading a body
+    if not np.isfinite(M).all():
         raise InvalidTransformError(f"{what}: contains NaN or infinity")
-    if not np.allclose(M[3], [0, 0, 0, 1], rtol=0, atol=ORTHONORMAL_TOL):
+    if np.abs(M[3] - _LAST_ROW).max() > ORTHONORMAL_TOL:
         raise InvalidTransformError(f"{what}: last row must be [0 0 0 1], got {M[3].tolist()}")
     R = M[:3, :3]
-    err = np.abs(R.T @ R - np.eye(3)).max()
+    err = np.abs(R.T @ R - _I3).max()
     if err > ORTHONORMAL_TOL:
         raise InvalidTransformError(
             f"{what}: rotation part is not orthonormal (max |RᵀR − I| = {err:.3g})"
         )
-    if np.linalg.det(R) < 0:
+    (a, b, c), (d, e, f), (g, h, i) = R.tolist()
+    if a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) < 0:
         raise InvalidTransformError(f"{what}: rotation part is a reflection (det = −1)")
     M[3] = (0, 0, 0, 1)
     return M

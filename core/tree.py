@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .body import RigidBody
+from .configuration import Configuration, ConfigurationMixin
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
     InvalidConfigurationError,
     InvalidJointError,
     InvalidPropertyError,
+    KineTreeError,
     UnknownBodyError,
 )
-from .joint import AXIAL_TYPES, QUATERNION_ROWS, Joint, Mimic
+from .joint import AXIAL_TYPES, Joint, Mimic
+from .transforms import MAX_LENGTH
 
-Configuration = ArrayLike | Mapping[str, Any]
+__all__ = ["Configuration", "RigidBodyTree", "unique_name"]
 
 
 def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
@@ -33,7 +35,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree:
+class RigidBodyTree(ConfigurationMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
@@ -45,7 +47,11 @@ class RigidBodyTree:
         self._base._tree = self
         self._bodies: list[RigidBody] = []
         self._parent: dict[RigidBody, RigidBody] = {}
-        self._by_name: dict[str, RigidBody] = {base_name: self._base}
+        # name indexes, kept up to date by additions and rebuilt lazily after other edits
+        # (a rename goes through _touch): adding n bodies one by one stays linear
+        self._body_index: dict[str, RigidBody] = {base_name: self._base}
+        self._joint_index: dict[str, RigidBody] = {}
+        self._index_stale = False
         self._gravity = np.zeros(3)
         self.gravity = gravity
         self._revision = 0
@@ -109,8 +115,8 @@ class RigidBodyTree:
             g = np.array(value, dtype=float).reshape(3)
         except (ValueError, TypeError):
             raise InvalidPropertyError(f"gravity must be 3 numbers, got {value!r}") from None
-        if not np.all(np.isfinite(g)):
-            raise InvalidPropertyError(f"gravity must be finite, got {g.tolist()}")
+        if not np.all(np.isfinite(g)) or np.abs(g).max() > MAX_LENGTH:
+            raise InvalidPropertyError(f"gravity must be finite and at most {MAX_LENGTH:g} m/s², got {g.tolist()}")
         self._gravity = g
 
     @property
@@ -118,11 +124,30 @@ class RigidBodyTree:
         """Increases on every change to the tree (names, joints, transforms, properties)."""
         return self._revision
 
+    @property
+    def _by_name(self) -> dict[str, RigidBody]:
+        """``{body name: body}``, the base included."""
+        if self._index_stale:
+            self._reindex()
+        return self._body_index
+
+    @property
+    def _by_joint(self) -> dict[str, RigidBody]:
+        """``{joint name: body whose joint it is}``."""
+        if self._index_stale:
+            self._reindex()
+        return self._joint_index
+
+    def _reindex(self) -> None:
+        self._body_index = {self._base.name: self._base, **{b.name: b for b in self._bodies}}
+        self._joint_index = {b.joint.name: b for b in self._bodies}
+        self._index_stale = False
+
     def get_body(self, name: str) -> RigidBody:
         """The body called ``name`` (the base included). Edits to it go through the tree."""
         try:
             return self._by_name[name]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: an unhashable "name"
             raise UnknownBodyError(
                 f"no body named {name!r}; bodies are: {', '.join(self._by_name) or 'none'}"
             ) from None
@@ -155,11 +180,12 @@ class RigidBodyTree:
         return [b.joint.name for b in self._bodies]
 
     def find_joint(self, joint_name: str) -> RigidBody:
-        """The body whose joint is called ``joint_name``."""
-        for b in self._bodies:
-            if b.joint.name == joint_name:
-                return b
-        raise UnknownBodyError(f"no joint named {joint_name!r}")
+        """The body whose joint is called ``joint_name`` (joint names only: a body may share
+        its name with another body's joint, as URDF allows)."""
+        try:
+            return self._by_joint[joint_name]
+        except (KeyError, TypeError):
+            raise UnknownBodyError(f"no joint named {joint_name!r}") from None
 
     # --- validation helpers ------------------------------------------------------------------
     def _check_body_rename(self, body: RigidBody, new: str) -> None:
@@ -168,9 +194,9 @@ class RigidBodyTree:
             raise DuplicateNameError(f"a body named {new!r} already exists in the tree")
 
     def _check_joint_rename(self, joint: Joint, new: str) -> None:
-        for b in self._bodies:
-            if b.joint is not joint and b.joint.name == new:
-                raise DuplicateNameError(f"a joint named {new!r} already exists (body {b.name!r})")
+        b = self._by_joint.get(new)
+        if b is not None and b.joint is not joint:
+            raise DuplicateNameError(f"a joint named {new!r} already exists (body {b.name!r})")
 
     def _joint_renamed(self, old: str, new: str) -> None:
         """Keep mimic joints pointing at a renamed joint."""
@@ -187,20 +213,23 @@ class RigidBodyTree:
         by_name = {j.name: j for j in joints}
         leaders = {}
         for j in joints:
-            m = j.mimic
-            if m is None:
-                continue
-            leader = by_name.get(m.joint)
-            if leader is None:
-                raise InvalidJointError(f"joint {j.name!r} mimics {m.joint!r}, which is not a joint of this tree")
-            if leader.type not in AXIAL_TYPES or leader.mimic is not None:
-                raise InvalidJointError(
-                    f"joint {j.name!r} mimics {m.joint!r}, which is "
-                    + ("itself a mimic joint" if leader.mimic is not None else f"a {leader.type} joint")
-                    + "; only a revolute or prismatic joint with its own position can be mimicked"
-                )
-            leaders[j.name] = leader
+            if j.mimic is not None:
+                leaders[j.name] = RigidBodyTree._check_leader(j, by_name.get(j.mimic.joint))
         return leaders
+
+    @staticmethod
+    def _check_leader(follower: Joint, leader: Joint | None) -> Joint:
+        """``leader``, unless it cannot be what ``follower`` mimics (``None``: no such joint)."""
+        m = follower.mimic
+        if leader is None:
+            raise InvalidJointError(f"joint {follower.name!r} mimics {m.joint!r}, which is not a joint of this tree")
+        if leader.type not in AXIAL_TYPES or leader.mimic is not None:
+            raise InvalidJointError(
+                f"joint {follower.name!r} mimics {m.joint!r}, which is "
+                + ("itself a mimic joint" if leader.mimic is not None else f"a {leader.type} joint")
+                + "; only a revolute or prismatic joint with its own position can be mimicked"
+            )
+        return leader
 
     def check_mimics(self) -> None:
         """Raise :class:`InvalidJointError` unless every mimic joint follows a revolute or
@@ -219,23 +248,45 @@ class RigidBodyTree:
             )
 
     def _check_new_bodies(self, bodies: Iterable[RigidBody], replacing: Iterable[RigidBody] = ()) -> None:
+        """Raise unless ``bodies`` can join the tree (in place of ``replacing``): bodies with
+        unused body and joint names, whose mimic joints follow a joint of the tree or of
+        ``bodies`` that has a position of its own. Linear in ``len(bodies)``."""
+        bodies = list(bodies)
         gone = set(replacing)
-        names = {n for n, b in self._by_name.items() if b not in gone}
-        joints = {b.joint.name for b in self._bodies if b not in gone}
+        names, joints = self._by_name, self._by_joint
+        new_names: set[str] = set()
+        new_joints: dict[str, Joint] = {}
         for b in bodies:
-            if b.name in names:
+            if not isinstance(b, RigidBody):
+                raise InvalidPropertyError(f"expected a RigidBody, got {type(b).__name__}")
+            other = names.get(b.name)
+            if b.name in new_names or (other is not None and other not in gone):
                 raise DuplicateNameError(f"a body named {b.name!r} already exists in the tree")
-            if b.joint.name in joints:
+            other = joints.get(b.joint.name)
+            if b.joint.name in new_joints or (other is not None and other not in gone):
                 raise DuplicateNameError(f"a joint named {b.joint.name!r} already exists in the tree")
-            names.add(b.name)
-            joints.add(b.joint.name)
+            new_names.add(b.name)
+            new_joints[b.joint.name] = b.joint
+        for b in bodies:
+            m = b.joint.mimic
+            if m is not None:
+                leader = new_joints.get(m.joint)
+                if leader is None:
+                    owner = joints.get(m.joint)
+                    leader = owner.joint if owner is not None and owner not in gone else None
+                self._check_leader(b.joint, leader)
 
-    def _touch(self) -> None:
+    def _invalidate(self) -> None:
+        """The tree changed, names excepted (or the indexes were updated): drop the caches."""
         self._revision += 1
         self._plan = None
         self._position_cache: list[tuple[RigidBody, int]] | None = None
         self._slot_cache: dict[str, slice] = {}
-        self._by_name = {self._base.name: self._base, **{b.name: b for b in self._bodies}}
+
+    def _touch(self) -> None:
+        """Anything changed, names included."""
+        self._invalidate()
+        self._index_stale = True
 
     def _attach(self, body: RigidBody, parent: RigidBody, index: int | None = None) -> RigidBody:
         b = body.copy()
@@ -246,18 +297,42 @@ class RigidBodyTree:
             self._bodies.insert(index, b)
         self._parent[b] = parent
         self._by_name[b.name] = b
+        self._by_joint[b.joint.name] = b
         return b
 
     # --- edits -------------------------------------------------------------------------------
     def add_body(self, body: RigidBody, parent_name: str) -> RigidBody:
-        """Add a copy of ``body`` under ``parent_name`` and return the copy now in the tree."""
+        """Add a copy of ``body`` under ``parent_name`` and return the copy now in the tree.
+
+        A mimic joint must follow a joint already in the tree (see :meth:`add_bodies`)."""
         if not isinstance(body, RigidBody):
             raise InvalidPropertyError(f"add_body expects a RigidBody, got {type(body).__name__}")
         parent = self.get_body(parent_name)
         self._check_new_bodies([body])
         b = self._attach(body, parent)
-        self._touch()
+        self._invalidate()
         return b
+
+    def add_bodies(self, items: Iterable[tuple[RigidBody, str]]) -> list[RigidBody]:
+        """Add copies of many bodies, each given as ``(body, parent name)``; return the copies.
+
+        A parent is a body of the tree or one earlier in ``items``; a mimic joint may follow a
+        joint added later in ``items`` (as in a file). All or nothing, in linear time."""
+        try:
+            pairs = [(b, p) for b, p in items]
+        except (TypeError, ValueError):
+            raise InvalidPropertyError("add_bodies expects (body, parent name) pairs") from None
+        self._check_new_bodies(b for b, _ in pairs)
+        names = self._by_name
+        added: set[str] = set()
+        for b, p in pairs:
+            if not isinstance(p, str) or (p not in names and p not in added):
+                raise UnknownBodyError(f"body {b.name!r}: its parent {p!r} is not a body of the tree "
+                                       "(nor one added before it)")
+            added.add(b.name)
+        out = [self._attach(b, self._by_name[p]) for b, p in pairs]
+        self._invalidate()
+        return out
 
     def remove_body(self, name: str) -> RigidBodyTree:
         """Remove a body and its descendants; return them as a tree based at the parent's name."""
@@ -274,10 +349,11 @@ class RigidBodyTree:
                     f"cannot remove {name!r}: joint {b.joint.name!r} (body {b.name!r}) mimics {m.joint!r}, "
                     "which would be removed"
                 )
-        for b in [b for b in self._bodies if b.name in gone]:
-            self._bodies.remove(b)
-            del self._parent[b]
-            b._tree = None
+        for b in self._bodies:
+            if b.name in gone:
+                del self._parent[b]
+                b._tree = None
+        self._bodies = [b for b in self._bodies if b.name not in gone]
         self._touch()
         return sub
 
@@ -296,11 +372,13 @@ class RigidBodyTree:
     def add_subtree(self, parent_name: str, subtree: RigidBodyTree) -> None:
         """Attach copies of ``subtree``'s bodies; bodies on its base hang on ``parent_name``."""
         parent = self.get_body(parent_name)
+        if not isinstance(subtree, RigidBodyTree):
+            raise InvalidPropertyError(f"add_subtree expects a RigidBodyTree, got {type(subtree).__name__}")
         self._check_new_bodies(subtree.bodies)
         mapping = {subtree.base: parent}
         for b in subtree.bodies:
             mapping[b] = self._attach(b, mapping[subtree._parent[b]])
-        self._touch()
+        self._invalidate()
 
     def replace_body(self, name: str, new_body: RigidBody) -> RigidBody:
         """Replace a body (name, joint, inertia, visuals) keeping its parent and children."""
@@ -325,9 +403,11 @@ class RigidBodyTree:
         body = self.get_body(body_name)
         if body is self._base:
             raise BaseBodyError(f"the base {body_name!r} has no joint to replace")
-        for b in self._bodies:
-            if b is not body and b.joint.name == joint.name:
-                raise DuplicateNameError(f"a joint named {joint.name!r} already exists (body {b.name!r})")
+        if not isinstance(joint, Joint):
+            raise InvalidJointError(f"body {body_name!r}: replace_joint expects a Joint, got {type(joint).__name__}")
+        b = self._by_joint.get(joint.name)
+        if b is not None and b is not body:
+            raise DuplicateNameError(f"a joint named {joint.name!r} already exists (body {b.name!r})")
         self._mimic_leaders(joint if b is body else b.joint for b in self._bodies)
         j = joint.copy()
         j._owner = body
@@ -360,9 +440,7 @@ class RigidBodyTree:
                 n = b.joint.position_count
                 if n:
                     out.append((b, i))
-                    sl = slice(i, i + n)
-                    slots.setdefault(b.name, sl)  # first match wins, as a linear search would
-                    slots.setdefault(b.joint.name, sl)
+                    slots[b.joint.name] = slice(i, i + n)  # joint names only, never body names
                     i += n
             self._position_cache, self._slot_cache, self._position_total = out, slots, i
         return self._position_cache
@@ -374,17 +452,33 @@ class RigidBodyTree:
         return self._position_total
 
     def position_index(self, name: str) -> slice:
-        """Slice of a configuration vector held by a joint (given its joint or body name)."""
+        """Slice of a configuration vector held by the joint called ``name``.
+
+        Joint names only: a body may be called like another body's joint (URDF allows it), so
+        a body name is never taken for a joint name."""
         self._positions()
-        sl = self._slot_cache.get(name)
+        try:
+            sl = self._slot_cache.get(name)
+        except TypeError:  # unhashable
+            raise UnknownBodyError(f"no joint named {name!r}") from None
         if sl is not None:
             return sl
-        for b in self._bodies:
-            if name in (b.joint.name, b.name):
-                raise InvalidConfigurationError(f"joint of {name!r} {self._no_position_reason(b.joint)}")
-        if name == self.base_name:
-            raise InvalidConfigurationError(f"{name!r} is the base: it has no joint")
-        raise UnknownBodyError(f"no joint or body named {name!r}")
+        raise self._not_a_position(name)
+
+    def _not_a_position(self, name: str) -> KineTreeError:
+        """The error for ``name`` that is not a movable joint's name (saying what it is)."""
+        b = self._by_joint.get(name)
+        if b is not None:
+            return InvalidConfigurationError(f"joint {name!r} {self._no_position_reason(b.joint)}")
+        b = self._by_name.get(name)
+        if b is self._base:
+            return InvalidConfigurationError(f"{name!r} is the base body, not a joint: it has no position")
+        if b is not None:
+            j = b.joint
+            what = f"{j.name!r}" + ("" if j.position_count else f", which {self._no_position_reason(j)}")
+            return InvalidConfigurationError(f"{name!r} is a body, not a joint (positions are named by "
+                                             f"joint; the joint of body {name!r} is {what})")
+        return UnknownBodyError(f"no joint named {name!r}")
 
     @staticmethod
     def _no_position_reason(joint: Joint) -> str:
@@ -395,118 +489,6 @@ class RigidBodyTree:
     @property
     def movable_joint_names(self) -> list[str]:
         return [b.joint.name for b, _ in self._positions()]
-
-    def home_configuration(self) -> np.ndarray:
-        """Every movable joint at its home position, as a flat vector."""
-        parts = [np.atleast_1d(b.joint.home_position) for b, _ in self._positions()]
-        return np.concatenate(parts) if parts else np.zeros(0)
-
-    def random_configuration(self, rng: np.random.Generator | int | None = None) -> np.ndarray:
-        """A configuration uniform within the limits (infinite limits: uniform in [−π, π];
-        quaternions: uniform on the unit sphere)."""
-        rng = np.random.default_rng(rng)
-        q = np.zeros(self.position_count)
-        for b, i in self._positions():
-            j = b.joint
-            lim = j._limits
-            for k in range(j.position_count):
-                lo, hi = lim[k]
-                if math.isnan(lo):
-                    continue
-                lo, hi = max(lo, -math.pi if math.isinf(lo) else lo), min(hi, math.pi if math.isinf(hi) else hi)
-                q[i + k] = rng.uniform(lo, hi)
-            qrows = QUATERNION_ROWS.get(j.type)
-            if qrows is not None:
-                v = rng.normal(size=4)
-                q[i + qrows.start : i + qrows.stop] = v / np.linalg.norm(v)
-        return q
-
-    def config_to_vector(self, config: Configuration) -> np.ndarray:
-        """A flat configuration vector from a vector or a ``{joint name: value}`` mapping.
-
-        A mapping may leave joints out: they take their home position.
-        Raises :class:`InvalidConfigurationError` naming the bad joint or value.
-        """
-        n = self.position_count
-        if isinstance(config, Mapping):
-            q = self.home_configuration()
-            slots = {b.joint.name: (b, i) for b, i in self._positions()}
-            for name, value in config.items():
-                if name not in slots:
-                    joint = next((b.joint for b in self._bodies if b.joint.name == name), None)
-                    raise InvalidConfigurationError(
-                        f"joint {name!r} {self._no_position_reason(joint)}" if joint is not None
-                        else f"configuration names unknown joint {name!r}"
-                    )
-                b, i = slots[name]
-                try:
-                    v = np.array(value, dtype=float).reshape(-1)
-                except (TypeError, ValueError):
-                    raise InvalidConfigurationError(f"joint {name!r}: value {value!r} is not numeric") from None
-                if v.size != b.joint.position_count:
-                    raise InvalidConfigurationError(
-                        f"joint {name!r} takes {b.joint.position_count} values, got {v.size}"
-                    )
-                q[i : i + v.size] = v
-            self._check_finite(q)
-            return q
-        try:
-            q = np.array(config, dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidConfigurationError(f"configuration is not numeric: {config!r}") from None
-        if q.ndim != 1 or q.shape[0] != n:
-            raise InvalidConfigurationError(
-                f"configuration has {q.size} values of shape {q.shape}; this tree needs {n}"
-            )
-        self._check_finite(q)
-        return q
-
-    def config_to_dict(self, q: ArrayLike) -> dict[str, float | np.ndarray]:
-        """``{joint name: value}`` for a flat configuration vector."""
-        q = self.config_to_vector(q)
-        out: dict[str, float | np.ndarray] = {}
-        for b, i in self._positions():
-            n = b.joint.position_count
-            out[b.joint.name] = float(q[i]) if n == 1 else q[i : i + n].copy()
-        return out
-
-    def _check_finite(self, q: np.ndarray) -> None:
-        if q.shape[-1] == 0:
-            return
-        rows = q.reshape(-1, q.shape[-1])
-        bad_cols = np.flatnonzero(~np.isfinite(rows).all(axis=0))
-        if bad_cols.size:
-            k = int(bad_cols[0])
-            value = rows[~np.isfinite(rows[:, k]), k][0]
-            for b, i in self._positions():
-                if i <= k < i + b.joint.position_count:
-                    raise InvalidConfigurationError(
-                        f"joint {b.joint.name!r}: position {k} is {value} (must be finite)"
-                    )
-        for b, i in self._positions():
-            qrows = QUATERNION_ROWS.get(b.joint.type)
-            if qrows is not None and np.any(np.linalg.norm(rows[:, i + qrows.start : i + qrows.stop], axis=1) < 1e-12):
-                raise InvalidConfigurationError(f"joint {b.joint.name!r}: the quaternion is zero")
-
-    def _config_array(self, q: Configuration) -> np.ndarray:
-        """A (n,) or (N, n) validated configuration array."""
-        if isinstance(q, Mapping):
-            return self.config_to_vector(q)
-        if (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1
-                and q.shape[0] == self.position_count and math.isfinite(q.sum())):
-            return q  # the common case, checked cheaply (a NaN or ±inf makes the sum non-finite)
-        try:
-            Q = np.asarray(q, dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidConfigurationError(f"configuration is not numeric: {q!r}") from None
-        if Q.ndim == 2:
-            if Q.shape[1] != self.position_count:
-                raise InvalidConfigurationError(
-                    f"batch of configurations has {Q.shape[1]} columns; this tree needs {self.position_count}"
-                )
-            self._check_finite(Q)
-            return Q
-        return self.config_to_vector(Q)
 
     # --- kinematics --------------------------------------------------------------------------
     def _kinematics(self):
@@ -524,7 +506,19 @@ class RigidBodyTree:
         """
         Q = self._config_array(q)
         plan = self._kinematics()
-        return plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
+        T = plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
+        if not np.isfinite(T).all():
+            self._non_finite(T)
+        return T
+
+    def _non_finite(self, T: np.ndarray, names: list[str] | None = None) -> None:
+        """Raise for poses ``T`` (..., m, 4, 4) of bodies ``names`` (default: all) that are not
+        finite: every stored number is bounded, so only huge joint positions get here."""
+        ok = np.isfinite(T).reshape(-1, T.shape[-3], 16).all(axis=(0, 2))
+        name = (names or self.body_names)[int(np.argmin(ok))]
+        raise InvalidConfigurationError(
+            f"body {name!r}: its pose is not finite for this configuration (the joint positions are "
+            "so large that the numbers overflow)")
 
     def get_transform(self, q: Configuration, source: str, target: str | None = None) -> np.ndarray:
         """Pose of body ``source`` in body ``target`` (the base when omitted).
@@ -534,12 +528,19 @@ class RigidBodyTree:
         src = self.index_of(source)
         tgt = -1 if target is None else self.index_of(target)
         Q = self._config_array(q)
-        return self._kinematics().relative(Q, src, tgt)
+        T = self._kinematics().relative(Q, src, tgt)
+        if not np.isfinite(T).all():
+            self._non_finite(T[..., None, :, :], [source])
+        return T
 
     def geometric_jacobian(self, q: Configuration, body: str) -> np.ndarray:
         """6×n geometric Jacobian of ``body``'s origin in the base frame, angular rows first."""
         Q = self.config_to_vector(q)
-        return self._kinematics().jacobian(Q, self.index_of(body))
+        J = self._kinematics().jacobian(Q, self.index_of(body))
+        if not np.isfinite(J).all():
+            raise InvalidConfigurationError(f"body {body!r}: its Jacobian is not finite for this configuration "
+                                            "(the joint positions are so large that the numbers overflow)")
+        return J
 
     def manipulability(self, q: Configuration, body: str, axes: str = "all") -> float:
         """Yoshikawa's measure ``sqrt(det(J Jᵀ))``; ``axes`` is ``"all"``, ``"trans"`` or ``"rot"``."""

@@ -198,6 +198,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
         bodies = _get(d, "bodies", source)
         if not isinstance(bodies, list):
             raise FileFormatError(f"{source}: 'bodies' must be a list")
+        items = []  # added at once: linear time, and a mimic joint may come before its leader
         for k, bd in enumerate(bodies):
             where = f"{source}: bodies[{k}]"
             if not isinstance(bd, dict):
@@ -206,7 +207,8 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
             body = RigidBody(_get(bd, "name", where))
             body.joint = _joint_from_dict(_get(bd, "joint", where), where)
             _set_inertia_and_visuals(body, bd, where)
-            tree.add_body(body, _get(bd, "parent", where))
+            items.append((body, _get(bd, "parent", where)))
+        tree.add_bodies(items)
         if "base" in d:
             _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base")
         tree.extensions = _get(d, "extensions", source, [])

@@ -34,7 +34,7 @@ def _full_config(tree: RigidBodyTree, path_names: list[str], q: np.ndarray) -> n
     full = tree.home_configuration()
     movable = [n for n in path_names if tree.get_body(n).joint.position_count]
     for name, v in zip(movable, q):
-        full[tree.position_index(name)] = v
+        full[tree.position_index(tree.get_body(name).joint.name)] = v
     return full
 
 

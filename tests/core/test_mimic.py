@@ -111,14 +111,14 @@ def test_bad_mimics_are_refused_with_names():
     fixed = Joint("j", "fixed")
     with pytest.raises(InvalidJointError, match="fixed joint cannot mimic"):
         fixed.mimic = Mimic("finger1")
-    # a leader that is not there when kinematics run: a clear error, not a wrong answer
+    # a leader that is not in the tree: refused when the body is added, not when kinematics run
     loose = RigidBodyTree()
     b = RigidBody("b")
     b.joint = Joint("j", "revolute")
     b.joint.mimic = Mimic("ghost")
-    loose.add_body(b, "base")
     with pytest.raises(InvalidJointError, match="'j' mimics 'ghost'"):
-        loose.forward_kinematics([])
+        loose.add_body(b, "base")
+    assert loose.num_bodies == 0
 
 
 def test_mimic_survives_the_project_file_and_copies():

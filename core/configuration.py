@@ -1,0 +1,145 @@
+"""Configurations of a tree: home, random, vector ↔ ``{joint name: value}``, validation.
+
+A mixin of :class:`~kinetree.core.tree.RigidBodyTree` (its own module to keep tree.py short);
+it uses the tree's ``_positions()`` and ``_not_a_position()``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .errors import InvalidConfigurationError, UnknownBodyError
+from .joint import LENGTH_ROWS, QUATERNION_ROWS
+from .transforms import MAX_LENGTH
+
+Configuration = ArrayLike | Mapping[str, Any]
+#: Half-width of the window :meth:`ConfigurationMixin.random_configuration` samples in where
+#: the limits are unbounded or huge (radians for angles, metres for lengths).
+SAMPLE_WINDOW = {"angle": math.pi, "length": 1.0}
+
+
+class ConfigurationMixin:
+    """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
+
+    def home_configuration(self) -> np.ndarray:
+        """Every movable joint at its home position, as a flat vector."""
+        parts = [np.atleast_1d(b.joint.home_position) for b, _ in self._positions()]
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def random_configuration(self, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """A random configuration, always within the limits and finite.
+
+        Each position is uniform within its limits. Where a bound is infinite, or the limits
+        span more than ``2 * MAX_LENGTH``, it is uniform in the limits intersected with a window
+        around the home position: ±π for angles, ±1 m for lengths (:data:`SAMPLE_WINDOW`).
+        Quaternions are uniform on the unit sphere."""
+        rng = np.random.default_rng(rng)
+        q = np.zeros(self.position_count)
+        for b, i in self._positions():
+            j = b.joint
+            lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
+            for k in range(j.position_count):
+                lo, hi = j._limits[k]
+                if math.isnan(lo):
+                    continue
+                if not hi - lo <= 2 * MAX_LENGTH:  # also catches inf and overflow
+                    w = SAMPLE_WINDOW["length" if lengths.start <= k < lengths.stop else "angle"]
+                    h = float(j._home[k])
+                    lo, hi = max(lo, h - w), min(hi, h + w)
+                q[i + k] = min(max(rng.uniform(lo, hi), lo), hi)  # rounding may land just outside
+            qrows = QUATERNION_ROWS.get(j.type)
+            if qrows is not None:
+                v = rng.normal(size=4)
+                q[i + qrows.start : i + qrows.stop] = v / np.linalg.norm(v)
+        return q
+
+    def config_to_vector(self, config: Configuration) -> np.ndarray:
+        """A flat configuration vector from a vector or a ``{joint name: value}`` mapping.
+
+        A mapping may leave joints out: they take their home position.
+        Raises :class:`InvalidConfigurationError` naming the bad joint or value.
+        """
+        n = self.position_count
+        if isinstance(config, Mapping):
+            q = self.home_configuration()
+            slots = {b.joint.name: (b, i) for b, i in self._positions()}
+            for name, value in config.items():
+                if name not in slots:
+                    err = self._not_a_position(name)
+                    raise InvalidConfigurationError(
+                        f"configuration names unknown joint {name!r}" if isinstance(err, UnknownBodyError)
+                        else str(err))
+                b, i = slots[name]
+                try:
+                    v = np.array(value, dtype=float).reshape(-1)
+                except (TypeError, ValueError):
+                    raise InvalidConfigurationError(f"joint {name!r}: value {value!r} is not numeric") from None
+                if v.size != b.joint.position_count:
+                    raise InvalidConfigurationError(
+                        f"joint {name!r} takes {b.joint.position_count} values, got {v.size}"
+                    )
+                q[i : i + v.size] = v
+            self._check_finite(q)
+            return q
+        try:
+            q = np.array(config, dtype=float)
+        except (TypeError, ValueError):
+            raise InvalidConfigurationError(f"configuration is not numeric: {config!r}") from None
+        if q.ndim != 1 or q.shape[0] != n:
+            raise InvalidConfigurationError(
+                f"configuration has {q.size} values of shape {q.shape}; this tree needs {n}"
+            )
+        self._check_finite(q)
+        return q
+
+    def config_to_dict(self, q: ArrayLike) -> dict[str, float | np.ndarray]:
+        """``{joint name: value}`` for a flat configuration vector."""
+        q = self.config_to_vector(q)
+        out: dict[str, float | np.ndarray] = {}
+        for b, i in self._positions():
+            n = b.joint.position_count
+            out[b.joint.name] = float(q[i]) if n == 1 else q[i : i + n].copy()
+        return out
+
+    def _check_finite(self, q: np.ndarray) -> None:
+        if q.shape[-1] == 0:
+            return
+        rows = q.reshape(-1, q.shape[-1])
+        bad_cols = np.flatnonzero(~np.isfinite(rows).all(axis=0))
+        if bad_cols.size:
+            k = int(bad_cols[0])
+            value = rows[~np.isfinite(rows[:, k]), k][0]
+            for b, i in self._positions():
+                if i <= k < i + b.joint.position_count:
+                    raise InvalidConfigurationError(
+                        f"joint {b.joint.name!r}: position {k} is {value} (must be finite)"
+                    )
+        for b, i in self._positions():
+            qrows = QUATERNION_ROWS.get(b.joint.type)
+            if qrows is not None and np.any(np.linalg.norm(rows[:, i + qrows.start : i + qrows.stop], axis=1) < 1e-12):
+                raise InvalidConfigurationError(f"joint {b.joint.name!r}: the quaternion is zero")
+
+    def _config_array(self, q: Configuration) -> np.ndarray:
+        """A (n,) or (N, n) validated configuration array."""
+        if isinstance(q, Mapping):
+            return self.config_to_vector(q)
+        if (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1
+                and q.shape[0] == self.position_count and math.isfinite(q.sum())):
+            return q  # the common case, checked cheaply (a NaN or ±inf makes the sum non-finite)
+        try:
+            Q = np.asarray(q, dtype=float)
+        except (TypeError, ValueError):
+            raise InvalidConfigurationError(f"configuration is not numeric: {q!r}") from None
+        if Q.ndim == 2:
+            if Q.shape[1] != self.position_count:
+                raise InvalidConfigurationError(
+                    f"batch of configurations has {Q.shape[1]} columns; this tree needs {self.position_count}"
+                )
+            self._check_finite(Q)
+            return Q
+        return self.config_to_vector(Q)
