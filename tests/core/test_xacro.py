@@ -11,6 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from core_helpers import hyp_settings
+from hypothesis import given
+from hypothesis import strategies as st
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import import_robot
 from kinetree.core.io.urdf import import_urdf, urdf_from_string
@@ -385,6 +388,34 @@ def test_limits_elements_bytes_depth(tmp_path):
     block = write(tmp_path / "blk.xacro", '<xacro:property name="b"><xacro:insert_block name="b"/></xacro:property>'
                   '<xacro:insert_block name="b"/>')
     err(block, "nested deeper than 100")
+
+
+FUZZ_TOKENS = ["${", "}", "$(", ")", "$$", "'", '"', "<", ">", "/>", "xacro:", "*", "**", "^|", ":=", "__", ".", "[",
+               "]", "(", "0", "1e308", "-", "pi", "L", "scale", "\x00", "&amp;", " ", "insert_block", "macro", "if",
+               "property", 'name="x"', 'value="${L}"', "params=", "include", "load_yaml('x')", "10**", "'a'*", "python",
+               "lambda", "[x for x in 'ab']", "$(env HOME)", "$(arg prefix)", "split()"]
+
+
+@given(st.data())
+@hyp_settings(max_examples=150, shrink=False)
+def test_mutated_xacros_give_a_tree_or_one_file_format_error(tmp_path_factory, data):
+    root = tmp_path_factory.mktemp("fuzz")
+    for name, body in FEATURES.items():
+        write(root / name, body, root=f'<robot name="feat" {NS}>' if name.startswith("robots/arm") else
+              f"<robot {NS}>")
+    target = root / data.draw(st.sampled_from(sorted(FEATURES)))
+    text = target.read_text()
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(text) - 1))
+        cut = data.draw(st.integers(0, 8))
+        text = text[:pos] + data.draw(st.sampled_from(FUZZ_TOKENS)) + text[pos + cut:]
+    target.write_text(text)
+    t = time.perf_counter()
+    try:
+        etree.fromstring(expand_xacro(root / "robots" / "arm.urdf.xacro", limits=XacroLimits(timeout=2)))
+    except FileFormatError as e:
+        assert "\n" not in str(e) and "xacro" in str(e)
+    assert time.perf_counter() - t < 4
 
 
 def test_cli_refuses_payload_with_one_line(tmp_path, capsys):
