@@ -210,15 +210,6 @@ def robots(tmp_path):
         path = tmp_path / f"{name}.urdf"
         path.write_text(text)
         yield name, import_robot(path)
-    try:
-        import example_robot_data  # noqa: F401
-    except ImportError:
-        return
-    for name in ("ur5", "panda", "talos"):
-        try:
-            yield f"erd_{name}", example_robot_data.load(name)  # pragma: no cover - when installed
-        except Exception:  # noqa: BLE001 - a robot the installed version lacks
-            continue
 
 
 @pytest.mark.parametrize("degrees", [True, False])
