@@ -422,8 +422,9 @@ class JointPanel(QWidget):
                 f.show_value("")
             for label in (self.matrix_label, self.child_label, self.dh_label):
                 label.setText("")
-            with signals_blocked(self.mimic_combo):
+            with signals_blocked(self.mimic_combo, self.type_combo):
                 self.mimic_combo.clear()
+                self.type_combo.setCurrentIndex(-1)
             self.visuals.clear()
             return
         b = self.doc.tree.get_body(name)

@@ -329,6 +329,7 @@ def test_nothing_selected_shows_nothing(window):
     doc.select(None)
     assert all(f.text() == "" for f in panel.fields.values())
     assert panel.matrix_label.text() == "" and panel.dh_label.text() == "" and panel.child_label.text() == ""
+    assert panel.type_combo.currentText() == "" and panel.visual_list.count() == 0
     assert not panel.isEnabled()
 
 
