@@ -12,7 +12,8 @@ whitelist, never ``eval``):
 - ``xacro:if`` / ``xacro:unless``, ``xacro:element``, ``xacro:attribute``, ``xacro:arg``;
 - ``xacro:include filename=`` relative to the folder of the file the tag is written in (then of
   the file being processed, as ROS xacro), absolute, ``$(find pkg)/…`` or ``package://pkg/…``
-  (``optional="true"`` allowed; ``ns=`` namespaces are not supported);
+  (``optional="true"``; ``ns="n"`` puts the file's properties and macros in namespace ``n``:
+  ``${n.prop}``, ``<xacro:n.macro>``, as ROS xacro);
 - ``$(arg x)``, ``$(find pkg)`` (the URDF folder's ancestors, ``package_paths``, then
   ``$ROS_PACKAGE_PATH``, as mesh ``package://`` URIs), ``$(dirname)``, ``$(eval …)``, and
   ``$(env X)`` / ``$(optenv X default)`` only with ``allow_env=True``; ``$${`` escapes;
@@ -20,7 +21,7 @@ whitelist, never ``eval``):
   at most 1 MB) for files inside the xacro's folder tree, ``package_paths``, ``$ROS_PACKAGE_PATH``
   or a package (with a ``package.xml``) found by ``$(find)``.
 
-Not supported (an error names them): include ``ns=`` and glob patterns, ``$(cwd)``, ``python.*``,
+Not supported (an error names them): include glob patterns, ``$(cwd)``, ``python.*``,
 ``%`` string formatting, string methods other than :data:`.xacro_eval.STR_METHODS`; ``p:=^``
 forwards properties only (ROS xacro also forwards Python builtins such as ``len``).
 
@@ -47,7 +48,20 @@ from lxml import etree
 
 from ..errors import FileFormatError
 from .urdf import _Ctx, _package_candidates, _parse_xml, _read
-from .xacro_eval import MAX_LEN, ExprError, boolean, evaluate, literal, parse_params, read_yaml, to_text
+from .xacro_eval import (
+    MAX_LEN,
+    ExprError,
+    Macro,
+    Macros,
+    Namespace,
+    Scope,
+    boolean,
+    evaluate,
+    literal,
+    parse_params,
+    read_yaml,
+    to_text,
+)
 
 __all__ = ["XacroLimits", "expand_xacro"]
 
@@ -67,64 +81,6 @@ class XacroLimits:
 
 class _Fail(Exception):
     """Expansion stops; the message already says where."""
-
-
-class _Scope:
-    """A property table: ROS xacro's ``Table`` (lazy values are raw text until first used)."""
-
-    __slots__ = ("parent", "vals", "lazy", "busy")
-
-    def __init__(self, parent: _Scope | None = None) -> None:
-        self.parent = parent
-        self.vals: dict[str, Any] = {}
-        self.lazy: set[str] = set()
-        self.busy: list[str] = []
-
-    def find(self, key: str) -> _Scope | None:
-        s: _Scope | None = self
-        while s is not None:
-            if key in s.vals:
-                return s
-            s = s.parent
-        return None
-
-    def set(self, key: str, value: Any, lazy: bool) -> None:
-        value = literal(value)
-        self.vals[key] = value
-        if lazy and isinstance(value, str):
-            self.lazy.add(key)
-        else:
-            self.lazy.discard(key)
-
-    def top(self) -> _Scope:
-        s = self
-        while s.parent is not None:
-            s = s.parent
-        return s
-
-
-class _Macros:
-    __slots__ = ("parent", "defs")
-
-    def __init__(self, parent: _Macros | None = None) -> None:
-        self.parent, self.defs = parent, {}
-
-    def get(self, name: str) -> _Macro | None:
-        m: _Macros | None = self
-        while m is not None:
-            if name in m.defs:
-                return m.defs[name]
-            m = m.parent
-        return None
-
-
-@dataclass
-class _Macro:
-    name: str
-    body: Any  # the <xacro:macro> element
-    params: list[str]
-    defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
-    defines: bool  # the body has macro definitions or includes
 
 
 def _xacro_local(el) -> str | None:
@@ -183,7 +139,7 @@ class _Expander:
             raise self.fail(el, f"output exceeds {self.limits.max_bytes // 2**20} MB; stopped")
 
     # ---------------------------------------------------------------- text and expressions
-    def lookup(self, scope: _Scope, name: str) -> Any:
+    def lookup(self, scope: Scope, name: str) -> Any:
         s = scope.find(name)
         if s is None:
             raise KeyError(name)
@@ -198,7 +154,7 @@ class _Expander:
             s.lazy.discard(name)
         return s.vals[name]
 
-    def text_value(self, text: str, scope: _Scope, el=None) -> Any:
+    def text_value(self, text: str, scope: Scope, el=None) -> Any:
         """ROS xacro's ``eval_text``: one ``${…}`` alone keeps its type, else the text."""
         parts: list[Any] = []
         pos = 0
@@ -227,7 +183,7 @@ class _Expander:
             raise ExprError(f"text longer than {MAX_LEN} characters")
         return "".join(texts)
 
-    def text(self, text: str, scope: _Scope, el, what: str) -> str:
+    def text(self, text: str, scope: Scope, el, what: str) -> str:
         if "$" not in text:
             return text
         v = self.value(text, scope, el, what)
@@ -236,13 +192,13 @@ class _Expander:
         except ExprError as exc:
             raise self.fail(el, f"{what}: {exc}") from None
 
-    def value(self, text: str, scope: _Scope, el, what: str) -> Any:
+    def value(self, text: str, scope: Scope, el, what: str) -> Any:
         try:
             return self.text_value(text, scope, el)
         except ExprError as exc:
             raise self.fail(el, f"{what}: {exc}") from None
 
-    def flag(self, text: str, scope: _Scope, el, what: str) -> bool:
+    def flag(self, text: str, scope: Scope, el, what: str) -> bool:
         try:
             return boolean(self.text_value(text, scope, el))
         except ExprError as exc:
@@ -314,9 +270,7 @@ class _Expander:
             self.yaml_cache[path] = read_yaml(path, name)
         return self.yaml_cache[path]
 
-    def include(self, el, out, scope: _Scope, macros: _Macros) -> None:
-        if el.get("ns"):
-            raise self.fail(el, "include namespaces (ns=) are not supported")
+    def include(self, el, out, scope: Scope, macros: Macros) -> None:
         spec = el.get("filename")
         if not spec:
             raise self.fail(el, "needs a filename attribute")
@@ -338,12 +292,17 @@ class _Expander:
             msg = " ".join(str(exc).splitlines())
             raise _Fail(f"{msg} (included from {self.file_of(el)}:{el.sourceline})") from None
         root.getroottree().docinfo.URL = str(path.absolute())
+        if el.get("ns"):  # the file's properties and macros go into a namespace (ROS xacro's NameSpace)
+            ns = self.text(el.get("ns"), scope, el, "ns")
+            ns_scope, macros = Scope(scope, ns=True), Macros()
+            scope.set(ns, Namespace(ns, ns_scope, macros, lambda n: self.lookup(ns_scope, n)), lazy=False)
+            scope = ns_scope
         self.files.append(path.absolute())
         self.children(root, out, scope, macros)
         self.files.pop()
 
     # ---------------------------------------------------------------- the walk
-    def children(self, src, out, scope: _Scope, macros: _Macros) -> None:
+    def children(self, src, out, scope: Scope, macros: Macros) -> None:
         if src.text:
             self.append_text(out, self.text(src.text, scope, src, "text"), src)
         for child in src:
@@ -364,7 +323,7 @@ class _Expander:
         except ValueError:  # NUL and other control characters
             raise self.fail(el, f"text {s[:40]!r} has characters XML cannot hold") from None
 
-    def plain(self, el, tag: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
+    def plain(self, el, tag: str, out, scope: Scope, macros: Macros, skip: tuple[str, ...] = ()) -> None:
         try:
             new = etree.SubElement(out, tag)
         except ValueError:
@@ -382,7 +341,7 @@ class _Expander:
         self.grow(el, 1, size)
         self.children(el, new, scope, macros)
 
-    def element(self, el, out, scope: _Scope, macros: _Macros) -> None:
+    def element(self, el, out, scope: Scope, macros: Macros) -> None:
         self.tick(el)
         local = _xacro_local(el)
         if local is None:
@@ -433,7 +392,7 @@ class _Expander:
         else:
             self.call(el, local, out, scope, macros)
 
-    def property(self, el, scope: _Scope) -> None:
+    def property(self, el, scope: Scope) -> None:
         raw = el.get("name")  # other attributes are ignored (ROS xacro warns)
         name = self.text(raw, scope, el, "name") if raw else ""
         if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
@@ -466,13 +425,15 @@ class _Expander:
             if scope.parent is None:
                 return  # ROS xacro warns and drops it
             target, lazy = scope.parent, False
+            while not scope.ns and target.ns and target.parent is not None:  # from a macro: past namespaces
+                target = target.parent
         elif where is not None:
             raise self.fail(el, f"scope {where!r} is not 'parent' or 'global'")
         if not lazy and isinstance(stored, str):
             stored = self.value(stored, scope, el, f"property {name!r}")
         target.set(key, stored, lazy)
 
-    def macro(self, el, macros: _Macros) -> None:
+    def macro(self, el, macros: Macros) -> None:
         name = el.get("name") or ""
         if name.startswith("xacro:"):
             name = name[6:]
@@ -480,13 +441,23 @@ class _Expander:
             raise self.fail(el, f"invalid macro name {name!r}")
         params, defaults = parse_params(el.get("params", ""))
         defines = any(_xacro_local(e) in ("macro", "include") for e in el.iterdescendants())
-        macros.defs[name] = _Macro(name, el, params, defaults, defines)
+        macros.defs[name] = Macro(name, el, params, defaults, defines)
 
-    def call(self, el, name: str, out, scope: _Scope, macros: _Macros, skip: tuple[str, ...] = ()) -> None:
-        m = macros.get(name)
+    def call(self, el, name: str, out, scope: Scope, macros: Macros, skip: tuple[str, ...] = ()) -> None:
+        m, at, at_macros = macros.get(name), scope, macros
+        if m is None and "." in name:  # ns.macro: the namespace's macro, run in its scope
+            *path, last = name.split(".")
+            for part in path:
+                s = at.find(part)
+                ns = s.vals[part] if s is not None else None
+                if not isinstance(ns, Namespace):
+                    raise self.fail(el, f"unknown macro name xacro:{name} ({part!r} is not a namespace)")
+                at, at_macros = ns.scope, ns.macros
+            m = at_macros.get(last)
         if m is None:
             raise self.fail(el, f"unknown macro name xacro:{name}")
-        local = _Scope(scope)
+        scope, macros = at, at_macros  # as ROS xacro: arguments and blocks of ns.m are evaluated in ns
+        local = Scope(scope)
         params = list(m.params)
         for k, v in el.attrib.items():
             if k in skip or _is_xacro_attr(k):
@@ -522,7 +493,7 @@ class _Expander:
         if params:
             raise self.fail(el, f"macro {name!r}: missing parameters {', '.join(params)}")
         # macros defined in the body are local to it (a new table only when there can be any)
-        self.nested(el, lambda: self.children(m.body, out, local, _Macros(macros) if m.defines else macros))
+        self.nested(el, lambda: self.children(m.body, out, local, Macros(macros) if m.defines else macros))
 
     def nested(self, el, body) -> None:
         if self.depth >= self.limits.max_macro_depth:
@@ -533,7 +504,7 @@ class _Expander:
         finally:
             self.depth -= 1
 
-    def insert_block(self, el, out, scope: _Scope, macros: _Macros) -> None:
+    def insert_block(self, el, out, scope: Scope, macros: Macros) -> None:
         name = el.get("name")
         if not name:
             raise self.fail(el, "needs a name attribute")
@@ -569,7 +540,7 @@ def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pa
         if _xacro_local(root) is not None:
             raise x.fail(root, "the root element must be a robot, not a xacro tag")
         holder = etree.Element("top")
-        x.plain(root, root.tag, holder, _Scope(), _Macros())
+        x.plain(root, root.tag, holder, Scope(), Macros())
         out = holder[0]
         out.tail = None
         text = etree.tostring(out, encoding="utf-8", xml_declaration=True)

@@ -24,10 +24,11 @@ import ast
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FUNCTIONS", "MATH", "STR_METHODS", "ExprError", "YamlMap", "boolean", "check_size", "evaluate", "literal",
-           "parse_params", "read_yaml", "to_text"]
+__all__ = ["FUNCTIONS", "MATH", "STR_METHODS", "ExprError", "Macro", "Macros", "Namespace", "Scope", "YamlMap",
+           "boolean", "check_size", "evaluate", "literal", "parse_params", "read_yaml", "to_text"]
 
 #: Longest string, list or tuple an expression may produce.
 MAX_LEN = 10_000_000
@@ -287,6 +288,11 @@ class _Evaluator:
             if isinstance(node.value, ast.Name) and node.value.id == "math":
                 return _MATH_CONSTANTS[node.attr] if node.attr in _MATH_CONSTANTS else self._fn_value(node)
             base = self.ev(node.value)
+            if isinstance(base, Namespace):
+                try:
+                    return base.get(node.attr)
+                except KeyError:
+                    raise ExprError(f"namespace {base.name!r} has no property {node.attr!r}") from None
             if not isinstance(base, YamlMap):
                 raise ExprError(f"attribute access '{_dotted(node)}' is not allowed on a {type(base).__name__} "
                                 "(only on load_yaml mappings)")
@@ -315,6 +321,84 @@ class _Evaluator:
     @staticmethod
     def _fn_value(node: ast.Attribute) -> Any:
         raise ExprError(f"'math.{node.attr}' is a function; call it")
+
+
+# =============================================================================================
+# the expander's tables (used by core/io/xacro.py)
+# =============================================================================================
+
+class Scope:
+    """A property table: ROS xacro's ``Table`` (lazy values are raw text until first used)."""
+
+    __slots__ = ("parent", "vals", "lazy", "busy", "ns")
+
+    def __init__(self, parent: Scope | None = None, ns: bool = False) -> None:
+        self.parent = parent
+        self.ns = ns  # the properties of an include with ns=
+        self.vals: dict[str, Any] = {}
+        self.lazy: set[str] = set()
+        self.busy: list[str] = []
+
+    def find(self, key: str) -> Scope | None:
+        s: Scope | None = self
+        while s is not None:
+            if key in s.vals:
+                return s
+            s = s.parent
+        return None
+
+    def set(self, key: str, value: Any, lazy: bool) -> None:
+        value = literal(value)
+        self.vals[key] = value
+        if lazy and isinstance(value, str):
+            self.lazy.add(key)
+        else:
+            self.lazy.discard(key)
+
+    def top(self) -> Scope:
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+
+class Macros:
+    """A macro table; a macro body gets its own (when it can define macros), chained to the caller's."""
+
+    __slots__ = ("parent", "defs")
+
+    def __init__(self, parent: Macros | None = None) -> None:
+        self.parent, self.defs = parent, {}
+
+    def get(self, name: str) -> Macro | None:
+        m: Macros | None = self
+        while m is not None:
+            if name in m.defs:
+                return m.defs[name]
+            m = m.parent
+        return None
+
+
+@dataclass
+class Macro:
+    name: str
+    body: Any  # the <xacro:macro> element
+    params: list[str]
+    defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
+    defines: bool  # the body has macro definitions or includes
+
+
+class Namespace:
+    """What ``<xacro:include ns="n">`` defines: ``${n.prop}`` reads its properties, ``<xacro:n.m>``
+    calls its macros."""
+
+    __slots__ = ("name", "scope", "macros", "get")
+
+    def __init__(self, name: str, scope: Scope, macros: Macros, get: Callable[[str], Any]) -> None:
+        self.name, self.scope, self.macros, self.get = name, scope, macros, get
+
+    def __str__(self) -> str:
+        return f"<namespace {self.name}>"
 
 
 def literal(value: Any) -> Any:

@@ -205,6 +205,24 @@ def test_failed_include_does_not_change_next_import(tmp_path, monkeypatch):
     assert import_urdf(good).body_names == ["inc"]
 
 
+def test_include_namespace(tmp_path):
+    write(tmp_path / "lib.xacro", """<xacro:property name="inner" value="int"/><xacro:property name="var" value="2"/>
+  <xacro:macro name="bar" params="arg"><a arg="${arg}" var="${var}" ext="${ext}"/></xacro:macro>
+  <xacro:property name="up" value="from_lib" scope="parent"/>""", root=f"<robot {NS}>")
+    p = write(tmp_path / "top.xacro", """<xacro:include filename="lib.xacro" ns="B"/>
+  <xacro:property name="ext" value="main"/><xacro:property name="var" value="main"/>
+  <xacro:B.bar arg="${ext}"/><xacro:B.bar arg="${inner}"/>
+  <v i="${B.inner}" u="${up}"/>""")
+    r = expand(p)
+    calls = [(a.get("arg"), a.get("var"), a.get("ext")) for a in r.iter("a")]
+    assert calls == [("main", "2", "main"), ("int", "2", "main")]  # arguments evaluated in B, as ROS xacro
+    assert r.find("v").get("i") == "int" and r.find("v").get("u") == "from_lib"
+    bad = write(tmp_path / "bad.xacro", '<xacro:include filename="lib.xacro" ns="B"/><v v="${B.nope}"/><xacro:B.nope/>')
+    err(bad, r"bad\.xacro:3: <v>: attribute 'v': namespace 'B' has no property 'nope'")
+    bad = write(tmp_path / "bad.xacro", '<xacro:include filename="lib.xacro" ns="B"/><xacro:C.bar arg="1"/>')
+    err(bad, r"bad\.xacro:3: <xacro:C\.bar>: unknown macro name xacro:C\.bar \('C' is not a namespace\)")
+
+
 def test_find_and_package_include(tmp_path):
     pkg = tmp_path / "ws" / "my_pkg"
     write(pkg / "urdf" / "parts.xacro", '<xacro:macro name="p" params=""><link name="p"/></xacro:macro>',
