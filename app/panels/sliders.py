@@ -62,7 +62,6 @@ class JointRow:
         self._burst: int | None = None  # undo-merge token of the current run of wheel/key steps
         self._burst_time = 0.0
         self._wheel_rest = 0  # wheel angle not yet turned into a step (touchpads send small deltas)
-        self.spin_stepping = False  # the spin box is stepping (wheel, arrow keys): merge the steps
         # no focus from the wheel: scrolling the list over a slider must not grab and move it
         self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.spin.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -134,8 +133,7 @@ class JointRow:
         self.panel.set_value(self.key, value, self._drag)
 
     def _spin_changed(self, core: float) -> None:
-        # typed values are steps of their own; wheel/arrow steps of the focused box merge
-        self.panel.set_value(self.key, core, self.burst() if self.spin_stepping else None)
+        self.panel.set_value(self.key, core, None)  # each spin-box step or typed value: one undo step
 
 
 class _InputFilter(QObject):
@@ -171,7 +169,7 @@ class _InputFilter(QObject):
                 QCoreApplication.sendEvent(self.panel.scroll.viewport(), ev)
                 return True
             if obj is not row.slider:
-                return self._spin_step(row, ev)  # a focused spin box steps itself (by the same step)
+                return False  # a focused spin box steps itself (by the same step)
             delta = ev.angleDelta().y() or ev.angleDelta().x()
             if ev.inverted():
                 delta = -delta
@@ -181,11 +179,7 @@ class _InputFilter(QObject):
             if steps:
                 row.step_by(steps)
             return True
-        if ev.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-            return False
-        if obj is row.spin:
-            if ev.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
-                return self._spin_step(row, ev)
+        if obj is not row.slider or ev.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
         key = ev.key()
         if key in self.KEYS:
@@ -195,16 +189,6 @@ class _InputFilter(QObject):
             row.set_core_value(row.lo if key == Qt.Key.Key_Home else row.hi)
             return True
         return False
-
-    @staticmethod
-    def _spin_step(row: JointRow, ev: QEvent) -> bool:
-        """Let the spin box handle a step event, its value changes merged into the row's burst."""
-        row.spin_stepping = True
-        try:
-            row.spin.event(ev)
-        finally:
-            row.spin_stepping = False
-        return True
 
 
 class JointsPanel(QWidget):

@@ -181,25 +181,6 @@ def test_wheel_and_key_steps_on_a_focused_slider_are_one_undo_step(window, qtbot
     assert panel.values()["q2"] == pytest.approx(start)
 
 
-def test_steps_of_a_focused_spin_box_merge_typed_values_do_not(window, qtbot):
-    window.doc.open("puma560")
-    panel = window.sliders
-    row = panel.rows["q3"]
-    focus(qtbot, window, row.spin)
-    stack = window.doc.undo_stack
-    start, count = panel.values()["q3"], stack.count()
-    wheel(row.spin, 1)
-    QTest.keyClick(row.spin, Qt.Key.Key_Up)
-    wheel(row.spin, 1)
-    assert panel.values()["q3"] == pytest.approx(start + math.radians(3))
-    assert stack.count() == count + 1
-    row.spin.lineEdit().selectAll()
-    QTest.keyClicks(row.spin, "10")
-    QTest.keyClick(row.spin, Qt.Key.Key_Return)
-    assert panel.values()["q3"] == pytest.approx(math.radians(10))
-    assert stack.count() == count + 2  # a typed value is a step of its own
-
-
 def test_step_is_in_the_shown_unit(window, qtbot):
     window.doc.open("cylindrical")  # θ1 revolute, d2 and d3 prismatic
     panel = window.sliders
