@@ -11,7 +11,8 @@ whitelist, never ``eval``):
   ``**block``), ``xacro:insert_block``, ``xacro:call macro=``, nested and recursive macros;
 - ``xacro:if`` / ``xacro:unless``, ``xacro:element``, ``xacro:attribute``, ``xacro:arg``;
 - ``xacro:include filename=`` relative to the folder of the file the tag is written in (then of
-  the file being processed, as ROS xacro), absolute, ``$(find pkg)/…`` or ``package://pkg/…``
+  the file being processed, as ROS xacro), absolute, ``$(find pkg)/…`` or ``package://pkg/…``,
+  or a glob pattern
   (``optional="true"``; ``ns="n"`` puts the file's properties and macros in namespace ``n``:
   ``${n.prop}``, ``<xacro:n.macro>``, as ROS xacro);
 - ``$(arg x)``, ``$(find pkg)`` (the URDF folder's ancestors, ``package_paths``, then
@@ -21,7 +22,7 @@ whitelist, never ``eval``):
   at most 1 MB) for files inside the xacro's folder tree, ``package_paths``, ``$ROS_PACKAGE_PATH``
   or a package (with a ``package.xml``) found by ``$(find)``.
 
-Not supported (an error names them): include glob patterns, ``$(cwd)``, ``python.*``,
+Not supported (an error names them): ``$(cwd)``, ``python.*``,
 ``%`` string formatting, string methods other than :data:`.xacro_eval.STR_METHODS`; ``p:=^``
 forwards properties only (ROS xacro also forwards Python builtins such as ``len``).
 
@@ -35,6 +36,7 @@ tables, arguments and file stack.
 
 from __future__ import annotations
 
+import glob
 import keyword
 import os
 import re
@@ -279,27 +281,33 @@ class _Expander:
             path = self.locate(name, el)
         except ExprError as exc:
             raise self.fail(el, str(exc)) from None
-        optional = el.get("optional")
-        if not path.is_file():
-            if optional and self.flag(optional, scope, el, "optional"):
-                return
+        if any(c in name for c in "*?["):  # a glob: the matching files in name order, maybe none (as ROS)
+            pattern = path if Path(name).is_absolute() else Path(self.file_of(el)).parent / name
+            paths = [Path(p) for p in sorted(glob.glob(str(pattern))) if Path(p).is_file()]
+        elif path.is_file():
+            paths = [path]
+        elif el.get("optional") and self.flag(el.get("optional"), scope, el, "optional"):
+            return
+        else:
             raise self.fail(el, f"included file {name!r} not found ({path.absolute()})")
         if len(self.files) > self.limits.max_include_depth:
             raise self.fail(el, f"includes nested deeper than {self.limits.max_include_depth}; stopped")
-        try:
-            root = _parse_xml(_read(path), _Ctx(str(path)))
-        except FileFormatError as exc:
-            msg = " ".join(str(exc).splitlines())
-            raise _Fail(f"{msg} (included from {self.file_of(el)}:{el.sourceline})") from None
-        root.getroottree().docinfo.URL = str(path.absolute())
-        if el.get("ns"):  # the file's properties and macros go into a namespace (ROS xacro's NameSpace)
+        if el.get("ns"):  # the files' properties and macros go into a namespace (ROS xacro's NameSpace)
             ns = self.text(el.get("ns"), scope, el, "ns")
             ns_scope, macros = Scope(scope, ns=True), Macros()
             scope.set(ns, Namespace(ns, ns_scope, macros, lambda n: self.lookup(ns_scope, n)), lazy=False)
             scope = ns_scope
-        self.files.append(path.absolute())
-        self.children(root, out, scope, macros)
-        self.files.pop()
+        for path in paths:
+            self.tick(el)
+            try:
+                root = _parse_xml(_read(path), _Ctx(str(path)))
+            except FileFormatError as exc:
+                msg = " ".join(str(exc).splitlines())
+                raise _Fail(f"{msg} (included from {self.file_of(el)}:{el.sourceline})") from None
+            root.getroottree().docinfo.URL = str(path.absolute())
+            self.files.append(path.absolute())
+            self.children(root, out, scope, macros)
+            self.files.pop()
 
     # ---------------------------------------------------------------- the walk
     def children(self, src, out, scope: Scope, macros: Macros) -> None:

@@ -205,6 +205,14 @@ def test_failed_include_does_not_change_next_import(tmp_path, monkeypatch):
     assert import_urdf(good).body_names == ["inc"]
 
 
+def test_include_glob_optional(tmp_path):
+    for n in ("b", "a", "c"):
+        write(tmp_path / "parts" / f"p_{n}.xacro", f'<link name="{n}"/>', root=f"<robot {NS}>")
+    p = write(tmp_path / "top.xacro", '<xacro:include filename="parts/p_*.xacro"/><xacro:include filename="none*.x"/>'
+              '<xacro:include filename="missing.xacro" optional="true"/>')
+    assert attrs(expand(p), "link", "name") == ["a", "b", "c"]
+
+
 def test_include_namespace(tmp_path):
     write(tmp_path / "lib.xacro", """<xacro:property name="inner" value="int"/><xacro:property name="var" value="2"/>
   <xacro:macro name="bar" params="arg"><a arg="${arg}" var="${var}" ext="${ext}"/></xacro:macro>
