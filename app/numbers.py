@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from fractions import Fraction
 
 from kinetree.core import KineTreeError
@@ -166,6 +167,16 @@ def to_radians(degrees: float) -> float:
 
 def to_degrees(radians: float) -> float:
     return math.degrees(radians)
+
+
+def mm_to_metres(mm: float) -> float:
+    """Millimetres to metres by moving the decimal point of the shortest text (``20.3`` →
+    ``0.0203`` exactly; ``20.3 / 1000`` is ``0.020300000000000002``)."""
+    return float(Decimal(repr(mm)).scaleb(-3)) if math.isfinite(mm) else mm
+
+
+def metres_to_mm(m: float) -> float:
+    return float(Decimal(repr(m)).scaleb(3)) if math.isfinite(m) else m
 
 
 def identity(x: float) -> float:

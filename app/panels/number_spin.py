@@ -17,7 +17,17 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QToolTip
 
-from ..numbers import Conversion, exact_text, identity, parse_number, short_text, to_degrees, to_radians
+from ..numbers import (
+    Conversion,
+    exact_text,
+    identity,
+    metres_to_mm,
+    mm_to_metres,
+    parse_number,
+    short_text,
+    to_degrees,
+    to_radians,
+)
 
 ERROR_STYLE = "QDoubleSpinBox { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 MAX_DECIMALS = 323  # Qt's limit: rounding to this many decimals keeps every double as it is
@@ -152,5 +162,5 @@ def spin_units(kind: str, degrees: bool, millimetres: bool) -> tuple[Conversion,
     if kind == "angle":
         return (to_degrees, to_radians, "°") if degrees else (identity, identity, " rad")
     if millimetres:
-        return (lambda m: m * 1000.0), (lambda mm: mm / 1000.0), " mm"
+        return metres_to_mm, mm_to_metres, " mm"
     return identity, identity, " m"

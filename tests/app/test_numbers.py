@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.app.numbers import (
     exact_text,
+    metres_to_mm,
+    mm_to_metres,
     parse_number,
     parse_numbers,
     same_numbers,
@@ -99,3 +101,17 @@ def test_short_text_and_same_numbers():
     assert short_text(200.0) == "200"
     assert same_numbers("1  2, 3", "1 2 3")
     assert not same_numbers("1 2 3", "1 2 3.0")
+
+
+def test_millimetres_convert_by_moving_the_decimal_point():
+    assert mm_to_metres(20.3) == 0.0203 and metres_to_mm(0.0203) == 20.3
+    assert mm_to_metres(1e-5) == 1e-8 and mm_to_metres(-150.05) == -0.15005
+    assert exact_text(0.15005, metres_to_mm, mm_to_metres) == "150.05"
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e4, max_value=1e4))
+def test_millimetre_text_round_trips(value):
+    back = mm_to_metres(float(exact_text(value, metres_to_mm, mm_to_metres)))
+    assert abs(back - value) <= math.ulp(value)  # equal unless no text reaches it (editors keep it)
+    if abs(value) < 1000 and len(repr(value)) < 17:  # a value typed in metres: its mm text is exact
+        assert back == value
