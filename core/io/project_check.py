@@ -164,7 +164,15 @@ def check_inertia_and_visuals(bd: dict, where: Where) -> None:
         "center_of_mass": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
         "inertia": lambda x, w: numbers(x, 6, w, MAX_MASS),
         "visuals": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
+        "collisions": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
+        "extensions": _strings,
     })
+
+
+def _strings(v: Any, where: Where) -> None:
+    """A list of strings (``extensions``: XML text that :mod:`kinetree.core.xml_fragment` checks)."""
+    for i, x in enumerate(array(v, where)):
+        string(x, where[i])
 
 
 def _bound(jtype: str, row: int) -> float:
@@ -235,6 +243,7 @@ def check_joint(jd: Any, where: Where) -> None:
         "joint_to_parent_transform": transform,
         "child_to_joint_transform": transform,
         "mimic": _check_mimic,
+        "extensions": _strings,
     })
 
 
@@ -261,6 +270,7 @@ def check_project(d: Any, source: str) -> None:
         "gravity": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
         "base": lambda x, w: check_inertia_and_visuals(obj(x, w), Where(f"{source}: base")),
         "configuration": _check_configuration,
+        "extensions": _strings,
     })
     bodies = array(d.get("bodies", []), top / "bodies")
     for k, bd in enumerate(bodies):
