@@ -172,11 +172,11 @@ def to_degrees(radians: float) -> float:
 def mm_to_metres(mm: float) -> float:
     """Millimetres to metres by moving the decimal point of the shortest text (``20.3`` →
     ``0.0203`` exactly; ``20.3 / 1000`` is ``0.020300000000000002``)."""
-    return float(Decimal(repr(mm)).scaleb(-3)) if math.isfinite(mm) else mm
+    return float(Decimal(repr(float(mm))).scaleb(-3)) if math.isfinite(mm) else float(mm)
 
 
 def metres_to_mm(m: float) -> float:
-    return float(Decimal(repr(m)).scaleb(3)) if math.isfinite(m) else m
+    return float(Decimal(repr(float(m))).scaleb(3)) if math.isfinite(m) else float(m)
 
 
 def identity(x: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -107,6 +108,7 @@ def test_millimetres_convert_by_moving_the_decimal_point():
     assert mm_to_metres(20.3) == 0.0203 and metres_to_mm(0.0203) == 20.3
     assert mm_to_metres(1e-5) == 1e-8 and mm_to_metres(-150.05) == -0.15005
     assert exact_text(0.15005, metres_to_mm, mm_to_metres) == "150.05"
+    assert metres_to_mm(np.float64(0.5)) == 500.0 and mm_to_metres(np.float64(500)) == 0.5  # numpy limits
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e4, max_value=1e4))
