@@ -191,11 +191,12 @@ def exact_text(value: float, to_shown: Conversion = identity, from_shown: Conver
 
     With the identity that is ``repr``-exact (``0.0203``, ``1``, ``-1e-05``); in degrees it is
     ``90`` for ``pi/2`` and, for an angle no short text reaches, the 17-digit degrees."""
+    value = float(value)
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    shown = to_shown(value)
+    shown = float(to_shown(value))
     for digits in range(1, 18):
         v = float(f"{shown:.{digits}g}")
         if from_shown(v) == value:
