@@ -47,7 +47,7 @@ class ConfigurationMixin:
                 lo, hi = j._limits[k]
                 if math.isnan(lo):
                     continue
-                if not hi - lo <= 2 * MAX_LENGTH:  # also catches inf and overflow
+                if not hi / 2 - lo / 2 <= MAX_LENGTH:  # unbounded or huge (halves: hi − lo may overflow)
                     w = SAMPLE_WINDOW["length" if lengths.start <= k < lengths.stop else "angle"]
                     h = float(j._home[k])
                     lo, hi = max(lo, h - w), min(hi, h + w)
@@ -121,7 +121,12 @@ class ConfigurationMixin:
                     )
         for b, i in self._positions():
             qrows = QUATERNION_ROWS.get(b.joint.type)
-            if qrows is not None and np.any(np.linalg.norm(rows[:, i + qrows.start : i + qrows.stop], axis=1) < 1e-12):
+            if qrows is None:
+                continue
+            # norms of the small ones only: squaring huge components would overflow
+            a = np.abs(rows[:, i + qrows.start : i + qrows.stop])
+            small = a[a.max(axis=1) < 1e-12]
+            if small.size and np.any(np.linalg.norm(small, axis=1) < 1e-12):
                 raise InvalidConfigurationError(f"joint {b.joint.name!r}: the quaternion is zero")
 
     def _config_array(self, q: Configuration) -> np.ndarray:

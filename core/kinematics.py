@@ -52,6 +52,8 @@ def _z_to_axis(axis: np.ndarray) -> np.ndarray:
 
 def _quat_rotations(Qq: np.ndarray) -> np.ndarray:
     """(n, 3, 3) rotations from (n, 4) quaternions ``[w x y z]`` (normalised)."""
+    if np.abs(Qq).max() > 1e150:  # the squares would overflow: scale first
+        Qq = Qq / np.abs(Qq).max(axis=1, keepdims=True)
     q = Qq / np.linalg.norm(Qq, axis=1, keepdims=True)
     w, x, y, z = q.T
     R = np.empty((q.shape[0], 3, 3))

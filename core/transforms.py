@@ -80,7 +80,10 @@ def axis_angle_rotation(axis: ArrayLike, angle: float) -> np.ndarray:
 
 def quat_to_rotation(q: ArrayLike) -> np.ndarray:
     """3×3 rotation of a quaternion ``[w x y z]`` (normalised first)."""
-    w, x, y, z = np.asarray(q, dtype=float) / np.linalg.norm(q)
+    q = np.asarray(q, dtype=float)
+    if np.abs(q).max() > 1e150:  # the squares would overflow: scale first
+        q = q / np.abs(q).max()
+    w, x, y, z = q / np.linalg.norm(q)
     return np.array(
         [
             [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],

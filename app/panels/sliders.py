@@ -259,7 +259,9 @@ class JointsPanel(QWidget):
 
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
-        """(key, label, kind, lo, hi) for every scalar control, in configuration order."""
+        """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
+        configuration order; ``part`` is "" for a one-position joint, else the planar row or
+        the floating/spherical component."""
         tree = self.doc.tree
         for b in tree.bodies:
             j = b.joint
@@ -267,18 +269,18 @@ class JointsPanel(QWidget):
                 continue
             if j.type in ("revolute", "prismatic"):
                 lo, hi = j.position_limits
-                yield j.name, j.name, "angle" if j.type == "revolute" else "length", lo, hi
+                yield j.name, j.name, "angle" if j.type == "revolute" else "length", lo, hi, (j.name, "")
             elif j.type == "planar":
                 lim = j.position_limits
                 for k, (axis, kind) in enumerate((("x", "length"), ("y", "length"), ("θ", "angle"))):
-                    yield f"{j.name}.{k}", f"{j.name} {axis}", kind, *lim[k]
+                    yield f"{j.name}.{k}", f"{j.name} {axis}", kind, *lim[k], (j.name, str(k))
             elif j.type in ("floating", "spherical"):
                 lim = j.position_limits
                 if j.type == "floating":
                     for k, axis in enumerate("xyz"):
-                        yield f"{j.name}.{axis}", f"{j.name} {axis}", "length", *lim[4 + k]
+                        yield f"{j.name}.{axis}", f"{j.name} {axis}", "length", *lim[4 + k], (j.name, axis)
                 for axis in ("roll", "pitch", "yaw"):
-                    yield f"{j.name}.{axis}", f"{j.name} {axis}", "angle", -math.pi, math.pi
+                    yield f"{j.name}.{axis}", f"{j.name} {axis}", "angle", -math.pi, math.pi, (j.name, axis)
 
     def _rebuild(self) -> None:
         inner = QWidget()
@@ -288,9 +290,11 @@ class JointsPanel(QWidget):
         grid.setContentsMargins(4, 4, 4, 4)
         grid.setVerticalSpacing(ROW_SPACING)
         self.rows = {}
-        for r, (key, label, kind, lo, hi) in enumerate(self._channels()):
+        self.channels: dict[str, tuple[str, str]] = {}
+        for r, (key, label, kind, lo, hi, channel) in enumerate(self._channels()):
             row = JointRow(self, key, label, kind, lo, hi)
             self.rows[key] = row
+            self.channels[key] = channel
             for c, w in enumerate((row.name, row.slider, row.spin, row.limits)):
                 grid.addWidget(w, r, c)
         grid.setRowStretch(len(self.rows), 1)
@@ -327,7 +331,9 @@ class JointsPanel(QWidget):
     def set_value(self, key: str, value: float, drag: int | None) -> None:
         """A control moved: turn channel values back into the joint's positions."""
         tree = self.doc.tree
-        joint, _, part = key.partition(".")
+        # the joint by its name as the row was built: keys are not parsed (joint names may hold
+        # dots), and joints are looked up by joint name only (a body may share the name)
+        joint, part = self.channels[key]
         if not part:
             self.doc.set_joint_position(joint, value, drag)
             return

@@ -485,3 +485,20 @@ def test_tree_setters_name_the_field():
     with pytest.raises(InvalidJointError, match="expects a Joint"):
         tree.replace_joint("b", "revolute")
     np.testing.assert_array_equal(tree.gravity, [0, 0, 0])
+
+
+@pytest.mark.parametrize("jtype", ["spherical", "floating"])
+def test_huge_quaternions_are_normalised_without_overflow(jtype):
+    tree = RigidBodyTree()
+    body = RigidBody("s")
+    body.joint = Joint("j", jtype)
+    tree.add_body(body, "base")
+    huge = [1e200, 1e200, 0, 0] + [0.0] * (tree.position_count - 4)
+    unit = [1, 1, 0, 0] + [0.0] * (tree.position_count - 4)
+    expected = tree.forward_kinematics(unit)
+    with np.errstate(over="raise", invalid="raise"):
+        np.testing.assert_allclose(tree.forward_kinematics(huge), expected, atol=1e-15)
+        np.testing.assert_allclose(tree.forward_kinematics([huge, unit])[0], expected, atol=1e-15)
+        np.testing.assert_allclose(tree.get_body("s").joint.motion_transform(huge), expected[0], atol=1e-15)
+    with pytest.raises(InvalidConfigurationError, match="quaternion is zero"):
+        tree.forward_kinematics([0.0] * tree.position_count)
