@@ -189,7 +189,7 @@ Conversion = Callable[[float], float]
 def exact_text(value: float, to_shown: Conversion = identity, from_shown: Conversion = identity) -> str:
     """The shortest text ``s`` (in the shown unit) with ``from_shown(float(s)) == value``.
 
-    With the identity that is ``repr``-exact (``0.0203``, ``1``, ``-1e-05``); in degrees it is
+    With the identity that is ``repr``-exact (``0.0203``, ``1``, ``-1e-5``); in degrees it is
     ``90`` for ``pi/2`` and, for an angle no short text reaches, the 17-digit degrees."""
     value = float(value)
     if math.isnan(value):

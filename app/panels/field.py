@@ -71,6 +71,12 @@ class Field(QLineEdit):
         return [self._stored[i] if same and p.strip() == shown[i].strip()
                 else self._from_shown(parse_number(p, what, allow_inf)) for i, p in enumerate(parts)]
 
+    def set_tip(self, tip: str) -> None:
+        """The tooltip shown while there is no refusal."""
+        self._tip = tip
+        if not self.error:
+            self.setToolTip(tip)
+
     def set_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")

@@ -480,8 +480,8 @@ class JointPanel(QWidget):
         for (key, _label, angle), v in zip(DH_FIELDS, dh.as_list()):
             self.fields[key].show_numbers([v], *self.angle_units(angle))
             self.fields[key].setEnabled(key != variable)  # the joint's own variable: q
-            self.fields[key].setToolTip("the joint variable (not part of the fixed transform)"
-                                        if key == variable else "")
+            self.fields[key].set_tip("the joint variable (not part of the fixed transform)"
+                                     if key == variable else "")
 
     def _show_mimic(self, j) -> None:
         """The "Mimics" row: candidates are the other revolute/prismatic joints with a position."""
