@@ -101,7 +101,9 @@ def test_dh_rows_viewport_and_pose_share_the_selection(make_window, qtbot, tmp_p
     assert window.doc.selection == "link3"
     assert [i.data() for i in window.bodies.view.selectionModel().selectedRows()] == ["link3"]
     if dh.state() == QAbstractItemView.State.EditingState:  # the click opened the cell's editor
-        QTest.keyClick(dh.indexWidget(dh.currentIndex()), Qt.Key.Key_Escape)
+        editor = dh.indexWidget(dh.currentIndex())
+        assert editor is not None  # (QTest aborts the process on a None widget)
+        QTest.keyClick(editor, Qt.Key.Key_Escape)
     assert dh.state() != QAbstractItemView.State.EditingState
     steps = window.doc.undo_stack.count()
     window.doc.select("link5")  # e.g. a viewport pick: the DH row follows
