@@ -1,5 +1,6 @@
 """Checking a parsed project file before anything is built from it: every documented field has
-the right JSON type and shape, and every number is finite and bounded.
+the right JSON type and shape, and every number is finite and bounded (``extensions`` are
+checked where they are read, by :func:`kinetree.core.xml_fragment.check_fragments`).
 
 A project is hostile input: ``"mass": "1.5"`` or a visual ``"name": {}`` must be refused with
 the field's path, not loaded (and fail later at export), and ``1e400`` or a 5000-digit integer
@@ -165,14 +166,7 @@ def check_inertia_and_visuals(bd: dict, where: Where) -> None:
         "inertia": lambda x, w: numbers(x, 6, w, MAX_MASS),
         "visuals": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
         "collisions": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
-        "extensions": _strings,
     })
-
-
-def _strings(v: Any, where: Where) -> None:
-    """A list of strings (``extensions``: XML text that :mod:`kinetree.core.xml_fragment` checks)."""
-    for i, x in enumerate(array(v, where)):
-        string(x, where[i])
 
 
 def _bound(jtype: str, row: int) -> float:
@@ -243,7 +237,6 @@ def check_joint(jd: Any, where: Where) -> None:
         "joint_to_parent_transform": transform,
         "child_to_joint_transform": transform,
         "mimic": _check_mimic,
-        "extensions": _strings,
     })
 
 
@@ -270,7 +263,6 @@ def check_project(d: Any, source: str) -> None:
         "gravity": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
         "base": lambda x, w: check_inertia_and_visuals(obj(x, w), Where(f"{source}: base")),
         "configuration": _check_configuration,
-        "extensions": _strings,
     })
     bodies = array(d.get("bodies", []), top / "bodies")
     for k, bd in enumerate(bodies):
