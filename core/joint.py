@@ -44,6 +44,11 @@ _DEFAULT_HOME = {
     "spherical": [1.0, 0, 0, 0],
     "planar": [0.0, 0.0, 0.0],
 }
+_LIMITS_ARRAYS = {t: np.array(v, dtype=float) for t, v in _DEFAULT_LIMITS.items()}
+_HOME_ARRAYS = {t: np.array(v, dtype=float) for t, v in _DEFAULT_HOME.items()}
+_Z = np.array([0.0, 0.0, 1.0])
+_NO_AXIS = np.full(3, math.nan)
+_EYE4 = np.eye(4)
 #: Rows of the position vector that hold a unit quaternion (their limits are NaN, unused).
 QUATERNION_ROWS = {"floating": slice(0, 4), "spherical": slice(0, 4)}
 #: Rows of the position vector that are lengths (metres); the other rows are angles.
@@ -129,14 +134,13 @@ class Joint:
             )
         self._name = _check_name(name, "joint name")
         self._type = type
-        self._limits = np.array(_DEFAULT_LIMITS[type], dtype=float)
-        self._home = np.array(_DEFAULT_HOME[type], dtype=float)
-        self._axis = np.array([0.0, 0.0, 1.0]) if type in AXIAL_TYPES else np.full(3, math.nan)
-        if type == "planar":
-            self._axis = np.array([0.0, 0.0, 1.0])
+        # copies of prepared arrays: files create a few joints per body (np.eye costs 3x a copy)
+        self._limits = _LIMITS_ARRAYS[type].copy()
+        self._home = _HOME_ARRAYS[type].copy()
+        self._axis = (_Z if type in AXIAL_TYPES or type == "planar" else _NO_AXIS).copy()
         self._offset = 0.0
-        self._jtp = np.eye(4)
-        self._ctj = np.eye(4)
+        self._jtp = _EYE4.copy()
+        self._ctj = _EYE4.copy()
         self._dh: DHRow | None = None
         self._mimic: Mimic | None = None
         self._extensions: tuple[str, ...] = ()
@@ -229,7 +233,7 @@ class Joint:
 
     def _check_limits(self, lim: np.ndarray) -> np.ndarray:
         qrows = QUATERNION_ROWS.get(self._type)
-        for i, (lo, hi) in enumerate(lim):
+        for i, (lo, hi) in enumerate(lim.tolist()):
             if qrows is not None and qrows.start <= i < qrows.stop:
                 lim[i] = math.nan  # quaternion rows carry no limits
                 continue
@@ -296,13 +300,13 @@ class Joint:
     def _check_home(self, home: np.ndarray, lim: np.ndarray, what: str) -> None:
         if self._type == "fixed":
             return
-        if not np.all(np.isfinite(home)):
-            raise InvalidLimitsError(f"joint {self._name!r}: {what} {home.tolist()} is not finite")
+        values = home.tolist()  # Python floats: much faster than numpy scalars one by one
+        if not all(map(math.isfinite, values)):
+            raise InvalidLimitsError(f"joint {self._name!r}: {what} {values} is not finite")
         qrows = QUATERNION_ROWS.get(self._type)
-        if qrows is not None and np.linalg.norm(home[qrows]) < 1e-12:
+        if qrows is not None and max(map(abs, values[qrows])) < 1e-12 and np.linalg.norm(home[qrows]) < 1e-12:
             raise InvalidLimitsError(f"joint {self._name!r}: {what} has a zero quaternion")
-        for i, h in enumerate(home):
-            lo, hi = lim[i]
+        for i, (h, (lo, hi)) in enumerate(zip(values, lim.tolist())):
             if self._is_length_row(i) and abs(h) > MAX_LENGTH:
                 raise InvalidLimitsError(f"joint {self._name!r}: {what} {h:g} m is beyond ±{MAX_LENGTH:g} m")
             if not math.isnan(lo) and not (lo <= h <= hi):
@@ -422,12 +426,12 @@ class Joint:
             raise InvalidTransformError(
                 f"joint {self._name!r}: DH row must be 4 numbers [a alpha d theta], got {row.size}"
             )
-        for label, v in zip(("a", "alpha", "d", "theta"), row):
+        for label, v in zip(("a", "alpha", "d", "theta"), row.tolist()):
             if not math.isfinite(v):
                 raise InvalidTransformError(f"joint {self._name!r}: DH {label} is {v}")
             if label in ("a", "d") and abs(v) > MAX_LENGTH:
                 raise InvalidTransformError(f"joint {self._name!r}: DH {label} = {v:g} m is beyond ±{MAX_LENGTH:g} m")
-        return [float(v) for v in row]
+        return row.tolist()
 
     # --- motion ------------------------------------------------------------------------------
     def motion_transform(self, q: ArrayLike = ()) -> np.ndarray:
