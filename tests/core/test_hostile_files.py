@@ -496,3 +496,49 @@ def test_save_with_the_longest_file_name(tmp_path):
     save_project(load_robot("puma560"), path)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     assert load_project(path)[0].num_bodies == 6
+
+
+def _paths(node, prefix=()):
+    """Every position in a JSON tree (containers and leaves)."""
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("robot", ["stanford", "humanoid_upper_body"])
+def test_any_field_replaced_by_any_type_loads_or_is_a_format_error(robot):
+    """Every field and every container, replaced by a value of each JSON type: the project
+    either loads (then saves and exports to URDF without error) or raises FileFormatError."""
+    from kinetree.core.io.project import dumps, tree_from_dict, tree_to_dict
+    from kinetree.core.io.urdf import urdf_string
+
+    tree = load_robot(robot)
+    base = tree_to_dict(tree)
+    base["bodies"] = base["bodies"][:5]  # parents come first: still a tree; keeps the test at ~5 s
+    base["bodies"][0]["joint"]["mimic"] = {"joint": base["bodies"][1]["joint"]["name"], "multiplier": 1.0}
+    assert tree_from_dict(copy.deepcopy(base))[0].get_body(base["bodies"][0]["name"]).joint.mimic is not None
+    replacements = ["x", "", {"a": 1}, [], [1.5], None, True, 10**30, -1e308]
+    loaded = refused = 0
+    for path in list(_paths(base))[1:]:
+        if path[-1] in ("format", "version"):
+            continue
+        for value in replacements:
+            d = copy.deepcopy(base)
+            _set(d, path, value)
+            try:
+                t, q = tree_from_dict(d, "x.kinetree.json")
+            except FileFormatError:
+                refused += 1
+                continue
+            loaded += 1
+            dumps(t, q)
+            try:
+                urdf_string(t)
+            except FileFormatError:
+                pass  # e.g. a floating joint: URDF cannot say it; a message, not a crash
+    assert loaded > 0 and refused > 0
