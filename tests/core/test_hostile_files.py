@@ -542,3 +542,32 @@ def test_any_field_replaced_by_any_type_loads_or_is_a_format_error(robot):
             except FileFormatError:
                 pass  # e.g. a floating joint: URDF cannot say it; a message, not a crash
     assert loaded > 0 and refused > 0
+
+
+def test_any_dh_csv_cell_replaced_reads_or_is_a_format_error(tmp_path):
+    """Each cell of a DH table file (rows, header, base/tool lines) replaced by hostile text."""
+    from kinetree.core.io import dh_csv_string
+    from kinetree.core.io.files import dh_table_of
+
+    text = dh_csv_string(dh_table_of(load_robot("stanford")))
+    text = "# base: xyz=0 0 0.1 rpy=0 0 90\n" + text
+    lines = text.splitlines()
+    hostile = ["", "x", "-", "1e400", "9" * 5000, "nan", "-inf", "2e6", "\x00", "\"", "q1=2", "0,5", "R", "#"]
+    ok = refused = 0
+    for li, line in enumerate(lines):
+        cells = line.split(" ") if line.startswith("#") else line.split(",")
+        sep = " " if line.startswith("#") else ","
+        for ci in range(len(cells)):
+            for h in hostile:
+                new = cells[:ci] + [h] + cells[ci + 1:]
+                trial = "\n".join(lines[:li] + [sep.join(new)] + lines[li + 1:]) + "\n"
+                try:
+                    read_dh_csv(trial).to_tree()
+                    ok += 1
+                except FileFormatError:
+                    refused += 1
+                except Exception as exc:  # a KineTreeError from to_tree must name the problem
+                    from kinetree.core.errors import KineTreeError
+
+                    assert isinstance(exc, KineTreeError), f"{type(exc).__name__}: {exc} for {h!r} in line {li}"
+    assert ok > 0 and refused > 0
