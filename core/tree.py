@@ -507,9 +507,18 @@ class RigidBodyTree(ConfigurationMixin):
         Q = self._config_array(q)
         plan = self._kinematics()
         T = plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
-        if not math.isfinite(T.sum()) and not np.isfinite(T).all():  # the sum: cheapest check
+        if self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T)
         return T
+
+    @staticmethod
+    def _may_overflow(Q: np.ndarray) -> bool:
+        """False when every pose is surely finite, checked on the (smaller) input: stored
+        lengths are at most MAX_LENGTH and mimic gains at most 1e6, so positions below 1e150
+        cannot overflow a pose of any tree that fits in memory."""
+        if Q.ndim == 1 and Q.size <= 32:  # (Q is finite here) Python floats beat numpy calls
+            return not max(map(abs, Q.tolist()), default=0.0) < 1e150
+        return not np.abs(Q).max(initial=0.0) < 1e150
 
     def _non_finite(self, T: np.ndarray, names: list[str] | None = None) -> None:
         """Raise for poses ``T`` (..., m, 4, 4) of bodies ``names`` (default: all) that are not
@@ -529,7 +538,7 @@ class RigidBodyTree(ConfigurationMixin):
         tgt = -1 if target is None else self.index_of(target)
         Q = self._config_array(q)
         T = self._kinematics().relative(Q, src, tgt)
-        if not np.isfinite(T).all():
+        if self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T[..., None, :, :], [source])
         return T
 
@@ -556,9 +565,12 @@ class RigidBodyTree(ConfigurationMixin):
         """A table of bodies, joints, parents and children, as MATLAB's ``showdetails``."""
         idx = {self._base: 0, **{b: i + 1 for i, b in enumerate(self._bodies)}}
         rows = [("Idx", "Body Name", "Joint Name", "Joint Type", "Parent Name(Idx)", "Children Name(s)")]
+        children: dict[RigidBody, list[RigidBody]] = {}
+        for b in self._bodies:  # once for all bodies: asking each body is quadratic
+            children.setdefault(self._parent[b], []).append(b)
         for b in self._bodies:
             p = self._parent[b]
-            kids = "  ".join(f"{c.name}({idx[c]})" for c in self._children_of(b))
+            kids = "  ".join(f"{c.name}({idx[c]})" for c in children.get(b, ()))
             rows.append((str(idx[b]), b.name, b.joint.name, b.joint.type, f"{p.name}({idx[p]})", kids))
         widths = [max(len(r[c]) for r in rows) for c in range(6)]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]

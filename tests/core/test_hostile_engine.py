@@ -473,6 +473,19 @@ def test_adding_bodies_one_by_one_is_linear():
     assert times[1] < 8 * times[0] + 0.5, times
 
 
+def test_show_details_is_linear():
+    times = []
+    for n in (1000, 4000):
+        tree = RigidBodyTree()
+        tree.add_bodies((RigidBody(f"b{k}"), "base" if k < 2 else f"b{(k - 2) // 2}") for k in range(n))
+        t = time.process_time()
+        text = tree.show_details()
+        times.append(time.process_time() - t)
+    first = text.splitlines()[4].split()
+    assert first[:2] == ["1", "b0"] and first[-2:] == ["b2(3)", "b3(4)"]
+    assert times[1] < 8 * times[0] + 0.5, times
+
+
 def test_tree_setters_name_the_field():
     tree = _arm_with_b()
     for value in (None, "abc", [0, 0, 1e300], [1, 2]):
