@@ -68,23 +68,30 @@ def _fresh(stem: str, taken: set[str], start: dict[str, int]) -> str:
     return f"{stem}{k}"
 
 
+def chain_names(links: list[DHLink], base_name: str = "base") -> list[tuple[str, str]]:
+    """``(body name, joint name)`` of each row in the chain :func:`dh_chain` builds: the row's
+    own names, else the first free ``linkK`` / ``qK``."""
+    names = {link.name for link in links if link.name} | {base_name}
+    joint_names = {link.joint_name for link in links if link.joint_name}
+    counters: dict[str, int] = {}
+    return [(link.name or _fresh("link", names, counters), link.joint_name or _fresh("q", joint_names, counters))
+            for link in links]
+
+
 def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "dh") -> RigidBodyTree:
     """A serial chain with one body per row, on ``tree``'s base. Rows whose ``name`` is a
     body of ``tree`` reuse that body (inertia, visuals); new rows get fresh names
     ``linkK``/``qK``. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
     new = RigidBodyTree(tree.base_name, tree.gravity)
     new._take_base_properties(tree.base)
-    names = {link.name for link in links if link.name} | {tree.base_name}
-    joint_names = {link.joint_name for link in links if link.joint_name}
     old_bodies = set(tree.body_names)
-    counters: dict[str, int] = {}
     parent = tree.base_name
-    for link in links:
+    for link, (name, joint_name) in zip(links, chain_names(links, tree.base_name)):
         if link.name and link.name in old_bodies:
             body = tree.get_body(link.name).copy()
         else:
-            body = RigidBody(link.name or _fresh("link", names, counters))
-        body.joint = dh_joint(link, link.joint_name or _fresh("q", joint_names, counters), convention)
+            body = RigidBody(name)
+        body.joint = dh_joint(link, joint_name, convention)
         if link.visuals and not body.visuals:
             body.visuals = link.visuals
         new.add_body(body, parent)

@@ -104,19 +104,21 @@ class DHTable:
         (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.dh_chain`),
         and a fixed tool body (``tool_name``, default ``tool``) when ``tool`` ≠ I or
         ``tool_name`` names a body other than the last row's. Its last body is the tip."""
-        from ..dh import dh_chain
+        from ..bulk import gc_paused
+        from ..dh import chain_names
         from ..dh_extract import DHExtraction
 
-        chain = dh_chain(self.links, self.convention, base_name)
-        if not chain.num_bodies:
-            return chain
-        names = chain.body_names
-        links = [replace(lk, name=body, joint_name=chain.get_body(body).joint.name)
-                 for lk, body in zip(self.links, names)]
-        eye = np.eye(4)
-        base = eye if self.base is None else validate_transform(self.base, "DH table base")
-        tool = eye if self.tool is None else validate_transform(self.tool, "DH table tool")
-        return DHExtraction(links, base, tool, self.convention, base_name, self.tool_name or names[-1]).to_tree()
+        if not self.links:
+            return RigidBodyTree(base_name)
+        with gc_paused():  # a third of building a big chain was garbage-collector passes
+            named = chain_names(self.links, base_name)  # as dh_chain names them, without building it
+            links = [replace(lk, name=body, joint_name=joint) for lk, (body, joint) in zip(self.links, named)]
+            names = [body for body, _ in named]
+            eye = np.eye(4)
+            base = eye if self.base is None else validate_transform(self.base, "DH table base")
+            tool = eye if self.tool is None else validate_transform(self.tool, "DH table tool")
+            return DHExtraction(links, base, tool, self.convention, base_name,
+                                self.tool_name or names[-1]).to_tree()
 
 
 def _norm_convention(value: str, where: str) -> str:

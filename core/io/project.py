@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..body import RigidBody, Visual
+from ..bulk import gc_paused
 from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
@@ -242,4 +243,5 @@ def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | N
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FileFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    return tree_from_dict(parse_json(text, str(path)), str(path))
+    with gc_paused():  # a third of a big load was garbage-collector passes
+        return tree_from_dict(parse_json(text, str(path)), str(path))

@@ -515,3 +515,26 @@ def test_huge_quaternions_are_normalised_without_overflow(jtype):
         np.testing.assert_allclose(tree.get_body("s").joint.motion_transform(huge), expected[0], atol=1e-15)
     with pytest.raises(InvalidConfigurationError, match="quaternion is zero"):
         tree.forward_kinematics([0.0] * tree.position_count)
+
+
+def test_loaders_restore_the_garbage_collector(tmp_path):
+    import gc
+
+    from kinetree.core.bulk import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    bad = tmp_path / "bad.kinetree.json"
+    bad.write_text('{"format": "kinetree", "version": 1, "bodies": [{"name": "a", "parent": "nowhere", '
+                   '"joint": {"name": "j", "type": "fixed"}}]}')
+    with pytest.raises(KineTreeError):
+        load_project(bad)
+    assert gc.isenabled()
+    with pytest.raises(KineTreeError):
+        read_dh_csv("type,a,alpha,d,theta\nR,1e7,0,0,q\n").to_tree()
+    assert gc.isenabled()
