@@ -38,7 +38,11 @@ class ConfigurationMixin:
         span more than ``2 * MAX_LENGTH``, it is uniform in the limits intersected with a window
         around the home position: ±π for angles, ±1 m for lengths (:data:`SAMPLE_WINDOW`).
         Quaternions are uniform on the unit sphere."""
-        rng = np.random.default_rng(rng)
+        try:
+            rng = np.random.default_rng(rng)
+        except (TypeError, ValueError):
+            raise InvalidConfigurationError(f"random_configuration: {rng!r:.80} is not a seed or a "
+                                            "numpy Generator") from None
         q = np.zeros(self.position_count)
         for b, i in self._positions():
             j = b.joint

@@ -148,9 +148,9 @@ class RigidBodyTree(ConfigurationMixin):
         try:
             return self._by_name[name]
         except (KeyError, TypeError):  # TypeError: an unhashable "name"
-            raise UnknownBodyError(
-                f"no body named {name!r}; bodies are: {', '.join(self._by_name) or 'none'}"
-            ) from None
+            names = list(self._by_name)
+            listed = ", ".join(names[:20]) + (f" … ({len(names) - 20} more)" if len(names) > 20 else "")
+            raise UnknownBodyError(f"no body named {name!r:.80}; bodies are: {listed}") from None
 
     def index_of(self, name: str) -> int:
         """Index of a body in :attr:`bodies` (−1 for the base)."""
@@ -555,7 +555,7 @@ class RigidBodyTree(ConfigurationMixin):
         """Yoshikawa's measure ``sqrt(det(J Jᵀ))``; ``axes`` is ``"all"``, ``"trans"`` or ``"rot"``."""
         J = self.geometric_jacobian(q, body)
         rows = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
-        if axes not in rows:
+        if not isinstance(axes, str) or axes not in rows:
             raise InvalidConfigurationError(f"axes must be 'all', 'trans' or 'rot', got {axes!r}")
         J = J[rows[axes]]
         return float(math.sqrt(max(np.linalg.det(J @ J.T), 0.0)))

@@ -538,3 +538,15 @@ def test_loaders_restore_the_garbage_collector(tmp_path):
     with pytest.raises(KineTreeError):
         read_dh_csv("type,a,alpha,d,theta\nR,1e7,0,0,q\n").to_tree()
     assert gc.isenabled()
+
+
+def test_query_methods_refuse_hostile_arguments_by_name():
+    tree = RigidBodyTree()
+    tree.add_bodies((RigidBody(f"b{k}"), "base") for k in range(100))
+    with pytest.raises(UnknownBodyError) as err:
+        tree.get_body(["x"])
+    assert "b18, b19 … (81 more)" in str(err.value)  # 101 names would make an unreadable message
+    with pytest.raises(InvalidConfigurationError, match="axes"):
+        load_robot("puma560").manipulability(np.zeros(6), "link6", ["x"])
+    with pytest.raises(InvalidConfigurationError, match="seed"):
+        tree.random_configuration("x")
