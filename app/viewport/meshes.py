@@ -9,6 +9,8 @@ from functools import lru_cache
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from kinetree.core.errors import FileFormatError
+from kinetree.core.io.safe_io import check_regular_file
 from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,8 @@ shaders.ShaderProgram(SHADER, [
 ])
 #: Above this many triangles a mesh is decimated (software GL draws ~1M triangles per frame slowly).
 MAX_FACES = 40_000
+#: Larger mesh files are not loaded (trimesh holds the whole file and more in memory).
+MAX_MESH_BYTES = 200 * 2**20
 
 
 def box(size) -> gl.MeshData:
@@ -112,6 +116,28 @@ def decimate(vertices: np.ndarray, faces: np.ndarray, max_faces: int = MAX_FACES
     return v / counts[:, None], f
 
 
+def _mesh_mtime(path: str, quiet: bool = False) -> float | None:
+    """The modification time of ``path`` if it is a regular file of at most
+    :data:`MAX_MESH_BYTES`, else ``None`` (logged unless ``quiet``): a mesh name comes from a
+    robot file, and trimesh would wait forever on a FIFO or read a device without end."""
+    try:
+        st = check_regular_file(path)
+    except FileFormatError as exc:  # missing, a folder, a FIFO, a device …
+        if not quiet:
+            log.warning("mesh file not loaded: %.300s", exc)
+        return None
+    except ValueError:  # a NUL byte in the name
+        if not quiet:
+            log.warning("mesh file not found: %.200s", path)
+        return None
+    if st.st_size > MAX_MESH_BYTES:
+        if not quiet:
+            log.warning("mesh file not loaded: %.200s is %d MB, more than %d MB", path,
+                        st.st_size // 2**20, MAX_MESH_BYTES // 2**20)
+        return None
+    return st.st_mtime
+
+
 @lru_cache(maxsize=256)
 def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
     try:
@@ -129,10 +155,8 @@ def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
 
 def mesh_file(path: str, scale) -> gl.MeshData | None:
     """A mesh file's triangles scaled by ``scale``, or ``None`` (logged) when it cannot be read."""
-    try:
-        mtime = os.path.getmtime(path)
-    except (OSError, ValueError):  # ValueError: a NUL byte in the name
-        log.warning("mesh file not found: %.200s", path)
+    mtime = _mesh_mtime(path)
+    if mtime is None:
         return None
     data = _load(os.path.abspath(path), mtime)
     if data is None:
@@ -151,9 +175,8 @@ def preload(tree) -> int:
     for body in (tree.base, *tree.bodies):
         for v in body.visuals:
             if v.kind == "mesh":
-                try:
-                    _load(os.path.abspath(v.filename), os.path.getmtime(v.filename))
+                mtime = _mesh_mtime(v.filename, quiet=True)  # reported when drawn
+                if mtime is not None:
+                    _load(os.path.abspath(v.filename), mtime)
                     n += 1
-                except (OSError, ValueError):
-                    pass  # reported when drawn
     return n
