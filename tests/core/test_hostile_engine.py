@@ -545,7 +545,7 @@ def test_query_methods_refuse_hostile_arguments_by_name():
     tree.add_bodies((RigidBody(f"b{k}"), "base") for k in range(100))
     with pytest.raises(UnknownBodyError) as err:
         tree.get_body(["x"])
-    assert "b18, b19 … (81 more)" in str(err.value)  # 101 names would make an unreadable message
+    assert str(err.value).endswith("b17, b18 … (81 more)")  # 101 names would make an unreadable message
     with pytest.raises(InvalidConfigurationError, match="axes"):
         load_robot("puma560").manipulability(np.zeros(6), "link6", ["x"])
     with pytest.raises(InvalidConfigurationError, match="seed"):
