@@ -50,11 +50,12 @@ def ensure_display() -> subprocess.Popen | None:
 
 
 def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
-               theme: str = "dark", labels: bool = True) -> None:
-    """Render ``robot`` to a PNG without showing a window."""
+               theme: str = "dark", labels: bool = True, allow_env: bool = False) -> None:
+    """Render ``robot`` to a PNG without showing a window (``allow_env``: a xacro may read
+    environment variables)."""
     from kinetree.core.io import open_robot
 
-    tree, config = open_robot(robot)
+    tree, config = open_robot(robot, allow_env=allow_env)
     if q is not None:
         config = tree.config_to_vector(np.array(q, dtype=float))
     from .document import RobotDocument
@@ -152,6 +153,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     s.add_argument("--size", type=_size, default=(1280, 800), help="WxH in pixels (default 1280x800)")
     s.add_argument("--light", action="store_true", help="light background")
     s.add_argument("--no-labels", action="store_true", help="hide frame labels")
+    s.add_argument("--allow-env", action="store_true",
+                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
     commands = cli.add_subcommands(sub)
     return p, commands
 
@@ -163,7 +166,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     try:
         xvfb = ensure_display()
         screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
-                   not args.no_labels)
+                   not args.no_labels, allow_env=args.allow_env)
         code = 0
     except (KineTreeError, OSError, RuntimeError) as exc:
         print(f"kinetree screenshot: {exc}", file=sys.stderr)
