@@ -1,0 +1,102 @@
+"""GUI benchmark on big trees: open to the first drawn frame, one slider step, one edit (add a
+body) and its undo, each timed to the drawn frame. Run under X (or xvfb-run) by hand:
+
+    xvfb-run -a python tests/benchmarks/bench_big_tree.py [n ...]
+
+Targets (issue 10): 1000 bodies: open <= 3 s, slider step <= 50 ms, edit <= 250 ms, undo <= 250 ms;
+5000 bodies: edit <= 2 s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+def tree_with_visuals(n: int, seed: int = 0):
+    """:func:`robots.random_tree` with a primitive visual on every body (box, cylinder, sphere)."""
+    from robots import random_tree
+
+    tree = random_tree(n, seed)
+    for k, b in enumerate(tree.bodies):
+        kind = ("box", "cylinder", "sphere")[k % 3]
+        size = {"box": (0.04, 0.04, 0.1), "cylinder": (0.02, 0.1), "sphere": (0.03,)}[kind]
+        b.add_visual(kind, size, color=(0.3 + 0.5 * (k % 2), 0.5, 0.7, 1.0))
+    return tree
+
+
+def measure(n: int) -> dict[str, float]:
+    from kinetree.app.main import make_application
+    from kinetree.app.main_window import MainWindow
+    from kinetree.core.io import save_project
+    from PySide6.QtCore import QSettings
+
+    app = make_application()
+    tree = tree_with_visuals(n)
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.kinetree.json"
+        save_project(tree, path)
+        w = MainWindow(settings=QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
+        w.quiet = True
+        w.resize(1280, 800)
+        w.show()
+        app.processEvents()
+
+        def drawn() -> None:
+            """Let queued work run, then draw the viewport now (as the event loop would)."""
+            app.processEvents()
+            w.viewport.repaint()
+            app.processEvents()
+
+        t = time.perf_counter()
+        w.open_source(str(path), ask=False)
+        drawn()
+        out["open"] = time.perf_counter() - t
+
+        slider = next(iter(w.sliders.rows.values())).slider
+        steps = []
+        slider.sliderPressed.emit()
+        for k in range(20):
+            t = time.perf_counter()
+            slider.setValue(slider.value() + 37 if k % 2 else slider.value() - 37)
+            drawn()
+            steps.append(time.perf_counter() - t)
+        slider.sliderReleased.emit()
+        out["slider"] = statistics.median(steps)
+
+        edits, undos = [], []
+        for k in range(3):
+            w.doc.select(w.doc.tree.body_names[(k * 7919) % n])
+            drawn()
+            t = time.perf_counter()
+            w.bodies.add_child("revolute")
+            drawn()
+            edits.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            w.doc.undo_stack.undo()
+            drawn()
+            undos.append(time.perf_counter() - t)
+        out["edit"], out["undo"] = statistics.median(edits), statistics.median(undos)
+        w.doc.undo_stack.setClean()
+        w.close()
+        w.deleteLater()
+        app.processEvents()
+    return out
+
+
+def main() -> None:
+    sizes = [int(a) for a in sys.argv[1:]] or [1000, 5000]
+    for n in sizes:
+        r = measure(n)
+        print(f"{n:5d} bodies: open {r['open']:6.2f} s   slider step {1000 * r['slider']:7.1f} ms   "
+              f"add body {1000 * r['edit']:7.1f} ms   undo {1000 * r['undo']:7.1f} ms", flush=True)
+
+
+if __name__ == "__main__":
+    main()
