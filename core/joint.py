@@ -214,6 +214,12 @@ class Joint:
 
     @position_limits.setter
     def position_limits(self, value: ArrayLike) -> None:
+        lim = self._parse_limits(value)
+        self._check_home(self._home, lim, "existing home position")
+        self._limits = lim
+        self._changed()
+
+    def _parse_limits(self, value: ArrayLike) -> np.ndarray:
         if self._type == "fixed":
             raise InvalidLimitsError(f"joint {self._name!r} is fixed: it has no position limits")
         try:
@@ -226,10 +232,7 @@ class Joint:
                 f"joint {self._name!r}: position limits must be {'2 numbers' if shape == 1 else f'{shape} pairs'} "
                 f"[min, max], got {value!r:.80}"
             )
-        lim = self._check_limits(lim)
-        self._check_home(self._home, lim, "existing home position")
-        self._limits = lim
-        self._changed()
+        return self._check_limits(lim)
 
     def _check_limits(self, lim: np.ndarray) -> np.ndarray:
         qrows = QUATERNION_ROWS.get(self._type)
@@ -272,16 +275,14 @@ class Joint:
         Use this when the new limits exclude the current home (a prismatic joint moved to
         ``[0.3, 1.2]`` say): either setter alone would refuse the intermediate state.
         """
-        old_limits, old_home = self._limits, self._home
-        try:
-            if home is not None and self._type != "fixed":
-                self._home = self._parse_home(home)  # checked against the new limits below
-            self.position_limits = limits
-            if home is not None:
-                self.home_position = home
-        except Exception:
-            self._limits, self._home = old_limits, old_home
-            raise
+        lim = self._parse_limits(limits)
+        if home is None:
+            h, what = self._home, "existing home position"
+        else:
+            h, what = self._parse_home(home), "home position"
+        self._check_home(h, lim, what)
+        self._limits, self._home = lim, h
+        self._changed()
 
     @property
     def home_position(self) -> float | np.ndarray:
