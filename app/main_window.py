@@ -36,6 +36,7 @@ from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDial
 from .selection import RowSelectionLink
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
+from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
@@ -47,10 +48,11 @@ AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process r
 MAX_RECENT = 8
 
 
-def _read_robot(source: str):
+def _read_robot(source: str, allow_env: bool = False):
     """Worker-thread part of opening: parse the file and load its meshes into the cache."""
     notes: list[str] = []
-    tree, q = open_robot(source, on_warning=notes.append)  # not warnings.catch_warnings: not thread-safe
+    # on_warning, not warnings.catch_warnings: not thread-safe
+    tree, q = open_robot(source, on_warning=notes.append, allow_env=allow_env)
     preload_meshes(tree)
     return tree, q, notes
 
@@ -154,6 +156,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")
+        self.allow_env_action = add_allow_env_action(f, self.settings, self)
         self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
         self._action(f, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
         f.addSeparator()
@@ -283,7 +286,7 @@ class MainWindow(QMainWindow):
         try:
             tree, q, notes = self._read_with_progress(source)
         except KineTreeError as exc:
-            self.show_error("Cannot open", str(exc))
+            self.show_error("Cannot open", with_hint(str(exc)))
             return False
         except Exception as exc:  # noqa: BLE001 - a mesh library or the OS failing: a message, not a crash
             log.exception("opening %s failed", source)
@@ -306,7 +309,7 @@ class MainWindow(QMainWindow):
     def _read_with_progress(self, source: str | Path):
         """Read a robot (and its mesh files) in a worker thread; show a progress dialog if it
         takes long, keep the window responsive but disabled meanwhile."""
-        future = self._pool.submit(_read_robot, str(source))
+        future = self._pool.submit(_read_robot, str(source), allow_env(self.settings))
         if not future.done():
             loop = QEventLoop()
             relay = _Relay()
