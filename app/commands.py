@@ -1,4 +1,5 @@
-"""Undo commands. Each one swaps whole document states, so undo restores them exactly."""
+"""Undo commands. Each one swaps whole document states, so undo restores them exactly; a tree
+edit also carries what it touched (a TreeChange), so views redo only that."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtGui import QUndoCommand
 if TYPE_CHECKING:
     from kinetree.core import RigidBodyTree
 
+    from .changes import TreeChange
     from .document import RobotDocument
 
 CONFIGURATION_ID = 1001
@@ -23,17 +25,18 @@ class TreeEditCommand(QUndoCommand):
     """
 
     def __init__(self, doc: RobotDocument, text: str, before: tuple[RigidBodyTree, np.ndarray],
-                 after: tuple[RigidBodyTree, np.ndarray], selection_after: str | None) -> None:
+                 after: tuple[RigidBodyTree, np.ndarray], selection_after: str | None,
+                 change: TreeChange) -> None:
         super().__init__(text)
-        self._doc = doc
+        self._doc, self.change = doc, change
         self._before, self._after = before, after
         self._sel_before, self._sel_after = doc.selection, selection_after
 
     def redo(self) -> None:
-        self._doc._restore(*self._after, self._sel_after)
+        self._doc._restore(*self._after, self._sel_after, self.change)
 
     def undo(self) -> None:
-        self._doc._restore(*self._before, self._sel_before)
+        self._doc._restore(*self._before, self._sel_before, self.change.inverse())
 
 
 class SetConfigurationCommand(QUndoCommand):

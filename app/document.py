@@ -13,6 +13,7 @@ from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from .changes import TreeChange, diff_trees
 from .commands import SetConfigurationCommand, TreeEditCommand
 
 
@@ -50,9 +51,11 @@ class RobotDocument(QObject):
 
     Panels call the edit methods; each pushes one undo command; the command changes the
     state and the document emits ``treeChanged``/``configurationChanged``/``selectionChanged``.
+    ``treeChanged`` carries a :class:`~kinetree.app.changes.TreeChange` (what the edit touched);
+    ``configurationChanged`` follows it only when the joint positions changed.
     """
 
-    treeChanged = Signal()
+    treeChanged = Signal(object)  # a TreeChange
     configurationChanged = Signal()
     selectionChanged = Signal(object)  # body name or None
     pathChanged = Signal(object)
@@ -138,7 +141,7 @@ class RobotDocument(QObject):
         self._path = Path(path) if path else None
         self._name = name
         self.undo_stack.setClean()
-        self.treeChanged.emit()
+        self.treeChanged.emit(TreeChange.reset())
         self.configurationChanged.emit()
         self.selectionChanged.emit(None)
         self.pathChanged.emit(self._path)
@@ -187,7 +190,9 @@ class RobotDocument(QObject):
         if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:
             sel = None
         new_q = adapt_configuration(self._tree, self._q, new_tree)
-        self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel))
+        # the command keeps both trees and swaps them: no copy beyond the one edited here
+        self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel,
+                                             diff_trees(self._tree, new_tree)))
         return True
 
     def try_edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:
@@ -216,14 +221,17 @@ class RobotDocument(QObject):
         self.set_configuration(q, f"Move {joint}", drag)
 
     # --- called by commands ------------------------------------------------------------------
-    def _restore(self, tree: RigidBodyTree, q: np.ndarray, selection: str | None) -> None:
-        # commands keep their snapshots; the document works on its own copy
-        self._tree = tree.copy()
+    def _restore(self, tree: RigidBodyTree, q: np.ndarray, selection: str | None, change: TreeChange) -> None:
+        # the command's snapshot becomes the document's tree (never changed in place: every
+        # edit works on a copy), so undo and redo copy nothing
+        moved = self._q.shape != q.shape or not np.array_equal(self._q, q)
+        self._tree = tree
         self._q = q.copy()
         changed = selection != self._selection
         self._selection = selection  # before treeChanged: views read it while refreshing
-        self.treeChanged.emit()
-        self.configurationChanged.emit()
+        self.treeChanged.emit(change)
+        if moved:
+            self.configurationChanged.emit()
         if changed:
             self.selectionChanged.emit(selection)
 
