@@ -145,6 +145,8 @@ class KinematicPlan:
         if not self.mimics:  # the common case: skip the multiplications
             self.rev_gain = self.pri_gain = None
         self.general = [i for i, k in enumerate(self.kind) if k not in ("rz", "tz", "fixed")]
+        # only positions that are lengths can make a pose overflow (stored lengths are bounded)
+        self.translates = bool(self.pri.size) or any(k in ("planar", "floating") for k in self.kind)
         # single-configuration constants: A·M·B = P0 + Σ coef_k · P_k
         self.P0 = A @ B
         self.Pstack = np.stack([A @ _K @ B, A @ _K2 @ B, A @ _E @ B], axis=1).reshape(nb, 3, 16)

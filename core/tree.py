@@ -507,7 +507,7 @@ class RigidBodyTree(ConfigurationMixin):
         Q = self._config_array(q)
         plan = self._kinematics()
         T = plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
-        if self._may_overflow(Q) and not np.isfinite(T).all():
+        if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T)
         return T
 
@@ -537,8 +537,9 @@ class RigidBodyTree(ConfigurationMixin):
         src = self.index_of(source)
         tgt = -1 if target is None else self.index_of(target)
         Q = self._config_array(q)
-        T = self._kinematics().relative(Q, src, tgt)
-        if self._may_overflow(Q) and not np.isfinite(T).all():
+        plan = self._kinematics()
+        T = plan.relative(Q, src, tgt)
+        if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T[..., None, :, :], [source])
         return T
 
