@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from kinetree.core import JOINT_TYPES, RigidBodyTree
+from kinetree.core import JOINT_TYPES, KineTreeError, RigidBodyTree
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVBoxLayout, QWidget
 
+from ..changes import TreeChange
 from ..document import RobotDocument
 from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
 from ..icons import joint_icon
@@ -15,42 +16,148 @@ MIME = "application/x-kinetree-body"
 
 
 class BodyTreeModel(QAbstractItemModel):
-    """A thin adapter over the document's tree (it owns no copy). Internal ids: 0 = base,
-    i + 1 = body i. Reset whenever the tree changes."""
+    """A thin adapter over the document's tree (it owns no copy of the bodies).
+
+    Internal ids are stable per body (0 = base): an edit inserts, removes or updates only the
+    rows it touched, so the view keeps its expansion, selection and scroll position. A new
+    document, or an edit too large to follow row by row, resets the model."""
 
     COLUMNS = ("Body", "Joint", "Type")
+    MAX_ROW_CHANGES = 200  # more structural changes than this in one edit: reset instead
 
     def __init__(self, doc: RobotDocument) -> None:
         super().__init__()
         self.doc = doc
+        self.updating = False
+        self._next_id = 0
         self._refresh_cache()
         doc.treeChanged.connect(self._on_tree_changed)
 
+    # --- the cache: ids, names, parents, children --------------------------------------------
     def _refresh_cache(self) -> None:
         tree = self.doc.tree
-        self._names = [tree.base_name, *tree.body_names]
-        ids = {n: i for i, n in enumerate(self._names)}
-        self._parent = [-1] + [ids[tree.parent_name(n)] for n in self._names[1:]]
-        self._children: list[list[int]] = [[] for _ in self._names]
-        for i, p in enumerate(self._parent):
-            if p >= 0:
-                self._children[p].append(i)
+        self._id: dict[str, int] = {}
+        self._name: dict[int, str] = {}
+        self._parent: dict[int, int] = {}
+        self._children: dict[int, list[int]] = {}
+        self._row: dict[int, int] = {}
+        self._next_id = 0
+        self._register(tree.base_name, -1)
+        self._add_descendants(tree.base_name, self._new_children(tree))
 
-    def _on_tree_changed(self) -> None:
-        self.beginResetModel()
-        self._refresh_cache()
-        self.endResetModel()
+    @staticmethod
+    def _new_children(tree: RigidBodyTree) -> dict[str, list[str]]:
+        kids: dict[str, list[str]] = {tree.base_name: []}
+        for n in tree.body_names:
+            kids.setdefault(n, [])
+            kids.setdefault(tree.parent_name(n), []).append(n)
+        return kids
+
+    def _register(self, name: str, parent: int) -> int:
+        i = self._next_id
+        self._next_id += 1
+        self._id[name], self._name[i], self._parent[i], self._children[i] = i, name, parent, []
+        self._row[i] = 0
+        return i
+
+    def _add_descendants(self, name: str, kids: dict[str, list[str]]) -> None:
+        stack = [name]
+        while stack:
+            n = stack.pop()
+            p = self._id[n]
+            for c in kids.get(n, ()):
+                i = self._register(c, p)
+                self._children[p].append(i)
+                stack.append(c)
+            self._renumber(p)
+
+    def _renumber(self, parent: int) -> None:
+        for r, c in enumerate(self._children[parent]):
+            self._row[c] = r
+
+    def _drop(self, i: int) -> None:
+        stack = [i]
+        while stack:
+            k = stack.pop()
+            stack.extend(self._children.pop(k))
+            del self._id[self._name.pop(k)], self._parent[k], self._row[k]
+
+    # --- following the document ----------------------------------------------------------------
+    def _on_tree_changed(self, change: TreeChange | None = None) -> None:
+        self.updating = True  # the view's current row moves as rows go: not the user's choice
+        try:
+            if change is None or change.kind == "reset" or not self._follow(change):
+                self.beginResetModel()
+                self._refresh_cache()
+                self.endResetModel()
+        finally:
+            self.updating = False
+
+    def _follow(self, change: TreeChange) -> bool:
+        """Apply ``change`` row by row; False if that is not possible (the caller resets)."""
+        tree = self.doc.tree
+        for old, new in change.renamed:
+            if old not in self._id or new in self._id and old != new:
+                return False
+        for old, new in change.renamed:
+            i = self._id.pop(old)
+            self._id[new], self._name[i] = i, new
+        if change.at_least("structure"):
+            if len(change.bodies) > self.MAX_ROW_CHANGES or not self._follow_structure(tree):
+                return False
+        last = len(self.COLUMNS) - 1
+        for name in change.bodies:
+            i = self._id.get(name)
+            if i is not None:
+                self.dataChanged.emit(self.createIndex(self._row[i], 0, i),
+                                      self.createIndex(self._row[i], last, i))
+        return True
+
+    def _follow_structure(self, tree: RigidBodyTree) -> bool:
+        kids = self._new_children(tree)
+        new_parent = {c: p for p, cs in kids.items() for c in cs}
+        if tree.base_name not in self._id:
+            return False
+        # removals: every body gone or under another parent leaves with its subtree
+        for name in [n for n in self._id if n != tree.base_name]:
+            i = self._id.get(name)
+            if i is None:
+                continue  # left with an ancestor
+            p = self._parent[i]
+            if new_parent.get(name) == self._name[p]:
+                continue
+            row = self._row[i]
+            self.beginRemoveRows(self.createIndex(self._row[p], 0, p), row, row)
+            self._children[p].pop(row)
+            self._renumber(p)
+            self._drop(i)
+            self.endRemoveRows()
+        # insertions, parents first: a body not shown arrives with its whole subtree
+        order = {n: k for cs in kids.values() for k, n in enumerate(cs)}
+        for name in tree.body_names:
+            if name in self._id:
+                continue
+            pname = new_parent[name]
+            p = self._id.get(pname)
+            if p is None:
+                return False
+            row = sum(1 for c in self._children[p] if order[self._name[c]] < order[name])
+            self.beginInsertRows(self.createIndex(self._row[p], 0, p), row, row)
+            i = self._register(name, p)
+            self._children[p].insert(row, i)
+            self._renumber(p)
+            self._add_descendants(name, kids)
+            self.endInsertRows()
+        # the rows must now be the tree's, in its order; anything else (siblings reordered): reset
+        return all([self._name[c] for c in cs] == kids.get(self._name[p], [])
+                   for p, cs in self._children.items()) and len(self._id) == tree.num_bodies + 1
 
     def index_of(self, name: str) -> QModelIndex:
-        if name not in self._names:
-            return QModelIndex()
-        i = self._names.index(name)
-        p = self._parent[i]
-        row = 0 if p < 0 else self._children[p].index(i)
-        return self.createIndex(row, 0, i)
+        i = self._id.get(name)
+        return QModelIndex() if i is None else self.createIndex(self._row[i], 0, i)
 
     def name_of(self, index: QModelIndex) -> str | None:
-        return self._names[index.internalId()] if index.isValid() else None
+        return self._name.get(index.internalId()) if index.isValid() else None
 
     # --- QAbstractItemModel ------------------------------------------------------------------
     def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
@@ -64,11 +171,7 @@ class BodyTreeModel(QAbstractItemModel):
         if not index.isValid():
             return QModelIndex()
         p = self._parent[index.internalId()]
-        if p < 0:
-            return QModelIndex()
-        pp = self._parent[p]
-        row = 0 if pp < 0 else self._children[pp].index(p)
-        return self.createIndex(row, 0, p)
+        return QModelIndex() if p < 0 else self.createIndex(self._row[p], 0, p)
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
         if parent.column() > 0:
@@ -90,7 +193,10 @@ class BodyTreeModel(QAbstractItemModel):
             return None
         i, col = index.internalId(), index.column()
         tree = self.doc.tree
-        body = tree.get_body(self._names[i])
+        try:
+            body = tree.get_body(self._name[i])
+        except KineTreeError:  # a row of the tree before the edit, asked for while the rows follow it
+            return None
         is_base = i == 0
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
@@ -117,7 +223,7 @@ class BodyTreeModel(QAbstractItemModel):
     def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        name = self._names[index.internalId()]
+        name = self._name[index.internalId()]
         value = str(value).strip()
         if index.column() == 0:
             if value == name:
@@ -219,25 +325,38 @@ class BodiesPanel(QWidget):
         self._syncing = False
         self.view.selectionModel().selectionChanged.connect(self._on_view_selection)
         self.view.pressed.connect(lambda index: self.doc.select(self.model.name_of(index)))
-        self.model.modelReset.connect(self._sync_selection)
+        self.model.modelReset.connect(self._on_reset)
+        self.model.rowsInserted.connect(self._on_rows_inserted)
         doc.selectionChanged.connect(lambda _n: self._sync_selection())
-        doc.treeChanged.connect(self._update_actions)
-        self._sync_selection()
+        doc.treeChanged.connect(self._after_edit)
+        self._on_reset()
 
     def current(self) -> str:
         """The body the actions work on: the document's selection, else the base."""
         return self.doc.selection or self.doc.tree.base_name
 
     def _on_view_selection(self, *_args) -> None:
-        if self._syncing:
+        if self._syncing or self.model.updating:
             return
         rows = self.view.selectionModel().selectedRows()
         self.doc.select(self.model.name_of(rows[0]) if rows else None)
 
-    def _sync_selection(self) -> None:
+    def _on_reset(self) -> None:
         self.view.expandAll()
         for c in range(self.model.columnCount()):
             self.view.resizeColumnToContents(c)
+        self._sync_selection()
+
+    def _on_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        # new bodies show expanded, as a freshly opened tree does; other rows keep their state
+        self.view.expand(parent)
+        for r in range(first, last + 1):
+            self.view.expandRecursively(self.model.index(r, 0, parent))
+
+    def _after_edit(self, _change=None) -> None:
+        self._sync_selection()
+
+    def _sync_selection(self) -> None:
         name = self.doc.selection
         index = self.model.index_of(name) if name else QModelIndex()
         sm = self.view.selectionModel()

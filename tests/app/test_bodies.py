@@ -177,7 +177,8 @@ def _random_edits(window, seed):
     while stack.canRedo():
         stack.redo()
     assert doc.serialized() == final
-    assert len(model._names) == doc.tree.num_bodies + 1
+    assert len(model._name) == doc.tree.num_bodies + 1
+    assert all(model.name_of(model.parent(model.index_of(n))) == doc.tree.parent_name(n) for n in doc.tree.body_names)
     assert list(window.pose.body_combo.itemText(i) for i in range(window.pose.body_combo.count())) \
         == doc.tree.body_names
 

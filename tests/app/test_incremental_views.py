@@ -1,0 +1,122 @@
+"""Views redo only what an edit touched: rows inserted/removed/updated (not reset), expansion
+and selection kept, models pass Qt's model tester."""
+
+from __future__ import annotations
+
+import pytest
+from kinetree.app.document import RobotDocument
+from kinetree.app.edits import move_subtree, rename_body
+from kinetree.app.panels.bodies import BodiesPanel
+from kinetree.app.panels.dh_table import DhTableModel
+from kinetree.core import load_robot
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+
+@pytest.fixture
+def panel(qtbot):
+    doc = RobotDocument(load_robot("puma560"))
+    p = BodiesPanel(doc)
+    qtbot.addWidget(p)
+    p.resize(400, 600)
+    p.show()
+    qtbot.waitExposed(p)
+    resets = []
+    p.model.modelReset.connect(lambda: resets.append(1))
+    p.resets = resets
+    return p
+
+
+def expanded(p) -> set[str]:
+    m, v, out = p.model, p.view, set()
+    stack = [m.index(0, 0)]
+    while stack:
+        i = stack.pop()
+        if v.isExpanded(i):
+            out.add(m.name_of(i))
+        stack.extend(m.index(r, 0, i) for r in range(m.rowCount(i)))
+    return out
+
+
+def shown_tree(p) -> dict[str, str]:
+    """{body: parent} as the model shows it."""
+    m, out = p.model, {}
+    stack = [m.index(0, 0)]
+    while stack:
+        i = stack.pop()
+        for r in range(m.rowCount(i)):
+            c = m.index(r, 0, i)
+            out[m.data(c)] = m.data(i)
+            stack.append(c)
+    return out
+
+
+def tree_parents(doc) -> dict[str, str]:
+    return {n: doc.tree.parent_name(n) for n in doc.tree.body_names}
+
+
+def test_bodies_tree_keeps_expansion_and_selection_across_edit_and_undo(panel, qtbot):
+    p, doc = panel, panel.doc
+    p.view.collapse(p.model.index_of("link4"))
+    p.view.setCurrentIndex(p.model.index_of("link2"))  # the user clicks a row
+    assert doc.selection == "link2"
+    before = expanded(p)
+    assert "link4" not in before and "link3" in before
+    p.add_action.trigger()  # a body under link2, now selected
+    assert doc.selection == "body1" and shown_tree(p) == tree_parents(doc)
+    assert expanded(p) == before | {"body1"}  # a new body shows expanded; the rest as it was
+    assert not p.view.isExpanded(p.model.index_of("link4"))
+    assert p.view.currentIndex() == p.model.index_of("body1")
+    doc.undo_stack.undo()
+    assert doc.selection == "link2" and p.view.currentIndex() == p.model.index_of("link2")
+    assert expanded(p) == before and shown_tree(p) == tree_parents(doc)
+    doc.undo_stack.redo()
+    assert shown_tree(p) == tree_parents(doc) and not p.view.isExpanded(p.model.index_of("link4"))
+    # rename by typing into the row: the row is updated, nothing reset, still collapsed
+    p.view.setCurrentIndex(p.model.index_of("link4"))
+    p.rename_action.trigger()
+    editor = p.view.indexWidget(p.model.index_of("link4"))  # the open editor
+    editor.selectAll()
+    QTest.keyClicks(editor, "wrist")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "wrist" in doc.tree.body_names)  # the delegate commits queued
+    assert "wrist" in doc.tree.body_names and p.model.data(p.model.index_of("wrist")) == "wrist"
+    assert not p.view.isExpanded(p.model.index_of("wrist")) and doc.selection == "wrist"
+    doc.undo_stack.undo()
+    assert p.model.index_of("wrist").isValid() is False and p.model.data(p.model.index_of("link4")) == "link4"
+    # delete and move subtrees, and undo them
+    doc.select("link5")
+    p.delete_action.trigger()
+    assert "link5" not in shown_tree(p) and shown_tree(p) == tree_parents(doc)
+    doc.undo_stack.undo()
+    doc.edit("move", lambda t: move_subtree(t, "link5", "link1"))
+    assert shown_tree(p) == tree_parents(doc)
+    doc.undo_stack.undo()
+    assert shown_tree(p) == tree_parents(doc) and expanded(p) >= before - {"link4"}
+    assert p.resets == []  # every edit above followed row by row
+
+
+def test_bodies_model_passes_the_model_tester(panel, qtmodeltester):
+    doc = panel.doc
+    qtmodeltester.check(panel.model)
+    panel.add_child("prismatic")
+    doc.edit("ren", lambda t: rename_body(t, "link3", "elbow"))
+    doc.edit("move", lambda t: move_subtree(t, "elbow", "base"))
+    qtmodeltester.check(panel.model)
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    qtmodeltester.check(panel.model)
+
+
+def test_new_document_resets_the_bodies_model(panel):
+    panel.doc.load(load_robot("two_link_planar"))
+    assert panel.resets == [1] and shown_tree(panel) == tree_parents(panel.doc)
+    assert expanded(panel) == {"base", "link1", "link2"}
+
+
+def test_dh_model_passes_the_model_tester(qtmodeltester, qapp):
+    doc = RobotDocument(load_robot("puma560"))
+    model = DhTableModel(doc)
+    qtmodeltester.check(model)
+    doc.edit("ren", lambda t: rename_body(t, "link3", "elbow"))
+    qtmodeltester.check(model)
