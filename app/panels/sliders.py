@@ -239,7 +239,8 @@ class JointsPanel(QWidget):
         outer.addWidget(self.scroll)
         self.empty = QLabel("No movable joints")
         outer.addWidget(self.empty)
-        doc.treeChanged.connect(self._rebuild)
+        self._specs: list[tuple] = []
+        doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self.refresh)
         self._rebuild()
 
@@ -282,25 +283,80 @@ class JointsPanel(QWidget):
                 for axis in ("roll", "pitch", "yaw"):
                     yield f"{j.name}.{axis}", f"{j.name} {axis}", "angle", -math.pi, math.pi, (j.name, axis)
 
-    def _rebuild(self) -> None:
+    def _on_tree_changed(self, _change=None) -> None:
+        """Rows follow the movable joints: untouched rows stay (with their focus and drag),
+        changed ones are replaced in place, new ones added at the end; else all are rebuilt."""
+        specs = list(self._channels())
+        if specs != self._specs and not self._follow(specs):
+            self._rebuild(specs)
+        else:
+            self.refresh()
+
+    def _rebuild(self, specs: list[tuple] | None = None) -> None:
         inner = QWidget()
-        grid = QGridLayout(inner)
+        self.grid = grid = QGridLayout(inner)
         grid.setColumnStretch(1, 1)
         # as app/layout.py reckons a row: six rows fit the default Joints dock at 1280×800
         grid.setContentsMargins(4, 4, 4, 4)
         grid.setVerticalSpacing(ROW_SPACING)
         self.rows = {}
         self.channels: dict[str, tuple[str, str]] = {}
-        for r, (key, label, kind, lo, hi, channel) in enumerate(self._channels()):
-            row = JointRow(self, key, label, kind, lo, hi)
-            self.rows[key] = row
-            self.channels[key] = channel
-            for c, w in enumerate((row.name, row.slider, row.spin, row.limits)):
-                grid.addWidget(w, r, c)
-        grid.setRowStretch(len(self.rows), 1)
+        self._grid_row: dict[str, int] = {}
+        self._specs = list(self._channels()) if specs is None else specs
+        for r, spec in enumerate(self._specs):
+            self._add_row(spec, r)
+        self._end = len(self.rows)
+        grid.setRowStretch(self._end, 1)
         self.scroll.setWidget(inner)
         self.empty.setVisible(not self.rows)
         self.refresh()
+
+    def _add_row(self, spec: tuple, r: int) -> None:
+        key, label, kind, lo, hi, channel = spec
+        row = JointRow(self, key, label, kind, lo, hi)
+        self.rows[key] = row
+        self.channels[key] = channel
+        self._grid_row[key] = r
+        for c, w in enumerate((row.name, row.slider, row.spin, row.limits)):
+            self.grid.addWidget(w, r, c)
+
+    def _drop_row(self, key: str) -> None:
+        row = self.rows.pop(key)
+        del self.channels[key], self._grid_row[key]
+        for w in (row.name, row.slider, row.spin, row.limits):
+            self.grid.removeWidget(w)
+            w.hide()
+            w.deleteLater()
+
+    def _follow(self, specs: list[tuple]) -> bool:
+        """Change only the rows that differ; False if the order does not allow it."""
+        old = {s[0]: s for s in self._specs}
+        keys = [s[0] for s in specs]
+        kept = [k for k in keys if k in old]
+        places = [self._grid_row[k] for k in kept]
+        if places != sorted(places) or keys[:len(kept)] != kept or len(specs) - len(kept) > 200:
+            return False  # reordered, or new rows before old ones: rebuild
+        new_keys = set(keys)
+        for key in [s[0] for s in self._specs]:
+            if key not in new_keys:
+                self._drop_row(key)
+        self.grid.setRowStretch(self._end, 0)
+        for spec in specs:
+            key = spec[0]
+            if key in old and old[key] == spec:
+                continue
+            r = self._grid_row[key] if key in old else self._end
+            if key in old:
+                self._drop_row(key)
+            else:
+                self._end += 1
+            self._add_row(spec, r)
+        self.grid.setRowStretch(self._end, 1)
+        self.rows = {k: self.rows[k] for k in keys}  # configuration order, as built
+        self._specs = specs
+        self.empty.setVisible(not self.rows)
+        self.refresh()
+        return True
 
     def values(self) -> dict[str, float]:
         """Current value of every channel (core units), from the document."""

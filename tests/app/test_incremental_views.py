@@ -120,3 +120,32 @@ def test_dh_model_passes_the_model_tester(qtmodeltester, qapp):
     qtmodeltester.check(model)
     doc.edit("ren", lambda t: rename_body(t, "link3", "elbow"))
     qtmodeltester.check(model)
+
+
+def test_slider_rows_follow_the_movable_joints(qtbot):
+    from kinetree.app.edits import add_child, change_joint_type
+    from kinetree.app.panels.sliders import JointsPanel
+
+    doc = RobotDocument(load_robot("puma560"))
+    panel = JointsPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    rows = dict(panel.rows)
+    doc.edit("mass", lambda t: setattr(t.get_body("link2"), "mass", 3.0))  # no joint touched
+    assert all(panel.rows[k] is r for k, r in rows.items()) and len(panel.rows) == 6
+    doc.edit("add", lambda t: add_child(t, "link6", "prismatic"))
+    assert all(panel.rows[k] is r for k, r in rows.items()) and list(panel.rows)[-1] == "joint1"
+    panel.rows["joint1"].slider.setValue(2000)  # the new row drives its joint
+    assert doc.configuration[-1] == panel.rows["joint1"].hi
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert list(panel.rows) == list(rows) and all(panel.rows[k] is r for k, r in rows.items())
+    # a joint made fixed loses its row; the others stay; undo puts a new row back in its place
+    doc.edit("fix", lambda t: change_joint_type(t, "link3", "fixed"))
+    assert "q3" not in panel.rows and panel.rows["q4"] is rows["q4"]
+    doc.undo_stack.undo()
+    assert list(panel.rows) == list(rows)
+    layout_rows = [panel.grid.getItemPosition(panel.grid.indexOf(panel.rows[k].slider))[0] for k in panel.rows]
+    assert layout_rows == sorted(layout_rows)  # shown in configuration order
+    doc.set_joint_position("q3", 0.5)
+    assert panel.rows["q3"].spin.value() == pytest.approx(28.6479, abs=1e-3)
