@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..document import RobotDocument
 from .labels import LabelsItem, draw_labels, project_points, view_mvp
+from .lod import IDLE_MS, INTERACTIVE_FACES, LodMeshItem, assign_targets
 from .meshes import SHADER, visual_mesh
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
@@ -72,6 +73,9 @@ class RobotViewport(gl.GLViewWidget):
         self._parent = np.zeros(0, dtype=int)
         self._poses = np.zeros((0, 4, 4))
         self._press: QPointF | None = None
+        self._lod_ready = False
+        self.interactive_faces = 0  # mesh triangles drawn while interacting (after the first drag)
+        self._idle = QTimer(self, singleShot=True, interval=IDLE_MS, timeout=self.set_full_detail)
         self.set_theme("dark")
         doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self._on_configuration_changed)
@@ -180,50 +184,76 @@ class RobotViewport(gl.GLViewWidget):
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
         self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
-        corners, owners, colors = [], [], []
+        small = []  # (owner, visual, mesh) of light opaque visuals: merged into one item if few
         for i, b in [(-1, tree.base), *enumerate(bodies)]:  # -1: the base, fixed at the origin
             for v in b.visuals:
                 md = visual_mesh(v)
                 if md is None:
                     continue
-                translucent = v.color[3] < 1.0
-                if translucent or md.faceCount() > MERGE_FACES // 4:  # its own item, moved by its transform
-                    item = gl.GLMeshItem(meshdata=md, color=v.color, smooth=False, shader=SHADER,
-                                         glOptions="translucent" if translucent else "opaque")
-                    if translucent:
-                        item.setDepthValue(5)  # after the opaque meshes, so they show through
-                    self.addItem(item)
-                    self._meshes.append((i, item, v.matrix))
-                    continue
-                V = v.matrix
-                c = md.vertexes(indexed="faces") @ V[:3, :3].T + V[:3, 3]
-                corners.append(c)
-                owners.append(np.full(len(c), i))
-                colors.append(np.broadcast_to(np.asarray(v.color, dtype=np.float32), (len(c), 3, 4)))
+                if v.color[3] < 1.0 or md.faceCount() > MERGE_FACES // 4:
+                    self._add_mesh_item(i, v, md)
+                else:
+                    small.append((i, v, md))
         # small visuals (primitives, light meshes) share one item whose triangles are moved on the
         # CPU each frame: one draw call instead of one per visual
         self._merged = None
-        if corners and sum(map(len, corners)) <= MERGE_FACES:
+        if small and sum(md.faceCount() for _, _, md in small) <= MERGE_FACES:
+            corners = [md.vertexes(indexed="faces") @ v.matrix[:3, :3].T + v.matrix[:3, 3] for _, v, md in small]
+            owners = [np.full(len(c), i) for c, (i, _, _) in zip(corners, small)]
+            colors = [np.broadcast_to(np.asarray(v.color, dtype=np.float32), (len(c), 3, 4))
+                      for c, (_, v, _) in zip(corners, small)]
             # (faces, 3 corners, 3) positions and (faces, 3 corners, RGBA) colours, face-indexed
             self._merged = (np.concatenate(corners), np.concatenate(owners), np.concatenate(colors))
             self.merged_mesh.setVisible(True)
         else:
             self.merged_mesh.setVisible(False)
-            for c, o, col in zip(corners, owners, colors):  # too many: one item each after all
-                item = gl.GLMeshItem(meshdata=gl.MeshData(vertexes=c, faceColors=col), smooth=False,
-                                     shader=SHADER, glOptions="opaque")
-                self.addItem(item)
-                self._meshes.append((int(o[0]), item, np.eye(4)))
+            for i, v, md in small:  # too many: one item each after all, moved by its transform
+                self._add_mesh_item(i, v, md)
+        self._lod_ready = False  # decimated copies are made on the first drag, not at every load
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
         self._build_collisions()
         self.set_theme(self.theme)
         s = self._scale * 1.3
         self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
                                 color=AXIS_COLORS)
-        self._on_configuration_changed()
+        self._on_configuration_changed(interacting=False)
+
+    def _add_mesh_item(self, owner: int, visual, md: gl.MeshData) -> None:
+        """A visual's own item: static GPU buffers, moved by its transform (never re-uploaded)."""
+        translucent = visual.color[3] < 1.0
+        item = LodMeshItem(meshdata=md, color=visual.color, smooth=False, shader=SHADER,
+                           glOptions="translucent" if translucent else "opaque")
+        if translucent:
+            item.setDepthValue(5)  # after the opaque meshes, so they show through
+        self.addItem(item)
+        self._meshes.append((owner, item, visual.matrix))
+
+    # --- level of detail: decimated meshes while interacting, full detail when still ----------
+    def _interacting(self) -> None:
+        """Draw the decimated meshes until the user has been still for ``IDLE_MS``."""
+        items = [item for _, item, _ in self._meshes]
+        if not self._lod_ready:
+            self._lod_ready = True
+            merged = len(self._merged[0]) if self._merged is not None else 0
+            self.interactive_faces = assign_targets(items, max(INTERACTIVE_FACES - merged, 0)) + merged
+        for item in items:
+            item.set_detailed(False)
+        self._idle.start()
+
+    def set_full_detail(self) -> None:
+        """Draw every mesh at full detail (when still, and for screenshots)."""
+        self._idle.stop()
+        for _, item, _ in self._meshes:
+            item.set_detailed(True)
+        self.update()
+
+    def drawn_faces(self) -> int:
+        """Mesh triangles the scene draws now (decimated while interacting)."""
+        merged = len(self._merged[0]) if self._merged is not None else 0
+        return merged + sum(item.drawn_face_count() for _, item, _ in self._meshes)
 
     # --- per-frame update (configuration changed) --------------------------------------------
-    def _on_configuration_changed(self) -> None:
+    def _on_configuration_changed(self, interacting: bool = True) -> None:
         poses = self.doc.poses()
         self._poses = poses
         n = len(poses)
@@ -265,6 +295,10 @@ class RobotViewport(gl.GLViewWidget):
             self.merged_mesh.setMeshData(meshdata=gl.MeshData(vertexes=world, faceColors=colors))
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
+        if interacting:
+            self._interacting()
+        else:
+            self.set_full_detail()
 
     def _update_selection(self) -> None:
         name = self.doc.selection
@@ -297,6 +331,15 @@ class RobotViewport(gl.GLViewWidget):
         self._press = ev.position()
         super().mousePressEvent(ev)
 
+    def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if ev.buttons():  # orbiting or panning: as fluid as a slider drag
+            self._interacting()
+        super().mouseMoveEvent(ev)
+
+    def wheelEvent(self, ev) -> None:  # noqa: N802
+        self._interacting()
+        super().wheelEvent(ev)
+
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
             if (ev.position() - self._press).manhattanLength() < 4:
@@ -306,6 +349,7 @@ class RobotViewport(gl.GLViewWidget):
 
     def render_image(self, width: int, height: int) -> QImage:
         """A QImage of the scene at the given size (for export and screenshots), with labels."""
+        self.set_full_detail()
         self.labels.setVisible(False)  # it paints on the widget, not into the offscreen tiles
         try:
             arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
