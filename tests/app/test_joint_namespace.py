@@ -4,36 +4,19 @@ joint (URDF allows it). The command line and the Joints panel move the joint of 
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from kinetree.app.main import main
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 from kinetree.core.io.project import save_project
-from kinetree.core.transforms import transl
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
-
-def shadowed_tree() -> RigidBodyTree:
-    """Body ``elbow`` on prismatic joint ``slide`` (along x); body ``forearm`` on revolute
-    joint ``elbow`` 0.3 m further; a tool 0.2 m along the forearm's x."""
-    tree = RigidBodyTree()
-    elbow = RigidBody("elbow")
-    slide = Joint("slide", "prismatic")
-    slide.axis = [1, 0, 0]
-    slide.set_limits([-1, 1])
-    elbow.joint = slide
-    tree.add_body(elbow, "base")
-    forearm = RigidBody("forearm")
-    joint = Joint("elbow", "revolute")
-    joint.set_fixed_transform(transl(0.3))
-    forearm.joint = joint
-    tree.add_body(forearm, "elbow")
-    tool = RigidBody("tool")
-    tool.joint.set_fixed_transform(transl(0.2))
-    tree.add_body(tool, "forearm")
-    return tree
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from core_helpers import shadowed_tree  # noqa: E402
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
+from kinetree.core.transforms import transl
 from scipy.spatial.transform import Rotation
 
 FLOAT_TOL = 1e-12
@@ -217,3 +218,25 @@ def hyp_settings(max_examples: int = 50, shrink: bool = True):
     phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
     return settings(max_examples=max_examples, deadline=None, database=None, phases=phases,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def shadowed_tree() -> RigidBodyTree:
+    """Body ``elbow`` on prismatic joint ``slide`` (along x); body ``forearm`` on revolute
+    joint ``elbow`` 0.3 m further; a tool 0.2 m along the forearm's x. URDF allows a body to be
+    named like another body's joint."""
+    tree = RigidBodyTree()
+    elbow = RigidBody("elbow")
+    slide = Joint("slide", "prismatic")
+    slide.axis = [1, 0, 0]
+    slide.set_limits([-1, 1])
+    elbow.joint = slide
+    tree.add_body(elbow, "base")
+    forearm = RigidBody("forearm")
+    joint = Joint("elbow", "revolute")
+    joint.set_fixed_transform(transl(0.3))
+    forearm.joint = joint
+    tree.add_body(forearm, "elbow")
+    tool = RigidBody("tool")
+    tool.joint.set_fixed_transform(transl(0.2))
+    tree.add_body(tool, "forearm")
+    return tree

@@ -14,7 +14,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from core_helpers import hyp_settings
+from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import KineTreeError, export_robot, import_robot, load_robot
 from kinetree.core.io.project import save_project
@@ -22,8 +23,7 @@ from kinetree.core.io.urdf import urdf_string
 from urdf_fixtures import ALL_TYPES
 
 EXAMPLES = int(os.environ.get("KINETREE_FUZZ_EXAMPLES", "300"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = hyp_settings(EXAMPLES)
 
 # values a fuzzer likes: edges of float parsing, overflow, names, markup
 NASTY = ["0", "-0", "1e200", "1e308", "-1e308", "1e400", "nan", "inf", "-inf", "1" * 400,

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+from core_helpers import shadowed_tree
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, load_robot
 from kinetree.core.errors import (
     DuplicateNameError,
@@ -24,27 +25,6 @@ from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.project import load_project, save_project
 from kinetree.core.joint import Mimic
 from kinetree.core.transforms import MAX_LENGTH, transl
-
-
-def shadowed_tree() -> RigidBodyTree:
-    """Body ``elbow`` on prismatic joint ``slide``; body ``forearm`` on revolute joint ``elbow``."""
-    tree = RigidBodyTree()
-    elbow = RigidBody("elbow")
-    slide = Joint("slide", "prismatic")
-    slide.axis = [1, 0, 0]
-    slide.set_limits([-1, 1])
-    elbow.joint = slide
-    tree.add_body(elbow, "base")
-    forearm = RigidBody("forearm")
-    joint = Joint("elbow", "revolute")
-    joint.set_fixed_transform(transl(0.3))
-    forearm.joint = joint
-    tree.add_body(forearm, "elbow")
-    tool = RigidBody("tool")
-    tool.joint.set_fixed_transform(transl(0.2))
-    tree.add_body(tool, "forearm")
-    return tree
-
 
 # --- 1. joints are looked up by joint name only ---------------------------------------------
 

@@ -5,35 +5,17 @@ from __future__ import annotations
 
 import os
 import warnings
-from importlib.metadata import PackageNotFoundError, distribution
-from pathlib import Path
 
 import numpy as np
 import pytest
 from kinetree.core import extract_dh, import_robot
 from kinetree.core.io import export_robot
+from urdf_fixtures import EXAMPLE_ROBOTS as ROBOTS
+from urdf_fixtures import REAL_URDFS as URDFS
 
 pin = pytest.importorskip("pinocchio")
-try:
-    ROBOTS = Path(distribution("example-robot-data").locate_file("cmeel.prefix/share/example-robot-data/robots"))
-except PackageNotFoundError:
+if ROBOTS is None:
     pytest.skip("example-robot-data is not installed", allow_module_level=True)
-
-# multi-branch robots (humanoids, quadrupeds, hands, a mobile manipulator) and arms with grippers;
-# STL, DAE and OBJ meshes; mimic joints (PR2, Panda, Talos, Romeo); package:/// URIs (Talos)
-URDFS = {
-    "baxter": "baxter_description/urdf/baxter.urdf",
-    "pr2": "pr2_description/urdf/pr2.urdf",
-    "talos": "talos_data/robots/talos_full_v2.urdf",
-    "go2": "go2_description/urdf/go2.urdf",
-    "allegro": "allegro_hand_description/urdf/allegro_left_hand.urdf",
-    "solo12": "solo_description/robots/solo12.urdf",
-    "panda": "panda_description/urdf/panda.urdf",
-    "icub": "icub_description/robots/icub.urdf",
-    "romeo": "romeo_description/urdf/romeo.urdf",
-    "anymal": "anymal_c_simple_description/urdf/anymal.urdf",
-    "g1": "g1_description/urdf/g1_29dof_with_hand_rev_1_0.urdf",
-}
 
 
 def load(key: str):

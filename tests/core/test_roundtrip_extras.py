@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from kinetree.core.io import dumps, load_project, save_project, tree_from_dict
 from kinetree.core.io.project import VERSION
 from kinetree.core.io.urdf import MeshNotFoundWarning, export_urdf, import_urdf, urdf_from_string, urdf_string
 from kinetree.core.transforms import MAX_LENGTH
+from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 EVERY = """<?xml version="1.0"?>
 <robot name="every" xmlns:xacro="http://www.ros.org/wiki/xacro">
@@ -228,25 +228,7 @@ def test_tree_copy_and_edits_keep_extensions(every):
 
 # --- real robots ------------------------------------------------------------------------------
 
-try:
-    ROBOTS: Path | None = Path(distribution("example-robot-data").locate_file(
-        "cmeel.prefix/share/example-robot-data/robots"))
-except PackageNotFoundError:
-    ROBOTS = None
-#: The robots of test_real_robots.py (not imported from there: it needs pinocchio, these do not).
-URDFS = {
-    "baxter": "baxter_description/urdf/baxter.urdf",
-    "pr2": "pr2_description/urdf/pr2.urdf",
-    "talos": "talos_data/robots/talos_full_v2.urdf",
-    "go2": "go2_description/urdf/go2.urdf",
-    "allegro": "allegro_hand_description/urdf/allegro_left_hand.urdf",
-    "solo12": "solo_description/robots/solo12.urdf",
-    "panda": "panda_description/urdf/panda.urdf",
-    "icub": "icub_description/robots/icub.urdf",
-    "romeo": "romeo_description/urdf/romeo.urdf",
-    "anymal": "anymal_c_simple_description/urdf/anymal.urdf",
-    "g1": "g1_description/urdf/g1_29dof_with_hand_rev_1_0.urdf",
-}
+ROBOTS, URDFS = EXAMPLE_ROBOTS, REAL_URDFS
 needs_robots = pytest.mark.skipif(ROBOTS is None, reason="example-robot-data is not installed")
 
 

@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 import math
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 
 ROBOTS = Path(__file__).resolve().parents[2] / "resources" / "robots"
+
+try:  # vendor and lab URDFs with meshes (Pinocchio's robot collection), when installed
+    EXAMPLE_ROBOTS: Path | None = Path(distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots"))
+except PackageNotFoundError:
+    EXAMPLE_ROBOTS = None
+# multi-branch robots (humanoids, quadrupeds, hands, a mobile manipulator) and arms with grippers;
+# STL, DAE and OBJ meshes; mimic joints (PR2, Panda, Talos, Romeo); package:/// URIs (Talos)
+REAL_URDFS = {
+    "baxter": "baxter_description/urdf/baxter.urdf",
+    "pr2": "pr2_description/urdf/pr2.urdf",
+    "talos": "talos_data/robots/talos_full_v2.urdf",
+    "go2": "go2_description/urdf/go2.urdf",
+    "allegro": "allegro_hand_description/urdf/allegro_left_hand.urdf",
+    "solo12": "solo_description/robots/solo12.urdf",
+    "panda": "panda_description/urdf/panda.urdf",
+    "icub": "icub_description/robots/icub.urdf",
+    "romeo": "romeo_description/urdf/romeo.urdf",
+    "anymal": "anymal_c_simple_description/urdf/anymal.urdf",
+    "g1": "g1_description/urdf/g1_29dof_with_hand_rev_1_0.urdf",
+}
 
 
 def robot(body: str, name: str = "test") -> str:
