@@ -4,6 +4,7 @@ document runs them inside :meth:`RobotDocument.edit` (one undo step each). No Qt
 from __future__ import annotations
 
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree
+from kinetree.core.joint import AXIAL_TYPES
 
 
 def fresh_name(stem: str, taken: set[str]) -> str:
@@ -55,11 +56,11 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
     """Replace a body's joint by one of another type, keeping name, transform and DH row."""
     old = tree.get_body(body).joint
     j = Joint(old.name, jtype)
-    if old.dh_parameters is not None and jtype in ("revolute", "prismatic"):
+    if old.dh_parameters is not None and jtype in AXIAL_TYPES:
         j.set_fixed_transform(old.dh_parameters.as_list(), old.dh_parameters.convention)
     else:
         j.set_fixed_transform(old.joint_to_parent_transform @ old.child_to_joint_transform)
-    if old.mimic is not None and jtype in ("revolute", "prismatic"):
+    if old.mimic is not None and jtype in AXIAL_TYPES:
         j.mimic = old.mimic  # still follows its leader (the tree checks the pairing)
     tree.replace_joint(body, j)
 

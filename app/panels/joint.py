@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 from kinetree.core import JOINT_TYPES, KineTreeError, Mimic, RigidBodyTree
+from kinetree.core.joint import AXIAL_TYPES
 from kinetree.core.library import refit_visuals
 from kinetree.core.transforms import matrix_to_rpy, rpy_to_matrix
 from PySide6.QtCore import Qt
@@ -431,7 +432,7 @@ class JointPanel(QWidget):
         j = b.joint
         self.title.setText(f"{name}: {j.type} joint" + (f", mimics {j.mimic.joint}" if j.mimic else ""))
         units = self._joint_units()
-        axial = j.type in ("revolute", "prismatic")
+        axial = j.type in AXIAL_TYPES
         F = self.fields
         F["body_name"].show_value(b.name)
         F["joint_name"].show_value(j.name)
@@ -485,9 +486,9 @@ class JointPanel(QWidget):
 
     def _show_mimic(self, j) -> None:
         """The "Mimics" row: candidates are the other revolute/prismatic joints with a position."""
-        axial = j.type in ("revolute", "prismatic")
+        axial = j.type in AXIAL_TYPES
         leaders = [o.joint.name for o in self.doc.tree.bodies
-                   if o.joint is not j and o.joint.type in ("revolute", "prismatic") and o.joint.mimic is None]
+                   if o.joint is not j and o.joint.type in AXIAL_TYPES and o.joint.mimic is None]
         m = j.mimic if axial else None
         with signals_blocked(self.mimic_combo):
             self.mimic_combo.clear()

@@ -6,7 +6,7 @@ import math
 import time
 
 import numpy as np
-from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy, quat_to_rotation, rpy_to_matrix
+from kinetree.core.channels import channel_values, joint_channels, with_channel, zero_positions
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -261,33 +261,17 @@ class JointsPanel(QWidget):
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
         """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
-        configuration order; ``part`` is "" for a one-position joint, else the planar row or
-        the floating/spherical component."""
-        tree = self.doc.tree
-        for b in tree.bodies:
-            j = b.joint
-            if not j.position_count:  # fixed, or a mimic that follows another joint
-                continue
-            if j.type in ("revolute", "prismatic"):
-                lo, hi = j.position_limits
-                yield j.name, j.name, "angle" if j.type == "revolute" else "length", lo, hi, (j.name, "")
-            elif j.type == "planar":
-                lim = j.position_limits
-                for k, (axis, kind) in enumerate((("x", "length"), ("y", "length"), ("θ", "angle"))):
-                    yield f"{j.name}.{k}", f"{j.name} {axis}", kind, *lim[k], (j.name, str(k))
-            elif j.type in ("floating", "spherical"):
-                lim = j.position_limits
-                if j.type == "floating":
-                    for k, axis in enumerate("xyz"):
-                        yield f"{j.name}.{axis}", f"{j.name} {axis}", "length", *lim[4 + k], (j.name, axis)
-                for axis in ("roll", "pitch", "yaw"):
-                    yield f"{j.name}.{axis}", f"{j.name} {axis}", "angle", -math.pi, math.pi, (j.name, axis)
+        configuration order (see :mod:`kinetree.core.channels`)."""
+        for b in self.doc.tree.bodies:
+            for c in joint_channels(b.joint):
+                yield c.key, c.label, c.kind, c.lo, c.hi, (c.joint, c.part)
 
-    def _on_tree_changed(self, _change=None) -> None:
+    def _on_tree_changed(self, change=None) -> None:
         """Rows follow the movable joints: untouched rows stay (with their focus and drag),
-        changed ones are replaced in place, new ones added at the end; else all are rebuilt."""
+        changed ones are replaced in place, new ones added at the end; else (and for another
+        document) all are rebuilt."""
         specs = list(self._channels())
-        if specs != self._specs and not self._follow(specs):
+        if specs != self._specs and (change is None or change.kind == "reset" or not self._follow(specs)):
             self._rebuild(specs)
         else:
             self.refresh()
@@ -319,6 +303,8 @@ class JointsPanel(QWidget):
         self._grid_row[key] = r
         for c, w in enumerate((row.name, row.slider, row.spin, row.limits)):
             self.grid.addWidget(w, r, c)
+            if self.grid.parentWidget().isVisible():
+                w.show()  # now, not at the next event loop pass: it can take the focus at once
 
     def _drop_row(self, key: str) -> None:
         row = self.rows.pop(key)
@@ -364,19 +350,9 @@ class JointsPanel(QWidget):
         out = {}
         for b in tree.bodies:
             j = b.joint
-            if not j.position_count:
-                continue
-            sl = tree.position_index(j.name)
-            v = q[sl]
-            if j.type in ("revolute", "prismatic"):
-                out[j.name] = float(v[0])
-            elif j.type == "planar":
-                out.update({f"{j.name}.{k}": float(v[k]) for k in range(3)})
-            else:
-                rpy = matrix_to_rpy(quat_to_rotation(v[:4]))
-                out.update({f"{j.name}.{a}": float(x) for a, x in zip(("roll", "pitch", "yaw"), rpy)})
-                if j.type == "floating":
-                    out.update({f"{j.name}.{a}": float(x) for a, x in zip("xyz", v[4:7])})
+            if j.position_count:
+                for part, v in channel_values(j, q[tree.position_index(j.name)]).items():
+                    out[f"{j.name}.{part}" if part else j.name] = v
         return out
 
     def refresh(self) -> None:
@@ -393,19 +369,9 @@ class JointsPanel(QWidget):
         if not part:
             self.doc.set_joint_position(joint, value, drag)
             return
-        body = tree.find_joint(joint)
         q = self.doc.configuration
         sl = tree.position_index(joint)
-        if body.joint.type == "planar":
-            q[sl.start + int(part)] = value
-        else:
-            vals = self.values()
-            vals[key] = value
-            if part in "xyz" and len(part) == 1:
-                q[sl.start + 4 + "xyz".index(part)] = value
-            else:
-                rpy = [vals[f"{joint}.{a}"] for a in ("roll", "pitch", "yaw")]
-                q[sl.start : sl.start + 4] = matrix_to_quat(rpy_to_matrix(rpy))
+        q[sl] = with_channel(tree.find_joint(joint).joint, q[sl], part, value)
         self.doc.set_configuration(q, f"Move {joint}", drag)
 
     # --- buttons -----------------------------------------------------------------------------
@@ -415,17 +381,9 @@ class JointsPanel(QWidget):
     def zero(self) -> None:
         tree = self.doc.tree
         q = np.zeros(tree.position_count)
-        home = tree.home_configuration()
-        for b in tree.bodies:  # quaternions: identity, not zero
-            if not b.joint.position_count:
-                continue
-            if b.joint.type in ("floating", "spherical"):
-                sl = tree.position_index(b.joint.name)
-                q[sl.start] = 1.0
-            elif b.joint.type in ("revolute", "prismatic"):
-                lo, hi = b.joint.position_limits
-                if not lo <= 0 <= hi:
-                    q[tree.position_index(b.joint.name)] = home[tree.position_index(b.joint.name)]
+        for b in tree.bodies:  # quaternions: identity, not zero; limits that exclude 0: home
+            if b.joint.position_count:
+                q[tree.position_index(b.joint.name)] = zero_positions(b.joint)
         self.doc.set_configuration(q, "Zero pose")
 
     def randomize(self) -> None:

@@ -1,0 +1,102 @@
+"""Scalar channels of joint positions: what one slider or spin box moves.
+
+A revolute or prismatic joint has one channel (its position); a planar joint three (x, y, θ);
+a spherical joint roll, pitch and yaw of its quaternion; a floating joint x, y, z and those
+three. Views dispatch on these instead of on joint type names.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .joint import AXIAL_TYPES, Joint
+from .transforms import matrix_to_quat, matrix_to_rpy, quat_to_rotation, rpy_to_matrix
+
+#: Joint types whose positions start with a unit quaternion (w, x, y, z).
+QUATERNION_TYPES = ("floating", "spherical")
+RPY = ("roll", "pitch", "yaw")
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One scalar control of a joint. ``part`` is "" for a one-position joint, else the planar
+    row ("0", "1", "2") or the floating/spherical component ("x", "y", "z", "roll"…)."""
+
+    key: str  # unique among a tree's channels: the joint's name, or "joint.part"
+    label: str
+    kind: str  # "angle" or "length"
+    lo: float
+    hi: float
+    joint: str
+    part: str
+
+
+def is_axial(joint: Joint) -> bool:
+    """True for a revolute or prismatic joint (one position along or about its axis)."""
+    return joint.type in AXIAL_TYPES
+
+
+def joint_channels(joint: Joint) -> list[Channel]:
+    """The channels of ``joint`` (none when it has no positions: fixed, or a mimic)."""
+    j, name = joint, joint.name
+    if not j.position_count:
+        return []
+    if j.type in AXIAL_TYPES:
+        lo, hi = j.position_limits
+        return [Channel(name, name, "angle" if j.type == "revolute" else "length", lo, hi, name, "")]
+    lim = j.position_limits
+    if j.type == "planar":
+        return [Channel(f"{name}.{k}", f"{name} {axis}", kind, *lim[k], name, str(k))
+                for k, (axis, kind) in enumerate((("x", "length"), ("y", "length"), ("θ", "angle")))]
+    out = []
+    if j.type == "floating":
+        out = [Channel(f"{name}.{a}", f"{name} {a}", "length", *lim[4 + k], name, a) for k, a in enumerate("xyz")]
+    return out + [Channel(f"{name}.{a}", f"{name} {a}", "angle", -math.pi, math.pi, name, a) for a in RPY]
+
+
+def channel_values(joint: Joint, positions: np.ndarray) -> dict[str, float]:
+    """{channel part: value} of a joint at ``positions`` (its slice of a configuration)."""
+    v = positions
+    if joint.type in AXIAL_TYPES:
+        return {"": float(v[0])}
+    if joint.type == "planar":
+        return {str(k): float(v[k]) for k in range(3)}
+    rpy = matrix_to_rpy(quat_to_rotation(v[:4]))
+    out = {a: float(x) for a, x in zip(RPY, rpy)}
+    if joint.type == "floating":
+        out.update({a: float(x) for a, x in zip("xyz", v[4:7])})
+    return out
+
+
+def with_channel(joint: Joint, positions: np.ndarray, part: str, value: float) -> np.ndarray:
+    """``positions`` (the joint's slice) with one channel set to ``value`` (a new array)."""
+    q = np.array(positions, dtype=float)
+    if joint.type in AXIAL_TYPES:
+        q[0] = value
+    elif joint.type == "planar":
+        q[int(part)] = value
+    elif part in ("x", "y", "z"):
+        q[4 + "xyz".index(part)] = value
+    else:
+        vals = channel_values(joint, q)
+        vals[part] = value
+        q[:4] = matrix_to_quat(rpy_to_matrix([vals[a] for a in RPY]))
+    return q
+
+
+def zero_positions(joint: Joint) -> np.ndarray:
+    """The joint's "zero": identity quaternions, and the home position of an axial joint
+    whose limits exclude 0."""
+    q = np.zeros(joint.position_count)
+    if not q.size:
+        return q
+    if joint.type in QUATERNION_TYPES:
+        q[0] = 1.0
+    elif joint.type in AXIAL_TYPES:
+        lo, hi = joint.position_limits
+        if not lo <= 0 <= hi:
+            q[:] = joint.home_position
+    return q

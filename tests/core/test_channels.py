@@ -1,0 +1,58 @@
+"""Joint channels: the scalar controls of each joint type, read and written back."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from kinetree.core import Joint
+from kinetree.core.channels import (
+    QUATERNION_TYPES,
+    channel_values,
+    is_axial,
+    joint_channels,
+    with_channel,
+    zero_positions,
+)
+from kinetree.core.joint import JOINT_TYPES
+
+
+def joint(t: str) -> Joint:
+    return Joint("j.1", t)  # a dot in the name: keys are never parsed
+
+
+def test_channel_layout_per_type():
+    parts = {t: [c.part for c in joint_channels(joint(t))] for t in JOINT_TYPES}
+    assert parts == {"fixed": [], "revolute": [""], "prismatic": [""], "planar": ["0", "1", "2"],
+                     "spherical": ["roll", "pitch", "yaw"],
+                     "floating": ["x", "y", "z", "roll", "pitch", "yaw"]}
+    kinds = {t: [c.kind for c in joint_channels(joint(t))] for t in ("revolute", "prismatic", "planar")}
+    assert kinds == {"revolute": ["angle"], "prismatic": ["length"], "planar": ["length", "length", "angle"]}
+    assert [c.key for c in joint_channels(joint("floating"))][:2] == ["j.1.x", "j.1.y"]
+    assert [t for t in JOINT_TYPES if is_axial(joint(t))] == ["revolute", "prismatic"]
+
+
+@pytest.mark.parametrize("t", JOINT_TYPES)
+def test_each_channel_written_reads_back(t):
+    j = joint(t)
+    q = zero_positions(j)
+    assert len(q) == j.position_count
+    if t in QUATERNION_TYPES:
+        assert q[0] == 1.0
+    for c in joint_channels(j):
+        value = 0.3 if c.kind == "angle" else 0.05
+        q = with_channel(j, q, c.part, value)
+        assert channel_values(j, q)[c.part] == pytest.approx(value, abs=1e-12)
+    if t in QUATERNION_TYPES:
+        assert np.linalg.norm(q[:4]) == pytest.approx(1.0)
+        assert [channel_values(j, q)[a] for a in ("roll", "pitch", "yaw")] == pytest.approx([0.3] * 3)
+
+
+def test_zero_of_a_joint_whose_limits_exclude_zero_is_its_home():
+    j = joint("revolute")
+    j.home_position = 0.75
+    j.position_limits = (0.5, 1.0)
+    assert zero_positions(j).tolist() == [0.75]
+    j.position_limits = (-math.pi, math.pi)
+    assert zero_positions(j).tolist() == [0.0]
