@@ -3,14 +3,16 @@ loaded with trimesh on first use, cached, and decimated when huge."""
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.safe_io import check_regular_file
+from kinetree.core.io.safe_io import check_regular_file, read_regular_file
 from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)
@@ -138,12 +140,36 @@ def _mesh_mtime(path: str, quiet: bool = False) -> float | None:
     return st.st_mtime
 
 
+def _safe_resolver(path: str):
+    """trimesh's resolver for the files a mesh names (an OBJ's mtllib, a COLLADA texture):
+    only regular files of at most :data:`MAX_MESH_BYTES` inside the mesh's folder (trimesh's
+    own opens whatever the name is, and an OBJ naming a FIFO as its mtllib hung the loader)."""
+    from trimesh.resolvers import FilePathResolver
+
+    class SafeResolver(FilePathResolver):
+        def get(self, name: str) -> bytes:
+            parent = Path(self.parent).resolve()
+            for candidate in (name.strip(), name.strip().lstrip("/"), os.path.split(name)[-1]):
+                p = (parent / candidate).resolve()
+                if p.is_relative_to(parent) and p.exists():
+                    return read_regular_file(p, MAX_MESH_BYTES, "mesh file")
+            raise FileNotFoundError(name)
+
+        def namespaced(self, namespace: str) -> SafeResolver:
+            return SafeResolver(os.path.join(self.parent, namespace))
+
+    return SafeResolver(path)
+
+
 @lru_cache(maxsize=256)
 def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
     try:
         import trimesh
 
-        mesh = trimesh.load(path, force="mesh", process=False)
+        # read here (a regular file, bounded), so trimesh never opens the path itself
+        data = read_regular_file(path, MAX_MESH_BYTES, "mesh file")
+        mesh = trimesh.load(io.BytesIO(data), file_type=Path(path).suffix.lstrip(".").lower(),
+                            resolver=_safe_resolver(path), force="mesh", process=False)
         if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
             log.warning("mesh %s has no triangles", path)
             return None
