@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from kinetree.core.channels import is_axial
 from OpenGL import GL
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
+from ..changes import TreeChange
 from ..document import RobotDocument
 from .labels import LabelsItem, draw_labels, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, LodMeshItem, assign_targets
@@ -78,7 +80,7 @@ class RobotViewport(gl.GLViewWidget):
         self._idle = QTimer(self, singleShot=True, interval=IDLE_MS, timeout=self.set_full_detail)
         self.set_theme("dark")
         doc.treeChanged.connect(self._on_tree_changed)
-        doc.configurationChanged.connect(self._on_configuration_changed)
+        doc.configurationChanged.connect(self._on_doc_configuration)
         doc.selectionChanged.connect(lambda _name: self._update_selection())
         self._on_tree_changed()
         self.fit()
@@ -160,10 +162,20 @@ class RobotViewport(gl.GLViewWidget):
         self.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=radius * 2.4)
 
     # --- scene construction (tree changed) ---------------------------------------------------
-    def _on_tree_changed(self) -> None:
+    def _on_tree_changed(self, change: TreeChange | None = None) -> None:
+        """Rebuild what the tree change touched: mesh items of untouched bodies are kept (moved
+        to their new index); only the visuals of touched bodies are made again."""
         tree = self.doc.tree
-        for _, item, _ in self._meshes:
-            self.removeItem(item)
+        cache = getattr(self, "_body_visuals", {})
+        self._reset = change is None or change.kind == "reset"
+        if self._reset:
+            cache, touched = {}, set()
+        else:
+            # only these kinds change visuals (a visuals tuple edited is a new object anyway)
+            touched = set(change.bodies) if change.kind in ("visuals", "structure") else set()
+            for old, new in change.renamed:
+                if old in cache:
+                    cache[new] = cache.pop(old)
         self._meshes = []
         home = tree.forward_kinematics(tree.home_configuration())
         extent = float(np.abs(home[:, :3, 3]).max()) if len(home) else 0.5
@@ -180,35 +192,60 @@ class RobotViewport(gl.GLViewWidget):
         bodies = tree.bodies
         index = {b.name: i for i, b in enumerate(bodies)}
         self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
-        movable = [i for i, b in enumerate(bodies) if b.joint.type in ("revolute", "prismatic")]
+        movable = [i for i, b in enumerate(bodies) if is_axial(b.joint)]
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
         self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
-        small = []  # (owner, visual, mesh) of light opaque visuals: merged into one item if few
+        # per body: its visuals tuple (shared by tree copies until edited), their meshes, its items
+        entries = []
         for i, b in [(-1, tree.base), *enumerate(bodies)]:  # -1: the base, fixed at the origin
-            for v in b.visuals:
-                md = visual_mesh(v)
-                if md is None:
-                    continue
-                if v.color[3] < 1.0 or md.faceCount() > MERGE_FACES // 4:
-                    self._add_mesh_item(i, v, md)
-                else:
-                    small.append((i, v, md))
+            c = cache.get(b.name)
+            if c is None or b.name in touched or c[0] is not b.visuals:
+                meshes = [(v, md) for v in b.visuals if (md := visual_mesh(v)) is not None]
+                c = (b.visuals, meshes, None)
+            entries.append((i, b.name, c))
+
+        def small(v, md) -> bool:  # light opaque visuals: merged into one item if few
+            return v.color[3] >= 1.0 and md.faceCount() <= MERGE_FACES // 4
+
+        faces = sum(md.faceCount() for _, _, c in entries for v, md in c[1] if small(v, md))
+        overflow = faces > MERGE_FACES
+        keep = overflow == getattr(self, "_overflow", None)
+        self._overflow = overflow
+        self._body_visuals = {}
+        reused = set()
+        corners, owners, colors = [], [], []
+        for i, name, (visuals, meshes, items) in entries:
+            if items is not None and keep:
+                self._meshes.extend((i, item, V) for item, V in items)
+                reused.update(id(item) for item, _ in items)
+            else:
+                first = len(self._meshes)
+                for v, md in meshes:
+                    if overflow or not small(v, md):  # its own item, moved by its transform
+                        self._add_mesh_item(i, v, md)
+                items = [(item, V) for _, item, V in self._meshes[first:]]
+            self._body_visuals[name] = (visuals, meshes, items)
+            if not overflow:
+                for v, md in meshes:
+                    if small(v, md):
+                        corners.append(md.vertexes(indexed="faces") @ v.matrix[:3, :3].T + v.matrix[:3, 3])
+                        owners.append(np.full(len(corners[-1]), i))
+                        colors.append(np.broadcast_to(np.asarray(v.color, dtype=np.float32),
+                                                      (len(corners[-1]), 3, 4)))
+        for _, _, items in cache.values():
+            for item, _ in items or ():
+                if id(item) not in reused:
+                    self.removeItem(item)
         # small visuals (primitives, light meshes) share one item whose triangles are moved on the
         # CPU each frame: one draw call instead of one per visual
         self._merged = None
-        if small and sum(md.faceCount() for _, _, md in small) <= MERGE_FACES:
-            corners = [md.vertexes(indexed="faces") @ v.matrix[:3, :3].T + v.matrix[:3, 3] for _, v, md in small]
-            owners = [np.full(len(c), i) for c, (i, _, _) in zip(corners, small)]
-            colors = [np.broadcast_to(np.asarray(v.color, dtype=np.float32), (len(c), 3, 4))
-                      for c, (_, v, _) in zip(corners, small)]
+        if corners and not overflow:
             # (faces, 3 corners, 3) positions and (faces, 3 corners, RGBA) colours, face-indexed
             self._merged = (np.concatenate(corners), np.concatenate(owners), np.concatenate(colors))
             self.merged_mesh.setVisible(True)
         else:
             self.merged_mesh.setVisible(False)
-            for i, v, md in small:  # too many: one item each after all, moved by its transform
-                self._add_mesh_item(i, v, md)
         self._lod_ready = False  # decimated copies are made on the first drag, not at every load
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
         self._build_collisions()
@@ -253,6 +290,13 @@ class RobotViewport(gl.GLViewWidget):
         return merged + sum(item.drawn_face_count() for _, item, _ in self._meshes)
 
     # --- per-frame update (configuration changed) --------------------------------------------
+    def _on_doc_configuration(self) -> None:
+        # an edit has drawn these poses already; after a new document the update runs again as
+        # a first move does (level of detail prepares its copies then)
+        if self.doc.poses() is not self._poses or self._reset:
+            self._on_configuration_changed()
+        self._reset = False
+
     def _on_configuration_changed(self, interacting: bool = True) -> None:
         poses = self.doc.poses()
         self._poses = poses

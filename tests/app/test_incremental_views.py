@@ -149,3 +149,51 @@ def test_slider_rows_follow_the_movable_joints(qtbot):
     assert layout_rows == sorted(layout_rows)  # shown in configuration order
     doc.set_joint_position("q3", 0.5)
     assert panel.rows["q3"].spin.value() == pytest.approx(28.6479, abs=1e-3)
+
+
+def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
+    from kinetree.app.edits import add_child
+    from kinetree.app.viewport.view import RobotViewport
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for k in range(30):  # translucent visuals: one item each
+        b = RigidBody(f"b{k}")
+        b.joint = Joint(f"j{k}", "revolute")
+        b.add_visual("box", (0.1, 0.1, 0.1), color=(0.5, 0.5, 0.5, 0.5))
+        tree.add_body(b, parent)
+        parent = b.name if k % 3 else tree.base_name
+    w = make_window()
+    w.doc.load(tree)
+    vp = w.viewport
+    made = []
+    original = RobotViewport._add_mesh_item
+    monkeypatch.setattr(RobotViewport, "_add_mesh_item", lambda self, *a: made.append(a[0]) or original(self, *a))
+
+    def items():
+        return {id(item) for _, item, _ in vp._meshes}
+
+    before = items()
+    w.doc.edit("add", lambda t: add_child(t, "b4", "revolute"))  # a body without visuals
+    assert made == [] and items() == before
+    w.doc.edit("vis", lambda t: t.get_body("b7").add_visual("sphere", (0.1,), color=(1, 0, 0, 0.5)) and None)
+    assert len(made) == 2 and len(items() - before) == 2  # b7's two visuals, nothing else
+    w.doc.edit("lim", lambda t: setattr(t.get_body("b9").joint, "position_limits", (-1, 1)))
+    w.doc.edit("mass", lambda t: setattr(t.get_body("b9"), "mass", 2.0))
+    assert len(made) == 2
+    doomed = {"b10", *w.doc.tree.descendants("b10")}
+    w.doc.edit("del", lambda t: t.remove_body("b10") and None)
+    assert len(made) == 2 and len(vp._meshes) == 31 - len(doomed)
+    made.clear()
+    w.doc.undo_stack.undo()  # the removed bodies come back, and only they are built
+    assert len(made) == len(doomed) and len(vp._meshes) == 31
+    made.clear()
+    for _ in range(4):
+        w.doc.undo_stack.undo()
+    assert len(made) == 1 and len(items() & before) == 29 - len(doomed)  # b7 and the deleted ones are new
+    assert len(vp._meshes) == 30
+    owners = sorted(i for i, _, _ in vp._meshes)
+    assert owners == list(range(30))  # every item follows its body's index
+    w.doc.load(tree)  # a new document: all again
+    assert len(made) == 31
