@@ -192,6 +192,13 @@ class MainWindow(QMainWindow):
         labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
         labels.setCheckable(True)
         labels.setChecked(True)
+        all_labels = self._action(v, "&All labels", lambda on: (self.viewport.set_all_labels(on),
+                                                                self.settings.setValue("allLabels", bool(on))),
+                                  name="allLabelsAction")
+        all_labels.setCheckable(True)
+        if self.settings.value("allLabels", False, type=bool):  # remembered; off: the important ones only
+            all_labels.setChecked(True)
+            self.viewport.set_all_labels(True)
         collisions = self._action(v, "&Collision geometry", self._set_collisions_visible, name="collisionsAction")
         collisions.setCheckable(True)
         if self.settings.value("showCollisions", False, type=bool):  # remembered; off by default

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
 
@@ -30,33 +30,61 @@ def project_points(mvp: np.ndarray, points: np.ndarray, width: float, height: fl
     return np.c_[(ndc[:, 0] + 1) * width / 2, (1 - ndc[:, 1]) * height / 2], front
 
 
+def label_order(count: int, selected: int | None, hovered: int | None, leaves, all_labels: bool) -> list[int]:
+    """Indices of the labels to draw, most important first: the body under the cursor, the
+    selected one, the end effectors (``leaves``), then (with ``all_labels``) every other one."""
+    order: list[int] = []
+    seen: set[int] = set()
+    for k in (hovered, selected, *leaves, *(range(count) if all_labels else ())):
+        if k is not None and 0 <= k < count and k not in seen:
+            seen.add(k)
+            order.append(k)
+    return order
+
+
 def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor,
-                font: QFont, cache: dict[str, QStaticText]) -> None:
-    """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts."""
+                font: QFont, cache: dict[str, QStaticText],
+                order: list[int] | None = None) -> list[tuple[str, QRectF]]:
+    """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts.
+
+    ``order`` lists the labels to draw, most important first (default: all, in index order). A
+    label whose rectangle would overlap one already kept is dropped, so what is drawn stays
+    readable. Returns the drawn texts with their rectangles."""
     painter.setFont(font)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
     groups: dict[tuple[int, int], list] = {}
-    for text, (x, y), ok in zip(texts, px, front):
-        if ok and np.isfinite(x) and np.isfinite(y):
-            groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(text)
+    for k in range(len(texts)) if order is None else order:
+        if k >= len(texts):  # an order from before an edit removed bodies
+            continue
+        (x, y), ok = px[k], front[k]
+        if ok and np.isfinite(x) and np.isfinite(y) and abs(x) < 1e6 and abs(y) < 1e6:
+            groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(texts[k])
+    metrics = QFontMetricsF(font)
+    ascent, height = metrics.ascent(), metrics.height()
+    kept: list[tuple[str, QRectF, QPointF]] = []
+    for x, y, names in groups.values():  # in priority order: the first label of a group set it
+        text = ", ".join(names)
+        rect = QRectF(x + 4, y - 4 - ascent, metrics.horizontalAdvance(text) + 1, height)
+        if not any(rect.intersects(r) for _, r, _ in kept):
+            kept.append((text, rect, QPointF(x + 4, y - 4 - ascent)))
     shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
-    ascent = QFontMetricsF(font).ascent()
     for pen, dx in ((shadow, 1.0), (color, 0.0)):  # a 1-px shadow keeps text readable over meshes
         painter.setPen(pen)
-        for x, y, names in groups.values():
-            text = ", ".join(names)
+        for text, _, at in kept:
             static = cache.get(text)
             if static is None:  # laid out once, drawn every frame
                 if len(cache) > 4096:  # names come and go with edits: keep the cache bounded
                     cache.clear()
                 static = cache[text] = QStaticText(text)
                 static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-            painter.drawStaticText(QPointF(x + 4 + dx, y - 4 + dx - ascent), static)
+            painter.drawStaticText(at + QPointF(dx, dx), static)
+    return [(text, rect) for text, rect, _ in kept]
 
 
 class LabelsItem(GLGraphicsItem):
-    """Texts at 3D positions; ``set_data`` updates positions in place."""
+    """Texts at 3D positions; ``set_data`` updates positions in place. ``order`` (see
+    :func:`label_order`) says which are drawn, most important first; ``None`` draws all."""
 
     def __init__(self, font: QFont | None = None) -> None:
         super().__init__()
@@ -66,15 +94,19 @@ class LabelsItem(GLGraphicsItem):
         self.font = font or QFont("DejaVu Sans", 10)
         # owned by the item, so the Qt objects go away with the view, never after the application
         self.static_texts: dict[str, QStaticText] = {}
+        self.order: list[int] | None = None
+        self.drawn: list[tuple[str, QRectF]] = []  # what the last paint drew, and where
 
     def set_data(self, texts: list[str] | None = None, positions: np.ndarray | None = None,
-                 color: QColor | None = None) -> None:
+                 color: QColor | None = None, order: list[int] | None | bool = False) -> None:
         if texts is not None:
             self.texts = list(texts)
         if positions is not None:
             self.positions = np.asarray(positions, dtype=float).reshape(-1, 3)
         if color is not None:
             self.color = color
+        if order is not False:  # None is a value here: every label
+            self.order = order
         self.update()
 
     def paint(self) -> None:
@@ -83,5 +115,6 @@ class LabelsItem(GLGraphicsItem):
         view = self.view()
         px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
         painter = QPainter(view)
-        draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts)
+        self.drawn = draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts,
+                                 self.order)
         painter.end()

@@ -54,8 +54,10 @@ def simplify(vertices: np.ndarray, faces: np.ndarray, target: int) -> tuple[np.n
 
         v, f = fast_simplification.simplify(welded.astype(np.float32), wfaces.astype(np.int32),
                                             target_reduction=max(0.0, 1.0 - target / max(len(wfaces), 1)))
-        if len(f):
+        if 0 < len(f) <= 1.2 * target:  # it may stop early (odd topology): then cluster instead
             result = np.asarray(v, dtype=np.float64), np.asarray(f, dtype=np.int64)
+        else:
+            log.info("quadric decimation left %d of %d triangles (target %d)", len(f), len(wfaces), target)
     except Exception as exc:  # a missing package or a degenerate mesh must not stop the drawing
         log.info("quadric decimation failed (%s); clustering vertices instead", exc)
     if result is None:

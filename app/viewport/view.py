@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..changes import TreeChange
 from ..document import RobotDocument
-from .labels import LabelsItem, draw_labels, project_points, view_mvp
+from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, LodMeshItem, assign_targets
 from .meshes import SHADER, visual_mesh
 
@@ -46,6 +46,9 @@ class RobotViewport(gl.GLViewWidget):
         self.doc = doc
         self.theme = "dark"
         self.show_labels = True
+        self.all_labels = False  # by default: selected body, end effectors and the body under the cursor
+        self._hovered: int | None = None  # label index (0: the base) of the body under the cursor
+        self.setMouseTracking(True)
         self.show_collisions = False
         self._scale = 0.1
         self.grid = gl.GLGridItem()
@@ -75,6 +78,7 @@ class RobotViewport(gl.GLViewWidget):
         self._parent = np.zeros(0, dtype=int)
         self._poses = np.zeros((0, 4, 4))
         self._press: QPointF | None = None
+        self._selected_label: int | None = None
         self._lod_ready = False
         self.interactive_faces = 0  # mesh triangles drawn while interacting (after the first drag)
         self._idle = QTimer(self, singleShot=True, interval=IDLE_MS, timeout=self.set_full_detail)
@@ -111,6 +115,29 @@ class RobotViewport(gl.GLViewWidget):
     def set_labels_visible(self, on: bool) -> None:
         self.show_labels = on
         self.labels.setVisible(on)
+
+    def set_all_labels(self, on: bool) -> None:
+        """Label every body (overlapping labels still hide), not just the important ones."""
+        self.all_labels = bool(on)
+        self._update_label_order()
+
+    def _label_index(self, name: str | None) -> int | None:
+        tree = self.doc.tree
+        if name is None:
+            return None
+        if name == tree.base_name:
+            return 0
+        names = tree.body_names
+        return names.index(name) + 1 if name in names else None
+
+    def _update_label_order(self) -> None:
+        """Which labels are drawn, most important first (overlaps are dropped when painting)."""
+        n = len(self._parent)
+        has_child = np.zeros(n, dtype=bool)
+        has_child[self._parent[self._parent >= 0]] = True
+        leaves = (np.flatnonzero(~has_child) + 1).tolist()  # label 0 is the base
+        self.labels.set_data(order=label_order(n + 1, self._label_index(self.doc.selection), self._hovered,
+                                               leaves, self.all_labels))
 
     def set_collisions_visible(self, on: bool) -> None:
         """Draw every body's collision geometry, translucent in :data:`COLLISION_COLOR`."""
@@ -248,6 +275,8 @@ class RobotViewport(gl.GLViewWidget):
             self.merged_mesh.setVisible(False)
         self._lod_ready = False  # decimated copies are made on the first drag, not at every load
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
+        self._hovered = None
+        self._update_label_order()
         self._build_collisions()
         self.set_theme(self.theme)
         s = self._scale * 1.3
@@ -346,6 +375,10 @@ class RobotViewport(gl.GLViewWidget):
 
     def _update_selection(self) -> None:
         name = self.doc.selection
+        selected = self._label_index(name)
+        if selected != self._selected_label:
+            self._selected_label = selected
+            self._update_label_order()
         names = self.doc.tree.body_names
         if name is None or (name not in names and name != self.doc.tree.base_name):
             self.selected_triad.setVisible(False)
@@ -378,7 +411,18 @@ class RobotViewport(gl.GLViewWidget):
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
         if ev.buttons():  # orbiting or panning: as fluid as a slider drag
             self._interacting()
+        else:  # the body under the cursor is labelled
+            hovered = self._label_index(self.body_at(ev.position().x(), ev.position().y()))
+            if hovered != self._hovered:
+                self._hovered = hovered
+                self._update_label_order()
         super().mouseMoveEvent(ev)
+
+    def leaveEvent(self, ev) -> None:  # noqa: N802
+        if self._hovered is not None:
+            self._hovered = None
+            self._update_label_order()
+        super().leaveEvent(ev)
 
     def wheelEvent(self, ev) -> None:  # noqa: N802
         self._interacting()
@@ -405,6 +449,7 @@ class RobotViewport(gl.GLViewWidget):
             font = QFont(self.labels.font)
             font.setPointSizeF(font.pointSizeF() * max(1.0, height / max(self.height(), 1)))
             painter = QPainter(img)
-            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font, self.labels.static_texts)
+            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font, self.labels.static_texts,
+                        self.labels.order)
             painter.end()
         return img

@@ -8,7 +8,9 @@ import pyqtgraph.opengl as gl
 import pytest
 import trimesh
 from kinetree.app.viewport.lod import INTERACTIVE_FACES, LodMeshItem, simplify
-from PySide6.QtGui import QVector3D
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QAction, QVector3D
+from PySide6.QtTest import QTest
 from test_view_docks_pose import image_array
 
 URDF = """<?xml version="1.0"?>
@@ -49,7 +51,7 @@ def test_drag_draws_within_budget_then_full_detail_when_still(balls, qtbot):
     assert all(isinstance(item, LodMeshItem) and item.detailed for _, item, _ in vp._meshes)  # loaded: full
 
     balls.doc.set_joint_position("j", 0.3)
-    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES
+    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES, [(it.detailed, it.coarse is not None) for _, it, _ in vp._meshes]
     vp.repaint()  # the decimated copies reach the GPU once, here
 
     uploads = []
@@ -102,3 +104,66 @@ def test_simplify_keeps_the_shape_and_caches():
     assert again[0] is v  # computed once per mesh and target
     small_v, small_f = simplify(sphere.vertices, sphere.faces, 50_000)
     assert len(small_f) == len(sphere.faces)  # under the target: left alone
+
+
+def star(arms: int = 5, length: int = 12):
+    """A many-body robot: ``arms`` chains of ``length`` short links fanning out from the base."""
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree()
+    for a in range(arms):
+        parent = tree.base_name
+        angle = 2 * np.pi * a / arms
+        for k in range(length):
+            body = RigidBody(f"arm{a}_link{k}")
+            body.joint = Joint(f"arm{a}_j{k}", "revolute")
+            T = np.eye(4)
+            T[:3, 3] = (0.08 * np.cos(angle), 0.08 * np.sin(angle), 0.01) if k else (0.0, 0.0, 0.05)
+            body.joint.set_fixed_transform(T)
+            tree.add_body(body, parent)
+            parent = body.name
+    return tree
+
+
+def no_overlaps(drawn) -> bool:
+    rects = [r for _, r in drawn]
+    return not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_labels_declutter_on_a_many_body_robot(make_window, qtbot):
+    w = make_window()
+    w.resize(1200, 900)
+    w.doc.load(star())
+    vp = w.viewport
+    vp.setCameraPosition(pos=QVector3D(0, 0, 0), distance=2.2, elevation=90, azimuth=-90)
+
+    def drawn_after_paint() -> list[str]:
+        vp.labels.drawn = []
+        vp.update()
+        qtbot.waitUntil(lambda: len(vp.labels.drawn) > 0, timeout=3000)
+        return [t for t, _ in vp.labels.drawn]
+
+    # by default: the five end effectors only (nothing selected, nothing under the cursor)
+    assert sorted(drawn_after_paint()) == [f"arm{a}_link11" for a in range(5)]
+    assert no_overlaps(vp.labels.drawn)
+
+    w.doc.select("arm2_link4")
+    names = drawn_after_paint()
+    assert "arm2_link4" in names and len(names) == 6
+
+    hover = vp.project(vp._poses[w.doc.tree.body_names.index("arm0_link6"), :3, 3][None])[0]
+    QTest.mouseMove(vp, QPoint(int(round(hover[0])), int(round(hover[1]))))
+    qtbot.waitUntil(lambda: vp._hovered is not None, timeout=3000)
+    assert "arm0_link6" in drawn_after_paint()
+
+    action = w.findChild(QAction, "allLabelsAction")
+    assert action is not None and action.isCheckable() and not action.isChecked()
+    action.trigger()
+    names = drawn_after_paint()
+    # all labels asked for: many more drawn, but links a few pixels apart on screen would
+    # overlap a more important label, and are left out
+    assert 10 < len(names) < 61 and no_overlaps(vp.labels.drawn)
+    assert {"arm2_link4", "arm0_link6"} <= set(names)
+    assert w.settings.value("allLabels", type=bool) is True
+    again = make_window()  # the same settings file: remembered
+    assert again.findChild(QAction, "allLabelsAction").isChecked() and again.viewport.all_labels
