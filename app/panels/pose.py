@@ -182,7 +182,10 @@ class PosePanel(QWidget):
                 self.body_combo.setCurrentText(body)
         self.refresh()
 
-    def _rebuild_choices(self) -> None:
+    def _rebuild_choices(self, change=None) -> None:
+        if change is not None and change.kind not in ("structure", "rename", "reset"):
+            self._follow()  # the same bodies: the lists stand, the readout is redone
+            return
         tree = self.doc.tree
         names = tree.body_names
         frames = [tree.base_name, *names]
