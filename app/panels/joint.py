@@ -44,7 +44,7 @@ DH_FIELDS = (("dh_a", "a", False), ("dh_alpha", "α", True), ("dh_d", "d", False
 
 class JointPanel(QWidget):
     """Form for the selected body: names, joint type, axis, limits, offset, fixed transform,
-    DH row, inertia and visuals."""
+    DH row, inertia, visuals and collision geometry."""
 
     def __init__(self, doc: RobotDocument, parent=None) -> None:
         super().__init__(parent)
@@ -158,6 +158,8 @@ class JointPanel(QWidget):
 
         self.visuals = VisualsEditor(self)
         lay.addWidget(self.visuals)
+        self.collisions = VisualsEditor(self, mode="collisions")
+        lay.addWidget(self.collisions)
         lay.addStretch(1)
         # the visuals editor's widgets, under the names the panel has always had
         for name in ("visual_list", "add_visual_buttons", "remove_visual_button", "visual_kind",
@@ -427,6 +429,7 @@ class JointPanel(QWidget):
                 self.mimic_combo.clear()
                 self.type_combo.setCurrentIndex(-1)
             self.visuals.clear()
+            self.collisions.clear()
             return
         b = self.doc.tree.get_body(name)
         j = b.joint
@@ -466,6 +469,7 @@ class JointPanel(QWidget):
         F["inertia"].show_numbers(b.inertia)
         self._show_mimic(j)
         self.visuals.show_visuals(b)
+        self.collisions.show_visuals(b)
 
     def _show_dh(self, j) -> None:
         dh = j.dh_parameters

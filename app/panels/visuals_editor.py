@@ -1,13 +1,15 @@
-"""The Joint panel's "Visuals" group: the selected body's visuals as a list, with add, remove,
-kind, size, pose and colour editors (each change one undo step)."""
+"""The Joint panel's "Visuals" and "Collisions" groups: the selected body's visuals (or its
+collision shapes) as a list, with add, remove, kind, size, pose and (visuals only) colour
+editors, each change one undo step."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kinetree.core import Visual
+from kinetree.core import KineTreeError, Visual
 from kinetree.core.transforms import matrix_to_rpy, pose_from_xyz_rpy
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
@@ -65,18 +67,29 @@ def color_swatch(color: QColor) -> QIcon:
     return QIcon(pm)
 
 
-class VisualsEditor(QGroupBox):
-    """Edits the visuals of ``panel``'s selected body through the panel's undoable edits;
-    its fields join ``panel.fields`` (``visual_size``, ``visual_xyz``, ``visual_rpy``)."""
+#: The two modes: the body attribute edited, the word for one shape (field keys, undo texts).
+MODES = {"visuals": "visual", "collisions": "collision"}
+#: The colour RigidBody.add_collision gives (collision shapes do not use it).
+COLLISION_COLOR = (0.7, 0.7, 0.75, 1.0)
 
-    def __init__(self, panel: JointPanel) -> None:
-        super().__init__("Visuals")
+
+class VisualsEditor(QGroupBox):
+    """Edits the visuals (``mode="visuals"``) or the collision shapes (``mode="collisions"``)
+    of ``panel``'s selected body through the panel's undoable edits; its fields join
+    ``panel.fields`` as ``visual_size``, ``visual_xyz``, ``visual_rpy`` (``collision_…``)."""
+
+    def __init__(self, panel: JointPanel, mode: str = "visuals") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+        super().__init__(mode.capitalize())
         self.panel = panel
+        self.mode, self.word = mode, MODES[mode]
+        w, cap = self.word, self.word.capitalize()
         self.visual_index = -1  # the selected row of the visual list (kept across refreshes)
         self._visual_body: str | None = None
         vlay = QVBoxLayout(self)
         self.visual_list = QListWidget()
-        self.visual_list.setObjectName("visualList")
+        self.visual_list.setObjectName(f"{w}List")
         self.visual_list.setMaximumHeight(96)
         self.visual_list.currentRowChanged.connect(self._visual_row_changed)
         vlay.addWidget(self.visual_list)
@@ -84,35 +97,46 @@ class VisualsEditor(QGroupBox):
         self.add_visual_buttons: dict[str, QPushButton] = {}
         for kind in PRIMITIVES:
             b = QPushButton(f"+ {kind}")
-            b.setObjectName(f"add_{kind}")
-            b.setToolTip(f"add a {kind} to the body")
+            b.setObjectName(f"add_{kind}" if mode == "visuals" else f"add_{w}_{kind}")
+            b.setToolTip(f"add a {kind} to the body's {mode}")
             b.clicked.connect(lambda _=False, k=kind: self._add_visual(k))
             row.addWidget(b)
             self.add_visual_buttons[kind] = b
         self.remove_visual_button = QPushButton("Remove")
-        self.remove_visual_button.setObjectName("removeVisual")
-        self.remove_visual_button.setToolTip("remove the selected visual")
+        self.remove_visual_button.setObjectName(f"remove{cap}")
+        self.remove_visual_button.setToolTip(f"remove the selected {w}")
         self.remove_visual_button.clicked.connect(self._remove_visual)
         row.addWidget(self.remove_visual_button)
         vlay.addLayout(row)
+        self.copy_button: QPushButton | None = None
+        if mode == "collisions":  # the usual start: collide where the body is drawn
+            self.copy_button = QPushButton("Copy visuals to collisions")
+            self.copy_button.setObjectName("copyVisualsToCollisions")
+            self.copy_button.setToolTip("replace the collision shapes by copies of the visuals")
+            self.copy_button.clicked.connect(self._copy_visuals)
+            vlay.addWidget(self.copy_button)
         vform = QFormLayout()
         self.visual_kind = QComboBox()
-        self.visual_kind.setObjectName("visualKind")
+        self.visual_kind.setObjectName(f"{w}Kind")
         self.visual_kind.activated.connect(self._set_visual_kind)
         vform.addRow("Kind", self.visual_kind)
         self.visual_file = QLineEdit()
-        self.visual_file.setObjectName("visualFile")
+        self.visual_file.setObjectName(f"{w}File")
         self.visual_file.setReadOnly(True)
         vform.addRow("Mesh file", self.visual_file)
         self.visual_size_label = QLabel("Size")
-        panel.add_field(vform, "visual_size", self.visual_size_label, self._set_visual_size)
-        panel.add_field(vform, "visual_xyz", "xyz (m)", self._set_visual_xyz, "position in the body frame")
-        panel.add_field(vform, "visual_rpy", "roll pitch yaw", self._set_visual_rpy, "orientation in the body frame")
-        self.visual_color = QPushButton()
-        self.visual_color.setObjectName("visualColor")
-        self.visual_color.setToolTip("choose the colour (with opacity)")
-        self.visual_color.clicked.connect(self._choose_visual_color)
-        vform.addRow("Colour", self.visual_color)
+        self.keys = {k: f"{w}_{k}" for k in ("size", "xyz", "rpy")}  # panel.fields keys
+        panel.add_field(vform, self.keys["size"], self.visual_size_label, self._set_visual_size)
+        panel.add_field(vform, self.keys["xyz"], "xyz (m)", self._set_visual_xyz, "position in the body frame")
+        panel.add_field(vform, self.keys["rpy"], "roll pitch yaw", self._set_visual_rpy,
+                        "orientation in the body frame")
+        self.visual_color: QPushButton | None = None
+        if mode == "visuals":  # collision shapes have no colour
+            self.visual_color = QPushButton()
+            self.visual_color.setObjectName("visualColor")
+            self.visual_color.setToolTip("choose the colour (with opacity)")
+            self.visual_color.clicked.connect(self._choose_visual_color)
+            vform.addRow("Colour", self.visual_color)
         self.visual_form = vform
         vlay.addLayout(vform)
 
@@ -121,20 +145,27 @@ class VisualsEditor(QGroupBox):
         name = self.panel.body()
         if name is None:
             return None
-        visuals = self.panel.doc.tree.get_body(name).visuals
-        return visuals[self.visual_index] if 0 <= self.visual_index < len(visuals) else None
+        shapes = getattr(self.panel.doc.tree.get_body(name), self.mode)
+        return shapes[self.visual_index] if 0 <= self.visual_index < len(shapes) else None
 
     def _visual_edit(self, text: str, change: Callable[[Visual], Visual]) -> str | None:
-        """Replace the selected visual by ``change(visual)`` as one undo step."""
+        """Replace the selected shape by ``change(shape)`` as one undo step."""
         i = self.visual_index
         if self._current_visual() is None:
-            return "select a visual first"
+            return f"select a {self.word} first"
 
         def apply(b):
-            vs = list(b.visuals)
-            # an edited visual is the user's own: the library's name would let a DH edit redraw it
-            vs[i] = replace(change(vs[i]), name="")
-            b.visuals = vs
+            vs = list(getattr(b, self.mode))
+            try:
+                vs[i] = change(vs[i])
+            except KineTreeError as exc:
+                if self.mode == "visuals":
+                    raise
+                # the core's shape type calls every shape "<kind> visual"; here it is a collision
+                raise type(exc)(re.sub(r"^(\w+) visual:", r"collision \1:", str(exc), count=1)) from None
+            if self.mode == "visuals":  # the user's own now: the library's name would let a DH edit redraw it
+                vs[i] = replace(vs[i], name="")
+            setattr(b, self.mode, vs)
 
         return self.panel.body_edit(f"{text} {i + 1}", apply)
 
@@ -142,9 +173,13 @@ class VisualsEditor(QGroupBox):
         name = self.panel.body()
         if name is None:
             return
-        n = len(self.panel.doc.tree.get_body(name).visuals)
+        n = len(getattr(self.panel.doc.tree.get_body(name), self.mode))
         self.visual_index = n  # the new one is selected after the refresh
-        message = self.panel.body_edit(f"Add {kind}", lambda b: b.add_visual(kind, DEFAULT_SIZES[kind]))
+        if self.mode == "visuals":
+            message = self.panel.body_edit(f"Add {kind}", lambda b: b.add_visual(kind, DEFAULT_SIZES[kind]))
+        else:
+            message = self.panel.body_edit(f"Add collision {kind}",
+                                           lambda b: b.add_collision(kind, DEFAULT_SIZES[kind]))
         if message:
             self.visual_index = n - 1
             self.panel.report(message)
@@ -155,18 +190,32 @@ class VisualsEditor(QGroupBox):
             return
 
         def remove(b):
-            vs = list(b.visuals)
+            vs = list(getattr(b, self.mode))
             del vs[i]
-            b.visuals = vs
+            setattr(b, self.mode, vs)
 
-        self.panel.report(self.panel.body_edit(f"Remove {v.kind} {i + 1}", remove))
+        what = v.kind if self.mode == "visuals" else f"collision {v.kind}"
+        self.panel.report(self.panel.body_edit(f"Remove {what} {i + 1}", remove))
+
+    def _copy_visuals(self) -> None:
+        name = self.panel.body()
+        if name is None:
+            return
+        visuals = self.panel.doc.tree.get_body(name).visuals
+        # colour is not used by collisions and names tie library visuals to their DH rows
+        copies = [replace(v, color=COLLISION_COLOR, name="") for v in visuals]
+        if list(self.panel.doc.tree.get_body(name).collisions) == copies:
+            return  # nothing would change: no undo step
+        self.visual_index = 0
+        self.panel.report(self.panel.body_edit("Copy visuals to collisions",
+                                               lambda b: setattr(b, "collisions", copies)))
 
     def _set_visual_kind(self, _index: int) -> None:
         v = self._current_visual()
         kind = self.visual_kind.currentText()
         if v is None or kind == v.kind:
             return
-        message = self._visual_edit(f"Make a {kind} of visual", lambda v: replace(
+        message = self._visual_edit(f"Make a {kind} of {self.word}", lambda v: replace(
             v, kind=kind, size=convert_size(v.kind, v.size, kind), filename=v.filename if kind == "mesh" else ""))
         if message:
             self.panel.report(message)
@@ -175,24 +224,27 @@ class VisualsEditor(QGroupBox):
     def _set_visual_size(self, _text: str) -> str | None:
         v = self._current_visual()
         if v is None:
-            return "select a visual first"
+            return f"select a {self.word} first"
         n = len(DEFAULT_SIZES[v.kind])
-        size = tuple(self.panel.fields["visual_size"].numbers(n, f"{v.kind} {SIZE_LABELS[v.kind].lower()}"))
-        return self._visual_edit("Resize visual", lambda v: replace(v, size=size))
+        what = f"{v.kind} {SIZE_LABELS[v.kind].lower()}" if self.mode == "visuals" else \
+            f"collision {v.kind} {SIZE_LABELS[v.kind].lower()}"
+        size = tuple(self.panel.fields[self.keys["size"]].numbers(n, what))
+        return self._visual_edit(f"Resize {self.word}", lambda v: replace(v, size=size))
 
     def _set_visual_xyz(self, _text: str) -> str | None:
-        xyz = self.panel.fields["visual_xyz"].numbers(3, "visual xyz")
+        xyz = self.panel.fields[self.keys["xyz"]].numbers(3, f"{self.word} xyz")
 
         def move(v: Visual) -> Visual:
             T = v.matrix
             T[:3, 3] = xyz
             return replace(v, pose=T)
 
-        return self._visual_edit("Move visual", move)
+        return self._visual_edit(f"Move {self.word}", move)
 
     def _set_visual_rpy(self, _text: str) -> str | None:
-        rpy = self.panel.fields["visual_rpy"].numbers(3, "visual roll pitch yaw")
-        return self._visual_edit("Turn visual", lambda v: replace(v, pose=pose_from_xyz_rpy(v.matrix[:3, 3], rpy)))
+        rpy = self.panel.fields[self.keys["rpy"]].numbers(3, f"{self.word} roll pitch yaw")
+        return self._visual_edit(f"Turn {self.word}",
+                                 lambda v: replace(v, pose=pose_from_xyz_rpy(v.matrix[:3, 3], rpy)))
 
     def _choose_visual_color(self) -> None:
         v = self._current_visual()
@@ -222,24 +274,27 @@ class VisualsEditor(QGroupBox):
         if b.name != self._visual_body:  # another body: start at its first visual
             self._visual_body = b.name
             self.visual_index = 0
-        n = len(b.visuals)
-        self.visual_index = min(max(self.visual_index, 0), n - 1)
+        shapes = getattr(b, self.mode)
+        self.visual_index = min(max(self.visual_index, 0), len(shapes) - 1)
+        if self.copy_button is not None:
+            self.copy_button.setEnabled(bool(b.visuals))
         with signals_blocked(self.visual_list):
             self.visual_list.clear()
-            for i, v in enumerate(b.visuals):
+            for i, v in enumerate(shapes):
                 self.visual_list.addItem(visual_label(i, v))
                 self.visual_list.item(i).setToolTip(f"{v.kind} {'  '.join(short_text(s, 4) for s in v.size)}")
             self.visual_list.setCurrentRow(self.visual_index)
         self.show_visual()
 
     def show_visual(self) -> None:
-        """The editors of the selected visual (the list row ``visual_index``)."""
+        """The editors of the selected shape (the list row ``visual_index``)."""
         v = self._current_visual()
         F = self.panel.fields
+        size, xyz, rpy = (F[self.keys[k]] for k in ("size", "xyz", "rpy"))
         has = v is not None
-        for w in (self.visual_kind, self.visual_color, self.remove_visual_button,
-                  F["visual_size"], F["visual_xyz"], F["visual_rpy"]):
-            w.setEnabled(has)
+        for w in (self.visual_kind, self.visual_color, self.remove_visual_button, size, xyz, rpy):
+            if w is not None:
+                w.setEnabled(has)
         kind = v.kind if has else "box"
         with signals_blocked(self.visual_kind):
             self.visual_kind.clear()
@@ -252,15 +307,18 @@ class VisualsEditor(QGroupBox):
         self.visual_form.labelForField(self.visual_file).setVisible(is_mesh)
         self.visual_size_label.setText(SIZE_LABELS[kind] if has else "Size")
         if not has:
-            for key in ("visual_size", "visual_xyz", "visual_rpy"):
-                F[key].show_value("")
-            self.visual_color.setIcon(QIcon())
-            self.visual_color.setText("—")
+            for f in (size, xyz, rpy):
+                f.show_value("")
+            if self.visual_color is not None:
+                self.visual_color.setIcon(QIcon())
+                self.visual_color.setText("—")
             return
         T = v.matrix
-        F["visual_size"].show_numbers(v.size)
-        F["visual_xyz"].show_numbers(T[:3, 3])
-        F["visual_rpy"].show_numbers(matrix_to_rpy(T), *self.panel.angle_units(True))
+        size.show_numbers(v.size)
+        xyz.show_numbers(T[:3, 3])
+        rpy.show_numbers(matrix_to_rpy(T), *self.panel.angle_units(True))
+        if self.visual_color is None:
+            return
         color = QColor.fromRgbF(*v.color)
         self.visual_color.setIcon(color_swatch(color))
         self.visual_color.setText(color.name() + ("" if v.color[3] >= 1 else f"  {v.color[3]:.0%}"))

@@ -14,7 +14,8 @@ from kinetree.app.xacro_env import HINT, SETTING
 from kinetree.core.io import open_robot
 from kinetree.core.io.project import save_project
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QPushButton
+from test_joint_panel import choose, click, click_row, type_into, undo_all
 
 ENV_XACRO = """<?xml version="1.0"?>
 <robot name="envbot" xmlns:xacro="http://www.ros.org/wiki/xacro">
@@ -148,3 +149,101 @@ def test_a_fifo_mesh_is_skipped_and_the_robot_opens(window, qtbot, tmp_path, mon
     assert len(np.unique(pixels)) > 3  # the robot (box, cylinder, frames) is drawn over the background
     if source == "obj_mtllib":  # the OBJ's own triangle is loaded, without its material
         assert mesh_file(str(tmp_path / "m.obj"), (1, 1, 1)).faceCount() == 1
+
+
+# --- collision geometry in the Joint panel ---------------------------------------------------
+@pytest.fixture
+def panel(window):
+    window.doc.open("two_link_planar")
+    window.doc.select("link1")
+    return window.joint
+
+
+def collision_labels(editor) -> list[str]:
+    return [editor.visual_list.item(i).text() for i in range(editor.visual_list.count())]
+
+
+def test_collision_list_add_edit_remove_undo(window, panel, qtbot, tmp_path):
+    doc = window.doc
+    ed = panel.collisions
+    original, start = doc.serialized(), doc.undo_stack.count()
+    visuals = doc.tree.get_body("link1").visuals
+    assert doc.tree.get_body("link1").collisions == () and ed.visual_list.count() == 0
+    assert ed.title() == "Collisions" and ed.visual_color is None  # no colour for collisions
+    assert panel.findChild(QPushButton, "visualColor") is panel.visual_color
+    for w in (ed.remove_visual_button, ed.visual_kind, panel.fields["collision_size"]):
+        assert not w.isEnabled()
+
+    click(qtbot, ed.add_visual_buttons["box"])
+    click(qtbot, ed.add_visual_buttons["cylinder"])
+    body = doc.tree.get_body("link1")
+    assert [c.kind for c in body.collisions] == ["box", "cylinder"]
+    assert body.visuals == visuals  # the visuals are not touched
+    assert collision_labels(ed) == ["box 1", "cylinder 2"] and ed.visual_list.currentRow() == 1
+    assert doc.undo_stack.text(start) == "Add collision box of link1"
+
+    click_row(qtbot, ed.visual_list, 0)
+    type_into(qtbot, panel.fields["collision_size"], "0.3 0.2 0.1")
+    type_into(qtbot, panel.fields["collision_xyz"], "0.1 0 0.05")
+    type_into(qtbot, panel.fields["collision_rpy"], "0 90 0")
+    c = doc.tree.get_body("link1").collisions[0]
+    assert c.size == (0.3, 0.2, 0.1)
+    np.testing.assert_allclose(c.matrix[:3, 3], [0.1, 0, 0.05])
+    np.testing.assert_allclose(c.matrix[:3, :3], [[0, 0, 1], [0, 1, 0], [-1, 0, 0]], atol=1e-12)
+    assert doc.undo_stack.count() == start + 5 and ed.visual_list.currentRow() == 0
+    assert doc.undo_stack.text(start + 2) == "Resize collision 1 of link1"
+
+    choose(qtbot, ed.visual_kind, "sphere")
+    assert doc.tree.get_body("link1").collisions[0].kind == "sphere"
+    assert doc.tree.get_body("link1").collisions[0].size == (pytest.approx(0.15),)
+
+    # exported and read back: the edited shapes are the URDF's <collision> elements
+    assert window.export_to(tmp_path / "c.urdf")
+    back = open_robot(tmp_path / "c.urdf")[0].get_body("link1").collisions
+    assert [(b.kind, b.size) for b in back] == [(c.kind, c.size) for c in doc.tree.get_body("link1").collisions]
+
+    click_row(qtbot, ed.visual_list, 1)
+    click(qtbot, ed.remove_visual_button)
+    assert [c.kind for c in doc.tree.get_body("link1").collisions] == ["sphere"]
+    assert doc.undo_stack.count() == start + 7  # add, add, size, xyz, rpy, kind, remove
+    doc.undo_stack.undo()
+    assert [c.kind for c in doc.tree.get_body("link1").collisions] == ["sphere", "cylinder"]
+    assert collision_labels(ed) == ["sphere 1", "cylinder 2"]
+    undo_all(doc)
+    assert doc.serialized() == original and ed.visual_list.count() == 0
+
+
+@pytest.mark.parametrize("text", ["0 0.1 0.1", "a b c", "0.1 0.1"])
+def test_bad_collision_size_is_refused_in_place(window, panel, qtbot, text):
+    doc = window.doc
+    click(qtbot, panel.collisions.add_visual_buttons["box"])
+    before, count = doc.serialized(), doc.undo_stack.count()
+    field = panel.fields["collision_size"]
+    type_into(qtbot, field, text)
+    assert field.error and "collision box" in field.error
+    assert panel.error_label.text() == field.error
+    assert doc.serialized() == before and doc.undo_stack.count() == count
+    type_into(qtbot, field, "0.2 0.2 0.2")
+    assert field.error == "" and doc.tree.get_body("link1").collisions[0].size == (0.2, 0.2, 0.2)
+
+
+def test_copy_visuals_to_collisions_is_one_step(window, panel, qtbot):
+    doc = window.doc
+    button = panel.collisions.copy_button
+    assert panel.findChild(QPushButton, "copyVisualsToCollisions") is button and button.isEnabled()
+    original, start = doc.serialized(), doc.undo_stack.count()
+    click(qtbot, button)
+    body = doc.tree.get_body("link1")
+    assert len(body.collisions) == len(body.visuals) > 0
+    for c, v in zip(body.collisions, body.visuals):
+        assert (c.kind, c.size, c.pose, c.filename) == (v.kind, v.size, v.pose, v.filename)
+    assert doc.undo_stack.count() == start + 1
+    assert panel.collisions.visual_list.count() == len(body.visuals)
+    click(qtbot, button)  # the same again: nothing to do, no undo step
+    assert doc.undo_stack.count() == start + 1
+    doc.undo_stack.undo()
+    assert doc.serialized() == original
+    # a body without visuals has nothing to copy
+    doc.edit("Clear", lambda t: setattr(t.get_body("link2"), "visuals", ()))
+    doc.select("link2")
+    assert not button.isEnabled()
