@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 
 from .errors import InvalidPropertyError
 from .joint import Joint
+from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, text_problem
 from .transforms import MAX_LENGTH, validate_transform
 from .xml_fragment import check_fragments
 
@@ -53,10 +54,9 @@ class Visual:
             raise InvalidPropertyError(
                 f"visual kind {self.kind!r:.80} unknown; expected one of {', '.join(VISUAL_KINDS)}"
             )
-        for attr in ("filename", "name"):
-            if not isinstance(getattr(self, attr), str):
-                raise InvalidPropertyError(
-                    f"{self.kind} visual: {attr} must be a string, got {getattr(self, attr)!r:.80}")
+        for attr, longest in (("filename", MAX_PATH_LENGTH), ("name", MAX_NAME_LENGTH)):
+            if problem := text_problem(getattr(self, attr), allow_empty=True, max_length=longest):
+                raise InvalidPropertyError(f"{self.kind} visual: {attr} {problem}")
         size = _floats(self.size, f"{self.kind} visual: size")
         # a mesh scale may be negative (a mirrored mesh), never zero
         ok = (lambda v: v != 0) if self.kind == "mesh" else (lambda v: v > 0)
@@ -118,8 +118,8 @@ class RigidBody:
     """
 
     def __init__(self, name: str) -> None:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidPropertyError(f"body name must be a non-empty string, got {name!r}")
+        if problem := text_problem(name):
+            raise InvalidPropertyError(f"body name {problem}")
         self._name = name
         self._joint = Joint(f"{name}_jnt")
         self._joint._owner = self
@@ -137,8 +137,8 @@ class RigidBody:
 
     @name.setter
     def name(self, value: str) -> None:
-        if not isinstance(value, str) or not value.strip():
-            raise InvalidPropertyError(f"body name must be a non-empty string, got {value!r}")
+        if problem := text_problem(value):
+            raise InvalidPropertyError(f"body name {problem}")
         if self._tree is not None:
             self._tree._check_body_rename(self, value)
         self._name = value

@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InvalidConfigurationError, InvalidJointError, InvalidLimitsError, InvalidTransformError
+from .names import text_problem
 from .transforms import (
     MAX_LENGTH,
     axis_angle_rotation,
@@ -115,8 +116,9 @@ class Mimic:
 
 
 def _check_name(name: Any, what: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidJointError(f"{what} must be a non-empty string, got {name!r}")
+    problem = text_problem(name)
+    if problem:
+        raise InvalidJointError(f"{what} {problem}")
     return name
 
 

@@ -10,9 +10,10 @@ import time
 import numpy as np
 import pytest
 from core_helpers import shadowed_tree
-from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, load_robot
+from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, Visual, load_robot
 from kinetree.core.errors import (
     DuplicateNameError,
+    FileFormatError,
     InvalidConfigurationError,
     InvalidJointError,
     InvalidLimitsError,
@@ -23,6 +24,7 @@ from kinetree.core.errors import (
 from kinetree.core.io import export_robot, import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.project import load_project, save_project
+from kinetree.core.io.urdf import urdf_from_string
 from kinetree.core.joint import Mimic
 from kinetree.core.transforms import MAX_LENGTH, transl
 
@@ -530,3 +532,23 @@ def test_query_methods_refuse_hostile_arguments_by_name():
         load_robot("puma560").manipulability(np.zeros(6), "link6", ["x"])
     with pytest.raises(InvalidConfigurationError, match="seed"):
         tree.random_configuration("x")
+
+
+# --- names the files cannot carry ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["b\x00", "a\nb", "x\x07", "\ud800", "n" * 1001])
+def test_names_files_cannot_carry_are_refused(name):
+    """A NUL in a body name read from a DH CSV loaded, then URDF export raised lxml's ValueError."""
+    with pytest.raises(InvalidPropertyError, match="body name"):
+        RigidBody(name)
+    with pytest.raises(InvalidJointError, match="joint name"):
+        Joint(name)
+    with pytest.raises(InvalidPropertyError, match="visual: name"):
+        Visual("box", (1, 1, 1), name=name)
+
+
+def test_mesh_path_longer_than_path_max_is_a_file_error():
+    text = ('<robot name="r"><link name="a"><visual><geometry><mesh filename="%s.stl"/></geometry></visual>'
+            '</link></robot>')
+    with pytest.raises(FileFormatError, match=r"m\.urdf:1: .*filename is 5004 characters long"):
+        urdf_from_string(text % ("m" * 5000), source="m.urdf")
