@@ -4,6 +4,8 @@ collision geometry edited in the Joint panel like visuals."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from dataclasses import replace
 
@@ -13,7 +15,7 @@ from kinetree.app.viewport.meshes import mesh_file
 from kinetree.app.xacro_env import HINT, SETTING
 from kinetree.core.io import open_robot
 from kinetree.core.io.project import save_project
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QMessageBox, QPushButton
 from test_joint_panel import choose, click, click_row, type_into, undo_all
 
@@ -66,6 +68,24 @@ def test_env_in_xacro_is_refused_with_a_hint_until_allowed_in_the_file_menu(
     later.allow_env_action.trigger()
     assert not later.settings.value(SETTING, type=bool)
     assert not later.open_source(path, ask=False)
+
+
+def test_screenshot_reads_env_only_with_allow_env(tmp_path):
+    path = tmp_path / "env.urdf.xacro"
+    path.write_text(ENV_XACRO)
+    png = tmp_path / "shot.png"
+    env = {**os.environ, "KT_TEST_LINK": "forearm"}
+
+    def run(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kinetree.app", "screenshot", str(path), "-o", str(png),
+                               "--size", "160x120", *extra], env=env, capture_output=True, text=True, timeout=60)
+
+    r = run()
+    assert r.returncode == 1 and not png.exists()
+    assert r.stderr.startswith("kinetree screenshot: ") and "--allow-env" in r.stderr
+    r = run("--allow-env")
+    assert r.returncode == 0, r.stderr
+    assert not QImage(str(png)).isNull()
 
 
 def test_an_error_that_is_not_about_env_gets_no_hint(window, warnings_shown, tmp_path):
