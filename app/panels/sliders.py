@@ -240,6 +240,8 @@ class JointsPanel(QWidget):
         self.empty = QLabel("No movable joints")
         outer.addWidget(self.empty)
         self._specs: list[tuple] = []
+        self._rows_version = 0  # counts row sets: new rows have shown nothing yet
+        self._shown_key: tuple | None = None
         doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self.refresh)
         self._rebuild()
@@ -290,6 +292,7 @@ class JointsPanel(QWidget):
         for r, spec in enumerate(self._specs):
             self._add_row(spec, r)
         self._end = len(self.rows)
+        self._rows_version += 1
         grid.setRowStretch(self._end, 1)
         self.scroll.setWidget(inner)
         self.empty.setVisible(not self.rows)
@@ -339,6 +342,7 @@ class JointsPanel(QWidget):
             self._add_row(spec, r)
         self.grid.setRowStretch(self._end, 1)
         self.rows = {k: self.rows[k] for k in keys}  # configuration order, as built
+        self._rows_version += 1
         self._specs = specs
         self.empty.setVisible(not self.rows)
         self.refresh()
@@ -356,6 +360,13 @@ class JointsPanel(QWidget):
         return out
 
     def refresh(self) -> None:
+        # an edit that moves joints signals the tree and then the configuration: show them once
+        tree = self.doc.tree
+        key = (tree, tree.revision, self.doc.configuration.tobytes(), self._rows_version, self.degrees,
+               self.millimetres, self.step.value())
+        if key == self._shown_key:
+            return
+        self._shown_key = key
         for key, value in self.values().items():
             if key in self.rows:
                 self.rows[key].show(value)

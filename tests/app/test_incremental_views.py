@@ -133,7 +133,12 @@ def test_slider_rows_follow_the_movable_joints(qtbot):
     rows = dict(panel.rows)
     doc.edit("mass", lambda t: setattr(t.get_body("link2"), "mass", 3.0))  # no joint touched
     assert all(panel.rows[k] is r for k, r in rows.items()) and len(panel.rows) == 6
-    doc.edit("add", lambda t: add_child(t, "link6", "prismatic"))
+    reads = []
+    values = panel.values
+    panel.values = lambda: reads.append(1) or values()
+    doc.edit("add", lambda t: add_child(t, "link6", "prismatic"))  # tree and configuration signals
+    assert len(reads) == 1  # the rows are refreshed once
+    del panel.values
     assert all(panel.rows[k] is r for k, r in rows.items()) and list(panel.rows)[-1] == "joint1"
     panel.rows["joint1"].slider.setValue(2000)  # the new row drives its joint
     assert doc.configuration[-1] == panel.rows["joint1"].hi
