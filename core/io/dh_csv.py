@@ -35,7 +35,9 @@ Format (what :func:`write_dh_csv` writes)::
 - Separators: comma, semicolon or tab (whichever the header row uses); with semicolons or tabs
   a decimal comma (``0,4318``) is accepted too. A UTF-8 BOM, CRLF line ends, blank lines and
   trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB, what is not
-  a regular file (a FIFO, a device …) and lengths over 1e6 in magnitude are refused.
+  a regular file (a FIFO, a device …), cells over 128 KB, more than :data:`MAX_ROWS` rows,
+  lengths over 1e6 in magnitude and angles whose value in degrees is not finite are refused
+  (the writer refuses to write any of these, so whatever it writes reads back).
 
 Errors are :class:`~kinetree.core.errors.FileFormatError` naming the file, the line and the
 column (or the base/tool key), e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number`` or
@@ -62,11 +64,13 @@ from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
-from .safe_io import atomic_write_text, read_regular_file
+from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
-__all__ = ["DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
+__all__ = ["MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
 MAX_BYTES = 10 * 1024 * 1024
+#: The most rows a table may have: with its base and tool bodies, at most MAX_BODIES bodies.
+MAX_ROWS = MAX_BODIES - 2
 COLUMNS = ("type", "a", "alpha", "d", "theta", "offset", "qmin", "qmax", "name", "joint", "home", "flip")
 REQUIRED = ("type", "a", "alpha", "d", "theta")
 _CONVENTIONS = {"dh": "dh", "standard": "dh", "std": "dh", "sdh": "dh", "mdh": "mdh", "modified": "mdh",
@@ -169,8 +173,11 @@ def _parse_comment(line: str, settings: dict, where: str) -> None:
             settings["length_scale"] = scale
 
 
-def _split(line: str, sep: str) -> list[str]:
-    return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+def _split(line: str, sep: str, where: str) -> list[str]:
+    try:
+        return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+    except csv.Error as exc:  # a cell over csv.field_size_limit() (128 KB) …
+        raise FileFormatError(f"{where}: cannot be read as CSV ({exc})") from None
 
 
 def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
@@ -205,7 +212,7 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
             if not line.strip(",;\t "):
                 continue
             sep = "\t" if "\t" in line else ";" if ";" in line else ","
-            header = [c.lower() for c in _split(line, sep)]
+            header = [c.lower() for c in _split(line, sep, where)]
             while header and not header[-1]:
                 header.pop()
             header_line = lineno
@@ -213,7 +220,9 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
             continue
         if not line.strip(",;\t "):
             continue
-        rows.append((lineno, _split(raw.strip(), sep)))
+        if len(rows) >= MAX_ROWS:  # before any row is parsed: 1M rows took 72 s and 3.7 GB
+            raise FileFormatError(f"{where}: more than {MAX_ROWS} rows; a DH table may have at most {MAX_ROWS}")
+        rows.append((lineno, _split(raw.strip(), sep, where)))
     if header is None:
         raise FileFormatError(f"{source}: no header row (expected {','.join(COLUMNS[:8])})")
     if not rows:
@@ -261,6 +270,9 @@ def _parse_pose(what: str, text: str, settings: dict, where: str, sep: str) -> t
             raise FileFormatError(f"{here}: {key} needs 3 numbers, got {len(cells)}")
         nums[key] = [_number(c, key, where, sep, f"{what} {key}", key == "xyz") for c in cells]
     xyz = np.array(nums["xyz"]) * settings["length_scale"]
+    if settings["units"] == "rad":
+        for v, cell in zip(nums["rpy"], cells):
+            _check_radians(v, cell, where, f"{what} rpy")
     rpy = np.radians(nums["rpy"]) if settings["units"] == "deg" else np.array(nums["rpy"])
     name = values.get("name")
     if name is not None and (len(name) != 1 or not name[0]):
@@ -302,6 +314,12 @@ def _number(cell: str, col: str, where: str, sep: str, label: str = "", length: 
     return v
 
 
+def _check_radians(v: float, cell: str, where: str, label: str) -> None:
+    """Refuse an angle in radians that has no finite value in degrees (the writer's unit)."""
+    if not math.isfinite(math.degrees(v)):
+        raise FileFormatError(f"{where}: {label}: {cell!r} is out of range (an angle must be finite in degrees)")
+
+
 def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, sep: str) -> DHLink:
     if len(cells) > len(header):
         extra = [c for c in cells[len(header):] if c]
@@ -326,6 +344,8 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
     angle_cols = ("alpha", "theta") + (("offset",) if kind == "R" else ())
     for col in ("a", "alpha", "d", "theta", "offset"):
         if col in angle_cols:
+            if not deg:
+                _check_radians(values[col], row.get(col, ""), where, f"column {col!r}")
             values[col] = math.radians(values[col]) if deg else values[col]
         else:
             values[col] *= scale
@@ -336,11 +356,16 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
         default = _DEFAULT_LIMITS[kind]
         lo = _number(lo_cell, "qmin", where, sep, length=kind == "P") * limit_scale if lo_cell else default[0]
         hi = _number(hi_cell, "qmax", where, sep, length=kind == "P") * limit_scale if hi_cell else default[1]
+        if kind == "R" and not deg:
+            for v, cell, col in ((lo, lo_cell, "qmin"), (hi, hi_cell, "qmax")):
+                _check_radians(v, cell, where, f"column {col!r}")
         if lo > hi:
             raise FileFormatError(f"{where}: column 'qmin': qmin {lo_cell or lo!s} > qmax {hi_cell or hi!s}")
         qlim = (lo, hi)
     home_cell = row.get("home", "")
     home = _number(home_cell, "home", where, sep, length=kind == "P") * limit_scale if home_cell else None
+    if home is not None and kind == "R" and not deg:
+        _check_radians(home, home_cell, where, "column 'home'")
     flip = False
     flip_cell = row.get("flip", "").lower()
     if flip_cell:
@@ -380,6 +405,9 @@ def _cell_text(text: str, what: str) -> str:
 def _pose_line(what: str, T, name: str, deg: bool) -> str:
 
     M = np.eye(4) if T is None else validate_transform(T, f"DH table {what}")
+    if np.abs(M[:3, 3]).max() > MAX_LENGTH:  # the reader's bound
+        raise KineTreeError(f"DH table {what}: translation {M[:3, 3].tolist()} is more than {MAX_LENGTH:g} "
+                            "in magnitude; a DH table file cannot hold it")
     xyz = " ".join(_fmt(v) for v in M[:3, 3])
     rpy = " ".join(_fmt_angle(v, deg) for v in matrix_to_rpy(M[:3, :3]))
     line = f"# {what}: xyz={xyz} rpy={rpy}"
@@ -412,6 +440,10 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
     if unit is None:
         raise KineTreeError(f"angle units must be 'deg' or 'rad', got {units!r}")
     deg = unit == "deg"
+    if not links:
+        raise KineTreeError("a DH table file needs at least one row (joint); this chain has none")
+    if len(links) > MAX_ROWS:
+        raise KineTreeError(f"{len(links)} DH rows is more than the {MAX_ROWS} a DH table file may have")
     cols = list(COLUMNS[:10])
     if any(link.home for link in links):  # only when some home is not zero: keeps plain tables plain
         cols.append("home")
@@ -439,6 +471,13 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
             if not math.isfinite(float(v)):
                 raise KineTreeError(f"{what}: {key} is {v}; a DH table file holds finite numbers only")
         angle = {"alpha", "theta"} | ({"offset", "qmin", "qmax", "home"} if link.joint == "R" else set())
+        for key, v in nums.items():  # what the reader refuses
+            if key not in angle and abs(float(v)) > MAX_LENGTH:
+                raise KineTreeError(f"{what}: {key} {float(v)!r} is more than {MAX_LENGTH:g} in magnitude; "
+                                    "a DH table file cannot hold it")
+            if key in angle and not math.isfinite(math.degrees(float(v))):  # in either unit
+                raise KineTreeError(f"{what}: {key} {float(v)!r} rad has no finite value in degrees; "
+                                    "a DH table file cannot hold it")
         cells = {k: _fmt_angle(v, deg) if k in angle else _fmt(v) for k, v in nums.items()}
         variable = "theta" if link.joint == "R" else "d"
         if nums[variable] == 0.0:
@@ -451,7 +490,11 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
         if "flip" in cols:
             row.append("1" if link.flip else "0")
         out.writerow(row)
-    return buf.getvalue()
+    text = buf.getvalue()
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise KineTreeError(f"the DH table file would be {len(text.encode('utf-8')) / 2**20:.1f} MB, more than "
+                            f"the {MAX_BYTES // 2**20} MB a DH table file may have")
+    return text
 
 
 def write_dh_csv(path: str | os.PathLike, links: list[DHLink] | DHTable, convention: str | None = None,

@@ -42,7 +42,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
 from .project_check import check_project, parse_json
-from .safe_io import atomic_write_text, read_regular_file
+from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
 __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text", "dumps", "load_project",
            "save_project", "tree_from_dict", "tree_to_dict"]
@@ -231,8 +231,21 @@ def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> str:
 
 
 def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np.ndarray | None = None) -> None:
-    """Save atomically to ``path``."""
-    atomic_write_text(path, dumps(tree, configuration))
+    """Save atomically to ``path``. What :func:`load_project` would refuse is not written: a
+    :class:`FileFormatError` names the body and field out of the reader's bounds, or says the
+    tree has more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies or the file would be
+    over :data:`MAX_BYTES`."""
+    if len(tree.bodies) > MAX_BODIES:
+        raise FileFormatError(f"{Path(path).name}: {len(tree.bodies)} bodies is more than the {MAX_BODIES} "
+                              "a project may have to be read back")
+    d = tree_to_dict(tree, configuration)
+    check_project(d, Path(path).name)  # the reader's own checks: whatever is saved loads
+    text = json.dumps(d, indent=1, allow_nan=False)
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise FileFormatError(f"{Path(path).name}: the project would be {size / 2**20:.1f} MB, more than the "
+                              f"{MAX_BYTES // 2**20} MB a project may have to be read back")
+    atomic_write_text(path, text)
 
 
 def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | None]:

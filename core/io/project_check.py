@@ -8,8 +8,14 @@ must not reach ``float()``/``int()``. Unknown fields are ignored (newer minor ad
 
 Bounds, the engine's own (so whatever KineTree saves, it loads): lengths (translations, DH
 ``a``/``d``, centres of mass, visual sizes, prismatic and planar positions and offsets),
-gravity and mimic factors at most :data:`kinetree.core.transforms.MAX_LENGTH`; masses and
-inertias at most :data:`MAX_MASS` (as the URDF reader); angles and configurations finite.
+gravity and mimic factors at most :data:`kinetree.core.transforms.MAX_LENGTH`; masses at most
+:data:`MAX_MASS` (as the URDF reader); inertias (about the body frame) at most
+:data:`MAX_BODY_INERTIA`, what a URDF inertial within the URDF reader's bounds can give; angles
+and configurations finite; at most :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies.
+
+Link extensions that a URDF reader interprets (``<inertial>``, ``<visual>``, ``<collision>``,
+written back verbatim into an exported URDF) get the URDF importer's own checks
+(:func:`check_link_extensions`), so a project that loads exports a URDF that loads.
 """
 
 from __future__ import annotations
@@ -18,14 +24,18 @@ import json
 import math
 from typing import Any
 
-from ..errors import FileFormatError
+from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, POSITION_COUNT
 from ..transforms import MAX_LENGTH
+from .safe_io import MAX_BODIES
 
-__all__ = ["MAX_LENGTH", "MAX_MASS", "check_project", "parse_json"]
+__all__ = ["MAX_BODY_INERTIA", "MAX_LENGTH", "MAX_MASS", "check_link_extensions", "check_project", "parse_json"]
 
-#: The largest mass (kg) or inertia (kg·m²), as the URDF reader.
+#: The largest mass (kg) or inertia about the centre of mass (kg·m²), as the URDF reader.
 MAX_MASS = 1e12
+#: The largest inertia about the body frame (kg·m²): a URDF's MAX_MASS kg with moments of
+#: MAX_MASS at up to MAX_LENGTH along each axis gives about 3e24 (parallel axes).
+MAX_BODY_INERTIA = 1e25
 #: Angles and configurations: finite is the only bound.
 FINITE = math.inf
 #: Longer integer literals are read as floats (then refused as out of bounds), which keeps
@@ -176,7 +186,7 @@ def check_inertia_and_visuals(bd: dict, where: Where) -> None:
     _check_fields(bd, where, {
         "mass": lambda x, w: number(x, w, MAX_MASS),
         "center_of_mass": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
-        "inertia": lambda x, w: numbers(x, 6, w, MAX_MASS),
+        "inertia": lambda x, w: numbers(x, 6, w, MAX_BODY_INERTIA),
         "visuals": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
         "collisions": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
     })
@@ -278,6 +288,10 @@ def check_project(d: Any, source: str) -> None:
         "configuration": _check_configuration,
     })
     bodies = array(d.get("bodies", []), top / "bodies")
+    if len(bodies) > MAX_BODIES:  # before anything is checked or built
+        raise FileFormatError(f"{source}: {len(bodies)} bodies is more than the {MAX_BODIES} KineTree accepts")
+    if isinstance(d.get("base"), dict):
+        _check_extensions(d["base"], Where(f"{source}: base"))
     for k, bd in enumerate(bodies):
         obj(bd, (top / "bodies")[k])
         _require(bd, (top / "bodies")[k], "name")
@@ -286,3 +300,48 @@ def check_project(d: Any, source: str) -> None:
         string(bd["parent"], body / "parent")
         check_joint(bd["joint"], body / "joint")
         check_inertia_and_visuals(bd, body)
+        _check_extensions(bd, body)
+
+
+def _check_extensions(bd: dict, where: Where) -> None:
+    texts = bd.get("extensions")
+    if not isinstance(texts, list) or not texts:
+        return  # absent, or mistyped (refused by the extensions setter with its message)
+    own = (bd.get("mass", 1.0) != 0 or any(x != 0 for x in bd.get("center_of_mass", [0]))
+           or any(x != 0 for x in bd.get("inertia", [1])))
+    check_link_extensions(texts, str(where), own)
+
+
+class _ExtensionCtx:
+    """The URDF checks' context (see :mod:`kinetree.core.io.urdf_check`) for one extension."""
+
+    def __init__(self, where: str) -> None:
+        self.source = where
+
+    def error(self, el, what: str, msg: str) -> FileFormatError:
+        return FileFormatError(f"{self.source}: <{el.tag if hasattr(el, 'tag') else '?'}>: {msg}")
+
+
+def check_link_extensions(texts, where: str, own_inertial: bool) -> None:
+    """Refuse (:class:`FileFormatError` naming ``where``, the extension and the element) a
+    body's kept ``<inertial>``, ``<visual>`` or ``<collision>`` element that the URDF importer
+    would refuse once an export writes it back. ``own_inertial``: the body writes its own
+    ``<inertial>`` first (then a kept one is a second, which readers ignore)."""
+    from ..xml_fragment import fragment_element
+    from .urdf_check import _check_inertial, _check_shape, _Checked
+
+    first_inertial = not own_inertial
+    for k, text in enumerate(texts):
+        if not isinstance(text, str) or not text.lstrip().startswith(("<inertial", "<visual", "<collision")):
+            continue
+        try:
+            el = fragment_element(text)
+        except KineTreeError:
+            continue  # malformed: refused by the extensions setter, with its message
+        ctx = _ExtensionCtx(f"{where}: extensions[{k}]")
+        if el.tag == "inertial":
+            if first_inertial:
+                _check_inertial(el, ctx, "inertial")
+            first_inertial = False
+        elif el.tag in ("visual", "collision"):
+            _check_shape("", k, el, ctx, _Checked())

@@ -24,9 +24,13 @@ from pathlib import Path
 
 from ..errors import FileFormatError
 
-__all__ = ["STALE_SECONDS", "atomic_write_text", "check_regular_file", "read_regular_file",
+__all__ = ["MAX_BODIES", "STALE_SECONDS", "atomic_write_text", "check_regular_file", "read_regular_file",
            "remove_stale_temps"]
 
+#: The most bodies (besides the base) any robot file KineTree reads or writes may hold: readers
+#: refuse more before building anything, writers refuse to write what the readers would refuse
+#: (a URDF gets one link more, the root; a DH table two rows fewer, for its base and tool bodies).
+MAX_BODIES = 50_000
 #: A temporary file untouched this long is stale even if a process with its pid exists (pids
 #: are reused); a save writes its temporary file in well under a second.
 STALE_SECONDS = 60.0

@@ -70,7 +70,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
-from .safe_io import read_regular_file
+from .safe_io import MAX_BODIES, read_regular_file
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
 
 __all__ = [
@@ -87,8 +87,9 @@ __all__ = [
 
 #: Files (and strings) larger than this are refused before parsing.
 MAX_BYTES = 50 * 1024 * 1024
-#: Robots with more links than this are refused (a 50 MB file could otherwise hold millions).
-MAX_LINKS = 10_000
+#: Robots with more links than this are refused (a 50 MB file could otherwise hold millions):
+#: the root and the body cap every reader and writer shares.
+MAX_LINKS = MAX_BODIES + 1
 
 _DEFAULT_COLOR = (0.7, 0.7, 0.75, 1.0)
 _BIG = sys.float_info.max

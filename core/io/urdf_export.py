@@ -26,7 +26,11 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
       no URDF equivalent and raises :class:`FileFormatError` naming the joint.
     - Mimic joints → ``<mimic joint multiplier offset>``.
     - Inertials: mass, origin at the centre of mass, inertia about the centre of mass (the
-      inverse of the import conversion); omitted for massless bodies with zero inertia.
+      inverse of the import conversion); omitted for massless bodies with zero inertia. A body
+      whose inertia about the centre of mass is not positive semi-definite (e.g. a mass away
+      from the body origin with a body-frame inertia smaller than ``m·|c|²``) or over
+      :data:`~kinetree.core.io.project_check.MAX_MASS` has no valid URDF inertial: refused
+      with a :class:`FileFormatError` naming the body.
     - Visuals with an inline material ``<material name="kt_color_N"><color rgba/></material>``,
       one name per distinct colour. Mesh paths under the output folder are written relative
       to it (``../`` for its parent folder, as in the usual ``urdf/`` + ``meshes/`` layout),
@@ -34,7 +38,10 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
     - Collision geometry → ``<collision>`` (name, origin, geometry), after the visuals.
     - Elements KineTree does not model (``extensions`` of the tree, of each body and of each
       joint, kept by the import) are written back verbatim in their order: a link's after its
-      collisions, a joint's after its mimic, the robot's after the last joint.
+      collisions, a joint's after its mimic, the robot's after the last joint. A kept
+      ``<inertial>``/``<visual>``/``<collision>`` the importer would refuse is refused.
+    - What the URDF reader would refuse is not written: more than ``MAX_BODIES + 1`` links
+      (the extra ``<joint>_frame`` links count) or more than its byte limit.
 """
 
 from __future__ import annotations
@@ -54,11 +61,15 @@ from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .project import atomic_write_text
+from .project_check import MAX_MASS, check_link_extensions
+from .safe_io import MAX_BODIES
 from .urdf_check import UrdfWarning
 
 __all__ = ["export_urdf", "urdf_string"]
 
 _BIG = sys.float_info.max
+#: The URDF reader's size limit (kinetree.core.io.urdf.MAX_BYTES; that module imports this one).
+_MAX_URDF_BYTES = 50 * 1024 * 1024
 #: Extension tags that would change the robot's structure if written back where they are kept.
 _STRUCTURAL = {"robot": ("link", "joint"), "joint": ("parent", "child", "origin", "axis", "mimic")}
 
@@ -79,6 +90,30 @@ def _vec(v) -> str:
 def _origin(parent, T: np.ndarray) -> None:
     T = np.asarray(T, dtype=float)
     etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(matrix_to_rpy(T[:3, :3])))
+
+
+def _inertia_about_com(body: RigidBody) -> np.ndarray:
+    """The body's 3×3 inertia about its centre of mass, or :class:`FileFormatError` naming the
+    body when that is not a physical inertia (a URDF cannot hold it)."""
+    m, c, Io = body.mass, body.center_of_mass, body.inertia
+    I = np.array([[Io[0], Io[5], Io[4]], [Io[5], Io[1], Io[3]], [Io[4], Io[3], Io[2]]])
+    shift = m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+    Ic = I - shift
+    # rounding of the parallel-axis subtraction: relative to the larger of the two terms
+    tol = 1e-12 * max(float(np.abs(I).max()), float(np.abs(shift).max()))
+    lowest = float(np.linalg.eigvalsh(Ic).min())
+    if lowest < -tol:
+        raise FileFormatError(
+            f"body {body.name!r}: inertia {Io.tolist()} about the body frame is less than its mass {m!r} at "
+            f"centre of mass {c.tolist()} requires (about the centre of mass it has a negative principal "
+            f"moment, {lowest:.6g}); a URDF cannot hold it: raise the inertia or move the centre of mass")
+    big = float(np.abs(Ic).max())
+    if big > MAX_MASS:
+        raise FileFormatError(f"body {body.name!r}: inertia about the centre of mass {big:g} is more than "
+                              f"{MAX_MASS:g}; a URDF reader refuses it")
+    d = np.diag(Ic).copy()
+    np.fill_diagonal(Ic, np.maximum(d, 0.0))  # a rounding-size negative moment is a zero one
+    return Ic
 
 
 class _Writer:
@@ -105,9 +140,9 @@ class _Writer:
     def link(self, body: RigidBody) -> None:
         el = etree.SubElement(self.root, "link", name=body.name)
         m, c, Io = body.mass, body.center_of_mass, body.inertia
-        if m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0):
-            I = np.array([[Io[0], Io[5], Io[4]], [Io[5], Io[1], Io[3]], [Io[4], Io[3], Io[2]]])
-            Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        own = bool(m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0))
+        if own:
+            Ic = _inertia_about_com(body)
             ine = etree.SubElement(el, "inertial")
             etree.SubElement(ine, "origin", xyz=_vec(c), rpy="0 0 0")
             etree.SubElement(ine, "mass", value=_num(m))
@@ -121,6 +156,8 @@ class _Writer:
             etree.SubElement(mat, "color", rgba=_vec(color))
         for c in body.collisions:
             self.shape(el, "collision", c)
+        if body.extensions:
+            check_link_extensions(body.extensions, f"body {body.name!r}", own)
         self.extensions(el, body.extensions, f"body {body.name!r}")
 
     def shape(self, parent, tag: str, v: Visual) -> etree._Element:
@@ -235,6 +272,9 @@ def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
 
 
 def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
+    if len(tree.bodies) > MAX_BODIES:  # early: the links counted below may only add to this
+        raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} a URDF may have "
+                              "to be read back")
     w = _Writer(tree, robot_name, out_dir)
     w.root.append(etree.Comment(" Exported by KineTree "))
     w.link(tree.base)
@@ -242,7 +282,15 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
         w.link(b)
         w.joint(b, tree.parent_name(b.name))
     w.extensions(w.root, tree.extensions, "robot", "robot")
-    return etree.tostring(w.root, pretty_print=True, xml_declaration=True, encoding="utf-8").decode("utf-8")
+    n_links = sum(1 for _ in w.root.iterchildren("link"))
+    if n_links > MAX_BODIES + 1:  # the URDF reader's limit
+        raise FileFormatError(f"{n_links} URDF links (with the root and any <joint>_frame links) is more than "
+                              f"the {MAX_BODIES + 1} a URDF may have to be read back")
+    data = etree.tostring(w.root, pretty_print=True, xml_declaration=True, encoding="utf-8")
+    if len(data) > _MAX_URDF_BYTES:
+        raise FileFormatError(f"the URDF would be {len(data) / 2**20:.1f} MB, more than the "
+                              f"{_MAX_URDF_BYTES // 2**20} MB a URDF may have to be read back")
+    return data.decode("utf-8")
 
 
 def export_urdf(tree: RigidBodyTree, path: str | os.PathLike, *, robot_name: str | None = None) -> None:

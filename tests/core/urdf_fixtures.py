@@ -142,7 +142,11 @@ def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
         body.joint = joint
         body.mass = float(rng.uniform(0.1, 2))
         body.center_of_mass = rng.uniform(-0.1, 0.1, 3)
-        body.inertia = [0.02, 0.03, 0.04, 0.001, -0.002, 0.003]
+        # a physical inertia: a fixed one about the centre of mass, moved to the body frame
+        c = body.center_of_mass
+        S = body.mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        body.inertia = np.array([0.02, 0.03, 0.04, 0.001, -0.002, 0.003]) + [S[0, 0], S[1, 1], S[2, 2], S[1, 2],
+                                                                              S[0, 2], S[0, 1]]
         body.add_visual("box", (0.05, 0.04, 0.1), color=(0.2, 0.4, 0.6, 1.0))
         tree.add_body(body, parent)
         names.append(body.name)
