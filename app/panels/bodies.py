@@ -118,20 +118,25 @@ class BodyTreeModel(QAbstractItemModel):
         new_parent = {c: p for p, cs in kids.items() for c in cs}
         if tree.base_name not in self._id:
             return False
-        # removals: every body gone or under another parent leaves with its subtree
-        for name in [n for n in self._id if n != tree.base_name]:
-            i = self._id.get(name)
-            if i is None:
-                continue  # left with an ancestor
-            p = self._parent[i]
-            if new_parent.get(name) == self._name[p]:
-                continue
-            row = self._row[i]
-            self.beginRemoveRows(self.createIndex(self._row[p], 0, p), row, row)
-            self._children[p].pop(row)
-            self._renumber(p)
-            self._drop(i)
-            self.endRemoveRows()
+        # removals: every body gone or under another parent leaves with its subtree. As one
+        # layout change, not rowsRemoved: Qt walks every persistent index (one per expanded
+        # row) up to the root for each removal, seconds on a deep tree of thousands of bodies
+        gone = [i for n, i in self._id.items()
+                if n != tree.base_name and new_parent.get(n) != self._name[self._parent[i]]]
+        if gone:
+            self.layoutAboutToBeChanged.emit()
+            before = self.persistentIndexList()
+            for i in gone:
+                if i not in self._name:
+                    continue  # left with an ancestor
+                p = self._parent[i]
+                self._children[p].pop(self._row[i])
+                self._renumber(p)
+                self._drop(i)
+            after = [self.createIndex(self._row[k], x.column(), k) if (k := x.internalId()) in self._name
+                     else QModelIndex() for x in before]
+            self.changePersistentIndexList(before, after)
+            self.layoutChanged.emit()
         # insertions, parents first: a body not shown arrives with its whole subtree
         order = {n: k for cs in kids.values() for k, n in enumerate(cs)}
         for name in tree.body_names:
