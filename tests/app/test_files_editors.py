@@ -87,7 +87,7 @@ def test_joint_panel_refuses_bad_values(window, key, text):
     assert window.doc.undo_stack.count() == count
     # a good value clears the error
     good = {"limits": "-90 90", "axis": "0 0 -1", "mass": "2", "home": "10", "joint_name": "shoulder",
-            "body_name": "upper", "inertia": "1 1 1 0 0 0"}[key]
+            "body_name": "upper", "inertia": "2 2 2 0 0 0"}[key]
     _commit(field, good)
     assert field.error == ""
     assert field.styleSheet() == ""
