@@ -100,7 +100,8 @@ class LodMeshItem(gl.GLMeshItem):
     def set_detailed(self, on: bool) -> None:
         if on != self.detailed:
             self.detailed = on
-            self.update()
+            if self.coarse is not None:  # otherwise it looks the same either way
+                self.update()
 
     def paint(self) -> None:
         coarse = self.coarse

@@ -302,16 +302,17 @@ class RobotViewport(gl.GLViewWidget):
             self._lod_ready = True
             merged = len(self._merged[0]) if self._merged is not None else 0
             self.interactive_faces = assign_targets(items, max(INTERACTIVE_FACES - merged, 0)) + merged
-        for item in items:
+        lod = [item for item in items if item.coarse is not None]
+        for item in lod:
             item.set_detailed(False)
-        self._idle.start()
+        if lod:  # a light scene has no decimated copies: nothing to switch back, no extra frame
+            self._idle.start()
 
     def set_full_detail(self) -> None:
         """Draw every mesh at full detail (when still, and for screenshots)."""
         self._idle.stop()
         for _, item, _ in self._meshes:
-            item.set_detailed(True)
-        self.update()
+            item.set_detailed(True)  # repaints only if it was drawing its decimated copy
 
     def drawn_faces(self) -> int:
         """Mesh triangles the scene draws now (decimated while interacting)."""
