@@ -14,8 +14,9 @@ gravity and mimic factors at most :data:`kinetree.core.transforms.MAX_LENGTH`; m
 and configurations finite; at most :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies.
 
 Link extensions that a URDF reader interprets (``<inertial>``, ``<visual>``, ``<collision>``,
-written back verbatim into an exported URDF) get the URDF importer's own checks
-(:func:`check_link_extensions`), so a project that loads exports a URDF that loads.
+written back verbatim into an exported URDF), a joint's ``<limit>`` and the robot's
+``<material>`` get the URDF importer's own checks (:func:`check_extensions`), so a project
+that loads exports a URDF that loads.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..joint import JOINT_TYPES, POSITION_COUNT
 from ..transforms import MAX_LENGTH
 from .safe_io import MAX_BODIES
 
-__all__ = ["MAX_BODY_INERTIA", "MAX_LENGTH", "MAX_MASS", "check_link_extensions", "check_project", "parse_json"]
+__all__ = ["MAX_BODY_INERTIA", "MAX_LENGTH", "MAX_MASS", "check_extensions", "check_project", "parse_json"]
 
 #: The largest mass (kg) or inertia about the centre of mass (kg·m²), as the URDF reader.
 MAX_MASS = 1e12
@@ -292,6 +293,8 @@ def check_project(d: Any, source: str) -> None:
         raise FileFormatError(f"{source}: {len(bodies)} bodies is more than the {MAX_BODIES} KineTree accepts")
     if isinstance(d.get("base"), dict):
         _check_extensions(d["base"], Where(f"{source}: base"))
+    if isinstance(d.get("extensions"), list):
+        check_extensions(d["extensions"], f"{source}: robot", "robot")
     for k, bd in enumerate(bodies):
         obj(bd, (top / "bodies")[k])
         _require(bd, (top / "bodies")[k], "name")
@@ -301,6 +304,8 @@ def check_project(d: Any, source: str) -> None:
         check_joint(bd["joint"], body / "joint")
         check_inertia_and_visuals(bd, body)
         _check_extensions(bd, body)
+        if isinstance(bd["joint"].get("extensions"), list):
+            check_extensions(bd["joint"]["extensions"], f"{body.ctx}: joint {bd['joint']['name']!r}", "joint")
 
 
 def _check_extensions(bd: dict, where: Where) -> None:
@@ -309,7 +314,7 @@ def _check_extensions(bd: dict, where: Where) -> None:
         return  # absent, or mistyped (refused by the extensions setter with its message)
     own = (bd.get("mass", 1.0) != 0 or any(x != 0 for x in bd.get("center_of_mass", [0]))
            or any(x != 0 for x in bd.get("inertia", [1])))
-    check_link_extensions(texts, str(where), own)
+    check_extensions(texts, str(where), "link", own)
 
 
 class _ExtensionCtx:
@@ -322,17 +327,23 @@ class _ExtensionCtx:
         return FileFormatError(f"{self.source}: <{el.tag if hasattr(el, 'tag') else '?'}>: {msg}")
 
 
-def check_link_extensions(texts, where: str, own_inertial: bool) -> None:
-    """Refuse (:class:`FileFormatError` naming ``where``, the extension and the element) a
-    body's kept ``<inertial>``, ``<visual>`` or ``<collision>`` element that the URDF importer
-    would refuse once an export writes it back. ``own_inertial``: the body writes its own
-    ``<inertial>`` first (then a kept one is a second, which readers ignore)."""
+#: The kept elements a URDF reader interprets, by where they are kept.
+_INTERPRETED = {"link": ("<inertial", "<visual", "<collision"), "joint": ("<limit",), "robot": ("<material",)}
+
+
+def check_extensions(texts, where: str, level: str, own_inertial: bool = False) -> None:
+    """Refuse (:class:`FileFormatError` naming ``where``, the extension and the element) a kept
+    element that the URDF importer would refuse once an export writes it back: a body's
+    (``level="link"``) ``<inertial>``, ``<visual>`` or ``<collision>``, a joint's ``<limit>``
+    (its effort and velocity) or the robot's ``<material>`` (its colour). ``own_inertial``:
+    the body writes its own ``<inertial>`` first (then a kept one is a second, which readers
+    ignore)."""
     from ..xml_fragment import fragment_element
-    from .urdf_check import _check_inertial, _check_shape, _Checked
+    from .urdf_check import _check_inertial, _check_shape, _Checked, _numbers
 
     first_inertial = not own_inertial
     for k, text in enumerate(texts):
-        if not isinstance(text, str) or not text.lstrip().startswith(("<inertial", "<visual", "<collision")):
+        if not isinstance(text, str) or not text.lstrip().startswith(_INTERPRETED[level]):
             continue
         try:
             el = fragment_element(text)
@@ -343,5 +354,13 @@ def check_link_extensions(texts, where: str, own_inertial: bool) -> None:
             if first_inertial:
                 _check_inertial(el, ctx, "inertial")
             first_inertial = False
-        elif el.tag in ("visual", "collision"):
+        elif el.tag in ("visual", "collision") and level == "link":
             _check_shape("", k, el, ctx, _Checked())
+        elif el.tag == "limit" and level == "joint":
+            for a in ("effort", "velocity"):  # the reader's check (lower and upper are KineTree's own)
+                try:
+                    float(el.get(a, "0"))
+                except ValueError:
+                    raise ctx.error(el, "", f"limit {a} {el.get(a)!r:.80} is not a number") from None
+        elif el.tag == "material" and level == "robot" and el.find("color") is not None:
+            _numbers(el.find("color"), "rgba", (3, 4), ctx, "", "1 1 1 1")

@@ -61,7 +61,7 @@ from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .project import atomic_write_text
-from .project_check import MAX_MASS, check_link_extensions
+from .project_check import MAX_MASS, check_extensions
 from .safe_io import MAX_BODIES
 from .urdf_check import UrdfWarning
 
@@ -163,7 +163,7 @@ class _Writer:
         for c in body.collisions:
             self.shape(el, "collision", c)
         if body.extensions:
-            check_link_extensions(body.extensions, f"body {body.name!r}", own)
+            check_extensions(body.extensions, f"body {body.name!r}", "link", own)
         self.extensions(el, body.extensions, f"body {body.name!r}")
 
     def shape(self, parent, tag: str, v: Visual) -> etree._Element:
@@ -266,6 +266,8 @@ class _Writer:
             if j.mimic is not None:
                 etree.SubElement(el, "mimic", joint=j.mimic.joint, multiplier=_num(j.mimic.multiplier),
                                  offset=_num(j.mimic.offset))
+        if j.extensions:
+            check_extensions(j.extensions, f"joint {j.name!r}", "joint")
         self.extensions(el, j.extensions, f"joint {j.name!r}", "joint", limit)
         if extra:
             etree.SubElement(self.root, "link", name=child)
@@ -287,6 +289,7 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
     for b in tree.bodies:
         w.link(b)
         w.joint(b, tree.parent_name(b.name))
+    check_extensions(tree.extensions, "robot", "robot")
     w.extensions(w.root, tree.extensions, "robot", "robot")
     n_links = sum(1 for _ in w.root.iterchildren("link"))
     if n_links > MAX_BODIES + 1:  # the URDF reader's limit

@@ -121,6 +121,21 @@ def test_project_refuses_extensions_the_urdf_reader_would_refuse(tmp_path, where
     assert import_urdf(tmp_path / "p.urdf").get_body("b").extensions == tree.get_body("b").extensions
 
 
+def test_project_refuses_joint_and_robot_extensions_the_urdf_reader_would_refuse(tmp_path):
+    p = _project(tmp_path / "p.kinetree.json")
+    d = json.loads(p.read_text())
+    d["bodies"][0]["joint"]["extensions"] = ['<limit effort="abc" velocity="1"/>']
+    p.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=r"p\.kinetree\.json: body 'b': joint 'j': extensions\[0\]: <limit>: "
+                                              r"limit effort 'abc' is not a number"):
+        load_project(p)
+    d["bodies"][0]["joint"]["extensions"] = ['<limit effort="3" velocity="1"/>']
+    d["extensions"] = ['<gazebo/>', '<material name="m"><color rgba="1 x 1"/></material>']
+    p.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=r"p\.kinetree\.json: robot: extensions\[1\]: <color>: color rgba"):
+        load_project(p)
+
+
 # --- 2c, 2d. values a DH table file cannot hold ------------------------------------------------------
 
 def test_dh_csv_angles_must_be_finite_in_degrees(tmp_path):
