@@ -19,16 +19,26 @@ whitelist, never ``eval``):
   ``$ROS_PACKAGE_PATH``, as mesh ``package://`` URIs), ``$(dirname)``, ``$(eval …)``, and
   ``$(env X)`` / ``$(optenv X default)`` only with ``allow_env=True``; ``$${`` escapes;
 - ``load_yaml(name)`` / ``xacro.load_yaml(name)`` (``yaml.safe_load``, ``!degrees`` … unit tags,
-  at most 1 MB) for files inside the xacro's folder tree, ``package_paths``, ``$ROS_PACKAGE_PATH``
-  or a package (with a ``package.xml``) found by ``$(find)``.
+  at most 256 KB and a million nodes, merge keys counted).
+
+Includes and ``load_yaml`` read only files inside the xacro's folder tree, the ROS package it is in
+(the nearest folder above it with a ``package.xml``), ``package_paths``, ``$ROS_PACKAGE_PATH`` or a
+package (with a ``package.xml``) found by ``$(find)`` (:mod:`.xacro_files`); a glob pattern looks
+at no more than ``max_glob_entries`` directory entries.
 
 Not supported (an error names them): ``$(cwd)``, ``python.*``,
 ``%`` string formatting, string methods other than :data:`.xacro_eval.STR_METHODS`; ``p:=^``
 forwards properties only (ROS xacro also forwards Python builtins such as ``len``).
 
 Every included file gets the same hostile-input XML checks as a URDF (no DTD, no entities).
-Bounds (:class:`XacroLimits`): output elements and bytes, wall time, macro nesting and include
-depth. Errors are :class:`FileFormatError` ``<file>: xacro expansion failed: <where>:<line>:
+Bounds (:class:`XacroLimits`): output elements and bytes (attributes of ``xacro:attribute``
+included), wall time (checked inside expressions and YAML reading too), macro nesting, include
+depth, and the bytes of values all expressions create (:class:`.xacro_eval.Budget`: comparisons
+and hashes of shared containers are charged as walked, ``str()`` is sized before it is built).
+Anything else that fails becomes a :class:`FileFormatError` naming the exception; values shown in
+messages are cut to about 200 characters.
+
+Errors are :class:`FileFormatError` ``<file>: xacro expansion failed: <where>:<line>:
 <element>: <message>``, where ``<where>`` is the file (the included one, or the one defining
 the macro) the offending element comes from. Nothing is process-global: each call has its own
 tables, arguments and file stack.
@@ -36,7 +46,6 @@ tables, arguments and file stack.
 
 from __future__ import annotations
 
-import glob
 import keyword
 import os
 import re
@@ -49,25 +58,17 @@ from typing import Any
 from lxml import etree
 
 from ..errors import FileFormatError
-from .urdf import _Ctx, _package_candidates, _parse_xml, _read
-from .xacro_eval import (
-    MAX_LEN,
-    ExprError,
-    Macro,
-    Macros,
-    Namespace,
-    Scope,
-    boolean,
-    evaluate,
-    literal,
-    parse_params,
-    read_yaml,
-    to_text,
-)
+from .urdf import _Ctx, _parse_xml, _read
+from .xacro_eval import MAX_LEN, Budget, ExprError, Namespace, evaluate, short, to_text
+from .xacro_files import MAGIC, Files, allowed_roots, cut, exists
+from .xacro_tables import Macro, Macros, Scope, boolean, literal, parse_params
 
 __all__ = ["XacroLimits", "expand_xacro"]
 
 _LEXER = re.compile(r"(?P<dollars>\$\$+[{(])|(?P<expr>\$\{[^}]*\})|(?P<ext>\$\([^)]*\))|(?P<text>[^$]+|\$[^{($]+|\$$)")
+
+
+_MAX_MESSAGE = 2000  # characters of an error message
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ class XacroLimits:
     timeout: float = 5.0  # seconds of wall time
     max_macro_depth: int = 100  # nested macro calls and block insertions
     max_include_depth: int = 20
+    max_values: int = 100 * 2**20  # bytes of strings and lists that expressions may create in all
+    max_glob_entries: int = 10_000  # directory entries one include pattern may look at
 
 
 class _Fail(Exception):
@@ -95,11 +98,14 @@ def _xacro_local(el) -> str | None:
     return None
 
 
+_RESERVED = ("math", "xacro", "python")  # the evaluator's own namespaces
+
+
 def _is_xacro_attr(key: str) -> bool:
     return key.startswith("{") and key[1:key.index("}")].rstrip("/#").endswith("xacro")
 
 
-class _Expander:
+class _Expander(Files):
     def __init__(self, top: Path, package_paths: Sequence[str | os.PathLike], allow_env: bool,
                  args: Mapping[str, str] | None, limits: XacroLimits) -> None:
         self.top = top
@@ -108,9 +114,10 @@ class _Expander:
         self.args: dict[str, str] = dict(args or {})
         self.package_paths = [Path(p).absolute() for p in package_paths]
         self.ros_paths = [Path(p).absolute() for p in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if p]
-        self.yaml_roots = [top.parent.resolve(), *(p.resolve() for p in self.package_paths + self.ros_paths)]
+        self.roots = allowed_roots(top, self.package_paths, self.ros_paths)  # and packages $(find) finds
         self.files: list[Path] = [top]  # include stack
         self.deadline = time.monotonic() + limits.timeout
+        self.budget = Budget(limits.max_values, limits.timeout, self.deadline)
         self.elements = 0
         self.bytes = 0
         self.depth = 0
@@ -163,7 +170,7 @@ class _Expander:
         while pos < len(text):
             m = _LEXER.match(text, pos)
             if m is None:
-                raise ExprError(f"invalid expression: {text[pos:pos + 60]!r}")
+                raise ExprError(f"invalid expression: {short(text[pos:], 60)}")
             pos = m.end()
             tok = m.group()
             if m.lastgroup == "dollars":
@@ -171,9 +178,11 @@ class _Expander:
             elif m.lastgroup == "expr":
                 inner = to_text(self.text_value(tok[2:-1], scope, el))
                 try:
-                    parts.append(evaluate(inner, lambda n: self.lookup(scope, n), lambda f: self.load_yaml(f, el)))
+                    parts.append(evaluate(inner, lambda n: self.lookup(scope, n), lambda f: self.load_yaml(f, el),
+                                          self.budget))
                 except ExprError as exc:  # the innermost expression is the one to show
-                    raise ExprError(str(exc) if "(in '$" in str(exc) else f"{exc} (in '${{{tok[2:-1]}}}')") from None
+                    src = tok[2:-1] if len(tok) < 200 else tok[2:200] + "…"
+                    raise ExprError(str(exc) if "(in '$" in str(exc) else f"{exc} (in '${{{src}}}')") from None
             elif m.lastgroup == "ext":
                 parts.append(self.extension(to_text(self.text_value(tok[2:-1], scope, el)), el))
             else:
@@ -183,7 +192,7 @@ class _Expander:
         texts = [to_text(x) for x in parts]
         if sum(map(len, texts)) > MAX_LEN:  # each part is bounded, not their number
             raise ExprError(f"text longer than {MAX_LEN} characters")
-        return "".join(texts)
+        return self.budget.charge_value("".join(texts))
 
     def text(self, text: str, scope: Scope, el, what: str) -> str:
         if "$" not in text:
@@ -204,7 +213,7 @@ class _Expander:
         try:
             return boolean(self.text_value(text, scope, el))
         except ExprError as exc:
-            raise self.fail(el, f"{what} {text!r}: {exc}") from None
+            raise self.fail(el, f"{what} {short(text)}: {exc}") from None
 
     def extension(self, inner: str, el) -> str:
         cmd, _, rest = inner.strip().partition(" ")
@@ -221,7 +230,7 @@ class _Expander:
                                 "allow_env=True (command line: --allow-env)")
             if cmd == "env":
                 if words[0] not in os.environ:
-                    raise ExprError(f"environment variable {words[0]!r} is not set")
+                    raise ExprError(f"environment variable {short(words[0])} is not set")
                 return os.environ[words[0]]
             return os.environ.get(words[0], " ".join(words[1:]))
         if cmd == "dirname" and not words:
@@ -229,49 +238,11 @@ class _Expander:
         if cmd == "eval":
             def arg(name: str) -> Any:
                 return literal(self.args[name])
-            return to_text(evaluate(rest, arg))
+            return to_text(evaluate(rest, arg, budget=self.budget))
         raise ExprError(f"unsupported substitution $({inner.strip()}) (supported: arg, find, dirname, eval, "
                         "env and optenv)")
 
     # ---------------------------------------------------------------- files
-    def package(self, pkg: str) -> Path:
-        if not pkg or "/" in pkg or pkg in (".", ".."):
-            raise ExprError(f"bad package name {pkg!r}")
-        base = Path(self.file_of(None)).parent.absolute()
-        for root in [base, *base.parents, *self.package_paths, *self.ros_paths]:
-            for cand in _package_candidates(root, pkg, ""):
-                if cand.is_dir():
-                    found = cand.resolve()
-                    # load_yaml may read a package found this way only if it is one ($(find etc) is /etc)
-                    if (found / "package.xml").is_file() and found not in self.yaml_roots:
-                        self.yaml_roots.append(found)
-                    return found
-        raise ExprError(f"package {pkg!r} not found (searched the xacro's folder and its parents, the "
-                        "package paths and ROS_PACKAGE_PATH)")
-
-    def locate(self, name: str, el) -> Path:
-        if name.startswith("package://"):
-            pkg, _, sub = name[len("package://"):].lstrip("/").partition("/")
-            return self.package(pkg) / sub
-        p = Path(name)  # no "~": that would read $HOME
-        if p.is_absolute():
-            return p
-        here = Path(self.file_of(el)).parent / p
-        if here.exists():
-            return here
-        return self.files[-1].parent / p
-
-    def load_yaml(self, name: str, el) -> Any:
-        path = self.locate(name, el).resolve()
-        if not any(path.is_relative_to(r) for r in self.yaml_roots):
-            raise ExprError(f"load_yaml({name!r}): {path} is outside the xacro's folder and the package paths")
-        if not path.is_file():
-            raise ExprError(f"load_yaml({name!r}): no such file {path}")
-        if path not in self.yaml_cache:  # read once per expansion: a macro may load it for every call
-            self.tick(el)
-            self.yaml_cache[path] = read_yaml(path, name)
-        return self.yaml_cache[path]
-
     def include(self, el, out, scope: Scope, macros: Macros) -> None:
         spec = el.get("filename")
         if not spec:
@@ -279,17 +250,18 @@ class _Expander:
         name = self.text(spec, scope, el, "filename")
         try:
             path = self.locate(name, el)
+            if MAGIC.search(name):  # a glob: the matching files in name order, maybe none (as ROS)
+                pattern = path if Path(name).is_absolute() else Path(self.file_of(el)).parent / name
+                paths = self.glob(name, pattern, el)
+            else:
+                path = self.inside(name, path, f"included file {short(name)}")
+                paths = [path] if exists(path.is_file) else []
         except ExprError as exc:
             raise self.fail(el, str(exc)) from None
-        if any(c in name for c in "*?["):  # a glob: the matching files in name order, maybe none (as ROS)
-            pattern = path if Path(name).is_absolute() else Path(self.file_of(el)).parent / name
-            paths = [Path(p) for p in sorted(glob.glob(str(pattern))) if Path(p).is_file()]
-        elif path.is_file():
-            paths = [path]
-        elif el.get("optional") and self.flag(el.get("optional"), scope, el, "optional"):
-            return
-        else:
-            raise self.fail(el, f"included file {name!r} not found ({path.absolute()})")
+        if not paths and not MAGIC.search(name):
+            if el.get("optional") and self.flag(el.get("optional"), scope, el, "optional"):
+                return
+            raise self.fail(el, f"included file {short(name)} not found ({cut(str(path))})")
         if len(self.files) > self.limits.max_include_depth:
             raise self.fail(el, f"includes nested deeper than {self.limits.max_include_depth}; stopped")
         if el.get("ns"):  # the files' properties and macros go into a namespace (ROS xacro's NameSpace)
@@ -329,22 +301,23 @@ class _Expander:
             else:
                 out.text = (out.text or "") + s
         except ValueError:  # NUL and other control characters
-            raise self.fail(el, f"text {s[:40]!r} has characters XML cannot hold") from None
+            raise self.fail(el, f"text {short(s, 40)} has characters XML cannot hold") from None
 
     def plain(self, el, tag: str, out, scope: Scope, macros: Macros, skip: tuple[str, ...] = ()) -> None:
         try:
             new = etree.SubElement(out, tag)
         except ValueError:
-            raise self.fail(el, f"invalid element name {tag!r}") from None
+            raise self.fail(el, f"invalid element name {short(tag)}") from None
         size = len(tag) + 5
         for k, v in el.attrib.items():
             if _is_xacro_attr(k) or k in skip:
                 continue
-            val = self.text(v, scope, el, f"attribute {k!r}")
+            val = self.text(v, scope, el, f"attribute {short(k)}")
             try:
                 new.set(k, val)
             except ValueError:
-                raise self.fail(el, f"attribute {k!r}: value {val[:40]!r} has characters XML cannot hold") from None
+                raise self.fail(el, f"attribute {short(k)}: value {short(val, 40)} has characters XML cannot "
+                                    "hold") from None
             size += len(k) + len(val) + 4
         self.grow(el, 1, size)
         self.children(el, new, scope, macros)
@@ -373,7 +346,7 @@ class _Expander:
                 raise self.fail(el, "needs a name attribute")
             if name not in self.args:
                 if default is None:
-                    raise self.fail(el, f"arg {name!r} needs a default attribute")
+                    raise self.fail(el, f"arg {short(name)} needs a default attribute")
                 self.args[name] = self.text(default, scope, el, "default")
         elif local == "insert_block":
             self.insert_block(el, out, scope, macros)
@@ -388,10 +361,12 @@ class _Expander:
             if not name or val is None:
                 raise self.fail(el, "needs name and value attributes")
             name = self.text(name, scope, el, "name")
+            val = self.text(val, scope, el, "value")
+            self.grow(el, 0, len(name) + len(val) + 4)  # counted as the attributes of plain elements
             try:
-                out.set(name, self.text(val, scope, el, "value"))
+                out.set(name, val)
             except ValueError:
-                raise self.fail(el, f"invalid attribute name {name!r} or value") from None
+                raise self.fail(el, f"invalid attribute name {short(name)} or value") from None
         elif local == "call":
             name = el.get("macro")
             if not name:
@@ -404,11 +379,13 @@ class _Expander:
         raw = el.get("name")  # other attributes are ignored (ROS xacro warns)
         name = self.text(raw, scope, el, "name") if raw else ""
         if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
-            raise self.fail(el, f"property name {name!r} must be a Python identifier not starting with '__'")
+            raise self.fail(el, f"property name {short(name)} must be a Python identifier not starting with '__'")
+        if name in _RESERVED:  # ${math.pi} would silently mean the property
+            raise self.fail(el, f"property name {short(name)} is reserved ({', '.join(_RESERVED)} are not allowed)")
         value, default = el.get("value"), el.get("default")
         remove = self.flag(el.get("remove", "false"), scope, el, "remove")
         if (value is not None) + (default is not None) + remove > 1:
-            raise self.fail(el, f"property {name!r}: value, default and remove are mutually exclusive")
+            raise self.fail(el, f"property {short(name)}: value, default and remove are mutually exclusive")
         if remove:
             s = scope
             while s is not None:
@@ -436,9 +413,9 @@ class _Expander:
             while not scope.ns and target.ns and target.parent is not None:  # from a macro: past namespaces
                 target = target.parent
         elif where is not None:
-            raise self.fail(el, f"scope {where!r} is not 'parent' or 'global'")
+            raise self.fail(el, f"scope {short(where)} is not 'parent' or 'global'")
         if not lazy and isinstance(stored, str):
-            stored = self.value(stored, scope, el, f"property {name!r}")
+            stored = self.value(stored, scope, el, f"property {short(name)}")
         target.set(key, stored, lazy)
 
     def macro(self, el, macros: Macros) -> None:
@@ -446,8 +423,11 @@ class _Expander:
         if name.startswith("xacro:"):
             name = name[6:]
         if not name or name == "call" or "." in name:
-            raise self.fail(el, f"invalid macro name {name!r}")
-        params, defaults = parse_params(el.get("params", ""))
+            raise self.fail(el, f"invalid macro name {short(name)}")
+        try:
+            params, defaults = parse_params(el.get("params", ""))
+        except ExprError as exc:
+            raise self.fail(el, f"macro {short(name)}: {exc}") from None
         defines = any(_xacro_local(e) in ("macro", "include") for e in el.iterdescendants())
         macros.defs[name] = Macro(name, el, params, defaults, defines)
 
@@ -459,47 +439,49 @@ class _Expander:
                 s = at.find(part)
                 ns = s.vals[part] if s is not None else None
                 if not isinstance(ns, Namespace):
-                    raise self.fail(el, f"unknown macro name xacro:{name} ({part!r} is not a namespace)")
+                    raise self.fail(el, f"unknown macro name xacro:{name} ({short(part)} is not a namespace)")
                 at, at_macros = ns.scope, ns.macros
             m = at_macros.get(last)
         if m is None:
             raise self.fail(el, f"unknown macro name xacro:{name}")
         scope, macros = at, at_macros  # as ROS xacro: arguments and blocks of ns.m are evaluated in ns
         local = Scope(scope)
-        params = list(m.params)
+        params = dict.fromkeys(m.params)  # still unset, in order (a dict: 1000 parameters stay linear)
         for k, v in el.attrib.items():
             if k in skip or _is_xacro_attr(k):
                 continue
             if k not in params or k.startswith("*"):
-                raise self.fail(el, f"macro {name!r} has no parameter {k!r}")
-            params.remove(k)
-            local.set(k, self.value(v, scope, el, f"attribute {k!r}"), lazy=False)
-        blocks = []
+                raise self.fail(el, f"macro {short(name)} has no parameter {short(k)}")
+            del params[k]
+            local.set(k, self.value(v, scope, el, f"attribute {short(k)}"), lazy=False)
+        blocks, used = [], 0
         if len(el):
             holder = etree.Element("blocks")  # the call's content, evaluated in the caller's scope
             self.children(el, holder, scope, macros)
             blocks = [b for b in holder if isinstance(b.tag, str)]
         for p in [p for p in params if p.startswith("*")]:
-            if not blocks:
-                raise self.fail(el, f"macro {name!r}: not enough blocks for parameter {p!r}")
-            local.set(p, blocks.pop(0), lazy=False)
-            params.remove(p)
-        if blocks:
-            raise self.fail(el, f"macro {name!r}: unused block <{blocks[0].tag}>")
+            if used == len(blocks):
+                raise self.fail(el, f"macro {short(name)}: not enough blocks for parameter {short(p)}")
+            local.set(p, blocks[used], lazy=False)
+            used += 1
+            del params[p]
+        if used < len(blocks):
+            raise self.fail(el, f"macro {short(name)}: unused block <{cut(str(blocks[used].tag))}>")
         for p in list(params):
             if p not in m.defaults:
                 continue
             forward, default = m.defaults[p]
             if forward is not None and scope.find(forward) is not None:
-                v = self.value(f"${{{forward}}}", scope, el, f"parameter {p!r}")
+                v = self.value(f"${{{forward}}}", scope, el, f"parameter {short(p)}")
             elif default is not None:
-                v = self.value(default, scope, el, f"default of parameter {p!r}")
+                v = self.value(default, scope, el, f"default of parameter {short(p)}")
             else:
-                raise self.fail(el, f"macro {name!r}: no property {forward!r} to forward to parameter {p!r}")
+                raise self.fail(el, f"macro {short(name)}: no property {short(forward)} to forward to parameter "
+                                    f"{short(p)}")
             local.set(p, v, lazy=False)
-            params.remove(p)
+            del params[p]
         if params:
-            raise self.fail(el, f"macro {name!r}: missing parameters {', '.join(params)}")
+            raise self.fail(el, f"macro {short(name)}: missing parameters {short(', '.join(params))[1:-1]}")
         # macros defined in the body are local to it (a new table only when there can be any)
         self.nested(el, lambda: self.children(m.body, out, local, Macros(macros) if m.defines else macros))
 
@@ -523,7 +505,7 @@ class _Expander:
             block = scope.find("*" + name).vals["*" + name]  # type: ignore[union-attr]
             self.nested(el, lambda: self.element(block, out, scope, macros))
         else:
-            raise self.fail(el, f"undefined block {name!r}")
+            raise self.fail(el, f"undefined block {short(name)}")
 
 
 def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),
@@ -554,8 +536,17 @@ def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pa
         text = etree.tostring(out, encoding="utf-8", xml_declaration=True)
     except (_Fail, ExprError) as exc:  # (an ExprError should have got file and line; never let one escape bare)
         one_line = " ".join(str(exc).splitlines())  # an expression echoed from a text node may span lines
+        if len(one_line) > _MAX_MESSAGE:  # each shown value is cut; this bounds their number
+            one_line = one_line[:_MAX_MESSAGE] + "…"
         raise FileFormatError(f"{shown}: xacro expansion failed: {one_line}") from None
     except RecursionError:
         raise FileFormatError(f"{shown}: xacro expansion failed: macros, blocks or properties nested too "
                               "deeply") from None
+    except MemoryError:
+        raise FileFormatError(f"{shown}: xacro expansion failed: out of memory") from None
+    except FileFormatError:
+        raise
+    except Exception as exc:  # the last line of defence: a bug of ours must not reach the user as a bare error
+        raise FileFormatError(f"{shown}: xacro expansion failed: {type(exc).__name__} "
+                              f"{short(str(exc))[1:-1]}") from None
     return text

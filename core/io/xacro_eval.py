@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import ast
 import math
-import re
+import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["FUNCTIONS", "MATH", "STR_METHODS", "ExprError", "Macro", "Macros", "Namespace", "Scope", "YamlMap",
-           "boolean", "check_size", "evaluate", "literal", "parse_params", "read_yaml", "to_text"]
+if TYPE_CHECKING:
+    from .xacro_tables import Macros, Scope
+
+__all__ = ["FUNCTIONS", "MATH", "STR_METHODS", "Budget", "ExprError", "Namespace", "YamlMap", "check_size",
+           "evaluate", "short", "to_text"]
 
 #: Longest string, list or tuple an expression may produce.
 MAX_LEN = 10_000_000
@@ -38,18 +41,115 @@ MAX_INT_BITS = 100_000
 MAX_EXPONENT = 10_000
 #: Longest expression text.
 MAX_EXPR_CHARS = 100_000
-_MAX_YAML_BYTES = 2**20  # PyYAML parses about 1 MB/s in pure Python; the wall-time bound is 5 s
-_MAX_YAML_ITEMS = 1_000_000
-
-
-# ROS xacro's default-value pattern, with "[^\s'\"]+" inside "(…)+" made one character per step: nested
-# quantifiers backtrack exponentially ("a:=xxxxxxxxxxxxxxxxxxxxxxxx'" took 4 s)
-_DEFAULT = r"""\$\{[^}]*\}|\$\([^)]*\)|(?:'[^']*'|\"[^\"]*\"|[^\s'\"])+|"""
-_MACRO_ARG = re.compile(r"^\s*([^\s:=]+?)\s*:?=\s*(\^\|?)?(" + _DEFAULT + r")(?:\s+|$)(.*)")
+#: Most parameters of one macro.
+MAX_PARAMS = 1000
+# str() of an int of more digits raises ValueError (Python's guard against quadratic conversion)
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+_TEN_DIGITS = 10 ** _MAX_DIGITS
 
 
 class ExprError(Exception):
     """An expression is refused or fails; the caller adds file, line and element."""
+
+
+def short(v: Any, n: int = 200) -> str:
+    """``repr(v)`` for a message, at most about ``n`` characters (values can be 10 MB strings)."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _TEN_DIGITS:
+        return f"<integer of {v.bit_length()} bits>"
+    if isinstance(v, str):
+        text = repr(v[:n + 1])
+    elif isinstance(v, (list, tuple, dict)) and _count(v, 0, n) > n:
+        text = f"<{type(v).__name__} of {len(v)} items>"
+    else:
+        try:
+            text = repr(v)
+        except ValueError:  # an int inside a container, too long to print
+            text = f"<{type(v).__name__}>"
+    return text if len(text) <= n else text[:n] + "…"
+
+
+class Budget:
+    """What the expressions of one expansion may still create, and until when they may run.
+
+    Every string, list, tuple and dict an expression makes is charged (a character 1, an item 8: the
+    bytes it roughly takes); comparisons, hashing, ``min``/``max`` and ``str()`` of containers are
+    charged their items counted through shared sub-containers (``[[x]*2000]*2000 == …`` compares
+    4 million items while holding 4000); the deadline is checked every few dozen nodes."""
+
+    __slots__ = ("left", "total", "deadline", "timeout", "steps")
+
+    def __init__(self, total: int = 100 * 2**20, timeout: float = 5.0, deadline: float | None = None) -> None:
+        self.left = self.total = total
+        self.timeout = timeout
+        self.deadline = time.monotonic() + timeout if deadline is None else deadline
+        self.steps = 0
+
+    def charge(self, n: int, walk: bool = False) -> None:
+        self.left -= n
+        if self.left < 0:
+            if walk:
+                raise ExprError(f"comparing or hashing containers of {n} items or more (shared ones counted each "
+                                "time) is more than the expansion may do; stopped")
+            raise ExprError(f"expressions create more than {self.total // 2**20} MB of values in all; stopped")
+
+    def charge_value(self, v: Any) -> Any:
+        if isinstance(v, str):
+            self.charge(len(v))
+        elif isinstance(v, (list, tuple, dict)):
+            self.charge(8 * len(v))
+        return v
+
+    def charge_walk(self, *vals: Any) -> None:
+        """Charge the items a comparison or hash walks (shared sub-containers each time)."""
+        for v in vals:
+            if isinstance(v, (list, tuple, dict)):
+                self.charge(_expanded(v, {}, self.left + 1), walk=True)
+
+    def tick(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise ExprError(f"expansion takes longer than {self.timeout:g} s; stopped")
+
+
+def _expanded(v: Any, memo: dict[int, int], cap: int) -> int:
+    """Items of ``v`` counting shared sub-containers each time they appear, in time linear in the
+    distinct containers (memoised); stops above ``cap``."""
+    if not isinstance(v, (list, tuple, dict)):
+        return 1
+    if id(v) in memo:
+        return memo[id(v)]
+    n = 1
+    for x in (v.values() if isinstance(v, dict) else v):
+        n += _expanded(x, memo, cap) if isinstance(x, (list, tuple, dict)) else 1
+        if n > cap:
+            break
+    memo[id(v)] = n
+    return n
+
+
+def _text_size(v: Any, memo: dict[int, int], cap: int) -> int:
+    """A bound on ``len(str(v))``, computed without building it; stops above ``cap``."""
+    if isinstance(v, bool) or v is None:
+        return 5
+    if isinstance(v, int):
+        if abs(v) >= _TEN_DIGITS:
+            raise ExprError(f"an integer of more than {_MAX_DIGITS} digits cannot be written as text")
+        return v.bit_length() // 3 + 2
+    if isinstance(v, float):
+        return 25
+    if isinstance(v, str):  # repr inside containers: escapes take up to 10 characters
+        return 2 * len(v) + 2 if v.isprintable() else 10 * len(v) + 2
+    if not isinstance(v, (list, tuple, dict)):
+        return 100
+    if id(v) in memo:
+        return memo[id(v)]
+    n = 2
+    for x in (v.items() if isinstance(v, dict) else v):
+        n += (_text_size(x[0], memo, cap) + _text_size(x[1], memo, cap) + 4 if isinstance(v, dict)
+              else _text_size(x, memo, cap) + 2)
+        if n > cap:
+            break
+    memo[id(v)] = n
+    return n
 
 
 class YamlMap(dict):
@@ -98,16 +198,21 @@ def _mod(a, b):
 
 
 def to_text(v: Any = "") -> str:
-    """``str(v)``, refused for containers too big to print (YAML aliases can nest one list 2**30 times)."""
-    if isinstance(v, (list, tuple, dict)) and _count(v, 0) > 100_000:
-        raise ExprError("the text of a container with more than 100000 items is not allowed")
+    """``str(v)``, refused before it is built when too long (``str(['a'*10**7]*100)`` is 1 GB) and for
+    integers of more digits than Python converts."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (int, list, tuple, dict)) and not isinstance(v, bool):
+        size = _text_size(v, {}, MAX_LEN + 1)
+        if size > MAX_LEN:
+            raise ExprError(f"the text of this {type(v).__name__} would be longer than {MAX_LEN} characters")
     return check_size(str(v))
 
 
-def _count(v, n: int) -> int:
-    """Items in a nested container (shared sub-containers counted each time), stopping early."""
+def _count(v, n: int, cap: int = 100_000) -> int:
+    """Items in a nested container (shared sub-containers counted each time), stopping above ``cap``."""
     stack = [v]
-    while stack and n <= 100_000:
+    while stack and n <= cap:
         x = stack.pop()
         n += 1
         if isinstance(x, dict):
@@ -212,9 +317,10 @@ def _check(tree: ast.AST) -> None:
 
 
 class _Evaluator:
-    def __init__(self, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None) -> None:
+    def __init__(self, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None, budget: Budget) -> None:
         self.lookup = lookup
         self.load_yaml = load_yaml
+        self.budget = budget
 
     def name(self, ident: str) -> Any:
         try:
@@ -235,7 +341,7 @@ class _Evaluator:
         args = [self.ev(a) for a in node.args]
         if fname in ("xacro.fatal", *(f"xacro.{n}" for n in _XACRO_QUIET)):
             if fname == "xacro.fatal":
-                raise ExprError("xacro.fatal: " + " ".join(map(to_text, args)))
+                raise ExprError("xacro.fatal: " + short(" ".join(map(to_text, args))))
             return ""
         if fname in ("load_yaml", "xacro.load_yaml"):
             if self.load_yaml is None or len(args) != 1 or not isinstance(args[0], str):
@@ -245,7 +351,9 @@ class _Evaluator:
         for a in args:  # no function of the whitelist is meant to see anything else
             if not isinstance(a, (int, float, str, bool, list, tuple, dict, type(None))):
                 raise ExprError(f"{fname}() of a {type(a).__name__} is not allowed")
-        return check_size(fn(*args))
+        if fname not in ("len", "bool"):  # min, max and str walk nested containers
+            self.budget.charge_walk(*args)
+        return self.budget.charge_value(check_size(fn(*args)))
 
     def str_method(self, f: ast.Attribute, args: list) -> Any:
         base = self.ev(f.value)
@@ -253,15 +361,27 @@ class _Evaluator:
             raise ExprError(f"'.{f.attr}()' is only allowed on strings, not on a {type(base).__name__}")
         if not all(isinstance(a, (str, int, type(None))) for a in args):
             raise ExprError(f"'.{f.attr}()' takes strings and integers")
-        return check_size(STR_METHODS[f.attr](base, *args))
+        v = check_size(STR_METHODS[f.attr](base, *args))
+        if isinstance(v, list):  # split: the pieces are new strings too
+            self.budget.charge(len(base))
+        return self.budget.charge_value(v)
 
     def ev(self, node: ast.AST) -> Any:
+        self.budget.steps += 1
+        if not self.budget.steps & 63:
+            self.budget.tick()
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
             return self.name(node.id)
         if isinstance(node, ast.BinOp):
-            return check_size(_BINOPS[type(node.op)](self.ev(node.left), self.ev(node.right)))
+            left, right = self.ev(node.left), self.ev(node.right)
+            if isinstance(node.op, ast.Mult):  # charged before: the result may be all memory
+                for a, b in ((left, right), (right, left)):
+                    if isinstance(a, (str, list, tuple)) and isinstance(b, int) and len(a) * b <= MAX_LEN:
+                        self.budget.charge((1 if isinstance(a, str) else 8) * len(a) * max(b, 0))
+                return check_size(_BINOPS[type(node.op)](left, right))
+            return self.budget.charge_value(check_size(_BINOPS[type(node.op)](left, right)))
         if isinstance(node, ast.UnaryOp):
             v = self.ev(node.operand)
             return not v if isinstance(node.op, ast.Not) else (+v if isinstance(node.op, ast.UAdd) else -v)
@@ -276,6 +396,7 @@ class _Evaluator:
             left = self.ev(node.left)
             for op, sub in zip(node.ops, node.comparators):
                 right = self.ev(sub)
+                self.budget.charge_walk(left, right)
                 if not _CMPOPS[type(op)](left, right):
                     return False
                 left = right
@@ -306,86 +427,25 @@ class _Evaluator:
             if isinstance(node.slice, ast.Slice):
                 s = node.slice
                 idx = slice(*(None if x is None else self.ev(x) for x in (s.lower, s.upper, s.step)))
-            else:
-                idx = self.ev(node.slice)
+                return self.budget.charge_value(base[idx])
+            idx = self.ev(node.slice)
+            if isinstance(base, dict):  # hashing a tuple walks all of it
+                self.budget.charge_walk(idx)
             return base[idx]
         if isinstance(node, (ast.List, ast.Tuple)):
             items = [self.ev(x) for x in node.elts]
-            return items if isinstance(node, ast.List) else tuple(items)
+            return self.budget.charge_value(items if isinstance(node, ast.List) else tuple(items))
         if isinstance(node, ast.Dict):
             if any(k is None for k in node.keys):
                 raise ExprError("'**' in a dict display is not allowed")
-            return {self.ev(k): self.ev(v) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+            keys = [self.ev(k) for k in node.keys]  # type: ignore[arg-type]
+            self.budget.charge_walk(*keys)
+            return self.budget.charge_value(dict(zip(keys, (self.ev(v) for v in node.values))))
         raise ExprError(f"{type(node).__name__} is not allowed in xacro expressions")  # _check lets none through
 
     @staticmethod
     def _fn_value(node: ast.Attribute) -> Any:
         raise ExprError(f"'math.{node.attr}' is a function; call it")
-
-
-# =============================================================================================
-# the expander's tables (used by core/io/xacro.py)
-# =============================================================================================
-
-class Scope:
-    """A property table: ROS xacro's ``Table`` (lazy values are raw text until first used)."""
-
-    __slots__ = ("parent", "vals", "lazy", "busy", "ns")
-
-    def __init__(self, parent: Scope | None = None, ns: bool = False) -> None:
-        self.parent = parent
-        self.ns = ns  # the properties of an include with ns=
-        self.vals: dict[str, Any] = {}
-        self.lazy: set[str] = set()
-        self.busy: list[str] = []
-
-    def find(self, key: str) -> Scope | None:
-        s: Scope | None = self
-        while s is not None:
-            if key in s.vals:
-                return s
-            s = s.parent
-        return None
-
-    def set(self, key: str, value: Any, lazy: bool) -> None:
-        value = literal(value)
-        self.vals[key] = value
-        if lazy and isinstance(value, str):
-            self.lazy.add(key)
-        else:
-            self.lazy.discard(key)
-
-    def top(self) -> Scope:
-        s = self
-        while s.parent is not None:
-            s = s.parent
-        return s
-
-
-class Macros:
-    """A macro table; a macro body gets its own (when it can define macros), chained to the caller's."""
-
-    __slots__ = ("parent", "defs")
-
-    def __init__(self, parent: Macros | None = None) -> None:
-        self.parent, self.defs = parent, {}
-
-    def get(self, name: str) -> Macro | None:
-        m: Macros | None = self
-        while m is not None:
-            if name in m.defs:
-                return m.defs[name]
-            m = m.parent
-        return None
-
-
-@dataclass
-class Macro:
-    name: str
-    body: Any  # the <xacro:macro> element
-    params: list[str]
-    defaults: dict[str, tuple[str | None, str | None]]  # name → (forwarded name, default text)
-    defines: bool  # the body has macro definitions or includes
 
 
 class Namespace:
@@ -401,61 +461,14 @@ class Namespace:
         return f"<namespace {self.name}>"
 
 
-def literal(value: Any) -> Any:
-    """ROS xacro's ``Table._eval_literal``: '…' unquoted, numbers and booleans converted."""
-    if not isinstance(value, str):
-        return value
-    if len(value) >= 2 and value[0] == "'" and value[-1] == "'":
-        return value[1:-1]
-    if "_" in value:
-        return value
-    for conv in (int, float):
-        try:
-            return conv(value)
-        except ValueError:
-            pass
-    if value in ("true", "True"):
-        return True
-    if value in ("false", "False"):
-        return False
-    return value
-
-
-def boolean(value: Any) -> bool:
-    """ROS xacro's ``get_boolean_value``: true/True/false/False, an integer, or any non-string value."""
-    if isinstance(value, str):
-        if value in ("true", "True"):
-            return True
-        if value in ("false", "False"):
-            return False
-        try:
-            return bool(int(value))
-        except ValueError:
-            raise ExprError(f"{value!r} is not a boolean (true, false or an integer)") from None
-    return bool(value)
-
-
-def parse_params(text: str) -> tuple[list[str], dict[str, tuple[str | None, str | None]]]:
-    """ROS xacro's macro ``params``: names, and name → (forwarded name, default text)."""
-    params: list[str] = []
-    defaults: dict[str, tuple[str | None, str | None]] = {}
-    while text.strip():
-        m = _MACRO_ARG.match(text)
-        if m:
-            name, forward, default, text = m.groups()
-            defaults[name] = (name if forward else None, default or None)
-        else:
-            name, _, text = text.strip().partition(" ")
-        params.append(name)
-    return params, defaults
-
-
-def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None = None) -> Any:
+def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str], Any] | None = None,
+             budget: Budget | None = None) -> Any:
     """The value of the expression ``text``.
 
     ``lookup(name)`` gives a property's value or raises :class:`KeyError`; ``load_yaml(name)``
-    reads a YAML file (``None``: not available). Raises :class:`ExprError` for anything refused
-    or failing (the message names the construct)."""
+    reads a YAML file (``None``: not available); ``budget`` is what the expansion may still create
+    and its deadline (default: a fresh one). Raises :class:`ExprError` for anything refused or
+    failing (the message names the construct)."""
     text = text.strip()
     if len(text) > MAX_EXPR_CHARS:
         raise ExprError(f"expression of {len(text)} characters is longer than {MAX_EXPR_CHARS}")
@@ -467,94 +480,12 @@ def evaluate(text: str, lookup: Callable[[str], Any], load_yaml: Callable[[str],
         raise ExprError("expression is nested too deeply") from None
     _check(tree)
     try:
-        return _Evaluator(lookup, load_yaml).ev(tree.body)
+        return _Evaluator(lookup, load_yaml, Budget() if budget is None else budget).ev(tree.body)
     except ExprError:
         raise
     except RecursionError:
         raise ExprError("expression is nested too deeply") from None
-    except (ArithmeticError, TypeError, ValueError, KeyError, IndexError, MemoryError) as exc:
-        raise ExprError(f"{type(exc).__name__}: {exc}") from None
-
-
-# =============================================================================================
-# load_yaml
-# =============================================================================================
-
-def read_yaml(path, name: str) -> Any:
-    """The content of the YAML file ``path`` (``yaml.safe_load`` rules plus ROS xacro's unit
-    tags), mappings as :class:`YamlMap`; ``name`` is how the file was asked for (for messages)."""
-    import yaml
-
-    if path.stat().st_size > _MAX_YAML_BYTES:
-        raise ExprError(f"load_yaml({name!r}): file larger than {_MAX_YAML_BYTES // 2**20} MB")
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_yaml_loader())  # a SafeLoader
-    except (yaml.YAMLError, UnicodeDecodeError, ExprError, ValueError, RecursionError) as exc:
-        mark = getattr(exc, "problem_mark", None)
-        what = getattr(exc, "problem", None) or " ".join(str(exc).split()) or type(exc).__name__
-        where = f"{path}:{mark.line + 1}: " if mark is not None else ""
-        raise ExprError(f"load_yaml({name!r}): {where}{what}") from None
-    try:
-        return _wrap_yaml(data, {}, [0])
-    except (ExprError, RecursionError) as exc:
-        raise ExprError(f"load_yaml({name!r}): {exc or 'nested too deeply'}") from None
-
-
-def _yaml_loader():
-    """A SafeLoader subclass with ROS xacro's unit tags (``!degrees 90`` …); nothing global is changed."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def unit(factor: float):
-        def construct(loader, node):
-            v = evaluate(str(loader.construct_scalar(node)), lambda n: (_ for _ in ()).throw(KeyError(n)))
-            return float(v) * factor
-        return construct
-
-    for tag, factor in (("!radians", 1.0), ("!degrees", math.pi / 180), ("!meters", 1.0), ("!millimeters", 0.001),
-                        ("!foot", 0.3048), ("!inches", 0.0254)):
-        Loader.add_constructor(tag, unit(factor))
-    return Loader
-
-
-def _wrap_yaml(v: Any, memo: dict[int, Any], count: list[int]) -> Any:
-    """Mappings as :class:`YamlMap`; shared nodes stay shared; cycles and more than a million nodes
-    (counting shared ones each time) refused."""
-    count[0] += 1
-    if count[0] > _MAX_YAML_ITEMS:
-        raise ExprError(f"more than {_MAX_YAML_ITEMS} items")
-    if isinstance(v, (int, float, str, bool, type(None))):
-        return v
-    if id(v) in memo:
-        out = memo[id(v)]
-        if out is None:
-            raise ExprError("a recursive alias (a node that contains itself)")
-        _wrap_count(out, count)
-        return out
-    memo[id(v)] = None  # being built
-    if isinstance(v, dict):
-        out = YamlMap((_wrap_yaml(k, memo, count), _wrap_yaml(x, memo, count)) for k, x in v.items())
-    elif isinstance(v, (list, tuple, set)):
-        out = [_wrap_yaml(x, memo, count) for x in v]
-    else:
-        out = str(v)  # dates, binary …
-    memo[id(v)] = out
-    return out
-
-
-def _wrap_count(v: Any, count: list[int]) -> None:
-    """Count a shared node as often as it appears (aliases can nest one list 2**30 times)."""
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        count[0] += 1
-        if count[0] > _MAX_YAML_ITEMS:
-            raise ExprError(f"more than {_MAX_YAML_ITEMS} items")
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-
-
+    except MemoryError:
+        raise ExprError("out of memory") from None
+    except (ArithmeticError, TypeError, ValueError, KeyError, IndexError) as exc:
+        raise ExprError(f"{type(exc).__name__}: {short(str(exc), 300)[1:-1]}") from None

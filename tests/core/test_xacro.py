@@ -21,6 +21,7 @@ from kinetree.core.io.xacro import XacroLimits, expand_xacro
 from lxml import etree
 
 NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+PACKAGE_XML = "<package><name>feat</name></package>"
 
 
 def write(path: Path, body: str, root: str = '<robot name="t" ' + NS + ">") -> Path:
@@ -187,6 +188,9 @@ def test_include_relative_to_including_file_from_any_cwd(tmp_path, monkeypatch):
   <joint name="j" type="fixed"><parent link="base"/><child link="tip7"/></joint>""")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    with pytest.raises(FileFormatError, match="'../parts/arm.xacro' is outside the xacro's folder"):
+        import_urdf(top)  # above the xacro's folder: only inside its ROS package
+    (tmp_path / "robot" / "package.xml").write_text("<package><name>robot</name></package>")
     for cwd in (elsewhere, top.parent, Path("/")):
         monkeypatch.chdir(cwd)
         assert import_urdf(top).body_names == ["tip7"]
@@ -336,7 +340,7 @@ def test_load_yaml_hostile_content_refused(tmp_path):
     evil = f'v: !!python/object/apply:os.system ["touch {sentinel}"]'
     for text, message in [(evil, "could not determine a constructor"),
                           (laughs, "more than 1000000 items"), ("a: &a [*a]", "a recursive alias"),
-                          ("x" * (2**20 + 1), "file larger than 1 MB"), ("a: [", "expected")]:
+                          ("x" * (2**18 + 1), "file larger than 256 KB"), ("a: [", "expected")]:
         (tmp_path / "c.yaml").write_text(text)
         p = write(tmp_path / "y.xacro", '<a v="${load_yaml(\'c.yaml\')}"/>')
         t = time.perf_counter()
@@ -429,6 +433,7 @@ def test_mutated_xacros_give_a_tree_or_one_file_format_error(tmp_path_factory, d
     for name, body in FEATURES.items():
         write(root / name, body, root=f'<robot name="feat" {NS}>' if name.startswith("robots/arm") else
               f"<robot {NS}>")
+    (root / "package.xml").write_text(PACKAGE_XML)  # robots/ includes ../urdf/: inside the package
     target = root / data.draw(st.sampled_from(sorted(FEATURES)))
     text = target.read_text()
     for _ in range(data.draw(st.integers(1, 4))):
@@ -536,6 +541,7 @@ def test_same_as_ros_xacro(tmp_path, monkeypatch, rng):
     for name, body in FEATURES.items():
         write(tmp_path / name, body, root=f'<robot name="feat" {NS}>' if name.startswith("robots/arm") else
               f"<robot {NS}>")
+    (tmp_path / "package.xml").write_text(PACKAGE_XML)
     top = tmp_path / "robots" / "arm.urdf.xacro"
     mine = expand_xacro(top)
     monkeypatch.chdir(top.parent)  # ROS xacro resolves relative includes against the current folder
