@@ -525,8 +525,8 @@ def expand_xacro(path: str | os.PathLike, *, package_paths: Sequence[str | os.Pa
     except FileFormatError as exc:  # lxml's messages may end in "\n, line 2, column 6"
         raise FileFormatError(" ".join(str(exc).splitlines())) from None
     root.getroottree().docinfo.URL = str(path)
-    x = _Expander(path, package_paths, allow_env, args, limits)
     try:
+        x = _Expander(path, package_paths, allow_env, args, limits)  # (resolving the package paths may fail)
         if _xacro_local(root) is not None:
             raise x.fail(root, "the root element must be a robot, not a xacro tag")
         holder = etree.Element("top")

@@ -154,6 +154,8 @@ def test_os_errors_and_huge_integers_are_file_format_errors(tmp_path):
         (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
         (tmp_path / "dir.yaml").mkdir(exist_ok=True)
         refused(write(tmp_path / "e.xacro", body), match)
+    (tmp_path / "loop_dir").symlink_to(tmp_path / "loop_dir")  # a package path that cannot be resolved
+    refused(write(tmp_path / "e.xacro", "<a/>"), "symlink loop", package_paths=[tmp_path / "loop_dir"])
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
