@@ -91,6 +91,12 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     A CSV holds the serial chain from the base to ``tip`` (default: the end effector) as
     :func:`dh_table_of` gives it — rows plus the fixed base and tool transforms and the tip's
     name; a chain that is not DH-expressible raises an error naming the joint.
+
+    Every writer refuses (with a :class:`~kinetree.core.errors.KineTreeError` naming the body,
+    joint, row or field) what its reader would refuse, so whatever is written reads back: more
+    than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies, a file over the reader's byte
+    limit, a URDF inertial that is not a physical inertia, a DH table without rows (a chain
+    with no moving joint) or with a value out of the reader's bounds.
     """
     if not Path(path).name.lower().endswith(WRITE_SUFFIXES + (".xacro",)):
         raise FileFormatError(f"{Path(path).name}: unknown file type; KineTree writes {', '.join(WRITE_SUFFIXES)}")
