@@ -45,6 +45,7 @@ def drive(tree, label: str, target: float) -> None:
     w = MainWindow()
     w.quiet = True
     w.doc.load(tree)
+    w.resize(1280, 800)  # the default window is 90% of the screen: fix the size so figures compare
     w.show()
     app.processEvents()
     frames = [0]
