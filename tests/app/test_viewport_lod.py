@@ -51,7 +51,8 @@ def test_drag_draws_within_budget_then_full_detail_when_still(balls, qtbot):
     assert all(isinstance(item, LodMeshItem) and item.detailed for _, item, _ in vp._meshes)  # loaded: full
 
     balls.doc.set_joint_position("j", 0.3)
-    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES, [(it.detailed, it.coarse is not None) for _, it, _ in vp._meshes]
+    states = [(it.detailed, it.coarse is not None) for _, it, _ in vp._meshes]
+    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES, states
     vp.repaint()  # the decimated copies reach the GPU once, here
 
     uploads = []
