@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .configuration import finite_range
 from .joint import AXIAL_TYPES, Joint
 from .transforms import matrix_to_quat, matrix_to_rpy, quat_to_rotation, rpy_to_matrix
 
@@ -44,16 +45,19 @@ def joint_channels(joint: Joint) -> list[Channel]:
     j, name = joint, joint.name
     if not j.position_count:
         return []
+    # a slider spans the limits, or a finite window of them around home when they are unbounded
+    lim, home = np.atleast_2d(j.position_limits), np.atleast_1d(j.home_position)
+    span = lambda k, kind: finite_range(float(lim[k][0]), float(lim[k][1]), float(home[k]), kind)  # noqa: E731
     if j.type in AXIAL_TYPES:
-        lo, hi = j.position_limits
-        return [Channel(name, name, "angle" if j.type == "revolute" else "length", lo, hi, name, "")]
-    lim = j.position_limits
+        kind = "angle" if j.type == "revolute" else "length"
+        return [Channel(name, name, kind, *span(0, kind), name, "")]
     if j.type == "planar":
-        return [Channel(f"{name}.{k}", f"{name} {axis}", kind, *lim[k], name, str(k))
+        return [Channel(f"{name}.{k}", f"{name} {axis}", kind, *span(k, kind), name, str(k))
                 for k, (axis, kind) in enumerate((("x", "length"), ("y", "length"), ("θ", "angle")))]
     out = []
     if j.type == "floating":
-        out = [Channel(f"{name}.{a}", f"{name} {a}", "length", *lim[4 + k], name, a) for k, a in enumerate("xyz")]
+        out = [Channel(f"{name}.{a}", f"{name} {a}", "length", *span(4 + k, "length"), name, a)
+               for k, a in enumerate("xyz")]
     return out + [Channel(f"{name}.{a}", f"{name} {a}", "angle", -math.pi, math.pi, name, a) for a in RPY]
 
 

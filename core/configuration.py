@@ -23,6 +23,16 @@ Configuration = ArrayLike | Mapping[str, Any]
 SAMPLE_WINDOW = {"angle": math.pi, "length": 1.0}
 
 
+def finite_range(lo: float, hi: float, home: float, kind: str) -> tuple[float, float]:
+    """``(lo, hi)`` when both are finite and span at most ``2 * MAX_LENGTH``; else the limits
+    intersected with ``home ± SAMPLE_WINDOW[kind]`` (``kind`` is "angle" or "length"). What
+    random configurations are drawn from, and what a slider spans."""
+    if hi / 2 - lo / 2 <= MAX_LENGTH:  # halves: hi − lo may overflow; NaN/inf fail the test
+        return lo, hi
+    w = SAMPLE_WINDOW[kind]
+    return max(lo, home - w), min(hi, home + w)
+
+
 class ConfigurationMixin:
     """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
 
@@ -51,10 +61,8 @@ class ConfigurationMixin:
                 lo, hi = j._limits[k]
                 if math.isnan(lo):
                     continue
-                if not hi / 2 - lo / 2 <= MAX_LENGTH:  # unbounded or huge (halves: hi − lo may overflow)
-                    w = SAMPLE_WINDOW["length" if lengths.start <= k < lengths.stop else "angle"]
-                    h = float(j._home[k])
-                    lo, hi = max(lo, h - w), min(hi, h + w)
+                kind = "length" if lengths.start <= k < lengths.stop else "angle"
+                lo, hi = finite_range(lo, hi, float(j._home[k]), kind)
                 q[i + k] = min(max(rng.uniform(lo, hi), lo), hi)  # rounding may land just outside
             qrows = QUATERNION_ROWS.get(j.type)
             if qrows is not None:

@@ -176,8 +176,8 @@ def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
     original = RobotViewport._add_mesh_item
     monkeypatch.setattr(RobotViewport, "_add_mesh_item", lambda self, *a: made.append(a[0]) or original(self, *a))
 
-    def items():
-        return {id(item) for _, item, _ in vp._meshes}
+    def items():  # the items themselves: held here, a freed item's id cannot be reused by a new one
+        return {item for _, item, _ in vp._meshes}
 
     before = items()
     w.doc.edit("add", lambda t: add_child(t, "b4", "revolute"))  # a body without visuals

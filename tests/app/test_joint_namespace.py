@@ -111,3 +111,9 @@ def test_random_button_with_unbounded_and_huge_limits(window, qtbot, tmp_path):
         assert not np.array_equal(q, before)
         assert np.isfinite(q).all()
         assert 5 <= q[0] <= 5 + math.pi and -math.pi <= q[1] <= math.pi and 0.3 <= q[2] <= 1.3
+    # the sliders span the same finite windows, inside the limits (they spanned -pi..pi for (5, inf))
+    spans = {key: (row.lo, row.hi) for key, row in window.sliders.rows.items()}
+    assert spans == {"ja": (5.0, 5.0 + math.pi), "jb": (-math.pi, math.pi), "jc": (0.3, 1.3)}
+    slider = window.sliders.rows["ja"].slider
+    slider.setValue(slider.minimum())
+    assert doc.configuration[0] == 5.0
