@@ -42,3 +42,11 @@ def make_window(qtbot, tmp_path, autosave_dir, monkeypatch):
 @pytest.fixture
 def window(make_window) -> MainWindow:
     return make_window()
+
+
+@pytest.fixture
+def panel(window):
+    """The Joint panel, showing link1 of the two-link planar arm."""
+    window.doc.open("two_link_planar")
+    window.doc.select("link1")
+    return window.joint

@@ -21,18 +21,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from test_joint_panel import type_into  # noqa: E402
 from urdf_fixtures import ALL_TYPES, CHAIN  # noqa: E402
 
 # robots whose every angle field is also turned and typed back (standard DH, modified DH, URDF)
 CHANGE_AND_BACK = {"puma560", "puma560_mdh", "urdf_all_types"}
-
-
-def type_into(qtbot, field, text: str) -> None:
-    """Replace a line edit's text by typing, then press Enter."""
-    field.setFocus()
-    field.selectAll()
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key.Key_Return)
 
 
 def paste_into(qtbot, field, text: str) -> None:

@@ -172,13 +172,6 @@ def test_a_fifo_mesh_is_skipped_and_the_robot_opens(window, qtbot, tmp_path, mon
 
 
 # --- collision geometry in the Joint panel ---------------------------------------------------
-@pytest.fixture
-def panel(window):
-    window.doc.open("two_link_planar")
-    window.doc.select("link1")
-    return window.joint
-
-
 def collision_labels(editor) -> list[str]:
     return [editor.visual_list.item(i).text() for i in range(editor.visual_list.count())]
 

@@ -48,13 +48,6 @@ def undo_all(doc) -> None:
         doc.undo_stack.undo()
 
 
-@pytest.fixture
-def panel(window):
-    window.doc.open("two_link_planar")
-    window.doc.select("link1")
-    return window.joint
-
-
 def labels(panel) -> list[str]:
     lw = panel.visual_list
     return [lw.item(i).text() for i in range(lw.count())]
