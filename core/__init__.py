@@ -3,6 +3,7 @@
 from .body import RigidBody, Visual
 from .dh import DHEntry, DHLink, chain_dh_table, dh_chain, rebuild_chain
 from .dh_extract import DHExtraction, DHStatus, NotDHExpressibleError, dh_report, extract_dh
+from .dynamics import center_of_mass, dof_count, dof_names, gravity_torque, total_mass
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -22,6 +23,11 @@ from .library import describe_robot, list_robots, load_robot, robot_info
 from .tree import RigidBodyTree
 
 __all__ = [
+    "center_of_mass",
+    "dof_count",
+    "dof_names",
+    "gravity_torque",
+    "total_mass",
     "DHEntry",
     "DHExtraction",
     "DHStatus",

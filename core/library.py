@@ -3,6 +3,11 @@ under ``kinetree.resources/robots``.
 
 Lengths in metres, angles in radians. Robots whose textbook tables are symbolic (the lecture's
 cylindrical arm, SCARA, spherical wrist) get the link lengths stated in their docstrings.
+
+Inertials: the Puma 560 (both conventions) has Armstrong, Khatib & Burdick's published masses,
+centres of mass and inertias (as in Corke's ``mdl_puma560``); the URDF robots have their files'
+``<inertial>``. Every other DH robot keeps MATLAB's defaults (each body, base included, 1 kg at
+its frame origin with inertia ``[1 1 1 0 0 0]``): no published source gives a consistent set.
 """
 
 from __future__ import annotations
@@ -136,10 +141,43 @@ def puma560() -> RigidBodyTree:
     """Puma 560, standard DH (Corke & Armstrong-Hélouvry, "A search for consistent kinematic
     parameters", as in Corke's ``mdl_puma560``): rows ``[a α d]`` ``[0 90° 0]``,
     ``[0.4318 0 0]``, ``[0.0203 −90° 0.15005]``, ``[0 90° 0.4318]``, ``[0 −90° 0]``,
-    ``[0 0 0]``; Corke's joint limits."""
+    ``[0 0 0]``; Corke's joint limits. Inertials of Armstrong, Khatib & Burdick (1986), as in
+    ``mdl_puma560`` (link 1 massless, no base mass)."""
     rows = [(0, pi / 2, 0), (0.4318, 0, 0), (0.0203, -pi / 2, 0.15005),
             (0, pi / 2, 0.4318), (0, -pi / 2, 0), (0, 0, 0)]
-    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
+    tree = dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
+    return _with_inertials(tree, _PUMA_INERTIALS)
+
+
+# Puma 560 link inertials (Armstrong, Khatib & Burdick, "The explicit dynamic model and inertial
+# parameters of the PUMA 560 arm", ICRA 1986, as compiled by Corke & Armstrong-Hélouvry 1994), copied
+# from Corke's mdl_puma560 / Robotics Toolbox for Python roboticstoolbox/models/DH/Puma560.py:
+# (mass kg, centre of mass r in the standard-DH link frame i (m), [Ixx Iyy Izz] about the centre of
+# mass (kg·m², products 0)). KineTree's standard-DH body i is Corke's link frame i. m1 = 0: Armstrong
+# gives no value (it does not enter the dynamics once inertia is taken about the link frame).
+_PUMA_INERTIALS = [
+    (0.0, (0, 0, 0), (0, 0.35, 0)),
+    (17.4, (-0.3638, 0.006, 0.2275), (0.13, 0.524, 0.539)),
+    (4.8, (-0.0203, -0.0141, 0.070), (0.066, 0.086, 0.0125)),
+    (0.82, (0, 0.019, 0), (1.8e-3, 1.3e-3, 1.8e-3)),
+    (0.34, (0, 0, 0), (0.3e-3, 0.4e-3, 0.3e-3)),
+    (0.09, (0, 0, 0.032), (0.15e-3, 0.15e-3, 0.04e-3)),
+]
+
+
+def _with_inertials(tree: RigidBodyTree, table: list, frames: np.ndarray | None = None) -> RigidBodyTree:
+    """Give the bodies (mass, centre of mass, principal moments about the centre of mass) from
+    ``table``, given in ``frames`` (poses in the body frames; default: the body frames), moved
+    to the body frame (parallel axes), as KineTree stores inertia; the base, of which the
+    source says nothing, gets mass 0."""
+    tree.base.mass, tree.base.inertia = 0.0, np.zeros(6)
+    for k, (body, (m, r, moments)) in enumerate(zip(tree.bodies, table)):
+        F = np.eye(4) if frames is None else frames[k]
+        c = F[:3, :3] @ np.array(r, dtype=float) + F[:3, 3]
+        I = F[:3, :3] @ np.diag(moments) @ F[:3, :3].T + m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        body.mass, body.center_of_mass = m, c
+        body.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
+    return tree
 
 
 @_robot(source="Craig, Introduction to Robotics (3rd ed.), Fig. 3.21, with " + _PUMA_SOURCE, convention="mdh",
@@ -156,8 +194,13 @@ def puma560_mdh() -> RigidBodyTree:
     """
     rows = [(0, 0, 0), (0, pi / 2, 0), (0.4318, 0, 0.15005),
             (0.0203, -pi / 2, 0.4318), (0, pi / 2, 0), (0, -pi / 2, 0)]
-    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)],
+    tree = dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)],
                     convention="mdh")
+    # the inertials are given in the standard-DH link frames: the pose of link i's standard frame in
+    # its modified-DH frame is the same at every q (both are fixed to link i); read it at q = 0
+    q0 = np.zeros(6)
+    Tm, Ts = tree.forward_kinematics(q0), puma560().forward_kinematics(q0)
+    return _with_inertials(tree, _PUMA_INERTIALS, np.linalg.inv(Tm) @ Ts)
 
 
 

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 
 from .body import RigidBody
 from .configuration import Configuration, ConfigurationMixin
+from .dynamics import MassPropertiesMixin
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -35,7 +36,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
