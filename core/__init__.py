@@ -9,6 +9,7 @@ from .errors import (
     DuplicateNameError,
     FileFormatError,
     InvalidConfigurationError,
+    InvalidIKOptionError,
     InvalidJointError,
     InvalidLimitsError,
     InvalidPropertyError,
@@ -17,9 +18,11 @@ from .errors import (
     UnknownBodyError,
     UnknownRobotError,
 )
+from .ik import IKResult, inverse_kinematics
 from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .library import describe_robot, list_robots, load_robot, robot_info
+from .limits import LimitViolation
 from .tree import RigidBodyTree
 
 __all__ = [
@@ -62,4 +65,8 @@ __all__ = [
     "RigidBodyTree",
     "UnknownBodyError",
     "Visual",
+    "IKResult",
+    "InvalidIKOptionError",
+    "LimitViolation",
+    "inverse_kinematics",
 ]

@@ -70,6 +70,18 @@ class ConfigurationMixin:
                 q[i + qrows.start : i + qrows.stop] = v / np.linalg.norm(v)
         return q
 
+    def limit_violations(self, q: Configuration) -> list:
+        """Every position of ``q`` outside its joint's limits, as
+        :class:`~kinetree.core.limits.LimitViolation` (joint, value, limits), in configuration
+        order. A relative slack of 1e-12 lets a value typed exactly at a limit pass."""
+        from .limits import limit_violations
+
+        return limit_violations(self, q)
+
+    def within_limits(self, q: Configuration) -> bool:
+        """Whether every position of ``q`` lies within its joint's limits (see :meth:`limit_violations`)."""
+        return not self.limit_violations(q)
+
     def config_to_vector(self, config: Configuration) -> np.ndarray:
         """A flat configuration vector from a vector or a ``{joint name: value}`` mapping.
 

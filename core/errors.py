@@ -55,3 +55,11 @@ class UnknownRobotError(KineTreeError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+class InvalidIKOptionError(KineTreeError):
+    """An inverse kinematics option (weights, iterations, restarts, tolerance, rng) is invalid."""
+
+
+class SymbolicError(KineTreeError):
+    """A transform has no symbolic form here: a quaternion joint, or too many terms."""

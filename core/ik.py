@@ -1,0 +1,383 @@
+"""Inverse kinematics: the joint positions that put a body at a target pose.
+
+Levenberg–Marquardt on the geometric Jacobian (damping ``λ = E + w̄`` after Sugihara, "Solvability-
+unconcerned inverse kinematics by the Levenberg–Marquardt method", IEEE T-RO 2011, with ``E``
+half the weighted squared error), projected onto the joint limits after every step, with random
+restarts from in-limit configurations when an attempt stalls.
+
+Conventions (as MATLAB's ``inverseKinematics``): the error is ``[ω; Δp]`` in the base frame,
+``ω`` the rotation vector taking the body's orientation to the target's and ``Δp`` the
+position difference; ``weights`` scale its six components, orientation first. A zero weight
+drops a component: ``(0, 0, 0, 1, 1, 1)`` solves for the position only.
+
+Configuration vectors hold the positions of the leaders only; a mimic joint on the path adds
+``multiplier ×`` its column to its leader's (as :meth:`KinematicPlan.jacobian` does). Only the
+positions that move the body are changed: every other position keeps its value in ``q0``.
+Quaternion positions (floating and spherical joints) are solved too, on a slower generic path:
+the step is taken in the four components and the quaternion normalised again after it.
+
+Chains of revolute, prismatic and fixed joints (the common case) use :class:`_Chain`, a
+specialised single-body FK + Jacobian: the fixed transforms between joints are merged once, so
+one evaluation is a few vector operations and one 4×4 product per joint.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .configuration import finite_range
+from .errors import InvalidIKOptionError
+from .joint import QUATERNION_ROWS
+from .kinematics import _E, _K, _K2
+from .limits import limit_arrays
+from .transforms import validate_transform
+
+if TYPE_CHECKING:
+    from .tree import RigidBodyTree
+
+#: Damping added to ``E`` (Sugihara's w̄): small against the squared Jacobian of a metre-scale arm.
+DAMPING = 1e-9
+#: An attempt ends when its best error has not dropped by this factor in ``_PATIENCE`` iterations.
+_STALL = 0.5
+_PATIENCE = 12
+_GROW, _SHRINK, _C_MIN = 10.0, 0.1, 1e-3
+_TWO_PI = 2.0 * math.pi
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """What :func:`inverse_kinematics` found: the best configuration over all attempts."""
+
+    #: full configuration vector (positions of the joints that do not move the body are q0's)
+    q: np.ndarray
+    #: both weighted errors within the tolerance
+    success: bool
+    #: distance from the body's origin to the target's (m)
+    position_error: float
+    #: angle of the rotation from the body's orientation to the target's (rad)
+    orientation_error: float
+    #: Levenberg–Marquardt iterations over all attempts
+    iterations: int
+    #: attempts made: 1 + the random restarts used
+    attempts: int = 1
+
+
+def _rotation_error(M: np.ndarray) -> tuple[list[float], float]:
+    """Rotation vector ``ω`` and angle of the rotation matrix ``M`` (``exp([ω]) = M``)."""
+    (a, b, c), (d, e, f), (g, h, i) = M.tolist()
+    vx, vy, vz = h - f, c - g, d - b  # 2 sinθ · axis
+    s = 0.5 * math.sqrt(vx * vx + vy * vy + vz * vz)
+    co = 0.5 * (a + e + i - 1.0)
+    theta = math.atan2(s, co)
+    if s > 1e-6 or co > 0.0:
+        k = theta / (2.0 * s) if s > 1e-12 else 0.5  # θ / (2 sinθ) → 1/2 at θ = 0
+        return [vx * k, vy * k, vz * k], theta
+    # θ near π: M ≈ 2kkᵀ − I, so the axis is the largest column of (M + I)/2
+    S = (M + np.eye(3)) * 0.5
+    j = int(np.argmax(np.diag(S)))
+    axis = S[:, j] / math.sqrt(max(S[j, j], 1e-300))
+    axis /= np.linalg.norm(axis)
+    if axis @ (vx, vy, vz) < 0:
+        axis = -axis
+    return (theta * axis).tolist(), theta
+
+
+class _Chain:
+    """FK and Jacobian of one body whose path from the base holds only revolute, prismatic and
+    fixed joints, in the coordinates ``x`` (the positions that move the body)."""
+
+    def __init__(self, plan, path: list[int], col: dict[int, int]) -> None:
+        pending = np.eye(4)
+        Ls, entries = [], []
+        for i in path:
+            if plan.kind[i] == "fixed":
+                pending = pending @ plan.A[i]  # a fixed joint's B is the identity
+            else:
+                Ls.append(pending @ plan.A[i])
+                entries.append(i)
+                pending = plan.B[i]
+        m = self.m = len(entries)
+        self.first = Ls[0] if m else pending
+        N = np.array(Ls[1:] + [pending]) if m else np.zeros((0, 4, 4))
+        self.N16 = N.reshape(m, 16)
+        self.PN = np.stack([_K @ N, _K2 @ N, _E @ N], axis=1).reshape(m, 3, 16) if m else N
+        self.rev = np.array([plan.kind[i] == "rz" for i in entries], dtype=bool)
+        self.pri_rows = np.flatnonzero(~self.rev)
+        self.rev_rows = np.flatnonzero(self.rev)
+        self.col = np.array([col[int(plan.qi[i])] for i in entries], dtype=int)
+        self.gain = np.array([plan.mimics[i][1] if i in plan.mimics else 1.0 for i in entries])
+        self.offset = np.array([plan.rev_off[list(plan.rev).index(i)] if plan.kind[i] == "rz"
+                                else plan.pri_off[list(plan.pri).index(i)] for i in entries])
+        self.plain = bool(np.all(self.gain == 1.0))
+        self.S = np.zeros((m, len(col)))  # path entry → column, with the mimic's multiplier
+        self.S[np.arange(m), self.col] = self.gain
+        self.identity = self.S.shape == (m, m) and bool(np.array_equal(self.S, np.eye(m)))
+        self.coef = np.zeros((m, 3))
+
+    def pose(self, x: np.ndarray) -> np.ndarray:
+        """Pose of the body at ``x`` (the frames of its joints are kept for :meth:`jacobian`)."""
+        m = self.m
+        if m == 0:
+            return self.first
+        th = x[self.col] if self.plain else x[self.col] * self.gain
+        th = th + self.offset
+        coef = self.coef
+        t = th[self.rev_rows]
+        coef[self.rev_rows, 0] = np.sin(t)
+        coef[self.rev_rows, 1] = 1.0 - np.cos(t)
+        coef[self.pri_rows, 2] = th[self.pri_rows]
+        ML = (self.N16 + np.matmul(coef[:, None, :], self.PN)[:, 0, :]).reshape(m, 4, 4)
+        X = self.frames = [self.first]
+        a = self.first
+        for k in range(m):
+            a = a @ ML[k]
+            X.append(a)
+        return a
+
+    def jacobian(self) -> np.ndarray:
+        """6×n Jacobian (angular rows first, base frame) at the last :meth:`pose`."""
+        m = self.m
+        if m == 0:
+            return np.zeros((6, self.S.shape[1]))
+        X = np.array(self.frames)
+        Z = X[:m, :3, 2]
+        d = X[m, :3, 3] - X[:m, :3, 3]
+        Jp = np.empty((6, m))
+        Jp[:3] = Z.T
+        Jp[3] = Z[:, 1] * d[:, 2] - Z[:, 2] * d[:, 1]
+        Jp[4] = Z[:, 2] * d[:, 0] - Z[:, 0] * d[:, 2]
+        Jp[5] = Z[:, 0] * d[:, 1] - Z[:, 1] * d[:, 0]
+        if self.pri_rows.size:  # a prismatic joint moves along its axis and does not turn
+            Jp[3:, self.pri_rows] = Jp[:3, self.pri_rows]
+            Jp[:3, self.pri_rows] = 0.0
+        return Jp if self.identity else Jp @ self.S
+
+
+class _Generic:
+    """FK and Jacobian through the whole-tree plan: any joint types (quaternions included)."""
+
+    def __init__(self, plan, body: int, q0: np.ndarray, active: np.ndarray) -> None:
+        self.plan, self.body, self.q, self.active = plan, body, q0.copy(), active
+
+    def pose(self, x: np.ndarray) -> np.ndarray:
+        self.q[self.active] = x
+        return self.plan.fk_single(self.q)[self.body]
+
+    def jacobian(self) -> np.ndarray:
+        return self.plan.jacobian(self.q, self.body)[:, self.active]
+
+
+class _Problem:
+    """Everything about (tree, body) that does not depend on the target: built once per tree
+    revision and body, and kept (a GUI drag solves the same problem at every mouse move)."""
+
+    def __init__(self, tree: RigidBodyTree, body: int) -> None:
+        plan = tree._kinematics()
+        path = []
+        i = body
+        while i >= 0:
+            path.append(i)
+            i = int(plan.parent[i])
+        path.reverse()
+        widths = {"floating": 7, "spherical": 4, "planar": 3}
+        cols: set[int] = set()
+        quats: list[int] = []
+        for i in path:
+            k = plan.kind[i]
+            if k in ("rz", "tz"):
+                cols.add(int(plan.qi[i]))
+            elif k in widths:
+                start = int(plan.qi[i])
+                cols.update(range(start, start + widths[k]))
+                if k in ("floating", "spherical"):
+                    quats.append(start)
+        self.active = np.array(sorted(cols), dtype=int)
+        col = {c: n for n, c in enumerate(self.active.tolist())}
+        self.quats = [np.arange(col[s], col[s] + 4) for s in quats]
+        self.fast = all(plan.kind[i] in ("rz", "tz", "fixed") for i in path)
+        self.chain = _Chain(plan, path, col) if self.fast else None
+        self.plan, self.body = plan, body
+        lo, hi, angle = limit_arrays(tree)
+        home = tree.home_configuration()
+        a = self.active
+        self.lo, self.hi = lo[a], hi[a]
+        # the window random restarts draw from: the limits, or home ± π (± 1 m) where unbounded
+        self.sample = np.array([finite_range(lo[c], hi[c], home[c], "angle" if angle[c] else "length")
+                                for c in a.tolist()]).reshape(-1, 2)
+        qrows = np.zeros(tree.position_count, dtype=bool)
+        for b, s in tree._positions():
+            r = QUATERNION_ROWS.get(b.joint.type)
+            if r is not None:
+                qrows[s + r.start : s + r.stop] = True
+        self.is_quat = qrows[a]
+        # revolute columns may move by 2π to get back within their limits: every joint that
+        # follows them on the path is revolute with an integer multiplier
+        wrap = np.zeros(a.size, dtype=bool)
+        if self.fast and self.chain.m:
+            ok = {}
+            for c, g, r in zip(self.chain.col.tolist(), self.chain.gain.tolist(), self.chain.rev.tolist()):
+                ok[c] = ok.get(c, True) and r and float(g).is_integer()
+            for c, v in ok.items():
+                wrap[c] = v
+        self.wrap = wrap & (np.isfinite(self.lo) | np.isfinite(self.hi))
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        """``x`` within the limits: wrapped by 2π where that lands inside, clipped otherwise."""
+        lo, hi = self.lo, self.hi
+        out = (x < lo) | (x > hi)
+        if out.any():
+            w = out & self.wrap
+            if w.any():
+                k = np.where(x > hi, np.ceil((x - hi) / _TWO_PI), -np.ceil((lo - x) / _TWO_PI))
+                y = x - k * _TWO_PI
+                x = np.where(w & (y >= lo) & (y <= hi), y, x)
+            x = np.clip(x, lo, hi)
+        for r in self.quats:
+            x[r] /= np.linalg.norm(x[r])
+        return x
+
+    def random(self, rng: np.random.Generator) -> np.ndarray:
+        lo, hi = self.sample[:, 0], self.sample[:, 1]
+        x = lo + (hi - lo) * rng.random(lo.size)
+        for r in self.quats:
+            v = rng.normal(size=4)
+            x[r] = v / np.linalg.norm(v)
+        return np.clip(x, self.lo, self.hi)
+
+
+_PROBLEMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _problem(tree: RigidBodyTree, body: int) -> _Problem:
+    rev, cache = _PROBLEMS.get(tree, (None, None))
+    if rev != tree.revision:
+        cache = {}
+        _PROBLEMS[tree] = (tree.revision, cache)
+    p = cache.get(body)
+    if p is None:
+        p = cache[body] = _Problem(tree, body)
+    return p
+
+
+def _weights(weights: ArrayLike | None) -> np.ndarray:
+    if weights is None:
+        return np.ones(6)
+    try:
+        w = np.array(weights, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidIKOptionError(f"weights must be 6 numbers, got {weights!r:.80}") from None
+    if w.size != 6:
+        raise InvalidIKOptionError(f"weights must be 6 numbers (orientation x y z, position x y z), got {w.size}")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise InvalidIKOptionError(f"weights must be finite and >= 0, got {w.tolist()}")
+    if not w.any():
+        raise InvalidIKOptionError("weights are all zero: nothing to solve for")
+    return w
+
+
+def _count(value: int, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise InvalidIKOptionError(f"{what} must be an integer >= {least}, got {value!r:.40}")
+    return int(value)
+
+
+def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: ArrayLike | None = None, *,
+                       weights: ArrayLike | None = None, max_iterations: int = 100, restarts: int = 50,
+                       tolerance: float = 1e-6,
+                       rng: np.random.Generator | int | None = None) -> IKResult:
+    """Joint positions that put ``body`` at the pose ``target`` (4×4, base frame).
+
+    Starts from ``q0`` (default: home; clipped into the limits), then from up to ``restarts``
+    random in-limit configurations while an attempt fails; each attempt runs at most
+    ``max_iterations`` Levenberg–Marquardt steps. Every returned ``q`` is within the limits.
+    ``success`` means the weighted components of the error are within ``tolerance`` (metres for
+    the position, radians for the orientation); otherwise ``q`` is the best attempt's.
+    ``weights``: 6 values ≥ 0, orientation x y z then position x y z (default all 1); zero
+    drops a component. ``rng``: a seed or Generator for the restarts; ``None`` is seed 0, so
+    a call always gives the same answer.
+
+    Raises :class:`UnknownBodyError` (body), :class:`InvalidTransformError` (target),
+    :class:`InvalidConfigurationError` (q0) or :class:`InvalidIKOptionError` (the rest)."""
+    b = tree.index_of(body)
+    if b < 0:
+        raise InvalidIKOptionError(f"{body!r} is the base: it cannot move")
+    T = validate_transform(target, f"IK target for body {body!r}")
+    w = _weights(weights)
+    max_iterations = _count(max_iterations, "max_iterations", 1)
+    restarts = _count(restarts, "restarts", 0)
+    if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance > 0):
+        raise InvalidIKOptionError(f"tolerance must be a finite number > 0, got {tolerance!r:.40}")
+    try:
+        rng = np.random.default_rng(0 if rng is None else rng)
+    except (TypeError, ValueError):
+        raise InvalidIKOptionError(f"rng: {rng!r:.80} is not a seed or a numpy Generator") from None
+    q = tree.home_configuration() if q0 is None else tree.config_to_vector(q0).copy()
+
+    prob = _problem(tree, b)
+    solver = prob.chain if prob.fast else _Generic(prob.plan, b, q, prob.active)
+    Rt, pt = T[:3, :3].copy(), T[:3, 3].copy()
+    wrot, wpos = w[:3], w[3:]
+    rot_mask, pos_mask = wrot > 0, wpos > 0
+    n = prob.active.size
+    eye = np.eye(n)
+    stop = tolerance * 1e-3  # one more step from here costs little and leaves margin for rounding
+
+    def errors(Tc: np.ndarray) -> tuple[np.ndarray, float, float, float, float]:
+        """(error vector, rotation and position residuals of the weighted components, angle, distance)."""
+        omega, angle = _rotation_error(Rt @ Tc[:3, :3].T)
+        dp = pt - Tc[:3, 3]
+        e = np.array([*omega, *dp.tolist()])
+        er = angle if rot_mask.all() else float(np.linalg.norm(e[:3][rot_mask]))
+        dist = float(np.linalg.norm(dp))
+        ep = dist if pos_mask.all() else float(np.linalg.norm(dp[pos_mask]))
+        return e, er, ep, angle, dist
+
+    best = None  # (cost, x, angle, dist, ok)
+    iterations = attempts = 0
+    x0 = prob.project(q[prob.active].copy())
+    for attempt in range(restarts + 1):
+        attempts += 1
+        x = x0 if attempt == 0 else prob.random(rng)
+        e, er, ep, angle, dist = errors(solver.pose(x))
+        J = solver.jacobian()
+        E = 0.5 * float(e @ (w * e))
+        c = 1.0  # multiplies the damping: grows on a rejected step, shrinks on an accepted one
+        att_best, since = E, 0
+        for _ in range(max_iterations):
+            if best is None or E < best[0]:
+                best = (E, x, angle, dist, er <= tolerance and ep <= tolerance)
+            if (er <= stop and ep <= stop) or n == 0:
+                break
+            iterations += 1
+            JW = J.T * w
+            H = JW @ J
+            H += (c * E + DAMPING) * eye
+            xn = prob.project(x + np.linalg.solve(H, JW @ e))
+            en, ern, epn, anglen, distn = errors(solver.pose(xn))
+            En = 0.5 * float(en @ (w * en))
+            if En < E:
+                x, e, er, ep, angle, dist, E = xn, en, ern, epn, anglen, distn, En
+                J = solver.jacobian()
+                c = max(c * _SHRINK, _C_MIN)
+            else:
+                c *= _GROW
+            if E < att_best * _STALL:
+                att_best, since = E, 0
+            else:
+                since += 1
+                if since >= _PATIENCE:
+                    break
+        if best is None or E < best[0]:
+            best = (E, x, angle, dist, er <= tolerance and ep <= tolerance)
+        if best[4] or n == 0:
+            break
+    _, x, angle, dist, ok = best
+    q[prob.active] = x
+    return IKResult(q=q, success=bool(ok), position_error=dist, orientation_error=angle,
+                    iterations=iterations, attempts=attempts)
