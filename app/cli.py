@@ -98,6 +98,9 @@ def cmd_fk(args: argparse.Namespace) -> int:
         q = stored_q
     else:
         q = _configuration(tree, args.q, args.deg)
+    bad = [] if args.ignore_limits else tree.limit_violations(q)
+    if bad:
+        raise InputError("; ".join(v.describe(args.deg) for v in bad) + " (--ignore-limits to compute it anyway)")
     body = args.body or tree.end_effector
     if body is None:
         raise InputError(f"{args.robot} has no bodies")
@@ -153,6 +156,7 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
     f.add_argument("--format", choices=FORMATS, default="matrix")
     f.add_argument("--precision", type=int, default=6, choices=range(0, 18), metavar="N",
                    help="digits after the decimal point (default 6)")
+    f.add_argument("--ignore-limits", action="store_true", help="accept a q outside the joint limits")
 
     c = sub.add_parser("convert", help="convert a robot file to another format", description=(
         "Convert between URDF (.urdf; .xacro is read only), KineTree projects (.kinetree.json) and DH "
@@ -170,9 +174,13 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
                        help="let a .xacro read environment variables ($(env X), $(optenv X))")
 
     sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
+    from .cli_ik import add_parser as add_ik  # here: cli_ik imports this module
+    from .cli_ik import cmd_ik
+
+    add_ik(sub)
     for parser in sub.choices.values():  # also the commands registered before ours (screenshot)
         accept_negative_numbers(parser)
-    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library}
+    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library, "ik": cmd_ik}
 
 
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

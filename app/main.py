@@ -180,7 +180,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     return code
 
 
-COMMANDS = ("screenshot", "details", "fk", "convert", "library")
+COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik")
 
 
 def main(argv: list[str] | None = None) -> int:
