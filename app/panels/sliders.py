@@ -242,6 +242,8 @@ class JointsPanel(QWidget):
         self._specs: list[tuple] = []
         self._rows_version = 0  # counts row sets: new rows have shown nothing yet
         self._shown_key: tuple | None = None
+        self._shown_q = np.zeros(0)
+        self._joint_at: list[str] = []  # the joint of each configuration entry
         doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self.refresh)
         self._rebuild()
@@ -348,26 +350,34 @@ class JointsPanel(QWidget):
         self.refresh()
         return True
 
-    def values(self) -> dict[str, float]:
-        """Current value of every channel (core units), from the document."""
+    def values(self, joints: set[str] | None = None) -> dict[str, float]:
+        """Current value of every channel (core units), from the document (of ``joints`` only)."""
         tree, q = self.doc.tree, self.doc.configuration
         out = {}
         for b in tree.bodies:
             j = b.joint
-            if j.position_count:
+            if j.position_count and (joints is None or j.name in joints):
                 for part, v in channel_values(j, q[tree.position_index(j.name)]).items():
                     out[f"{j.name}.{part}" if part else j.name] = v
         return out
 
     def refresh(self) -> None:
         # an edit that moves joints signals the tree and then the configuration: show them once
-        tree = self.doc.tree
-        key = (tree, tree.revision, self.doc.configuration.tobytes(), self._rows_version, self.degrees,
-               self.millimetres, self.step.value())
-        if key == self._shown_key:
-            return
-        self._shown_key = key
-        for key, value in self.values().items():
+        tree, q = self.doc.tree, self.doc.configuration
+        key = (tree, tree.revision, self._rows_version, self.degrees, self.millimetres, self.step.value())
+        joints = None
+        if key == self._shown_key and len(q) == len(self._shown_q):
+            # only the configuration moved: dragging one joint of a 1000-joint tree reads one joint
+            changed = np.flatnonzero(q != self._shown_q)
+            if not changed.size:
+                return
+            joints = {self._joint_at[i] for i in changed}
+        else:
+            self._joint_at = []  # configuration entries follow the bodies' order
+            for b in tree.bodies:
+                self._joint_at += [b.joint.name] * b.joint.position_count
+        self._shown_key, self._shown_q = key, q.copy()
+        for key, value in self.values(joints).items():
             if key in self.rows:
                 self.rows[key].show(value)
 

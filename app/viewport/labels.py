@@ -62,12 +62,24 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
             groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(texts[k])
     metrics = QFontMetricsF(font)
     ascent, height = metrics.ascent(), metrics.height()
+    widths = _widths(font)
     kept: list[tuple[str, QRectF, QPointF]] = []
+    # kept rectangles (x0, y0, x1, y1) by the 64-px cells they cover: a 1000-body tree's labels
+    # are checked against their neighbours only, in plain Python numbers
+    cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     for x, y, names in groups.values():  # in priority order: the first label of a group set it
         text = ", ".join(names)
-        rect = QRectF(x + 4, y - 4 - ascent, metrics.horizontalAdvance(text) + 1, height)
-        if not any(rect.intersects(r) for _, r, _ in kept):
-            kept.append((text, rect, QPointF(x + 4, y - 4 - ascent)))
+        width = widths.get(text)
+        if width is None:
+            width = widths[text] = metrics.horizontalAdvance(text) + 1
+        x0, y0 = x + 4, y - 4 - ascent
+        x1, y1 = x0 + width, y0 + height
+        covered = [(i, j) for i in range(int(x0 // 64), int(x1 // 64) + 1)
+                   for j in range(int(y0 // 64), int(y1 // 64) + 1)]
+        if not any(x0 < r[2] and r[0] < x1 and y0 < r[3] and r[1] < y1 for c in covered for r in cells.get(c, ())):
+            kept.append((text, QRectF(x0, y0, width, height), QPointF(x0, y0)))
+            for c in covered:
+                cells.setdefault(c, []).append((x0, y0, x1, y1))
     shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
     for pen, dx in ((shadow, 1.0), (color, 0.0)):  # a 1-px shadow keeps text readable over meshes
         painter.setPen(pen)
@@ -80,6 +92,18 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
                 static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
             painter.drawStaticText(at + QPointF(dx, dx), static)
     return [(text, rect) for text, rect, _ in kept]
+
+
+_WIDTHS: dict[str, dict[str, float]] = {}
+
+
+def _widths(font: QFont) -> dict[str, float]:
+    """Text widths in ``font``, measured once per text (bounded: names come and go with edits)."""
+    key = font.key()
+    cache = _WIDTHS.setdefault(key, {})
+    if len(cache) > 8192:
+        cache.clear()
+    return cache
 
 
 class LabelsItem(GLGraphicsItem):

@@ -21,6 +21,19 @@ log = logging.getLogger(__name__)
 #: dark materials and meshes with inward-facing triangles stay readable (pyqtgraph's "shaded"
 #: lights from a fixed oblique direction and leaves faces towards the viewer nearly black).
 SHADER = "kinetree_lit"
+#: The lighting of every mesh (also of :mod:`.batched`'s items): view-space normal, colour in.
+FRAGMENT = """
+    #ifdef GL_ES
+    precision mediump float;
+    #endif
+    varying vec4 v_color;
+    varying vec3 v_normal;
+    void main() {
+        float p = abs(dot(normalize(v_normal), normalize(vec3(0.35, 0.45, 1.0))));
+        vec3 rgb = v_color.rgb * (0.3 + 0.7 * p) + vec3(0.06) * p * p * p;
+        gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+    }
+"""
 shaders.ShaderProgram(SHADER, [
     shaders.VertexShader("""
         uniform mat4 u_mvp;
@@ -36,18 +49,7 @@ shaders.ShaderProgram(SHADER, [
             gl_Position = u_mvp * a_position;
         }
     """),
-    shaders.FragmentShader("""
-        #ifdef GL_ES
-        precision mediump float;
-        #endif
-        varying vec4 v_color;
-        varying vec3 v_normal;
-        void main() {
-            float p = abs(dot(normalize(v_normal), normalize(vec3(0.35, 0.45, 1.0))));
-            vec3 rgb = v_color.rgb * (0.3 + 0.7 * p) + vec3(0.06) * p * p * p;
-            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
-        }
-    """),
+    shaders.FragmentShader(FRAGMENT),
 ])
 #: Above this many triangles a mesh is decimated (software GL draws ~1M triangles per frame slowly).
 MAX_FACES = 40_000

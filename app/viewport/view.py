@@ -11,8 +11,9 @@ from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..changes import TreeChange
 from ..document import RobotDocument
+from .batched import BatchedMeshItem, Part, part
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
-from .lod import IDLE_MS, INTERACTIVE_FACES, LodMeshItem, assign_targets
+from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .meshes import SHADER, visual_mesh
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
@@ -27,8 +28,6 @@ ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
-#: Visuals with up to this many triangles in all are drawn as one mesh item, moved on the CPU.
-MERGE_FACES = 60_000
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
 
 
@@ -65,11 +64,20 @@ class RobotViewport(gl.GLViewWidget):
             item.setGLOptions(ON_TOP)
             item.setDepthValue(10)
             self.addItem(item)
-        self._meshes: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
-        self._collision_items: list[tuple[int, gl.GLMeshItem, np.ndarray]] = []
-        self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.merged_mesh = gl.GLMeshItem(smooth=False, shader=SHADER, glOptions="opaque")
-        self.addItem(self.merged_mesh)
+        # translucent visuals: an item each (drawn after the opaque ones, so those show through)
+        self._meshes: list[tuple[int, LodMeshItem, np.ndarray]] = []
+        # every opaque visual: one item, each visual moved by its body's pose (slot 0: the base)
+        self.batch = BatchedMeshItem()
+        self.addItem(self.batch)
+        self._parts: list[Part] = []
+        # a body keeps its slot in the batch across edits, so that adding or removing a body
+        # (and its undo) moves no triangles on the GPU; slots are renumbered when parts change
+        self._slots: dict[str, int] = {}
+        self._slot_of_index = np.zeros(1, dtype=int)  # slot of the base (0), then of each body
+        self.collisions = BatchedMeshItem(glOptions="translucent")
+        self.collisions.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
+        self.addItem(self.collisions)
+        self._collision_parts: list[Part] = []
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
@@ -148,27 +156,31 @@ class RobotViewport(gl.GLViewWidget):
 
     def _build_collisions(self) -> None:
         # built only while shown: a robot's collision meshes are not loaded unless asked for
-        for _, item, _ in self._collision_items:
-            self.removeItem(item)
-        self._collision_items = []
-        if not self.show_collisions:
+        if not self.show_collisions and not self._collision_parts:
             return
-        tree = self.doc.tree
-        for i, b in [(-1, tree.base), *enumerate(tree.bodies)]:
-            for c in b.collisions:
-                md = visual_mesh(c)
-                if md is None:
-                    continue
-                item = gl.GLMeshItem(meshdata=md, color=COLLISION_COLOR, smooth=False, shader=SHADER,
-                                     glOptions="translucent")
-                item.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
-                self.addItem(item)
-                self._collision_items.append((i, item, c.matrix))
+        parts = []
+        if self.show_collisions:
+            tree = self.doc.tree
+            for slot, b in enumerate((tree.base, *tree.bodies)):
+                for c in b.collisions:
+                    if (md := visual_mesh(c)) is not None:
+                        parts.append(part(slot, md.vertexes(), md.faces(), c.matrix, COLLISION_COLOR))
+        self._collision_parts = parts
+        self.collisions.set_parts(parts)
+        self.collisions.setVisible(bool(parts))
 
     def _place_collisions(self) -> None:
-        poses = self._poses
-        for i, item, V in self._collision_items:
-            item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
+        self.collisions.set_transforms(self._slot_poses())
+
+    def _slot_poses(self) -> np.ndarray:
+        """Every body's pose by index: the base (the origin) first, then the bodies in order."""
+        return np.concatenate([np.eye(4)[None], self._poses])
+
+    def _batch_poses(self) -> np.ndarray:
+        """Every body's pose by its slot in the batch (unused slots: the identity)."""
+        P = np.tile(np.eye(4), (max(len(self._slots), int(self._slot_of_index.max()) + 1), 1, 1))
+        P[self._slot_of_index] = self._slot_poses()
+        return P
 
     def set_view(self, preset: str) -> None:
         elevation, azimuth = VIEW_PRESETS[preset]
@@ -177,8 +189,11 @@ class RobotViewport(gl.GLViewWidget):
     def fit(self) -> None:
         """Frame the whole robot: the base, every body origin and every visual at the current pose."""
         pts = [np.zeros((1, 3)), self._poses[:, :3, 3].reshape(-1, 3)]
-        if self._merged is not None:
-            pts.append(self._merged_bounds)
+        P = self._batch_poses()
+        for p in self._parts:  # the corners of each visual's box, placed
+            lo, hi = p.corners.min(axis=(0, 1)), p.corners.max(axis=(0, 1))
+            box = np.array(np.meshgrid(*zip(lo, hi))).reshape(3, -1).T
+            pts.append(box @ P[p.slot, :3, :3].T + P[p.slot, :3, 3])
         P = np.concatenate([self._poses, np.eye(4)[None]])  # index -1: the base
         for i, item, V in self._meshes:
             pts.append(item.opts["meshdata"].vertexes() @ (P[i] @ V)[:3, :3].T + (P[i] @ V)[:3, 3])
@@ -223,57 +238,28 @@ class RobotViewport(gl.GLViewWidget):
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
         self._joint_frames = np.array([bodies[i].joint.joint_to_parent_transform for i in movable]).reshape(-1, 4, 4)
-        # per body: its visuals tuple (shared by tree copies until edited), their meshes, its items
-        entries = []
-        for i, b in [(-1, tree.base), *enumerate(bodies)]:  # -1: the base, fixed at the origin
+        # per body: its visuals tuple (shared by tree copies until edited), the parts of its opaque
+        # visuals (slot to be set) and the items of its translucent ones
+        reused, owned = set(), []
+        self._body_visuals = {}
+        for index, b in enumerate((tree.base, *bodies)):
             c = cache.get(b.name)
             if c is None or b.name in touched or c[0] is not b.visuals:
-                meshes = [(v, md) for v in b.visuals if (md := visual_mesh(v)) is not None]
-                c = (b.visuals, meshes, None)
-            entries.append((i, b.name, c))
-
-        def small(v, md) -> bool:  # light opaque visuals: merged into one item if few
-            return v.color[3] >= 1.0 and md.faceCount() <= MERGE_FACES // 4
-
-        faces = sum(md.faceCount() for _, _, c in entries for v, md in c[1] if small(v, md))
-        overflow = faces > MERGE_FACES
-        keep = overflow == getattr(self, "_overflow", None)
-        self._overflow = overflow
-        self._body_visuals = {}
-        reused = set()
-        corners, owners, colors = [], [], []
-        for i, name, (visuals, meshes, items) in entries:
-            if items is not None and keep:
-                self._meshes.extend((i, item, V) for item, V in items)
-                reused.update(id(item) for item, _ in items)
-            else:
-                first = len(self._meshes)
-                for v, md in meshes:
-                    if overflow or not small(v, md):  # its own item, moved by its transform
-                        self._add_mesh_item(i, v, md)
-                items = [(item, V) for _, item, V in self._meshes[first:]]
-            self._body_visuals[name] = (visuals, meshes, items)
-            if not overflow:
-                for v, md in meshes:
-                    if small(v, md):
-                        corners.append(md.vertexes(indexed="faces") @ v.matrix[:3, :3].T + v.matrix[:3, 3])
-                        owners.append(np.full(len(corners[-1]), i))
-                        colors.append(np.broadcast_to(np.asarray(v.color, dtype=np.float32),
-                                                      (len(corners[-1]), 3, 4)))
+                c = self._make_visuals(index - 1, b)
+            else:  # kept: moved to its body's new index
+                self._meshes.extend((index - 1, item, V) for item, V in c[2])
+                reused.update(id(item) for item, _ in c[2])
+            self._body_visuals[b.name] = c
+            owned.append((b.name, c[1]))
         for _, _, items in cache.values():
-            for item, _ in items or ():
+            for item, _ in items:
                 if id(item) not in reused:
                     self.removeItem(item)
-        # small visuals (primitives, light meshes) share one item whose triangles are moved on the
-        # CPU each frame: one draw call instead of one per visual
-        self._merged = None
-        if corners and not overflow:
-            # (faces, 3 corners, 3) positions and (faces, 3 corners, RGBA) colours, face-indexed
-            self._merged = (np.concatenate(corners), np.concatenate(owners), np.concatenate(colors))
-            self.merged_mesh.setVisible(True)
-        else:
-            self.merged_mesh.setVisible(False)
-        self._lod_ready = False  # decimated copies are made on the first drag, not at every load
+        new_items = len(self._meshes) > len(reused)
+        if self._place_parts(owned, self._reset, change.renamed if change is not None else ()):
+            new_items = True
+        if new_items:
+            self._lod_ready = False  # decimated copies are made on the first drag, not at every edit
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
         self._hovered = None
         self._update_label_order()
@@ -284,13 +270,45 @@ class RobotViewport(gl.GLViewWidget):
                                 color=AXIS_COLORS)
         self._on_configuration_changed(interacting=False)
 
+    def _place_parts(self, owned: list[tuple[str, list[Part]]], reset: bool, renamed) -> bool:
+        """Give each body a slot in the batch and the batch its parts; returns whether the
+        parts were uploaded again (not when every part kept its slot)."""
+        slots = {} if reset else dict(self._slots)
+        for old, new in renamed:
+            if old in slots:
+                slots[new] = slots.pop(old)
+        free = max(slots.values(), default=-1) + 1
+        for name, _ in owned:
+            if name not in slots:
+                slots[name], free = free, free + 1
+        parts = [p.at(slots[name]) for name, ps in owned for p in ps]
+        before = {(id(p.corners), p.slot) for p in self._parts}
+        moved = len(parts) != len(self._parts) or any((id(p.corners), p.slot) not in before for p in parts)
+        if moved or reset:  # renumber compactly while uploading anyway
+            slots = {name: k for k, (name, _) in enumerate(owned)}
+            parts = [p.at(slots[name]) for name, ps in owned for p in ps]
+            self.batch.set_parts(parts)
+        self._slots = {name: slots[name] for name, _ in owned}
+        self._slot_of_index = np.array([slots[name] for name, _ in owned], dtype=int)
+        self._parts = parts
+        return moved or reset
+
+    def _make_visuals(self, owner: int, body) -> tuple[tuple, list[Part], list]:
+        """A body's visuals drawn: opaque ones as parts of the batch, translucent ones as items."""
+        parts, first = [], len(self._meshes)
+        for v in body.visuals:
+            if (md := visual_mesh(v)) is None:
+                continue
+            if v.color[3] >= 1.0:
+                parts.append(part(owner + 1, md.vertexes(), md.faces(), v.matrix, v.color))
+            else:
+                self._add_mesh_item(owner, v, md)
+        return body.visuals, parts, [(item, V) for _, item, V in self._meshes[first:]]
+
     def _add_mesh_item(self, owner: int, visual, md: gl.MeshData) -> None:
-        """A visual's own item: static GPU buffers, moved by its transform (never re-uploaded)."""
-        translucent = visual.color[3] < 1.0
-        item = LodMeshItem(meshdata=md, color=visual.color, smooth=False, shader=SHADER,
-                           glOptions="translucent" if translucent else "opaque")
-        if translucent:
-            item.setDepthValue(5)  # after the opaque meshes, so they show through
+        """A translucent visual's own item: static GPU buffers, moved by its transform."""
+        item = LodMeshItem(meshdata=md, color=visual.color, smooth=False, shader=SHADER, glOptions="translucent")
+        item.setDepthValue(5)  # after the opaque meshes, so they show through
         self.addItem(item)
         self._meshes.append((owner, item, visual.matrix))
 
@@ -300,24 +318,38 @@ class RobotViewport(gl.GLViewWidget):
         items = [item for _, item, _ in self._meshes]
         if not self._lod_ready:
             self._lod_ready = True
-            merged = len(self._merged[0]) if self._merged is not None else 0
-            self.interactive_faces = assign_targets(items, max(INTERACTIVE_FACES - merged, 0)) + merged
+            total = self.batch.face_count + sum(it.face_count for it in items)
+            ratio = min(1.0, INTERACTIVE_FACES / max(total, 1))
+            self.batch.set_coarse_parts(self._coarse_parts(ratio) if ratio < 1 else None)
+            self.interactive_faces = (assign_targets(items, int(ratio * sum(it.face_count for it in items)))
+                                      + self.batch.drawn_face_count() if ratio < 1 else total)
         lod = [item for item in items if item.coarse is not None]
-        for item in lod:
+        for item in (*lod, self.batch):
             item.set_detailed(False)
-        if lod:  # a light scene has no decimated copies: nothing to switch back, no extra frame
-            self._idle.start()
+        if lod or self.batch.drawn_face_count() < self.batch.face_count:
+            self._idle.start()  # a light scene has no decimated copies: nothing to switch back
+
+    def _coarse_parts(self, ratio: float) -> list[Part]:
+        """The batch's parts with ``ratio`` of their triangles (no part under ``MIN_FACES``)."""
+        out = []
+        for p in self._parts:
+            target = max(int(p.face_count * ratio), MIN_FACES)
+            if target >= p.face_count:
+                out.append(p)
+                continue
+            v, f = simplify(p.corners.reshape(-1, 3), np.arange(3 * p.face_count).reshape(-1, 3), target)
+            out.append(part(p.slot, v, f, np.eye(4), p.color))
+        return out
 
     def set_full_detail(self) -> None:
         """Draw every mesh at full detail (when still, and for screenshots)."""
         self._idle.stop()
-        for _, item, _ in self._meshes:
+        for item in (self.batch, *(item for _, item, _ in self._meshes)):
             item.set_detailed(True)  # repaints only if it was drawing its decimated copy
 
     def drawn_faces(self) -> int:
         """Mesh triangles the scene draws now (decimated while interacting)."""
-        merged = len(self._merged[0]) if self._merged is not None else 0
-        return merged + sum(item.drawn_face_count() for _, item, _ in self._meshes)
+        return self.batch.drawn_face_count() + sum(item.drawn_face_count() for _, item, _ in self._meshes)
 
     # --- per-frame update (configuration changed) --------------------------------------------
     def _on_doc_configuration(self) -> None:
@@ -359,14 +391,8 @@ class RobotViewport(gl.GLViewWidget):
             self.axes.setData(pos=np.zeros((0, 3)))
         for i, item, V in self._meshes:
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
+        self.batch.set_transforms(self._batch_poses())
         self._place_collisions()
-        if self._merged is not None:
-            corners, owners, colors = self._merged
-            P = np.concatenate([poses, np.eye(4)[None]])  # owner -1 (the base) reads the identity
-            R, t = P[owners, :3, :3], P[owners, :3, 3]
-            world = np.einsum("fij,fkj->fki", R, corners) + t[:, None, :]
-            self._merged_bounds = np.array([world.min(axis=(0, 1)), world.max(axis=(0, 1))])
-            self.merged_mesh.setMeshData(meshdata=gl.MeshData(vertexes=world, faceColors=colors))
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
         if interacting:
@@ -440,11 +466,23 @@ class RobotViewport(gl.GLViewWidget):
         """A QImage of the scene at the given size (for export and screenshots), with labels."""
         self.set_full_detail()
         self.labels.setVisible(False)  # it paints on the widget, not into the offscreen tiles
+        # other painted items (the DH overlay's texts) likewise: painted into the image below
+        painted = [it for it in self.items if hasattr(it, "paint_image") and it.visible()]
+        for it in painted:
+            it.setVisible(False)
         try:
             arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
         finally:
             self.labels.setVisible(self.show_labels)
+            for it in painted:
+                it.setVisible(True)
         img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32).copy()
+        if painted:
+            painter = QPainter(img)
+            for it in painted:
+                it.paint_image(painter, view_mvp(self, (0, 0, width, height)), width, height,
+                               max(1.0, height / max(self.height(), 1)))
+            painter.end()
         if self.show_labels and self.labels.texts:
             px, front = project_points(view_mvp(self, (0, 0, width, height)), self.labels.positions, width, height)
             font = QFont(self.labels.font)

@@ -104,6 +104,6 @@ def test_collision_view_remembered(make_window, tmp_path, qtbot):
     assert second.findChild(QAction, "collisionsAction").isChecked()
     assert second.viewport.show_collisions
     second.doc.open(path)
-    assert len(second.viewport._collision_items) == 2  # built for the newly opened robot
+    assert len(second.viewport._collision_parts) == 2  # built for the newly opened robot
     fresh = make_window("other.ini")
     assert not fresh.findChild(QAction, "collisionsAction").isChecked()

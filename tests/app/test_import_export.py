@@ -58,7 +58,7 @@ def test_import_scrub_export_urdf(window, tmp_path):
     assert list(window.sliders.rows) == ["shoulder", "elbow", "finger_l"]
     # the mesh that exists is drawn (base visual, at the origin); the missing one is skipped
     vp = window.viewport
-    owners = {i for i, _item, _V in vp._meshes} | (set(vp._merged[1].tolist()) if vp._merged else set())
+    owners = {i for i, _item, _V in vp._meshes} | {p.slot - 1 for p in vp._parts}
     assert -1 in owners
     window.sliders.rows["elbow"].spin.setValue(40)
     window.sliders.rows["finger_l"].spin.setValue(0.03)  # metres, prismatic
@@ -161,7 +161,7 @@ def test_real_robot_with_collada_meshes(window, tmp_path):
         pytest.skip("example-robot-data is not installed")
     assert window.open_source(robots / "baxter_description/urdf/baxter.urdf", ask=False)
     vp = window.viewport
-    drawn = len(vp._meshes) + (len(set(vp._merged[1].tolist())) if vp._merged else 0)
+    drawn = len(vp._meshes) + len(vp._parts)
     assert drawn >= 20  # the DAE meshes loaded (trimesh + pycollada) and were drawn
     window.sliders.rows["left_s0"].spin.setValue(30)
     img = vp.render_image(320, 240)

@@ -3,6 +3,7 @@ and selection kept, models pass Qt's model tester."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from kinetree.app.document import RobotDocument
 from kinetree.app.edits import move_subtree, rename_body
@@ -135,15 +136,17 @@ def test_slider_rows_follow_the_movable_joints(qtbot):
     assert all(panel.rows[k] is r for k, r in rows.items()) and len(panel.rows) == 6
     reads = []
     values = panel.values
-    panel.values = lambda: reads.append(1) or values()
+    panel.values = lambda joints=None: reads.append(joints) or values(joints)
     doc.edit("add", lambda t: add_child(t, "link6", "prismatic"))  # tree and configuration signals
-    assert len(reads) == 1  # the rows are refreshed once
+    assert reads == [None]  # the rows are refreshed once, all of them (a new tree)
+    doc.set_joint_position("q2", 0.5)
+    assert reads == [None, {"q2"}]  # a move: only the moved joint's row is read
     del panel.values
     assert all(panel.rows[k] is r for k, r in rows.items()) and list(panel.rows)[-1] == "joint1"
     panel.rows["joint1"].slider.setValue(2000)  # the new row drives its joint
     assert doc.configuration[-1] == panel.rows["joint1"].hi
-    doc.undo_stack.undo()
-    doc.undo_stack.undo()
+    for _ in range(3):  # the slider, the move of q2, the added body
+        doc.undo_stack.undo()
     assert list(panel.rows) == list(rows) and all(panel.rows[k] is r for k, r in rows.items())
     # a joint made fixed loses its row; the others stay; undo puts a new row back in its place
     doc.edit("fix", lambda t: change_joint_type(t, "link3", "fixed"))
@@ -202,3 +205,43 @@ def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
     assert owners == list(range(30))  # every item follows its body's index
     w.doc.load(tree)  # a new document: all again
     assert len(made) == 31
+
+
+def test_opaque_visuals_keep_their_gpu_copy_across_edits(make_window, monkeypatch):
+    """Opaque visuals live in one batch: adding or removing a body without visuals (and the undo)
+    uploads no triangles, and every visual still follows its own body."""
+    from kinetree.app.edits import add_child
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for k in range(12):
+        b = RigidBody(f"b{k}")
+        b.joint = Joint(f"j{k}", "revolute")
+        T = np.eye(4)
+        T[:3, 3] = (0.1, 0.02 * k, 0.0)
+        b.joint.set_fixed_transform(T)
+        b.add_visual("box", (0.05, 0.05, 0.05), color=(0.2, 0.6, 0.9, 1.0))
+        tree.add_body(b, parent)
+        parent = b.name if k % 4 else tree.base_name
+    w = make_window()
+    w.doc.load(tree)
+    vp = w.viewport
+    uploads = []
+    original = vp.batch.set_parts
+    monkeypatch.setattr(vp.batch, "set_parts", lambda parts: uploads.append(len(parts)) or original(parts))
+
+    def follows() -> bool:  # the pose each part is drawn with is its own body's
+        rows = vp.batch._rows
+        names = w.doc.tree.body_names
+        return all(np.allclose(rows[vp._slots[n]], w.doc.poses()[i][:3], atol=1e-6) for i, n in enumerate(names))
+
+    w.doc.edit("add", lambda t: add_child(t, "b1", "revolute"))  # inserted early: later indices shift
+    assert uploads == [] and follows()
+    w.doc.set_joint_position("j0", 0.7)  # b1..b3 move with it
+    assert follows()
+    w.doc.undo_stack.undo()
+    w.doc.undo_stack.undo()
+    assert uploads == [] and follows()
+    w.doc.edit("del", lambda t: t.remove_body("b5") and None)  # b5..b8 go: uploaded once, renumbered
+    assert uploads == [8] and follows() and sorted(vp._slots.values()) == list(range(9))

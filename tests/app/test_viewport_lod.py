@@ -4,12 +4,12 @@ full detail once still, no vertex uploads per tick."""
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph.opengl as gl
 import pytest
 import trimesh
-from kinetree.app.viewport.lod import INTERACTIVE_FACES, LodMeshItem, simplify
+from kinetree.app.viewport.lod import INTERACTIVE_FACES, simplify
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QAction, QVector3D
+from PySide6.QtOpenGL import QOpenGLBuffer
 from PySide6.QtTest import QTest
 from test_view_docks_pose import image_array
 
@@ -48,31 +48,31 @@ def test_drag_draws_within_budget_then_full_detail_when_still(balls, qtbot):
     vp = balls.viewport
     full = vp.drawn_faces()
     assert full > INTERACTIVE_FACES  # the scene is heavy: the budget applies
-    assert all(isinstance(item, LodMeshItem) and item.detailed for _, item, _ in vp._meshes)  # loaded: full
+    assert vp.batch.detailed and vp.batch.face_count == full == 4 * 20_480  # loaded: full, one item
 
     balls.doc.set_joint_position("j", 0.3)
-    states = [(it.detailed, it.coarse is not None) for _, it, _ in vp._meshes]
-    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES, states
-    vp.repaint()  # the decimated copies reach the GPU once, here
+    assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES
+    vp.repaint()  # the decimated copy reaches the GPU once, here
 
-    uploads = []
-    original = gl.GLMeshItem.upload_vertex_buffers
+    made = []
+    original = QOpenGLBuffer.allocate
 
-    def counting(self, bits):
-        uploads.append(self)
-        return original(self, bits)
+    def counting(self, *args):
+        made.append(self)
+        return original(self, *args)
 
-    gl.GLMeshItem.upload_vertex_buffers = counting
+    QOpenGLBuffer.allocate = counting
     try:
-        transforms = []
-        for q in np.linspace(0.3, 0.9, 8):  # a drag: transforms change, vertex buffers do not
+        rows = []
+        for q in np.linspace(0.3, 0.9, 8):  # a drag: body poses change, vertex buffers do not
             balls.doc.set_joint_position("j", float(q))
             vp.repaint()
-            transforms.append(np.array(vp._meshes[-1][1].transform().data()))
+            rows.append(vp.batch._rows.copy())
     finally:
-        gl.GLMeshItem.upload_vertex_buffers = original
-    assert uploads == []
-    assert not np.allclose(transforms[0], transforms[-1])  # the arm's mesh did move
+        QOpenGLBuffer.allocate = original
+    assert made == []
+    assert not np.allclose(rows[0][1], rows[-1][1])  # the arm (slot 1) did move
+    assert np.allclose(rows[0][0], rows[-1][0])  # the base (slot 0) did not
     assert vp.drawn_faces() <= INTERACTIVE_FACES
 
     qtbot.waitUntil(lambda: vp.drawn_faces() == full, timeout=3000)  # still: full detail again

@@ -68,7 +68,7 @@ def drive(tree, label: str, target: float) -> None:
     dt, cpu = time.perf_counter() - t, time.process_time() - cpu
     slider.sliderReleased.emit()
     vp = w.viewport
-    if vp._meshes or vp._merged is not None:
+    if vp._meshes or vp._parts:
         vp.set_full_detail()
         print(f"{label}: {vp.drawn_faces()} mesh triangles at full detail, {vp.interactive_faces} while dragging")
     # CPU time per frame (all threads, llvmpipe's too) is steadier than fps on a shared machine
