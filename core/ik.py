@@ -227,20 +227,46 @@ class _Problem:
                 wrap[c] = v
         self.wrap = wrap & (np.isfinite(self.lo) | np.isfinite(self.hi))
 
-    def project(self, x: np.ndarray) -> np.ndarray:
-        """``x`` within the limits: wrapped by 2π where that lands inside, clipped otherwise."""
+    def project(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """``x`` within the limits (wrapped by 2π where that lands inside, clipped otherwise)
+        and the mask of the clipped columns (None when none was)."""
         lo, hi = self.lo, self.hi
         out = (x < lo) | (x > hi)
+        clipped = None
         if out.any():
             w = out & self.wrap
             if w.any():
                 k = np.where(x > hi, np.ceil((x - hi) / _TWO_PI), -np.ceil((lo - x) / _TWO_PI))
                 y = x - k * _TWO_PI
-                x = np.where(w & (y >= lo) & (y <= hi), y, x)
-            x = np.clip(x, lo, hi)
+                inside = w & (y >= lo) & (y <= hi)
+                x = np.where(inside, y, x)
+                out &= ~inside
+            if out.any():
+                x = np.clip(x, lo, hi)
+                clipped = out
         for r in self.quats:
             x[r] /= np.linalg.norm(x[r])
-        return x
+        return x, clipped
+
+    def step(self, x: np.ndarray, H: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """The damped step ``H·dx = g`` from ``x``, projected onto the limits. Columns the
+        projection clips stay at their bound and the others are solved again without them
+        (a plain clip would lose the step's coordination, and the solver would crawl along the
+        bound)."""
+        xn, clipped = self.project(x + np.linalg.solve(H, g))
+        fixed = clipped
+        for _ in range(3):
+            if clipped is None or fixed.all():
+                break
+            free = ~fixed
+            d = xn - x
+            rhs = g[free] - H[np.ix_(free, fixed)] @ d[fixed]
+            xt = xn.copy()
+            xt[free] = x[free] + np.linalg.solve(H[np.ix_(free, free)], rhs)
+            xn, clipped = self.project(xt)
+            if clipped is not None:
+                fixed = fixed | clipped
+        return xn
 
     def random(self, rng: np.random.Generator) -> np.ndarray:
         lo, hi = self.sample[:, 0], self.sample[:, 1]
@@ -340,7 +366,7 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
 
     best = None  # (cost, x, angle, dist, ok)
     iterations = attempts = 0
-    x0 = prob.project(q[prob.active].copy())
+    x0 = prob.project(q[prob.active].copy())[0]
     for attempt in range(restarts + 1):
         attempts += 1
         x = x0 if attempt == 0 else prob.random(rng)
@@ -358,7 +384,7 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
             JW = J.T * w
             H = JW @ J
             H += (c * E + DAMPING) * eye
-            xn = prob.project(x + np.linalg.solve(H, JW @ e))
+            xn = prob.step(x, H, JW @ e)
             en, ern, epn, anglen, distn = errors(solver.pose(xn))
             En = 0.5 * float(en @ (w * en))
             if En < E:
