@@ -98,7 +98,7 @@ def missing_display() -> str | None:
     if os.environ.get("DISPLAY"):
         return None
     return ("kinetree: no display found (DISPLAY and WAYLAND_DISPLAY are not set); without one use "
-            "the headless commands: kinetree screenshot, details, fk, convert, library (kinetree --help)")
+            "the headless commands: kinetree screenshot, details, fk, ik, convert, library (kinetree --help)")
 
 
 def run_gui(source: str | None) -> int:

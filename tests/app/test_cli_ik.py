@@ -156,3 +156,15 @@ def test_fk_ignore_limits_and_values_at_the_limit(capsys):
     np.testing.assert_allclose(json.loads(out)["matrix"], tree.get_transform([10, 0, 0, 0, 0, 0], "link6"))
     code, out, err = run(capsys, "fk", "puma560", "--deg", "--q", 160, -45, 45, -110, 100, 266)
     assert code == 0, err
+
+
+def test_help_and_no_qt():
+    """kinetree ik --help describes it, and the command runs without importing Qt."""
+    r = subprocess.run([sys.executable, "-c", "import sys; from kinetree.app.main import main; "
+                        "code = main(['ik', 'puma560', '--xyz', '0.3', '0.1', '0.4']); "
+                        "assert 'PySide6' not in sys.modules; sys.exit(code)"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "kinetree.app", "ik", "--help"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "kinetree ik" in r.stdout and "--position-only" in r.stdout
