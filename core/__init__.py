@@ -24,8 +24,11 @@ from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .library import describe_robot, list_robots, load_robot, robot_info
 from .limits import LimitViolation
 from .tree import RigidBodyTree
+from .workspace import random_configurations, sample_workspace
 
 __all__ = [
+    "random_configurations",
+    "sample_workspace",
     "center_of_mass",
     "dof_count",
     "dof_names",

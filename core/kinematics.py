@@ -211,12 +211,24 @@ class KinematicPlan:
         N, m = Q.shape[0], sel.size
         out = np.empty((N, m, 4, 4))
         out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
+        for start, n, poses in self.fk_chunks(Q, sel):
+            out[start : start + n, :, :3, :] = poses.transpose(3, 0, 2, 1)
+        return out
+
+    def fk_chunks(self, Q: np.ndarray, sel: np.ndarray, chunk: int | None = None):
+        """Yield ``(start, n, poses)`` for consecutive chunks of the batch ``Q``: ``poses`` is an
+        (m, 4, 3, n) view — body ``sel[k]``'s four columns, rows x y z, for configurations
+        ``Q[start : start + n]`` — valid until the next chunk is asked for. ``sel`` is an
+        ancestor-closed, sorted index array; ``chunk`` (configurations a chunk) defaults to
+        what keeps the working set in cache."""
+        N, m = Q.shape[0], sel.size
         if N == 0 or m == 0:
-            return out
+            return
         slot = {int(b): k for k, b in enumerate(sel)}
         pslot = [slot[int(self.parent[b])] if self.parent[b] >= 0 else -1 for b in sel]
-        chunk = int(np.clip(_CACHE_BYTES // (96 * (m + 2)), 64, 4096))
-        chunk = min(chunk, N)
+        if chunk is None:
+            chunk = int(np.clip(_CACHE_BYTES // (96 * (m + 2)), 64, 4096))
+        chunk = max(1, min(chunk, N))
         poses = np.empty((m, 12 * chunk))  # each body: (4 cols, 3 rows, n)
         scratch = np.empty(12 * chunk)
         t1, t2 = np.empty(3 * chunk), np.empty(3 * chunk)
@@ -267,8 +279,7 @@ class KinematicPlan:
                     X3[...] = np.einsum("krn,nkj->jrn", X3, M)
                 if not self.B_is_I[b]:
                     np.matmul(BT[b], X2, out=pose.reshape(4, 3 * n))
-                out[start : start + n, k, :3, :] = pose.reshape(4, 3, n).transpose(2, 1, 0)
-        return out
+            yield start, n, poses[:, : 12 * n].reshape(m, 4, 3, n)
 
     # --- derived quantities ------------------------------------------------------------------
     def ancestors(self, i: int) -> list[int]:
