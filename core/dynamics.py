@@ -73,9 +73,25 @@ class _MassData:
         self.gain = np.ones(plan.nb)
         for i, (_, k, _) in plan.mimics.items():
             self.gain[i] = k
-        # subtree sums, deepest level first (levels come in depth order)
+        # subtree sums: one product with the subtree incidence matrix for small trees, else
+        # level by level, deepest first (levels come in depth order)
+        self.subtree = None
+        if plan.nb <= 256:
+            S = np.eye(plan.nb)
+            for i in range(plan.nb):
+                for a in plan.ancestors(i):
+                    S[a, i] = 1.0
+            self.subtree = S
         self.up = [(idx[pidx >= 0], pidx[pidx >= 0]) for idx, pidx, _ in reversed(plan.levels)]
         self.up = [(i, p) for i, p in self.up if i.size]
+        # revolute and prismatic torques → DoFs (times the mimic gains), as matrices when small
+        self.scatter = []
+        for rows in (plan.rev, plan.pri):
+            P = None
+            if plan.nb <= 256:
+                P = np.zeros((self.ndof, rows.size))
+                P[self.dof[rows], np.arange(rows.size)] = self.gain[rows]
+            self.scatter.append((rows, P))
 
 
 _CACHE: weakref.WeakKeyDictionary[Any, _MassData] = weakref.WeakKeyDictionary()
@@ -157,20 +173,26 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
         return tau
     T = tree.forward_kinematics(Q)
     R, t = T[:, :3, :3], T[:, :3, 3]
-    M = d.m.copy()
     C = d.m[:, None] * (np.einsum("bij,bj->bi", R, d.c) + t)  # first moments m·p
-    for idx, parents in d.up:
-        np.add.at(M, parents, M[idx])
-        np.add.at(C, parents, C[idx])
+    if d.subtree is not None:
+        M, C = d.subtree @ d.m, d.subtree @ C
+    else:
+        M = d.m.copy()
+        for idx, parents in d.up:
+            np.add.at(M, parents, M[idx])
+            np.add.at(C, parents, C[idx])
     # each joint's parent-side frame X = T_parent · A (for revolute/prismatic: z is the axis)
     Tp = np.concatenate([T, np.eye(4)[None]])[plan.parent]  # parent −1 → the base (identity)
     X = Tp @ plan.A
     W = np.cross(C, g) - M[:, None] * np.cross(X[:, :3, 3], g)  # (C − M·o) × g, for o = X's origin
-    for rows, value in (
-            (plan.rev, lambda i: -np.einsum("bi,bi->b", X[i, :3, 2], W[i])),
-            (plan.pri, lambda i: -M[i] * (X[i, :3, 2] @ g))):
-        if rows.size:
-            np.add.at(tau, d.dof[rows], d.gain[rows] * value(rows))
+    for (rows, P), value in zip(d.scatter, (lambda i: np.einsum("bi,bi->b", X[i, :3, 2], W[i]),
+                                            lambda i: M[i] * (X[i, :3, 2] @ g))):
+        if not rows.size:
+            continue
+        if P is not None:
+            tau -= P @ value(rows)
+        else:
+            np.add.at(tau, d.dof[rows], -d.gain[rows] * value(rows))
     for i in plan.general:
         k, c, s = plan.kind[i], int(plan.qi[i]), d.dof[i]
         Xr, o = X[i, :3, :3], X[i, :3, 3]

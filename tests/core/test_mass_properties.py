@@ -437,3 +437,27 @@ def test_quaternion_joint_torque_is_the_gradient_under_local_rotations(seed):
             assert tau[d] == pytest.approx(fd, abs=1e-6 * (1 + abs(fd))), (j.name, k)
             d += 1
     assert d == tree.dof_count
+
+
+def test_big_tree_takes_the_level_by_level_path():
+    """Over 256 bodies the subtree sums and the torque scatter go level by level (no n² matrices):
+    the same torques as the finite differences of the potential energy."""
+    rng = np.random.default_rng(3)
+    tree = RigidBodyTree(gravity=G)
+    names = ["base"]
+    for i in range(300):
+        b = RigidBody(f"b{i}")
+        b.joint = Joint(f"j{i}", "revolute" if i % 3 else "prismatic")
+        b.joint.axis = rng.normal(size=3)
+        b.joint.set_fixed_transform([0.05, 0.3, 0.02, 0.0], "dh")
+        b.mass, b.center_of_mass = float(rng.uniform(0.1, 1)), rng.uniform(-0.05, 0.05, 3)
+        tree.add_body(b, names[int(rng.integers(max(0, len(names) - 5), len(names)))])
+        names.append(b.name)
+    q = tree.random_configuration(rng)
+    tau = tree.gravity_torque(q)
+    h = 1e-6
+    for k in rng.choice(q.size, 12, replace=False):
+        dq = np.zeros(q.size)
+        dq[k] = h
+        fd = (potential(tree, q + dq) - potential(tree, q - dq)) / (2 * h)
+        assert tau[k] == pytest.approx(fd, abs=1e-5 * (1 + abs(fd)))
