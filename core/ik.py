@@ -260,9 +260,10 @@ class _Problem:
                 break
             free = ~fixed
             d = xn - x
-            rhs = g[free] - H[np.ix_(free, fixed)] @ d[fixed]
+            Hf = H[free]
+            rhs = g[free] - Hf[:, fixed] @ d[fixed]
             xt = xn.copy()
-            xt[free] = x[free] + np.linalg.solve(H[np.ix_(free, free)], rhs)
+            xt[free] = x[free] + np.linalg.solve(Hf[:, free], rhs)
             xn, clipped = self.project(xt)
             if clipped is not None:
                 fixed = fixed | clipped
@@ -347,48 +348,48 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
 
     prob = _problem(tree, b)
     solver = prob.chain if prob.fast else _Generic(prob.plan, b, q, prob.active)
-    Rt, pt = T[:3, :3].copy(), T[:3, 3].copy()
-    wrot, wpos = w[:3], w[3:]
-    rot_mask, pos_mask = wrot > 0, wpos > 0
+    Rt = T[:3, :3].copy()
+    px, py, pz = T[:3, 3].tolist()
+    wl = w.tolist()
+    rot_all, pos_all = all(w[:3] > 0), all(w[3:] > 0)
+    rot_mask, pos_mask = w[:3] > 0, w[3:] > 0
     n = prob.active.size
-    eye = np.eye(n)
+    diag = np.arange(n) * (n + 1)  # flat indices of H's diagonal
     stop = tolerance * 1e-3  # one more step from here costs little and leaves margin for rounding
 
-    def errors(Tc: np.ndarray) -> tuple[np.ndarray, float, float, float, float]:
-        """(error vector, rotation and position residuals of the weighted components, angle, distance)."""
+    def errors(Tc: np.ndarray) -> tuple[np.ndarray, float, bool, bool, float, float]:
+        """(error vector, weighted cost E, within the tolerance, within ``stop``, angle, distance)."""
         omega, angle = _rotation_error(Rt @ Tc[:3, :3].T)
-        dp = pt - Tc[:3, 3]
-        e = np.array([*omega, *dp.tolist()])
-        er = angle if rot_mask.all() else float(np.linalg.norm(e[:3][rot_mask]))
-        dist = float(np.linalg.norm(dp))
-        ep = dist if pos_mask.all() else float(np.linalg.norm(dp[pos_mask]))
-        return e, er, ep, angle, dist
+        x, y, z = Tc[:3, 3].tolist()
+        ev = [*omega, px - x, py - y, pz - z]
+        E = 0.5 * sum(wi * v * v for wi, v in zip(wl, ev))
+        dist = math.sqrt(ev[3] ** 2 + ev[4] ** 2 + ev[5] ** 2)
+        e = np.array(ev)
+        er = angle if rot_all else float(np.linalg.norm(e[:3][rot_mask]))
+        ep = dist if pos_all else float(np.linalg.norm(e[3:][pos_mask]))
+        return e, E, er <= tolerance and ep <= tolerance, er <= stop and ep <= stop, angle, dist
 
-    best = None  # (cost, x, angle, dist, ok)
+    best = None  # (ok, cost, x, angle, dist): a solution within the tolerance beats any that is not
     iterations = attempts = 0
     x0 = prob.project(q[prob.active].copy())[0]
     for attempt in range(restarts + 1):
         attempts += 1
         x = x0 if attempt == 0 else prob.random(rng)
-        e, er, ep, angle, dist = errors(solver.pose(x))
+        e, E, ok, done, angle, dist = errors(solver.pose(x))
         J = solver.jacobian()
-        E = 0.5 * float(e @ (w * e))
         c = 1.0  # multiplies the damping: grows on a rejected step, shrinks on an accepted one
         att_best, since = E, 0
         for _ in range(max_iterations):
-            if best is None or E < best[0]:
-                best = (E, x, angle, dist, er <= tolerance and ep <= tolerance)
-            if (er <= stop and ep <= stop) or n == 0:
+            if done or n == 0:
                 break
             iterations += 1
             JW = J.T * w
             H = JW @ J
-            H += (c * E + DAMPING) * eye
+            H.flat[diag] += c * E + DAMPING
             xn = prob.step(x, H, JW @ e)
-            en, ern, epn, anglen, distn = errors(solver.pose(xn))
-            En = 0.5 * float(en @ (w * en))
+            en, En, okn, donen, anglen, distn = errors(solver.pose(xn))
             if En < E:
-                x, e, er, ep, angle, dist, E = xn, en, ern, epn, anglen, distn, En
+                x, e, E, ok, done, angle, dist = xn, en, En, okn, donen, anglen, distn
                 J = solver.jacobian()
                 c = max(c * _SHRINK, _C_MIN)
             else:
@@ -399,11 +400,11 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
                 since += 1
                 if since >= _PATIENCE:
                     break
-        if best is None or E < best[0]:
-            best = (E, x, angle, dist, er <= tolerance and ep <= tolerance)
-        if best[4] or n == 0:
+        if best is None or (ok, -E) > (best[0], -best[1]):
+            best = (ok, E, x, angle, dist)
+        if ok or n == 0:
             break
-    _, x, angle, dist, ok = best
+    ok, _, x, angle, dist = best
     q[prob.active] = x
     return IKResult(q=q, success=bool(ok), position_error=dist, orientation_error=angle,
                     iterations=iterations, attempts=attempts)
