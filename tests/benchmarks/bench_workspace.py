@@ -39,8 +39,13 @@ def workspace() -> None:
     N = 1_000_000
     sample_workspace(puma, "link6", 1000)
     t = best_of(lambda: sample_workspace(puma, "link6", N, rng=0), repeat=3)
-    print(f"Puma 560 workspace, {N:,} samples (points + manipulability): {t * 1e3:6.0f} ms "
-          f"({N / t / 1e6:.2f} M samples/s; target: computed and drawn in ≤ 1.5 s)")
+    cpu = float("inf")
+    for _ in range(3):  # CPU time: less disturbed by other processes on a shared machine
+        c = time.process_time()
+        sample_workspace(puma, "link6", N, rng=0)
+        cpu = min(cpu, time.process_time() - c)
+    print(f"Puma 560 workspace, {N:,} samples (points + manipulability): {t * 1e3:6.0f} ms wall, "
+          f"{cpu * 1e3:.0f} ms CPU ({N / t / 1e6:.2f} M samples/s; target: computed and drawn in ≤ 1.5 s)")
     # the parts, on one chunk
     plan = puma._kinematics()
     lo, hi, quats = ws._sampling_ranges(puma)
