@@ -1,9 +1,14 @@
 """Inverse kinematics: the joint positions that put a body at a target pose.
 
-Levenberg–Marquardt on the geometric Jacobian (damping ``λ = E + w̄`` after Sugihara, "Solvability-
-unconcerned inverse kinematics by the Levenberg–Marquardt method", IEEE T-RO 2011, with ``E``
-half the weighted squared error), projected onto the joint limits after every step, with random
-restarts from in-limit configurations when an attempt stalls.
+Levenberg–Marquardt on the geometric Jacobian, after Sugihara ("Solvability-unconcerned inverse
+kinematics by the Levenberg–Marquardt method", IEEE T-RO 2011): the damping is ``c·E + w̄``,
+``E`` half the weighted squared error, so it vanishes at a solution and the last steps are
+Gauss–Newton steps (quadratic convergence, also near singular poses, where a fixed damping
+crawls). A step that does not lower ``E`` is rejected and ``c`` grows; an accepted one shrinks
+it. Every step is projected onto the joint limits: revolute positions wrap by 2π where that
+lands inside, the others are clipped, and the columns clipped are held at their bound while
+the rest of the step is solved again. An attempt that stalls ends, and the next starts from a
+random in-limit configuration.
 
 Conventions (as MATLAB's ``inverseKinematics``): the error is ``[ω; Δp]`` in the base frame,
 ``ω`` the rotation vector taking the body's orientation to the target's and ``Δp`` the
@@ -41,12 +46,15 @@ from .transforms import validate_transform
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
 
-#: Damping added to ``E`` (Sugihara's w̄): small against the squared Jacobian of a metre-scale arm.
+#: Sugihara's w̄, the damping left at a solution: tiny against the squared Jacobian of a metre-scale
+#: arm (1e-4 made targets near shoulder singularities converge too slowly to be found at all).
 DAMPING = 1e-9
-#: An attempt ends when its best error has not dropped by this factor in ``_PATIENCE`` iterations.
+#: An attempt ends when its best error has not halved (``_STALL``) in ``_PATIENCE`` iterations.
 _STALL = 0.5
-_PATIENCE = 12
-_GROW, _SHRINK, _C_MIN = 10.0, 0.1, 1e-3
+_PATIENCE = 8
+#: ``c``: start, factor on a rejected step, factor on an accepted step, floor (tuned on the
+#: benchmark's robots by the number of FK evaluations per solve; all solved either way).
+_C_START, _GROW, _SHRINK, _C_MIN = 0.1, 10.0, 0.3, 1e-3
 _TWO_PI = 2.0 * math.pi
 
 
@@ -118,34 +126,34 @@ class _Chain:
         self.S = np.zeros((m, len(col)))  # path entry → column, with the mimic's multiplier
         self.S[np.arange(m), self.col] = self.gain
         self.identity = self.S.shape == (m, m) and bool(np.array_equal(self.S, np.eye(m)))
-        self.coef = np.zeros((m, 3))
 
-    def pose(self, x: np.ndarray) -> np.ndarray:
-        """Pose of the body at ``x`` (the frames of its joints are kept for :meth:`jacobian`)."""
+    def pose(self, x: np.ndarray) -> tuple[np.ndarray, list | None]:
+        """Pose of the body at ``x``, and the frames of its joints for :meth:`jacobian` (returned,
+        not kept: a cached chain may serve two threads)."""
         m = self.m
         if m == 0:
-            return self.first
+            return self.first, None
         th = x[self.col] if self.plain else x[self.col] * self.gain
         th = th + self.offset
-        coef = self.coef
+        coef = np.zeros((m, 3))
         t = th[self.rev_rows]
         coef[self.rev_rows, 0] = np.sin(t)
         coef[self.rev_rows, 1] = 1.0 - np.cos(t)
         coef[self.pri_rows, 2] = th[self.pri_rows]
         ML = (self.N16 + np.matmul(coef[:, None, :], self.PN)[:, 0, :]).reshape(m, 4, 4)
-        X = self.frames = [self.first]
+        X = [self.first]
         a = self.first
         for k in range(m):
             a = a @ ML[k]
             X.append(a)
-        return a
+        return a, X
 
-    def jacobian(self) -> np.ndarray:
-        """6×n Jacobian (angular rows first, base frame) at the last :meth:`pose`."""
+    def jacobian(self, frames: list | None) -> np.ndarray:
+        """6×n Jacobian (angular rows first, base frame) from the frames :meth:`pose` returned."""
         m = self.m
         if m == 0:
             return np.zeros((6, self.S.shape[1]))
-        X = np.array(self.frames)
+        X = np.array(frames)
         Z = X[:m, :3, 2]
         d = X[m, :3, 3] - X[:m, :3, 3]
         Jp = np.empty((6, m))
@@ -165,12 +173,13 @@ class _Generic:
     def __init__(self, plan, body: int, q0: np.ndarray, active: np.ndarray) -> None:
         self.plan, self.body, self.q, self.active = plan, body, q0.copy(), active
 
-    def pose(self, x: np.ndarray) -> np.ndarray:
-        self.q[self.active] = x
-        return self.plan.fk_single(self.q)[self.body]
+    def pose(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        q = self.q.copy()
+        q[self.active] = x
+        return self.plan.fk_single(q)[self.body], q
 
-    def jacobian(self) -> np.ndarray:
-        return self.plan.jacobian(self.q, self.body)[:, self.active]
+    def jacobian(self, q: np.ndarray) -> np.ndarray:
+        return self.plan.jacobian(q, self.body)[:, self.active]
 
 
 class _Problem:
@@ -375,9 +384,10 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     for attempt in range(restarts + 1):
         attempts += 1
         x = x0 if attempt == 0 else prob.random(rng)
-        e, E, ok, done, angle, dist = errors(solver.pose(x))
-        J = solver.jacobian()
-        c = 1.0  # multiplies the damping: grows on a rejected step, shrinks on an accepted one
+        Tc, ctx = solver.pose(x)
+        e, E, ok, done, angle, dist = errors(Tc)
+        J = solver.jacobian(ctx)
+        c = _C_START  # multiplies the damping: grows on a rejected step, shrinks on an accepted one
         att_best, since = E, 0
         for _ in range(max_iterations):
             if done or n == 0:
@@ -387,10 +397,11 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
             H = JW @ J
             H.flat[diag] += c * E + DAMPING
             xn = prob.step(x, H, JW @ e)
-            en, En, okn, donen, anglen, distn = errors(solver.pose(xn))
+            Tc, ctxn = solver.pose(xn)
+            en, En, okn, donen, anglen, distn = errors(Tc)
             if En < E:
                 x, e, E, ok, done, angle, dist = xn, en, En, okn, donen, anglen, distn
-                J = solver.jacobian()
+                J = solver.jacobian(ctxn)
                 c = max(c * _SHRINK, _C_MIN)
             else:
                 c *= _GROW
