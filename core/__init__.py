@@ -1,6 +1,7 @@
 """KineTree's engine: rigid body trees, joints, DH and forward kinematics. No Qt here."""
 
 from .body import RigidBody, Visual
+from .collision import check_collision, collision_available
 from .dh import DHEntry, DHLink, chain_dh_table, dh_chain, rebuild_chain
 from .dh_extract import DHExtraction, DHStatus, NotDHExpressibleError, dh_report, extract_dh
 from .dynamics import center_of_mass, dof_count, dof_names, gravity_torque, total_mass
@@ -27,6 +28,8 @@ from .tree import RigidBodyTree
 from .workspace import random_configurations, sample_workspace
 
 __all__ = [
+    "check_collision",
+    "collision_available",
     "random_configurations",
     "sample_workspace",
     "center_of_mass",

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .body import RigidBody
+from .collision import CollisionMixin
 from .configuration import Configuration, ConfigurationMixin
 from .dynamics import MassPropertiesMixin
 from .errors import (
@@ -36,7 +37,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
