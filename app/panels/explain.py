@@ -1,0 +1,313 @@
+"""The Explain dock: A_i as the product of its four elementary motions, stepped through.
+
+Pick a link (it is the document's selection: the overlay draws the same link). A_i is shown as
+``Rz(θ)·Tz(d)·Tx(a)·Rx(α)`` (standard DH) or Craig's ``Rx(α)·Tx(a)·Rz(θ)·Tz(d)`` (modified),
+each factor and each partial product as a numeric 4×4. Step / Back / Play move a ghost frame in
+the viewport (through :class:`~kinetree.app.teach.TeachState`) from frame i − 1 through each
+elementary motion to frame i, smoothly. With "from frame 0" the steps run through A_1 … A_i,
+so that T₀ⁱ = A_1⋯A_i builds up link by link.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from kinetree.core import KineTreeError
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..dh_colors import DH_COLORS
+from ..document import RobotDocument
+from ..text import matrix_text
+from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, chain_tip, dh_chain_to, elementary, sub, value_text
+
+STEP_MS = 700  # one elementary motion, animated
+TICK_MS = 16
+FACTOR = {"Rz": "Rz", "Rx": "Rx", "Tz": "Tz", "Tx": "Tx"}
+
+
+def smoothstep(t: float) -> float:
+    t = min(max(t, 0.0), 1.0)
+    return t * t * (3 - 2 * t)
+
+
+class ExplainPanel(QWidget):
+    """Step-through of A_i for the selected link; read-only (it changes the selection only)."""
+
+    def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("explainPanel")
+        self.doc, self.state = doc, state
+        self.chain: DHChain | None = None
+        self.link = 1
+        self.position = 0.0  # steps done (fractional while animating)
+        self.target = 0.0
+        self.playing = False
+        self.active = False  # the dock is shown: the ghost is drawn
+        self._from = 0.0
+        self._elapsed = 0
+        self.timer = QTimer(self, interval=TICK_MS, timeout=self._tick)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Link"))
+        self.combo = QComboBox(objectName="explainLink")
+        self.combo.activated.connect(self._picked)
+        top.addWidget(self.combo)
+        self.from_zero = QCheckBox("from frame 0 (T₀ⁱ = A₁⋯Aᵢ)", objectName="explainFromZero")
+        self.from_zero.toggled.connect(lambda _on: self.reset())
+        top.addWidget(self.from_zero)
+        top.addStretch(1)
+        self.back_button = QPushButton("◀ Back", objectName="explainBack", clicked=self.back)
+        self.step_button = QPushButton("Step ▶", objectName="explainStep", clicked=self.step)
+        self.play_button = QPushButton("Play", objectName="explainPlay", checkable=True)
+        self.play_button.toggled.connect(self.play)
+        self.reset_button = QPushButton("Reset", objectName="explainReset", clicked=self.reset)
+        for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
+            top.addWidget(b)
+        self.status = QLabel(objectName="explainStatus")
+        top.addWidget(self.status)
+
+        self.formula = QLabel(objectName="explainFormula")
+        self.formula.setTextFormat(Qt.TextFormat.RichText)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        grid = QGridLayout()
+        self.factor_titles, self.factor_cells, self.partial_titles, self.partial_cells = [], [], [], []
+        for k in range(4):
+            for titles, cells, row in ((self.factor_titles, self.factor_cells, 0),
+                                       (self.partial_titles, self.partial_cells, 2)):
+                title = QLabel()
+                title.setTextFormat(Qt.TextFormat.RichText)
+                cell = QLabel()
+                cell.setFont(mono)
+                cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                grid.addWidget(title, row, k)
+                grid.addWidget(cell, row + 1, k)
+                titles.append(title)
+                cells.append(cell)
+        self.chain_title = QLabel()
+        self.chain_title.setTextFormat(Qt.TextFormat.RichText)
+        self.chain_cell = QLabel(objectName="explainChain")
+        self.chain_cell.setFont(mono)
+        self.chain_cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        grid.addWidget(self.chain_title, 4, 0, 1, 4)
+        grid.addWidget(self.chain_cell, 5, 0, 1, 4)
+        self.message = QLabel(objectName="explainMessage", wordWrap=True)
+
+        inner = QWidget()
+        body = QVBoxLayout(inner)
+        body.addWidget(self.formula)
+        body.addLayout(grid)
+        body.addWidget(self.message)
+        body.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(scroll)
+        doc.treeChanged.connect(lambda _c: self._reload())
+        doc.configurationChanged.connect(self._refresh)
+        doc.selectionChanged.connect(lambda _n: self._follow_selection())
+        self._reload()
+
+    # --- chain and link ----------------------------------------------------------------------
+    def _reload(self) -> None:
+        tree = self.doc.tree
+        try:
+            self.chain = dh_chain_to(tree, chain_tip(tree, self.doc.selection), self.state.convention)
+            problem = ""
+        except KineTreeError as exc:
+            self.chain, problem = None, str(exc)
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        if self.chain is not None:
+            for i, body in enumerate(self.chain.bodies, start=1):
+                self.combo.addItem(f"{i}: {body}", body)
+        self.combo.blockSignals(False)
+        self.message.setText(f"No DH table: {problem}" if problem else "")
+        self._follow_selection(reset=True)
+
+    def _follow_selection(self, reset: bool = False) -> None:
+        chain, tree = self.chain, self.doc.tree
+        if chain is not None and self.doc.selection is not None and self.doc.selection not in chain.bodies \
+                and chain_tip(tree, self.doc.selection) != chain_tip(tree, chain.bodies[-1]):
+            self._reload()  # a body on another branch: its own chain
+            return
+        link = chain.link_of(tree, self.doc.selection) if chain else None
+        if link is not None and link != self.link:
+            self.link, reset = link, True
+        if chain is not None:
+            self.link = min(max(self.link, 1), chain.count)
+            self.combo.setCurrentIndex(self.link - 1)
+        if reset:
+            self.reset()
+        else:
+            self._refresh()
+
+    def _picked(self, row: int) -> None:
+        if self.chain is not None and 0 <= row < self.chain.count:
+            self.doc.select(self.chain.bodies[row])  # the one selection: the overlay draws it too
+            self.link = row + 1
+            self.reset()
+
+    # --- the steps ---------------------------------------------------------------------------
+    def step_count(self) -> int:
+        return 4 * (self.link if self.from_zero.isChecked() else 1)
+
+    def _motions(self) -> list[tuple[int, str, float]]:
+        """(link, kind, value) of every step, in order."""
+        chain, tree = self.chain, self.doc.tree
+        qs = chain.variables(tree, self.doc.configuration)
+        first = 1 if self.from_zero.isChecked() else self.link
+        return [(j, kind, v) for j in range(first, self.link + 1) for kind, v in chain.steps(j, qs[j - 1])]
+
+    def start_frame(self) -> np.ndarray:
+        """Where the steps start, in the tree base: frame 0, or frame i − 1."""
+        F = self.chain.frames(self.doc.tree, self.doc.configuration)
+        return F[0] if self.from_zero.isChecked() else F[self.link - 1]
+
+    def ghost_pose(self, position: float | None = None) -> np.ndarray:
+        """The ghost frame after ``position`` steps (fractional: part way through one)."""
+        p = self.position if position is None else position
+        T = self.start_frame()
+        for k, (_j, kind, v) in enumerate(self._motions()):
+            t = min(max(p - k, 0.0), 1.0)
+            if t <= 0:
+                break
+            T = T @ elementary(kind, t * v)
+        return T
+
+    def factors(self) -> list[np.ndarray]:
+        """The four elementary matrices of A_i, in the convention's order."""
+        qs = self.chain.variables(self.doc.tree, self.doc.configuration)
+        return [elementary(kind, v) for kind, v in self.chain.steps(self.link, qs[self.link - 1])]
+
+    def partial_products(self) -> list[np.ndarray]:
+        """E₁, E₁E₂, E₁E₂E₃, E₁E₂E₃E₄ = A_i."""
+        out, P = [], np.eye(4)
+        for E in self.factors():
+            P = P @ E
+            out.append(P)
+        return out
+
+    def chain_product(self) -> np.ndarray:
+        """T₀ⁱ = A₁⋯A_i (frame i in DH frame 0)."""
+        F = self.chain.frames(self.doc.tree, self.doc.configuration)
+        return np.linalg.solve(F[0], F[self.link])
+
+    # --- controls ----------------------------------------------------------------------------
+    def set_active(self, on: bool) -> None:
+        """The dock shown (ghost drawn) or hidden (ghost gone, animation stopped)."""
+        self.active = bool(on)
+        if not on:
+            self.play_button.setChecked(False)
+            self.timer.stop()
+            self.position = self.target
+        self._refresh()
+
+    def _go(self, target: float) -> None:
+        self.target = float(min(max(target, 0), self.step_count()))
+        self._from, self._elapsed = self.position, 0
+        if self.target != self.position:
+            self.timer.start()
+
+    def step(self) -> None:
+        self._go(math.floor(self.position + 1e-9) + 1)
+
+    def back(self) -> None:
+        self._go(math.ceil(self.position - 1e-9) - 1)
+
+    def play(self, on: bool) -> None:
+        self.playing = bool(on)
+        if on:
+            if self.position >= self.step_count():
+                self.position = 0.0
+            self.step()
+        self.play_button.setText("Pause" if on else "Play")
+
+    def reset(self) -> None:
+        self.timer.stop()
+        self.position = self.target = 0.0
+        if self.playing:
+            self.play_button.setChecked(False)
+        self._refresh()
+
+    def _tick(self) -> None:
+        self._elapsed += TICK_MS
+        span = abs(self.target - self._from)
+        t = smoothstep(self._elapsed / (STEP_MS * max(span, 1e-9)))
+        self.position = self._from + (self.target - self._from) * t
+        if t >= 1.0:
+            self.position = self.target
+            if self.playing and self.position < self.step_count():
+                self.step()
+            else:
+                self.timer.stop()
+                if self.playing:
+                    self.play_button.setChecked(False)
+        self._refresh()
+
+    # --- display -----------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        chain = self.chain
+        has = chain is not None
+        for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
+            b.setEnabled(has)
+        if not has:
+            self.state.set_ghost(None)
+            for cell in (*self.factor_cells, *self.partial_cells, self.chain_cell):
+                cell.clear()
+            self.formula.clear()
+            self.status.clear()
+            return
+        i = self.link
+        qs = chain.variables(self.doc.tree, self.doc.configuration)
+        steps = chain.steps(i, qs[i - 1])
+        names = [self._factor_name(i, kind) for kind, _ in steps]
+        self.formula.setText(f"<b>A{sub(i)}</b> = " + " · ".join(names)
+                             + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
+                             + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""))
+        done = int(math.floor(self.position + 1e-9))
+        first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)
+        here = done - first  # steps of A_i done (negative: still in an earlier link)
+        for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(), self.partial_products())):
+            self.factor_titles[k].setText(f"{names[k]} = {self._value(kind, v)}")
+            self.factor_cells[k].setText(matrix_text(E, "plain", 3))
+            product = "·".join(n for n in names[:k + 1])
+            self.partial_titles[k].setText(("<b>A" + sub(i) + "</b> = " if k == 3 else "") + product)
+            self.partial_cells[k].setText(matrix_text(P, "plain", 3))
+            current = k < here
+            self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
+                                                else "border: 2px solid transparent;")
+        chain_names = "·".join(f"A{sub(j)}" for j in range(1, i + 1))
+        self.chain_title.setText(f"<b>T{sub(0)}{self._sup(i)}</b> = {chain_names}")
+        self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
+        self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
+                            else f"step {self.target:.0f} of {self.step_count()}")
+        self.state.set_ghost(self.ghost_pose() if self.active else None)
+
+    @staticmethod
+    def _sup(i: int) -> str:
+        return str(i).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+    def _factor_name(self, i: int, kind: str) -> str:
+        param = PARAM[kind]
+        sym = f"{SYMBOL[param]}{sub(self.chain.index(i, param))}"
+        return f'<span style="color:{DH_COLORS[param]}"><b>{FACTOR[kind]}</b>({sym})</span>'
+
+    @staticmethod
+    def _value(kind: str, v: float) -> str:
+        return value_text(PARAM[kind], v)
+

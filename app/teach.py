@@ -1,0 +1,103 @@
+"""Teach mode in the main window: View ▸ DH parameters (the viewport's DH overlay for every
+link; the selected link's is always drawn) and the Explain dock that steps through A_i.
+
+:class:`TeachState` is what the overlay and the Explain dock share (neither calls the other):
+whether every link is shown, the DH convention used for chains without stored DH rows, and the
+ghost frame the Explain dock animates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+class TeachState(QObject):
+    """Shared by the DH overlay and the Explain dock; ``changed`` follows every setter."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.show_all = False
+        self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
+        self.ghost: np.ndarray | None = None
+
+    def set_show_all(self, on: bool) -> None:
+        if bool(on) != self.show_all:
+            self.show_all = bool(on)
+            self.changed.emit()
+
+    def set_ghost(self, pose: np.ndarray | None) -> None:
+        """The ghost frame's pose in the tree base (None: hidden)."""
+        self.ghost = None if pose is None else np.array(pose, dtype=float)
+        self.changed.emit()
+
+
+def install_teach(window: MainWindow) -> TeachState:
+    """Add the DH overlay to ``window``'s viewport, View ▸ DH parameters (remembered in the
+    window's settings) and the Explain dock (tabbed, hidden until asked for)."""
+    from .panels.explain import ExplainPanel
+    from .viewport.dh_overlay import DHOverlay
+
+    state = TeachState(window)
+    window.teach = state
+    window.dh_overlay = DHOverlay(window.viewport, window.doc, state)
+    action = QAction("&DH parameters", window)
+    action.setObjectName("dhOverlayAction")
+    action.setCheckable(True)
+    action.setShortcut("D")
+    action.setToolTip("Draw every link's DH frames, a, d (dimension lines) and θ, α (arcs); "
+                      "the selected link's are always drawn")
+
+    def toggled(on: bool) -> None:
+        state.set_show_all(on)
+        window.settings.setValue("showDH", bool(on))
+
+    action.toggled.connect(toggled)
+    if window.settings.value("showDH", False, type=bool):  # remembered; off by default
+        action.setChecked(True)
+    window.dh_overlay_action = action
+    explain = ExplainPanel(window.doc, state)
+    dock = QDockWidget("Explain", window)
+    dock.setObjectName("explainDock")
+    dock.setWidget(explain)
+    window.explain = explain
+    window.explain_dock = dock
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    dock.hide()  # not part of the default layout: View ▸ Explain shows it
+    dock.visibilityChanged.connect(explain.set_active)
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == "&View")
+    toggle = dock.toggleViewAction()
+    toggle.setObjectName("toggle_explainDock")
+    toggle.setShortcut("Ctrl+Shift+X")
+    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the DH table: in front
+    first = view_menu.actions()[0] if view_menu.actions() else None
+    view_menu.insertAction(first, action)
+    view_menu.insertAction(first, toggle)
+    view_menu.insertSeparator(first)
+    return state
+
+
+def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
+    """The DH overlay in a bare viewport (``kinetree screenshot --teach I``): link ``link``
+    (1-based, on the chain to the last body) selected, so its parameters are drawn."""
+    from kinetree.core import KineTreeError
+
+    from .viewport.dh_overlay import DHOverlay, dh_chain_to
+
+    state = TeachState(view)
+    state.show_all = show_all
+    if link is not None:
+        chain = dh_chain_to(doc.tree)
+        if not 1 <= link <= chain.count:
+            raise KineTreeError(f"--teach {link}: the chain has links 1 to {chain.count}")
+        doc.select(chain.bodies[link - 1])
+    return DHOverlay(view, doc, state)

@@ -1,0 +1,457 @@
+"""The DH overlay: DH frames, the common normal, a/d as dimension lines and θ/α as arcs.
+
+For link i it draws frames i−1 and i as DH frames (z and x axes) and the four elementary
+motions of A_i (standard ``Rz(θ)·Tz(d)·Tx(a)·Rx(α)`` or Craig's ``Rx(α)·Tx(a)·Rz(θ)·Tz(d)``),
+each in its parameter's colour (:mod:`kinetree.app.dh_colors`, as the DH table's headers).
+The frames come from the DH table and the current configuration alone (numpy), not from the
+tree's body poses: for a robot built from DH rows they coincide; for any other chain (a URDF)
+the table is :func:`~kinetree.core.extract_dh`'s, whose frames differ from the file's, and a
+legend says so. It also draws the Explain dock's ghost frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh
+from kinetree.core.dh import chain_path
+from kinetree.core.transforms import dh_transform, mdh_transform
+from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
+
+from ..dh_colors import DH_COLORS, rgba
+from .labels import project_points, view_mvp
+
+#: elementary motions of A_i, in order, per convention
+STEPS = {"dh": ("Rz", "Tz", "Tx", "Rx"), "mdh": ("Rx", "Tx", "Rz", "Tz")}
+#: the DH parameter each elementary motion moves by
+PARAM = {"Rz": "theta", "Tz": "d", "Tx": "a", "Rx": "alpha"}
+SYMBOL = {"a": "a", "alpha": "α", "d": "d", "theta": "θ"}
+_SUB = str.maketrans("0123456789-", "₀₁₂₃₄₅₆₇₈₉₋")
+X_COLOR, Z_COLOR = (1.0, 0.15, 0.15, 1.0), (0.1, 0.45, 1.0, 1.0)
+GHOST_COLORS = ((1.0, 0.35, 0.35, 0.8), (0.3, 0.9, 0.3, 0.8), (0.35, 0.6, 1.0, 0.8))
+NEUTRAL = (0.75, 0.75, 0.78, 0.9)
+LAYER_WIDTHS = {"frames": 4.5, "params": 2.5, "thin": 1.2}  # pixels at normal text size
+URDF_LEGEND = ("DH frames computed by extract_dh: they differ from the file's own frames "
+               "(the triads); only the tip pose is the same")
+
+
+def sub(k: int) -> str:
+    """``k`` as subscript digits (x₂, θ₁₀)."""
+    return str(k).translate(_SUB)
+
+
+def elementary(kind: str, value: float) -> np.ndarray:
+    """The 4×4 of one elementary motion: ``Rz``, ``Rx`` (radians) or ``Tz``, ``Tx`` (metres)."""
+    T = np.eye(4)
+    c, s = math.cos(value), math.sin(value)
+    if kind == "Rz":
+        T[:2, :2] = [[c, -s], [s, c]]
+    elif kind == "Rx":
+        T[1:3, 1:3] = [[c, -s], [s, c]]
+    elif kind == "Tz":
+        T[2, 3] = value
+    elif kind == "Tx":
+        T[0, 3] = value
+    else:
+        raise KineTreeError(f"unknown elementary motion {kind!r}; expected Rz, Tz, Tx or Rx")
+    return T
+
+
+def link_values(link: DHLink, q: float) -> dict[str, float]:
+    """The row's a, α, d, θ at joint position ``q``: the variable is ``±(q + offset)`` (− for a
+    flipped axis), as the joint moves the body; the variable's own cell does not count."""
+    s = -1.0 if link.flip else 1.0
+    theta = s * (q + link.offset) if link.joint == "R" else link.theta
+    d = s * (q + link.offset) if link.joint == "P" else link.d
+    return {"a": link.a, "alpha": link.alpha, "d": d, "theta": theta}
+
+
+@dataclass
+class DHChain:
+    """A serial chain as a DH table: ``links[k]`` moves ``bodies[k]`` by joint ``joints[k]``.
+    ``base`` is DH frame 0 in the tree base. ``extracted``: the table was computed by
+    :func:`extract_dh` (the DH frames are not the tree's body frames)."""
+
+    bodies: list[str]
+    links: list[DHLink]
+    convention: str
+    joints: list[str]
+    base: np.ndarray = field(default_factory=lambda: np.eye(4))
+    extracted: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.links)
+
+    def variables(self, tree: RigidBodyTree, q: np.ndarray) -> np.ndarray:
+        """Each link's joint position in the configuration ``q``."""
+        return np.array([q[tree.position_index(j).start] for j in self.joints], dtype=float)
+
+    def values(self, i: int, qi: float) -> dict[str, float]:
+        """a, α, d, θ of link ``i`` (1-based) at its joint position ``qi``."""
+        return link_values(self.links[i - 1], qi)
+
+    def steps(self, i: int, qi: float) -> list[tuple[str, float]]:
+        """Link ``i``'s elementary motions ``(kind, value)`` in the order of its convention."""
+        v = self.values(i, qi)
+        return [(kind, v[PARAM[kind]]) for kind in STEPS[self.convention]]
+
+    def link_transform(self, i: int, qi: float) -> np.ndarray:
+        v = self.values(i, qi)
+        f = dh_transform if self.convention == "dh" else mdh_transform
+        return f(v["a"], v["alpha"], v["d"], v["theta"])
+
+    def frames(self, tree: RigidBodyTree, q: np.ndarray) -> np.ndarray:
+        """(n + 1, 4, 4): DH frames 0…n in the tree base: ``base · A_1 ⋯ A_i``."""
+        qs = self.variables(tree, q)
+        F = np.empty((self.count + 1, 4, 4))
+        F[0] = self.base
+        for i in range(1, self.count + 1):
+            F[i] = F[i - 1] @ self.link_transform(i, qs[i - 1])
+        return F
+
+    def index(self, i: int, param: str) -> int:
+        """The subscript of link ``i``'s parameter: Craig's a and α belong to frame i − 1."""
+        return i - 1 if self.convention == "mdh" and param in ("a", "alpha") else i
+
+    def link_of(self, tree: RigidBodyTree, body: str | None) -> int | None:
+        """The link (1-based) that moves ``body``: its own, or that of the nearest movable
+        ancestor on the chain (a fixed tool moves with the last link)."""
+        name = body
+        while name is not None and name != tree.base_name:
+            if name in self.bodies:
+                return self.bodies.index(name) + 1
+            name = tree.parent_name(name)
+        return None
+
+
+def dh_chain_to(tree: RigidBodyTree, tip: str | None = None, convention: str = "dh") -> DHChain:
+    """The DH table of the path base → ``tip`` (default: the last body): the joints' stored
+    rows when every body on the path has one in one convention, else :func:`extract_dh`'s in
+    ``convention``. Raises KineTreeError (with the reason) when the path has no DH table."""
+    entries = chain_dh_table(tree, tip)
+    if not entries:
+        raise KineTreeError("the robot has no bodies, so no DH table")
+    stored = (all(e.link is not None for e in entries) and len({e.convention for e in entries}) == 1
+              and all(getattr(tree.get_body(e.body).joint, "mimic", None) is None for e in entries))
+    if stored:
+        links = [e.link for e in entries]
+        return DHChain([e.body for e in entries], links, entries[0].convention,
+                       [tree.get_body(e.body).joint.name for e in entries])
+    ex = extract_dh(tree, tip, convention)
+    if not ex.links:
+        raise KineTreeError(f"the path to {ex.tip!r} has no movable joint, so no DH table")
+    return DHChain([link.name for link in ex.links], list(ex.links), ex.convention,
+                   [link.joint_name for link in ex.links], ex.base, extracted=True)
+
+
+def chain_tip(tree: RigidBodyTree, selected: str | None) -> str | None:
+    """The tip of the chain the overlay shows: the last body's when nothing is selected or the
+    selection is on that path, else the selected body (a branch of a tree)."""
+    if tree.num_bodies == 0:
+        return None
+    if selected is None or selected == tree.base_name or selected in chain_path(tree):
+        return tree.body_names[-1]
+    return selected
+
+
+# --- geometry: line segments and texts ---------------------------------------------------------
+
+class Sketch:
+    """Segments in three layers (``frames``: the DH axes, widest; ``params``: dimension lines
+    and arcs, drawn over the axes; ``thin``: witness and reference lines), with per-vertex
+    colours, and texts at 3D points."""
+
+    def __init__(self) -> None:
+        self.layers: dict[str, list[tuple[np.ndarray, tuple]]] = {"frames": [], "params": [], "thin": []}
+        self.texts: list[tuple[np.ndarray, str, tuple]] = []
+        self.dimensions: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}  # (link, param) → ends
+
+    def line(self, p0, p1, color, layer: str = "params") -> None:
+        self.layers[layer].append((np.array([p0, p1], dtype=float), color))
+
+    def arrow_head(self, tip, u, size, color, layer: str = "params") -> None:
+        """Two fins in each of two perpendicular planes: reads as an arrow from any view."""
+        u = u / max(np.linalg.norm(u), 1e-300)
+        v = np.cross(u, [1.0, 0, 0] if abs(u[0]) < 0.9 else [0, 1.0, 0])
+        v /= np.linalg.norm(v)
+        w = np.cross(u, v)
+        for fin in (v, -v, w, -w):
+            self.line(tip, tip - size * u + 0.45 * size * fin, color, layer)
+
+    def axis(self, origin, u, length, color, text, head) -> None:
+        tip = origin + length * u
+        self.line(origin, tip, color, "frames")
+        self.arrow_head(tip, u, head, color, "frames")
+        self.texts.append((tip + 0.12 * length * u, text, color))
+
+    def arc(self, center, normal, start, angle, radius, color, text, head) -> None:
+        """An arc about ``normal`` from the unit ``start`` through ``angle``, with an arrow."""
+        m = max(4, int(abs(angle) / 0.08))
+        t = np.linspace(0.0, angle, m + 1)
+        side = np.cross(normal, start)
+        pts = center + radius * (np.cos(t)[:, None] * start + np.sin(t)[:, None] * side)
+        self.layers["params"].append((np.repeat(pts, 2, axis=0)[1:-1], color))
+        tangent = math.copysign(1.0, angle) * (-math.sin(angle) * start + math.cos(angle) * side)
+        self.arrow_head(pts[-1], tangent, min(head, 0.5 * abs(angle) * radius), color)
+        mid = 0.5 * angle
+        self.texts.append((center + 1.25 * radius * (math.cos(mid) * start + math.sin(mid) * side), text, color))
+
+    def dimension(self, p0, p1, offset, color, text, head, key, label_offset=None) -> None:
+        """A dimension line from ``p0`` to ``p1``, moved by ``offset``, with witness lines; its
+        text beside the middle (by ``label_offset``, default 0.8 × ``offset``)."""
+        a, b = p0 + offset, p1 + offset
+        if np.linalg.norm(offset) > 0:
+            self.line(p0, p0 + 1.25 * offset, NEUTRAL, "thin")
+            self.line(p1, p1 + 1.25 * offset, NEUTRAL, "thin")
+        self.line(a, b, color)
+        u = b - a
+        size = min(head, 0.4 * np.linalg.norm(u))
+        self.arrow_head(b, u, size, color)
+        self.arrow_head(a, -u, size, color)
+        self.dimensions[key] = (a, b)
+        self.texts.append(((a + b) / 2 + (0.8 * offset if label_offset is None else label_offset), text, color))
+
+    def arrays(self, layer: str) -> tuple[np.ndarray, np.ndarray]:
+        segs = self.layers[layer]
+        if not segs:
+            return np.zeros((0, 3)), np.zeros((0, 4))
+        pos = np.vstack([p for p, _ in segs])
+        col = np.vstack([np.tile(c, (len(p), 1)) for p, c in segs])
+        return pos, col
+
+
+def value_text(param: str, value: float) -> str:
+    if param in ("theta", "alpha"):
+        deg = math.degrees(value)
+        return f"{deg:.1f}°" if abs(deg - round(deg)) > 0.05 else f"{round(deg):d}°"
+    return f"{value:.3f} m"
+
+
+def sketch_link(sk: Sketch, chain: DHChain, i: int, F_prev: np.ndarray, qi: float, scale: float) -> None:
+    """Link ``i``'s four elementary motions from DH frame ``i − 1`` (``F_prev``)."""
+    G = F_prev
+    head = 0.25 * scale
+    for kind, value in chain.steps(i, qi):
+        param = PARAM[kind]
+        color = rgba(param)
+        name = f"{SYMBOL[param]}{sub(chain.index(i, param))}"
+        H = G @ elementary(kind, value)
+        o, x, z = G[:3, 3], G[:3, 0], G[:3, 2]
+        if kind in ("Tx", "Tz") and abs(value) > 1e-9:
+            text = f"{name} = {value_text(param, value)}"
+            if kind == "Tx":  # on the common normal itself
+                sk.line(o - 0.3 * scale * np.sign(value) * x, H[:3, 3] + 0.3 * scale * np.sign(value) * x,
+                        NEUTRAL, "thin")
+                sk.dimension(o, H[:3, 3], np.zeros(3), color, text, head, (i, param), 0.35 * scale * z)
+            else:  # beside the z axis it runs along, on the side away from x
+                sk.dimension(o, H[:3, 3], -0.45 * scale * H[:3, 0], color, text, head, (i, param))
+        elif kind in ("Rz", "Rx") and abs(value) > 1e-9:
+            text = f"{name} = {value_text(param, value)}"
+            axis, start = (z, x) if kind == "Rz" else (x, z)
+            end = H[:3, 0] if kind == "Rz" else H[:3, 2]
+            radius = (1.3 if kind == "Rz" else 1.0) * scale
+            sk.line(o, o + 1.2 * radius * start, NEUTRAL, "thin")  # where the angle starts
+            sk.line(o, o + 1.2 * radius * end, NEUTRAL, "thin")
+            sk.arc(o, axis, start, value, radius, color, text, head)
+        G = H
+
+
+def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int], scale: float) -> Sketch:
+    """Frames i − 1 and i and the motions of every link in ``links``."""
+    sk = Sketch()
+    shown = sorted({k for i in links for k in (i - 1, i)})
+    length = 1.8 * scale
+    for k in shown:
+        F = frames[k]
+        sk.axis(F[:3, 3], F[:3, 2], length, Z_COLOR, f"z{sub(k)}", 0.3 * scale)
+        sk.axis(F[:3, 3], F[:3, 0], length, X_COLOR, f"x{sub(k)}", 0.3 * scale)
+    for i in links:
+        sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
+    return sk
+
+
+# --- the scene items ---------------------------------------------------------------------------
+
+def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
+               legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool) -> list[tuple[str, QRectF]]:
+    """Values at their pixels (a text overlapping one already drawn is dropped) and the legend
+    lines (coloured runs) in the top-left corner. Returns what was drawn, with rectangles."""
+    painter.setFont(font)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    metrics = QFontMetricsF(font)
+    shadow = QColor(0, 0, 0, 220) if dark else QColor(255, 255, 255, 230)
+    kept: list[tuple[str, QRectF]] = []
+    runs: list[tuple[str, QPointF, QColor]] = []
+    y = 6 + metrics.ascent()
+    for line in legend:
+        x = 8.0
+        for text, color in line:
+            runs.append((text, QPointF(x, y), QColor.fromRgbF(*color)))
+            x += metrics.horizontalAdvance(text)
+        kept.append(("".join(t for t, _ in line), QRectF(8, y - metrics.ascent(), x - 8, metrics.height())))
+        y += metrics.height()
+    for (_, text, color), (x, yy), ok in zip(texts, px, front):
+        if not (ok and np.isfinite(x) and np.isfinite(yy) and abs(x) < 1e6 and abs(yy) < 1e6):
+            continue
+        w = metrics.horizontalAdvance(text)
+        rect = QRectF(x - w / 2, yy - metrics.height() / 2, w, metrics.height())
+        if any(rect.intersects(r) for _, r in kept):
+            continue
+        kept.append((text, rect))
+        runs.append((text, QPointF(rect.left(), rect.top() + metrics.ascent()), QColor.fromRgbF(*color)))
+    for text, at, color in runs:  # a shadow keeps the text readable over meshes and lines
+        painter.setPen(shadow)
+        painter.drawText(at + QPointF(1, 1), text)
+        painter.setPen(color)
+        painter.drawText(at, text)
+    return kept
+
+
+class DHTextItem(GLGraphicsItem):
+    """The overlay's texts, painted with one QPainter pass (see labels.LabelsItem)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[tuple[np.ndarray, str, tuple]] = []
+        self.legend: list[list[tuple[str, tuple]]] = []
+        self.font = QFont("DejaVu Sans", 11)
+        self.dark = True
+        self.drawn: list[tuple[str, QRectF]] = []
+
+    def paint(self) -> None:
+        view = self.view()
+        self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True)
+
+    def paint_image(self, painter: QPainter, mvp: np.ndarray, width: int, height: int, scale: float = 1.0,
+                    end: bool = False) -> None:
+        """Paint into ``painter`` (the widget, or an exported image ``scale`` times larger)."""
+        pts = np.array([p for p, _, _ in self.texts]).reshape(-1, 3)
+        px, front = project_points(mvp, pts, width, height)
+        font = QFont(self.font)
+        font.setPointSizeF(font.pointSizeF() * scale)
+        self.drawn = draw_texts(painter, self.texts, px, front, self.legend, font, self.dark)
+        if end:
+            painter.end()
+
+
+class DHOverlay:
+    """Draws the DH overlay in ``view`` for ``doc``: the selected link always, every link of
+    the chain when ``state.show_all``; and ``state.ghost`` (a 4×4 or None). Read-only: it
+    listens to the document and the teach state and never edits either."""
+
+    def __init__(self, view, doc, state) -> None:
+        self.view, self.doc, self.state = view, doc, state
+        self.lines = {layer: gl.GLLinePlotItem(mode="lines", width=width, antialias=True)
+                      for layer, width in LAYER_WIDTHS.items()}
+        self.ghost = gl.GLLinePlotItem(mode="lines", width=8, antialias=True)
+        self.text = DHTextItem()
+        from .view import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"
+
+        for depth, item in ((20, self.lines["thin"]), (21, self.lines["frames"]), (22, self.lines["params"]),
+                            (23, self.ghost), (101, self.text)):
+            if item is not self.text:
+                item.setGLOptions(VIEW_ON_TOP)
+            item.setDepthValue(depth)
+            item.setVisible(False)
+            view.addItem(item)
+        self.chain: DHChain | None = None
+        self.problem = ""
+        self._key: tuple | None = None
+        self.sketch = Sketch()
+        self.frames = np.zeros((0, 4, 4))
+        self.link: int | None = None  # the selected link
+        doc.treeChanged.connect(self._update)
+        doc.configurationChanged.connect(self._update)
+        doc.selectionChanged.connect(self._update)
+        state.changed.connect(self._update)
+        self._update()
+
+    @property
+    def items(self) -> tuple:
+        return (*self.lines.values(), self.ghost, self.text)
+
+    def _chain(self) -> None:
+        tree = self.doc.tree
+        tip = chain_tip(tree, self.doc.selection)
+        key = (id(tree), tree.revision, tip, self.state.convention)
+        if key == self._key:
+            return
+        self._key = key
+        self.chain, self.problem = None, ""
+        if tip is None:
+            self.problem = "the robot has no bodies"
+            return
+        try:
+            self.chain = dh_chain_to(tree, tip, self.state.convention)
+        except KineTreeError as exc:
+            self.problem = str(exc)
+
+    def _update(self, *_args) -> None:
+        view, tree = self.view, self.doc.tree
+        self._chain()
+        chain = self.chain
+        scale = getattr(view, "_scale", 0.1)
+        k = view.labels.font.pointSizeF() / 10  # presentation mode: larger text, thicker lines
+        self.link = chain.link_of(tree, self.doc.selection) if chain else None
+        want = self.state.show_all or self.link is not None
+        links: list[int] = []
+        legend: list[list[tuple[str, tuple]]] = []
+        q = self.doc.configuration
+        if chain is not None and want:
+            self.frames = chain.frames(tree, q)
+            qs = chain.variables(tree, q)
+            links = list(range(1, chain.count + 1)) if self.state.show_all else [self.link]
+            self.sketch = sketch(chain, self.frames, qs, links, scale)
+            legend = self._legend(chain, qs)
+        else:
+            self.sketch = Sketch()
+            if want or (self.state.show_all and self.problem):
+                legend = [[(f"No DH overlay: {self.problem}", NEUTRAL)]]
+        for layer, item in self.lines.items():
+            pos, col = self.sketch.arrays(layer)
+            width = LAYER_WIDTHS[layer]
+            item.setData(pos=pos, color=col, width=width * k)
+            item.setVisible(len(pos) > 0)
+        self._update_ghost(scale, k)
+        self.text.texts = self.sketch.texts
+        self.text.legend = legend
+        self.text.font = QFont(view.labels.font.family(), 1)
+        self.text.font.setPointSizeF(11 * k)
+        self.text.dark = getattr(view, "theme", "dark") == "dark"
+        self.text.setVisible(bool(self.text.texts or legend))
+        self.text.update()
+
+    def _legend(self, chain: DHChain, qs: np.ndarray) -> list[list[tuple[str, tuple]]]:
+        kind = "standard DH" if chain.convention == "dh" else "modified DH (Craig)"
+        lines = []
+        if self.link is not None:
+            i = self.link
+            v = chain.values(i, qs[i - 1])
+            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:  ", NEUTRAL)])
+            for p in ("a", "alpha", "d", "theta"):
+                lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))
+        else:
+            lines.append([(f"DH parameters, {kind}", NEUTRAL)])
+        if chain.extracted:
+            lines.append([(URDF_LEGEND, NEUTRAL)])
+        return lines
+
+    def _update_ghost(self, scale: float, k: float) -> None:
+        T = self.state.ghost
+        if T is None:
+            self.ghost.setVisible(False)
+            return
+        s = 2.2 * scale
+        o = T[:3, 3]
+        pos = np.array([o, o + s * T[:3, 0], o, o + s * T[:3, 1], o, o + s * T[:3, 2]])
+        self.ghost.setData(pos=pos, color=np.repeat(np.array(GHOST_COLORS), 2, axis=0), width=8 * k)
+        self.ghost.setVisible(True)
+
+    def parameter_color(self, param: str) -> QColor:
+        return QColor(DH_COLORS[param])
