@@ -154,6 +154,11 @@ def apply_default_layout(window: MainWindow) -> None:
     window.addDockWidget(R, d["slidersDock"])
     window.splitDockWidget(d["slidersDock"], d["poseDock"], Qt.Orientation.Vertical)
     window.addDockWidget(B, d["dhDock"])
+    explain = getattr(window, "explain_dock", None)
+    if explain is not None:  # teach mode's dock: a tab beside the DH table, hidden until asked for
+        explain.setFloating(False)
+        window.tabifyDockWidget(d["dhDock"], explain)
+        explain.hide()
     for dock in d.values():
         dock.show()
     fit_docks(window)

@@ -50,9 +50,9 @@ def ensure_display() -> subprocess.Popen | None:
 
 
 def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
-               theme: str = "dark", labels: bool = True, allow_env: bool = False) -> None:
+               theme: str = "dark", labels: bool = True, allow_env: bool = False, teach: int | None = None) -> None:
     """Render ``robot`` to a PNG without showing a window (``allow_env``: a xacro may read
-    environment variables)."""
+    environment variables; ``teach``: the DH overlay of that link, 1-based)."""
     from kinetree.core.io import open_robot
 
     tree, config = open_robot(robot, allow_env=allow_env)
@@ -67,6 +67,10 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
     view = RobotViewport(doc)
     view.set_theme(theme)
     view.set_labels_visible(labels)
+    if teach is not None:
+        from .teach import attach_overlay
+
+        view.dh_overlay = attach_overlay(view, doc, teach)
     view.resize(*size)
     view.show()
     app.processEvents()
@@ -155,6 +159,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     s.add_argument("--no-labels", action="store_true", help="hide frame labels")
     s.add_argument("--allow-env", action="store_true",
                    help="let a .xacro read environment variables ($(env X), $(optenv X))")
+    s.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
     commands = cli.add_subcommands(sub)
     return p, commands
 
@@ -166,7 +171,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     try:
         xvfb = ensure_display()
         screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
-                   not args.no_labels, allow_env=args.allow_env)
+                   not args.no_labels, allow_env=args.allow_env, teach=args.teach)
         code = 0
     except (KineTreeError, OSError, RuntimeError) as exc:
         print(f"kinetree screenshot: {exc}", file=sys.stderr)

@@ -34,6 +34,7 @@ from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
+from .teach import install_teach
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
+        install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
 from ..numbers import exact_text, identity, parse_number, short_text, to_degrees, to_radians
 from ..text import matrix_text
@@ -140,6 +141,9 @@ class DhTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if (role == Qt.ItemDataRole.ForegroundRole and orientation == Qt.Orientation.Horizontal
+                and COLUMNS[section] in COLUMN_PARAMETER):  # the DH overlay's colours
+            return QBrush(QColor(DH_COLORS[COLUMN_PARAMETER[COLUMNS[section]]]))
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
