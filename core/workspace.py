@@ -9,6 +9,7 @@ about 30 MB besides the result.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -85,13 +86,17 @@ def _count(n: int) -> int:
 
 
 def sample_workspace(tree: RigidBodyTree, body: str, n: int, rng: np.random.Generator | int | None = None,
-                     *, axes: str = "all") -> tuple[np.ndarray, np.ndarray]:
+                     *, axes: str = "all", progress: Callable[[int, int], object] | None = None,
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """``(points, manipulability)``: the origin of ``body`` in the base frame, ``(n, 3)``, and
     Yoshikawa's measure ``sqrt(det(J Jᵀ))`` there, ``(n,)``, for ``n`` random configurations
     within the joint limits (as :meth:`random_configuration`: a ±π / ±1 m window around home
     where a limit is unbounded). The measure is :meth:`RigidBodyTree.manipulability`'s, from the
     same geometric Jacobian (``axes`` "all", "trans" or "rot"); it is 0 where the body's joints
     are fewer than the rows. Deterministic for a given ``rng`` (seed or Generator).
+
+    ``progress(done, n)`` is called after every chunk of samples (from the calling thread: a GUI
+    running this in a worker forwards it); an exception raised in it stops the sampling.
     """
     if not isinstance(axes, str) or axes not in _ROWS:
         raise InvalidConfigurationError(f"axes must be 'all', 'trans' or 'rot', got {axes!r:.80}")
@@ -114,6 +119,8 @@ def sample_workspace(tree: RigidBodyTree, body: str, n: int, rng: np.random.Gene
             points[start : start + m] = pe.T
             J = _jacobian(plan, sel, cols, poses, Q)
             manip[start : start + m] = _sqrt_det_gram(J[rows])
+        if progress is not None:
+            progress(start + m, n)
     if not np.isfinite(points).all():
         raise InvalidConfigurationError(f"body {body!r}: its workspace is not finite (the numbers overflow)")
     return points, manip

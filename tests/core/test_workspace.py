@@ -139,3 +139,19 @@ def test_memory_is_bounded_by_chunks():
     finally:
         tracemalloc.stop()
     assert peak < 200_000 * 32 + 40e6, peak
+
+
+def test_progress_is_reported_and_can_cancel():
+    tree = load_robot("puma560")
+    seen = []
+    sample_workspace(tree, "link6", 2 * _CHUNK + 1, rng=0, progress=lambda done, n: seen.append((done, n)))
+    assert seen == [(_CHUNK, 2 * _CHUNK + 1), (2 * _CHUNK, 2 * _CHUNK + 1), (2 * _CHUNK + 1, 2 * _CHUNK + 1)]
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(done, n):
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        sample_workspace(tree, "link6", 3 * _CHUNK, progress=cancel)
