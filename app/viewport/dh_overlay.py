@@ -83,6 +83,7 @@ class DHChain:
     joints: list[str]
     base: np.ndarray = field(default_factory=lambda: np.eye(4))
     extracted: bool = False
+    tool: np.ndarray = field(default_factory=lambda: np.eye(4))  # the tip body in the last DH frame
 
     @property
     def count(self) -> int:
@@ -147,7 +148,7 @@ def dh_chain_to(tree: RigidBodyTree, tip: str | None = None, convention: str = "
     if not ex.links:
         raise KineTreeError(f"the path to {ex.tip!r} has no movable joint, so no DH table")
     return DHChain([link.name for link in ex.links], list(ex.links), ex.convention,
-                   [link.joint_name for link in ex.links], ex.base, extracted=True)
+                   [link.joint_name for link in ex.links], ex.base, extracted=True, tool=ex.tool)
 
 
 def chain_tip(tree: RigidBodyTree, selected: str | None) -> str | None:
