@@ -42,16 +42,17 @@ def reached(tree, body: str, q: np.ndarray, T: np.ndarray) -> bool:
 
 def run(label: str, tree, body: str, n: int, rtb_robot=None) -> None:
     Ts = targets(tree, body, n, seed=1)
-    times, ok, iters = [], 0, []
+    times, cpu, ok, iters = [], [], 0, []
     for k, T in enumerate(Ts):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         r = inverse_kinematics(tree, body, T, rng=k)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         ok += r.success and reached(tree, body, r.q, T)
         iters.append(r.iterations)
     t = np.array(times) * 1e3
-    print(f"{label:28s} {tree.position_count:2d} {100 * ok / n:7.2f}% {np.median(t):8.2f} {np.percentile(t, 95):8.2f} "
-          f"{t.max():8.1f} {np.median(iters):6.0f}", flush=True)
+    print(f"{label:28s} {tree.position_count:2d} {100 * ok / n:7.2f}% {np.median(t):8.2f} {np.median(cpu) * 1e3:8.2f} "
+          f"{np.percentile(t, 95):8.2f} {t.max():8.1f} {np.median(iters):6.0f}", flush=True)
     if rtb_robot is not None:
         compare_rtb(rtb_robot, tree, body, Ts, float(np.median(t)))
 
@@ -102,7 +103,8 @@ def main() -> None:
         print("roboticstoolbox-python: not installed - no ikine_LM comparison")
     print(f"{n} random reachable targets per robot, solved from home; success = within {TOL:g} m and "
           f"{TOL:g} rad and within the limits (checked with FK)")
-    print(f"{'robot':28s} dof success   median      p95      max  iters   (ms per solve)")
+    print(f"{'robot':28s} dof success   median  med CPU      p95      max  iters   (ms per solve; CPU: this "
+          "process's CPU time, less affected by other load)")
     for name in LIBRARY:
         tree = load_robot(name)
         run(name, tree, tree.end_effector, n, rtb_model(tree) if have_rtb else None)
