@@ -340,3 +340,19 @@ def test_bad_body_and_q0(puma):
     with pytest.raises(InvalidConfigurationError, match="q3"):
         inverse_kinematics(puma, "link6", np.eye(4), q0=[0, 0, np.nan, 0, 0, 0])
     assert issubclass(InvalidIKOptionError, KineTreeError)
+
+
+@pytest.mark.parametrize("jtype", ["revolute", "spherical"])
+def test_half_turn_away(jtype):
+    """A target rotated by exactly π from the start: the rotation error's axis then comes from
+    the diagonal of the rotation (its skew part is zero)."""
+    tree = RigidBodyTree()
+    b = RigidBody("rotor")
+    b.joint = Joint("spin", jtype)
+    tree.add_body(b, "base")
+    for axis in ([0, 0, 1], [1, 0, 0], [1, 1, 0]) if jtype == "spherical" else ([0, 0, 1],):
+        T = np.eye(4)
+        k = np.array(axis, dtype=float) / np.linalg.norm(axis)
+        T[:3, :3] = 2 * np.outer(k, k) - np.eye(3)  # rotation by π about k
+        r = inverse_kinematics(tree, "rotor", T, restarts=0)
+        assert_solved(tree, "rotor", r, T)
