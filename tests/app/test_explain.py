@@ -1,0 +1,116 @@
+"""The Explain dock: A_i's factors and partial products, and the ghost frame stepping through them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from kinetree.app.text import matrix_text
+from kinetree.core.transforms import inverse_transform
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+
+
+def rot(axis: str, t: float) -> np.ndarray:
+    c, s = math.cos(t), math.sin(t)
+    T = np.eye(4)
+    i, j = (0, 1) if axis == "z" else (1, 2)
+    T[i, i], T[i, j], T[j, i], T[j, j] = c, -s, s, c
+    return T
+
+
+def trans(axis: str, v: float) -> np.ndarray:
+    T = np.eye(4)
+    T["xyz".index(axis), 3] = v
+    return T
+
+
+def expected_factors(tree, body: str, q: np.ndarray) -> list[np.ndarray]:
+    """The four elementary matrices of a DH body's A_i, from its joint's DH row and q."""
+    j = tree.get_body(body).joint
+    row = j.dh_parameters
+    theta = q[tree.position_index(j.name).start] + j.offset
+    if row.convention == "dh":
+        return [rot("z", theta), trans("z", row.d), trans("x", row.a), rot("x", row.alpha)]
+    return [rot("x", row.alpha), trans("x", row.a), rot("z", theta), trans("z", row.d)]
+
+
+def show_explain(window, qtbot):
+    window.findChild(QAction, "toggle_explainDock").trigger()
+    qtbot.waitUntil(lambda: window.explain.active, timeout=2000)
+    return window.explain
+
+
+@pytest.mark.parametrize("robot", ["puma560", "panda"])
+def test_step_through_matrices_are_the_partial_products(window, qtbot, robot):
+    window.doc.open(robot)
+    tree = window.doc.tree
+    q = tree.random_configuration()
+    window.doc.set_configuration(q)
+    window.doc.select("link3" if robot == "puma560" else tree.body_names[2])
+    panel = show_explain(window, qtbot)
+    assert panel.link == 3 and panel.combo.currentIndex() == 2
+    body = tree.body_names[2]
+    E = expected_factors(tree, body, q)
+    partial = [E[0], E[0] @ E[1], E[0] @ E[1] @ E[2], E[0] @ E[1] @ E[2] @ E[3]]
+    for k in range(4):
+        assert np.abs(panel.factors()[k] - E[k]).max() <= 1e-12
+        assert np.abs(panel.partial_products()[k] - partial[k]).max() <= 1e-12
+        assert panel.partial_cells[k].text() == matrix_text(partial[k], "plain", 3)
+    P = window.doc.poses()
+    assert np.abs(partial[3] - inverse_transform(P[1]) @ P[2]).max() <= 1e-12  # A_3 moves frame 2 to 3
+    assert np.abs(panel.chain_product() - P[2]).max() <= 1e-12  # T₀³ = A₁A₂A₃
+    order = "Rz(θ₃)" if robot == "puma560" else "Rx(α₂)"  # Craig's row 3 starts with α₂
+    assert panel.formula.text().index(order.split("(")[0]) < panel.formula.text().index("Tz")
+    assert order.split("(")[1][:2] in panel.formula.text()
+
+
+def test_step_click_moves_the_ghost_frame(window, qtbot):
+    window.doc.open("puma560")
+    tree = window.doc.tree
+    q = np.array([0.2, 0.4, -0.5, 0.3, 0.6, 0.1])
+    window.doc.set_configuration(q)
+    window.doc.select("link3")
+    panel = show_explain(window, qtbot)
+    state = window.teach
+    P = window.doc.poses()
+    assert np.abs(state.ghost - P[1]).max() <= 1e-12  # at frame 2 before any step
+    assert window.dh_overlay.ghost.visible()
+    E = expected_factors(tree, "link3", q)
+    qtbot.mouseClick(panel.step_button, Qt.MouseButton.LeftButton)
+    assert panel.timer.isActive()  # animated, not a jump
+    qtbot.waitUntil(lambda: 0 < panel.position < 1, timeout=2000)
+    qtbot.waitUntil(lambda: panel.position == 1 and not panel.timer.isActive(), timeout=3000)
+    assert np.abs(state.ghost - P[1] @ E[0]).max() <= 1e-12  # turned by θ₃ about z₂
+    assert panel.status.text() == "step 1 of 4"
+    qtbot.mouseClick(panel.step_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.position == 2 and not panel.timer.isActive(), timeout=3000)
+    assert np.abs(state.ghost - P[1] @ E[0] @ E[1]).max() <= 1e-12  # and up z by d₃
+    qtbot.mouseClick(panel.back_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.position == 1 and not panel.timer.isActive(), timeout=3000)
+    assert np.abs(state.ghost - P[1] @ E[0]).max() <= 1e-12
+    qtbot.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)  # plays to the end: frame 3
+    qtbot.waitUntil(lambda: not panel.play_button.isChecked(), timeout=8000)
+    assert panel.position == 4
+    assert np.abs(state.ghost - P[2]).max() <= 1e-12
+    # from frame 0: T₀³ built link by link, 12 steps
+    panel.from_zero.setChecked(True)
+    assert panel.step_count() == 12 and np.abs(state.ghost - np.eye(4)).max() <= 1e-12
+    for _ in range(4):
+        panel.step()
+        qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=3000)
+    assert np.abs(state.ghost - P[0]).max() <= 1e-12  # A₁ done: frame 1
+    # hiding the dock hides the ghost
+    window.explain_dock.hide()
+    qtbot.waitUntil(lambda: state.ghost is None, timeout=2000)
+    assert not window.dh_overlay.ghost.visible()
+
+
+def test_picking_a_link_selects_its_body(window, qtbot):
+    window.doc.open("puma560")
+    panel = show_explain(window, qtbot)
+    panel.combo.setCurrentIndex(4)
+    panel.combo.activated.emit(4)
+    assert window.doc.selection == "link5" and panel.link == 5
+    assert window.dh_overlay.link == 5  # the overlay draws the same link
