@@ -3,12 +3,16 @@ body's frame, and a frame uploads only each body's pose (12 floats) as shader un
 
 One ``GLMeshItem`` per visual costs ~0.2 ms of Python and GL state per item and frame, so a
 1000-body tree spent 0.27 s a frame there, before drawing a triangle. Here a frame is one draw
-call per :data:`CHUNK` bodies. While the user drags, a decimated copy of the whole set (within
-a triangle budget) is drawn instead; both copies stay on the GPU, switching is a flag.
+call per :data:`CHUNK` bodies. Triangles are indexed (each vertex shaded once, not once per
+triangle corner: software GL spends its time there) and lit flat with the normal of the
+triangle computed per fragment from screen-space derivatives, so no per-corner normals are
+needed. While the user drags, a decimated copy of the whole set (within a triangle budget) is
+drawn instead; both copies stay on the GPU, switching is a flag.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,117 +21,153 @@ from pyqtgraph.opengl import GLGraphicsItem, shaders
 from PySide6 import QtOpenGL
 from PySide6.QtGui import QOpenGLContext
 
-from .meshes import FRAGMENT
+log = logging.getLogger(__name__)
 
 #: Bodies per draw call: 3 vec4 uniforms each, 192 in all, within the 1024 uniform components
 #: every OpenGL 3 driver offers a vertex shader (llvmpipe offers far more; a chunk is cheap).
 CHUNK = 64
-SHADER = "kinetree_batched"
-shaders.ShaderProgram(SHADER, [
-    shaders.VertexShader(f"""
-        uniform mat4 u_mvp;
-        uniform mat3 u_normal;
-        uniform vec4 u_rows[{3 * CHUNK}];
-        attribute vec4 a_position;
-        attribute vec3 a_normal;
-        attribute vec4 a_color;
-        attribute float a_owner;
-        varying vec4 v_color;
-        varying vec3 v_normal;
-        void main() {{
-            int i = int(a_owner + 0.5) * 3;
-            vec4 r0 = u_rows[i];
-            vec4 r1 = u_rows[i + 1];
-            vec4 r2 = u_rows[i + 2];
-            vec4 p = vec4(dot(r0, a_position), dot(r1, a_position), dot(r2, a_position), 1.0);
-            vec3 n = vec3(dot(r0.xyz, a_normal), dot(r1.xyz, a_normal), dot(r2.xyz, a_normal));
-            v_normal = normalize(u_normal * n);
-            v_color = a_color;
-            gl_Position = u_mvp * p;
-        }}
-    """),
-    shaders.FragmentShader(FRAGMENT),
-])
+_VERTEX = f"""
+    uniform mat4 u_mvp;
+    uniform mat4 u_mv;
+    uniform vec4 u_rows[{3 * CHUNK}];
+    attribute vec4 a_position;
+    attribute vec4 a_color;
+    attribute float a_owner;
+    varying vec4 v_color;
+    varying vec3 v_view;
+    void main() {{
+        int i = int(a_owner + 0.5) * 3;
+        vec4 p = vec4(dot(u_rows[i], a_position), dot(u_rows[i + 1], a_position),
+                      dot(u_rows[i + 2], a_position), 1.0);
+        v_color = a_color;
+        v_view = (u_mv * p).xyz;
+        gl_Position = u_mvp * p;
+    }}
+"""
+# the lighting of meshes.FRAGMENT: a light at the camera plus ambient, lit from both sides
+_FRAGMENT = """
+    varying vec4 v_color;
+    varying vec3 v_view;
+    void main() {
+        vec3 n = normalize(cross(dFdx(v_view), dFdy(v_view)));
+        float p = abs(dot(n, normalize(vec3(0.35, 0.45, 1.0))));
+        vec3 rgb = v_color.rgb * (0.3 + 0.7 * p) + vec3(0.06) * p * p * p;
+        gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+    }
+"""
+#: Shader variants tried in order (vertex and fragment headers): desktop GLSL 1.20, then GLSL ES
+#: (a core profile's ES 2 compatibility, as on macOS) with the derivatives extension.
+_HEADERS = (("#version 120\n", "#version 120\n"),
+            ("#version 100\n", "#version 100\n#extension GL_OES_standard_derivatives : enable\n"
+                               "precision mediump float;\n"))
+_PROGRAMS = [shaders.ShaderProgram(f"kinetree_batched_{k}", [shaders.VertexShader(v + _VERTEX),
+                                                              shaders.FragmentShader(f + _FRAGMENT)])
+             for k, (v, f) in enumerate(_HEADERS)]
+_chosen: list[shaders.ShaderProgram] = []  # the variant that compiled; empty (and _failed) if none
+
+
+def _program() -> tuple[shaders.ShaderProgram, int] | None:
+    """The first shader variant this OpenGL compiles (chosen once: contexts are shared)."""
+    global _failed
+    context = QOpenGLContext.currentContext()
+    es2 = context is not None and context.hasExtension(b"GL_ARB_ES2_compatibility")
+    for shader in _chosen or ([] if _failed else _PROGRAMS):
+        try:
+            program = shader.program(es2_compat=es2)
+        except Exception as exc:  # noqa: BLE001 (any compile or link failure: try the next variant)
+            log.info("mesh shader %s not compiled: %.300s", shader.name, exc)
+            continue
+        if program != -1:
+            _chosen[:] = [shader]
+            return shader, program
+    if not _failed:
+        log.warning("no mesh shader compiles on this OpenGL: visuals are not drawn")
+        _failed = True
+    return None
+
+
+_failed = False
 
 
 @dataclass(frozen=True)
 class Part:
-    """One visual's triangles, drawn with the pose of body ``slot``: ``corners`` (k, 3, 3) in
-    that body's frame (the visual's origin applied), their unit ``normals`` (k, 3), one RGBA
-    ``color``. Parts are immutable: the same arrays move to another slot with :meth:`at`."""
+    """One visual's triangles, drawn with the pose of body ``slot``: ``vertices`` (m, 3) in that
+    body's frame (the visual's origin applied), ``faces`` (k, 3) indices, one RGBA ``color``.
+    Parts are immutable: the same arrays move to another slot with :meth:`at`."""
 
     slot: int
-    corners: np.ndarray
-    normals: np.ndarray
+    vertices: np.ndarray
+    faces: np.ndarray
     color: tuple[float, float, float, float]
 
     @property
     def face_count(self) -> int:
-        return len(self.corners)
+        return len(self.faces)
 
     def at(self, slot: int) -> Part:
-        return self if slot == self.slot else Part(slot, self.corners, self.normals, self.color)
+        return self if slot == self.slot else Part(slot, self.vertices, self.faces, self.color)
 
 
 def part(slot: int, vertices: np.ndarray, faces: np.ndarray, matrix: np.ndarray, color) -> Part:
     """A :class:`Part` from an indexed mesh placed by ``matrix`` (4×4) in the body's frame."""
     v = np.asarray(vertices, dtype=float) @ matrix[:3, :3].T + matrix[:3, 3]
-    corners = v[np.asarray(faces)].astype(np.float32)
-    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    length = np.linalg.norm(normals, axis=1, keepdims=True)
-    normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 0)  # degenerate: 0
-    return Part(slot, corners, normals, tuple(float(c) for c in color))
+    return Part(slot, v.astype(np.float32), np.asarray(faces, dtype=np.uint32).reshape(-1, 3),
+                tuple(float(c) for c in color))
 
 
 class _Buffers:
-    """The packed vertex arrays of a set of parts and their GPU copies (made at the first paint)."""
+    """The packed arrays of a set of parts and their GPU copies (made at the first paint)."""
 
     def __init__(self, parts: list[Part]) -> None:
-        parts = sorted(parts, key=lambda p: p.slot)  # a chunk's vertices must be contiguous
+        parts = sorted(parts, key=lambda p: p.slot)  # a chunk's triangles must be contiguous
         self.faces = sum(p.face_count for p in parts)
-        n = 3 * self.faces
-        corners = np.concatenate([p.corners for p in parts]) if parts else np.zeros((0, 3, 3), np.float32)
-        normals = np.concatenate([p.normals for p in parts]) if parts else np.zeros((0, 3), np.float32)
-        slots = np.repeat(np.array([p.slot for p in parts], dtype=np.int64), [3 * p.face_count for p in parts])
-        colors = np.repeat(np.array([np.clip(np.asarray(p.color) * 255 + 0.5, 0, 255) for p in parts],
-                                    dtype=np.uint8).reshape(-1, 4), [3 * p.face_count for p in parts], axis=0)
+        counts = [len(p.vertices) for p in parts]
+        offsets = np.cumsum([0, *counts[:-1]]).astype(np.uint32)
+        slots = np.repeat(np.array([p.slot for p in parts], dtype=np.int64), counts)
+        colors = np.array([np.clip(np.asarray(p.color) * 255 + 0.5, 0, 255) for p in parts], dtype=np.uint8)
         self.arrays = {
-            "a_position": np.ascontiguousarray(corners.reshape(n, 3), dtype=np.float32),
-            "a_normal": np.ascontiguousarray(np.repeat(normals, 3, axis=0), dtype=np.float32),
-            "a_color": np.ascontiguousarray(colors),
+            "a_position": np.ascontiguousarray(np.concatenate([p.vertices for p in parts]) if parts
+                                               else np.zeros((0, 3)), dtype=np.float32),
+            "a_color": np.ascontiguousarray(np.repeat(colors.reshape(-1, 4), counts, axis=0)),
             "a_owner": (slots % CHUNK).astype(np.float32),
         }
-        chunk = slots // CHUNK
-        starts = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1]]) if n else np.zeros(0, dtype=int)
-        ends = np.r_[starts[1:], n]
-        #: (chunk, first vertex, vertex count) for each draw call
-        self.draws = [(int(chunk[s]), int(s), int(e - s)) for s, e in zip(starts, ends)]
+        self.indices = (np.concatenate([p.faces.ravel() + o for p, o in zip(parts, offsets)]).astype(np.uint32)
+                        if parts else np.zeros(0, dtype=np.uint32))
+        face_chunk = np.repeat(np.array([p.slot // CHUNK for p in parts], dtype=np.int64),
+                               [p.face_count for p in parts])
+        starts = np.flatnonzero(np.r_[True, face_chunk[1:] != face_chunk[:-1]]) if self.faces else np.zeros(0, int)
+        ends = np.r_[starts[1:], self.faces]
+        #: (chunk, first index, index count) for each draw call
+        self.draws = [(int(face_chunk[s]), 3 * int(s), 3 * int(e - s)) for s, e in zip(starts, ends)]
         self.vbos: dict[str, QtOpenGL.QOpenGLBuffer] = {}
 
     def bind(self, program: int) -> list[int]:
-        """Upload once, then point the program's attributes at the buffers; returns the enabled locations."""
+        """Upload once, then point the program's attributes at the buffers; returns the enabled
+        attribute locations (the index buffer stays bound)."""
         if not self.vbos:
-            for name, arr in self.arrays.items():
-                vbo = QtOpenGL.QOpenGLBuffer(QtOpenGL.QOpenGLBuffer.Type.VertexBuffer)
+            kinds = {name: QtOpenGL.QOpenGLBuffer.Type.VertexBuffer for name in self.arrays}
+            for name, arr in [*self.arrays.items(), ("indices", self.indices)]:
+                vbo = QtOpenGL.QOpenGLBuffer(kinds.get(name, QtOpenGL.QOpenGLBuffer.Type.IndexBuffer))
                 vbo.create()
                 vbo.bind()
                 vbo.allocate(arr, arr.nbytes)
                 vbo.release()
                 self.vbos[name] = vbo
         enabled = []
-        for name, vbo in self.vbos.items():
+        for name, arr in self.arrays.items():
             loc = GL.glGetAttribLocation(program, name)
             if loc == -1:
                 continue
-            size = self.arrays[name].shape[1] if self.arrays[name].ndim == 2 else 1
+            vbo = self.vbos[name]
             vbo.bind()
             if name == "a_color":
                 GL.glVertexAttribPointer(loc, 4, GL.GL_UNSIGNED_BYTE, True, 0, None)
             else:
-                GL.glVertexAttribPointer(loc, size, GL.GL_FLOAT, False, 0, None)
+                GL.glVertexAttribPointer(loc, arr.shape[1] if arr.ndim == 2 else 1, GL.GL_FLOAT, False, 0, None)
             vbo.release()
             GL.glEnableVertexAttribArray(loc)
             enabled.append(loc)
+        self.vbos["indices"].bind()
         return enabled
 
     def release(self) -> None:
@@ -176,6 +216,11 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
     def face_count(self) -> int:
         return self._full.faces
 
+    @property
+    def coarse_face_count(self) -> int:
+        """Triangles of the decimated copy (of the full set when there is none)."""
+        return (self._coarse or self._full).faces
+
     def drawn_face_count(self) -> int:
         """Triangles drawn now (the decimated copy's while not detailed)."""
         return self._drawn().faces
@@ -188,25 +233,24 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
             b.release()
         self._stale = []
         buffers = self._drawn()
-        if not buffers.draws:
+        if not buffers.draws or (chosen := _program()) is None:
             return
+        shader, program = chosen
         self.setupGLState()
-        shader = shaders.getShaderProgram(SHADER)
-        context = QOpenGLContext.currentContext()
-        program = shader.program(es2_compat=context.hasExtension(b"GL_ARB_ES2_compatibility"))
         enabled = buffers.bind(program)
         mvp = np.array(self.mvpMatrix().data(), dtype=np.float32)
-        normal = np.array(self.modelViewMatrix().normalMatrix().data(), dtype=np.float32)
+        mv = np.array(self.modelViewMatrix().data(), dtype=np.float32)
         rows = self._rows
         try:
             with shader:
                 GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mvp"), 1, False, mvp)
-                GL.glUniformMatrix3fv(GL.glGetUniformLocation(program, "u_normal"), 1, False, normal)
+                GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mv"), 1, False, mv)
                 loc = GL.glGetUniformLocation(program, "u_rows")
                 for chunk, first, count in buffers.draws:
                     block = rows[chunk * CHUNK:(chunk + 1) * CHUNK]
                     GL.glUniform4fv(loc, 3 * len(block), block)
-                    GL.glDrawArrays(GL.GL_TRIANGLES, first, count)
+                    GL.glDrawElements(GL.GL_TRIANGLES, count, GL.GL_UNSIGNED_INT, GL.GLvoidp(4 * first))
         finally:
+            buffers.vbos["indices"].release()
             for loc in enabled:
                 GL.glDisableVertexAttribArray(loc)

@@ -175,7 +175,9 @@ def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
         if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
             log.warning("mesh %s has no triangles", path)
             return None
-        return decimate(np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=np.int64))
+        # STL repeats each corner per triangle: weld equal corners, so each is shaded once
+        vertices, inverse = np.unique(np.asarray(mesh.vertices, dtype=float), axis=0, return_inverse=True)
+        return decimate(vertices, inverse.reshape(-1)[np.asarray(mesh.faces, dtype=np.int64)])
     except Exception as exc:  # trimesh raises many kinds; a broken mesh must not stop the app
         log.warning("cannot load mesh %s: %s", path, exc)
         return None

@@ -191,7 +191,7 @@ class RobotViewport(gl.GLViewWidget):
         pts = [np.zeros((1, 3)), self._poses[:, :3, 3].reshape(-1, 3)]
         P = self._batch_poses()
         for p in self._parts:  # the corners of each visual's box, placed
-            lo, hi = p.corners.min(axis=(0, 1)), p.corners.max(axis=(0, 1))
+            lo, hi = p.vertices.min(axis=0), p.vertices.max(axis=0)
             box = np.array(np.meshgrid(*zip(lo, hi))).reshape(3, -1).T
             pts.append(box @ P[p.slot, :3, :3].T + P[p.slot, :3, 3])
         P = np.concatenate([self._poses, np.eye(4)[None]])  # index -1: the base
@@ -282,8 +282,8 @@ class RobotViewport(gl.GLViewWidget):
             if name not in slots:
                 slots[name], free = free, free + 1
         parts = [p.at(slots[name]) for name, ps in owned for p in ps]
-        before = {(id(p.corners), p.slot) for p in self._parts}
-        moved = len(parts) != len(self._parts) or any((id(p.corners), p.slot) not in before for p in parts)
+        before = {(id(p.vertices), p.slot) for p in self._parts}
+        moved = len(parts) != len(self._parts) or any((id(p.vertices), p.slot) not in before for p in parts)
         if moved or reset:  # renumber compactly while uploading anyway
             slots = {name: k for k, (name, _) in enumerate(owned)}
             parts = [p.at(slots[name]) for name, ps in owned for p in ps]
@@ -322,7 +322,7 @@ class RobotViewport(gl.GLViewWidget):
             ratio = min(1.0, INTERACTIVE_FACES / max(total, 1))
             self.batch.set_coarse_parts(self._coarse_parts(ratio) if ratio < 1 else None)
             self.interactive_faces = (assign_targets(items, int(ratio * sum(it.face_count for it in items)))
-                                      + self.batch.drawn_face_count() if ratio < 1 else total)
+                                      + self.batch.coarse_face_count if ratio < 1 else total)
         lod = [item for item in items if item.coarse is not None]
         for item in (*lod, self.batch):
             item.set_detailed(False)
@@ -337,7 +337,7 @@ class RobotViewport(gl.GLViewWidget):
             if target >= p.face_count:
                 out.append(p)
                 continue
-            v, f = simplify(p.corners.reshape(-1, 3), np.arange(3 * p.face_count).reshape(-1, 3), target)
+            v, f = simplify(p.vertices, p.faces, target)
             out.append(part(p.slot, v, f, np.eye(4), p.color))
         return out
 
