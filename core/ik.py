@@ -37,11 +37,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .configuration import finite_range
-from .errors import InvalidIKOptionError
-from .joint import QUATERNION_ROWS
+from .errors import InvalidIKOptionError, InvalidTransformError
 from .kinematics import _E, _K, _K2
 from .limits import limit_arrays
-from .transforms import validate_transform
+from .transforms import MAX_LENGTH, validate_transform
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -222,12 +221,6 @@ class _Problem:
         # the window random restarts draw from: the limits, or home ± π (± 1 m) where unbounded
         self.sample = np.array([finite_range(lo[c], hi[c], home[c], "angle" if angle[c] else "length")
                                 for c in a.tolist()]).reshape(-1, 2)
-        qrows = np.zeros(tree.position_count, dtype=bool)
-        for b, s in tree._positions():
-            r = QUATERNION_ROWS.get(b.joint.type)
-            if r is not None:
-                qrows[s + r.start : s + r.stop] = True
-        self.is_quat = qrows[a]
         # revolute columns may move by 2π to get back within their limits: every joint that
         # follows them on the path is revolute with an integer multiplier
         wrap = np.zeros(a.size, dtype=bool)
@@ -265,7 +258,10 @@ class _Problem:
         projection clips stay at their bound and the others are solved again without them
         (a plain clip would lose the step's coordination, and the solver would crawl along the
         bound)."""
-        xn, clipped = self.project(x + np.linalg.solve(H, g))
+        try:
+            xn, clipped = self.project(x + np.linalg.solve(H, g))
+        except np.linalg.LinAlgError:  # singular to rounding (huge lengths): no step, more damping
+            return x
         fixed = clipped
         for _ in range(3):
             if clipped is None or fixed.all():
@@ -275,7 +271,10 @@ class _Problem:
             Hf = H[free]
             rhs = g[free] - Hf[:, fixed] @ d[fixed]
             xt = xn.copy()
-            xt[free] = x[free] + np.linalg.solve(Hf[:, free], rhs)
+            try:
+                xt[free] = x[free] + np.linalg.solve(Hf[:, free], rhs)
+            except np.linalg.LinAlgError:
+                break
             xn, clipped = self.project(xt)
             if clipped is not None:
                 fixed = fixed | clipped
@@ -347,6 +346,9 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     if b < 0:
         raise InvalidIKOptionError(f"{body!r} is the base: it cannot move")
     T = validate_transform(target, f"IK target for body {body!r}")
+    if np.abs(T[:3, 3]).max() > MAX_LENGTH:  # as every length in a tree: squares must not overflow
+        raise InvalidTransformError(f"IK target for body {body!r}: position {T[:3, 3].tolist()} is beyond "
+                                    f"±{MAX_LENGTH:g} m")
     w = _weights(weights)
     max_iterations = _count(max_iterations, "max_iterations", 1)
     restarts = _count(restarts, "restarts", 0)
@@ -374,7 +376,7 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
         x, y, z = Tc[:3, 3].tolist()
         ev = [*omega, px - x, py - y, pz - z]
         E = 0.5 * sum(wi * v * v for wi, v in zip(wl, ev))
-        dist = math.sqrt(ev[3] ** 2 + ev[4] ** 2 + ev[5] ** 2)
+        dist = math.sqrt(ev[3] * ev[3] + ev[4] * ev[4] + ev[5] * ev[5])
         e = np.array(ev)
         er = angle if rot_all else float(np.linalg.norm(e[:3][rot_mask]))
         ep = dist if pos_all else float(np.linalg.norm(e[3:][pos_mask]))

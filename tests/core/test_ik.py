@@ -304,6 +304,7 @@ def test_tree_changes_are_seen(puma):
     (np.diag([-1.0, 1, 1, 1]), "reflection"),
     (np.full((4, 4), np.nan), "NaN"),
     ("pose", "numeric"),
+    (np.array([[1, 0, 0, 1e200], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]]), "beyond"),
 ])
 def test_bad_target(puma, target, words):
     with pytest.raises(InvalidTransformError, match=words) as info:
