@@ -365,6 +365,10 @@ class BodiesPanel(QWidget):
         name = self.doc.selection
         index = self.model.index_of(name) if name else QModelIndex()
         sm = self.view.selectionModel()
+        if index.isValid() and sm.currentIndex() == index and sm.isRowSelected(index.row(), index.parent()):
+            self.view.scrollTo(index)  # already selected (an edit elsewhere): re-selecting walks the model
+            self._update_actions()
+            return
         self._syncing = True  # a flag, not blocked signals: the view must see its selection change
         try:
             if index.isValid():
