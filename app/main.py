@@ -76,6 +76,8 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
     app.processEvents()
     view.set_view("iso")
     view.fit()
+    if teach is not None:  # close enough to read the link's parameters
+        view.dh_overlay.focus()
     img = view.render_image(*size)
     view.close()
     view.deleteLater()

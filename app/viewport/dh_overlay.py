@@ -21,9 +21,9 @@ from kinetree.core.dh import chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QVector3D
 
-from ..dh_colors import DH_COLORS, rgba
+from ..dh_colors import rgba
 from .labels import project_points, view_mvp
 
 #: elementary motions of A_i, in order, per convention
@@ -35,6 +35,7 @@ _SUB = str.maketrans("0123456789-", "₀₁₂₃₄₅₆₇₈₉₋")
 X_COLOR, Z_COLOR = (1.0, 0.15, 0.15, 1.0), (0.1, 0.45, 1.0, 1.0)
 GHOST_COLORS = ((1.0, 0.35, 0.35, 0.8), (0.3, 0.9, 0.3, 0.8), (0.35, 0.6, 1.0, 0.8))
 NEUTRAL = (0.75, 0.75, 0.78, 0.9)
+NEUTRAL_ON_LIGHT = (0.25, 0.25, 0.3, 0.9)  # witness lines and the legend on the light background
 LAYER_WIDTHS = {"frames": 4.5, "params": 2.5, "thin": 1.2}  # pixels at normal text size
 URDF_LEGEND = ("DH frames computed by extract_dh: they differ from the file's own frames "
                "(the triads); only the tip pose is the same")
@@ -266,14 +267,13 @@ def sketch_link(sk: Sketch, chain: DHChain, i: int, F_prev: np.ndarray, qi: floa
 def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int], scale: float) -> Sketch:
     """Frames i − 1 and i and the motions of every link in ``links``."""
     sk = Sketch()
-    shown = sorted({k for i in links for k in (i - 1, i)})
+    for i in links:  # first: where texts overlap, the values win over the axis names
+        sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
     length = 1.8 * scale
-    for k in shown:
+    for k in sorted({k for i in links for k in (i - 1, i)}):
         F = frames[k]
         sk.axis(F[:3, 3], F[:3, 2], length, Z_COLOR, f"z{sub(k)}", 0.3 * scale)
         sk.axis(F[:3, 3], F[:3, 0], length, X_COLOR, f"x{sub(k)}", 0.3 * scale)
-    for i in links:
-        sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
     return sk
 
 
@@ -293,10 +293,14 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
     for line in legend:
         x = 8.0
         for text, color in line:
-            runs.append((text, QPointF(x, y), QColor.fromRgbF(*color)))
+            runs.append((text, QPointF(x, y), QColor.fromRgbF(*(color if dark or color != NEUTRAL
+                                                                  else NEUTRAL_ON_LIGHT))))
             x += metrics.horizontalAdvance(text)
         kept.append(("".join(t for t, _ in line), QRectF(8, y - metrics.ascent(), x - 8, metrics.height())))
         y += metrics.height()
+    if legend:  # a backdrop: the legend stays readable over a light mesh
+        box = QRectF(2, 2, max(r.right() for _, r in kept) + 6, y - metrics.ascent() + 2)
+        painter.fillRect(box, QColor(20, 22, 28, 170) if dark else QColor(250, 250, 250, 200))
     for (_, text, color), (x, yy), ok in zip(texts, px, front):
         if not (ok and np.isfinite(x) and np.isfinite(yy) and abs(x) < 1e6 and abs(yy) < 1e6):
             continue
@@ -327,6 +331,7 @@ class DHTextItem(GLGraphicsItem):
 
     def paint(self) -> None:
         view = self.view()
+        self.dark = getattr(view, "theme", "dark") == "dark"  # View ▸ Light background: no signal
         self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True)
 
     def paint_image(self, painter: QPainter, mvp: np.ndarray, width: int, height: int, scale: float = 1.0,
@@ -417,6 +422,8 @@ class DHOverlay:
         for layer, item in self.lines.items():
             pos, col = self.sketch.arrays(layer)
             width = LAYER_WIDTHS[layer]
+            if getattr(view, "theme", "dark") != "dark" and len(col):
+                col[np.all(col == NEUTRAL, axis=1)] = NEUTRAL_ON_LIGHT
             item.setData(pos=pos, color=col, width=width * k)
             item.setVisible(len(pos) > 0)
         self._update_ghost(scale, k)
@@ -454,5 +461,13 @@ class DHOverlay:
         self.ghost.setData(pos=pos, color=np.repeat(np.array(GHOST_COLORS), 2, axis=0), width=8 * k)
         self.ghost.setVisible(True)
 
-    def parameter_color(self, param: str) -> QColor:
-        return QColor(DH_COLORS[param])
+    def focus(self) -> None:
+        """Centre the camera on what the overlay draws, close enough to read it (screenshots)."""
+        pts = [p for layer in self.sketch.layers.values() for p, _ in layer]
+        if not pts:
+            return
+        pts = np.vstack(pts)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        radius = max(float(np.linalg.norm(hi - lo)) / 2, 3 * getattr(self.view, "_scale", 0.1))
+        distance = min(self.view.opts["distance"], 3.2 * radius)
+        self.view.setCameraPosition(pos=QVector3D(*((lo + hi) / 2).astype(float)), distance=distance)
