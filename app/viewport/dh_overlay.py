@@ -20,8 +20,8 @@ from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, 
 from kinetree.core.dh import chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
-from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QVector3D
+from PySide6.QtCore import QPointF, QRectF, QTimer
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QVector3D
 
 from ..dh_colors import rgba
 from .labels import project_points, view_mvp
@@ -39,6 +39,14 @@ NEUTRAL_ON_LIGHT = (0.25, 0.25, 0.3, 0.9)  # witness lines and the legend on the
 LAYER_WIDTHS = {"frames": 4.5, "params": 2.5, "thin": 1.2}  # pixels at normal text size
 URDF_LEGEND = ("DH frames computed by extract_dh: they differ from the file's own frames "
                "(the triads); only the tip pose is the same")
+
+
+_X, _Y = np.array([1.0, 0, 0]), np.array([0, 1.0, 0])
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.cross for two 3-vectors, without its generality (ten times slower at this size)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def sub(k: int) -> str:
@@ -179,12 +187,15 @@ class Sketch:
 
     def arrow_head(self, tip, u, size, color, layer: str = "params") -> None:
         """Two fins in each of two perpendicular planes: reads as an arrow from any view."""
-        u = u / max(np.linalg.norm(u), 1e-300)
-        v = np.cross(u, [1.0, 0, 0] if abs(u[0]) < 0.9 else [0, 1.0, 0])
-        v /= np.linalg.norm(v)
-        w = np.cross(u, v)
-        for fin in (v, -v, w, -w):
-            self.line(tip, tip - size * u + 0.45 * size * fin, color, layer)
+        u = u / max(math.sqrt(u @ u), 1e-300)
+        v = _cross(u, _X if abs(u[0]) < 0.9 else _Y)
+        v /= math.sqrt(v @ v)
+        w = _cross(u, v)
+        back = tip - size * u
+        fins = np.empty((8, 3))
+        fins[0::2] = tip
+        fins[1::2] = back + 0.45 * size * np.array([v, -v, w, -w])
+        self.layers[layer].append((fins, color))
 
     def axis(self, origin, u, length, color, text, head) -> None:
         tip = origin + length * u
@@ -196,7 +207,7 @@ class Sketch:
         """An arc about ``normal`` from the unit ``start`` through ``angle``, with an arrow."""
         m = max(4, int(abs(angle) / 0.08))
         t = np.linspace(0.0, angle, m + 1)
-        side = np.cross(normal, start)
+        side = _cross(normal, start)
         pts = center + radius * (np.cos(t)[:, None] * start + np.sin(t)[:, None] * side)
         self.layers["params"].append((np.repeat(pts, 2, axis=0)[1:-1], color))
         tangent = math.copysign(1.0, angle) * (-math.sin(angle) * start + math.cos(angle) * side)
@@ -223,8 +234,8 @@ class Sketch:
         segs = self.layers[layer]
         if not segs:
             return np.zeros((0, 3)), np.zeros((0, 4))
-        pos = np.vstack([p for p, _ in segs])
-        col = np.vstack([np.tile(c, (len(p), 1)) for p, c in segs])
+        pos = np.concatenate([p for p, _ in segs])
+        col = np.repeat(np.array([c for _, c in segs], dtype=float), [len(p) for p, _ in segs], axis=0)
         return pos, col
 
 
@@ -280,7 +291,8 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
 # --- the scene items ---------------------------------------------------------------------------
 
 def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
-               legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool) -> list[tuple[str, QRectF]]:
+               legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool,
+               cache: dict[str, QStaticText] | None = None) -> list[tuple[str, QRectF]]:
     """Values at their pixels (a text overlapping one already drawn is dropped) and the legend
     lines (coloured runs) in the top-left corner. Returns what was drawn, with rectangles."""
     painter.setFont(font)
@@ -289,11 +301,14 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
     shadow = QColor(0, 0, 0, 220) if dark else QColor(255, 255, 255, 230)
     kept: list[tuple[str, QRectF]] = []
     runs: list[tuple[str, QPointF, QColor]] = []
+    cache = {} if cache is None else cache
+    if len(cache) > 2048:  # θ's text changes with every slider tick: keep the cache bounded
+        cache.clear()
     y = 6 + metrics.ascent()
     for line in legend:
         x = 8.0
         for text, color in line:
-            runs.append((text, QPointF(x, y), QColor.fromRgbF(*(color if dark or color != NEUTRAL
+            runs.append((text, QPointF(x, y - metrics.ascent()), QColor.fromRgbF(*(color if dark or color != NEUTRAL
                                                                   else NEUTRAL_ON_LIGHT))))
             x += metrics.horizontalAdvance(text)
         kept.append(("".join(t for t, _ in line), QRectF(8, y - metrics.ascent(), x - 8, metrics.height())))
@@ -309,13 +324,21 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
         if any(rect.intersects(r) for _, r in kept):
             continue
         kept.append((text, rect))
-        runs.append((text, QPointF(rect.left(), rect.top() + metrics.ascent()), QColor.fromRgbF(*color)))
+        runs.append((text, QPointF(rect.left(), rect.top()), QColor.fromRgbF(*color)))
     for text, at, color in runs:  # a shadow keeps the text readable over meshes and lines
+        static = cache.get(text)
+        if static is None:  # laid out once (drawText lays out every call: slow with many texts)
+            static = cache[text] = QStaticText(text)
+            static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
         painter.setPen(shadow)
-        painter.drawText(at + QPointF(1, 1), text)
+        painter.drawStaticText(at + QPointF(1, 1), static)
         painter.setPen(color)
-        painter.drawText(at, text)
+        painter.drawStaticText(at, static)
     return kept
+
+
+def style_of(view) -> tuple:
+    return getattr(view, "theme", "dark"), view.labels.font.pointSizeF()
 
 
 class DHTextItem(GLGraphicsItem):
@@ -328,10 +351,16 @@ class DHTextItem(GLGraphicsItem):
         self.font = QFont("DejaVu Sans", 11)
         self.dark = True
         self.drawn: list[tuple[str, QRectF]] = []
+        self.style = None  # (theme, label size) the overlay was built for
+        self.static_texts: dict[str, QStaticText] = {}
+        self.restyle = None  # called (once painting is done) when the view's theme or text size changed
 
     def paint(self) -> None:
         view = self.view()
-        self.dark = getattr(view, "theme", "dark") == "dark"  # View ▸ Light background: no signal
+        # View ▸ Light background and the text size have no signal: noticed here
+        if self.restyle is not None and style_of(view) != self.style:
+            QTimer.singleShot(0, view, self.restyle)  # not after the view is gone
+        self.dark = getattr(view, "theme", "dark") == "dark"
         self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True)
 
     def paint_image(self, painter: QPainter, mvp: np.ndarray, width: int, height: int, scale: float = 1.0,
@@ -341,7 +370,9 @@ class DHTextItem(GLGraphicsItem):
         px, front = project_points(mvp, pts, width, height)
         font = QFont(self.font)
         font.setPointSizeF(font.pointSizeF() * scale)
-        self.drawn = draw_texts(painter, self.texts, px, front, self.legend, font, self.dark)
+        # the widget's own cache; an exported image (another font size) lays its texts out anew
+        self.drawn = draw_texts(painter, self.texts, px, front, self.legend, font, self.dark,
+                                self.static_texts if scale == 1.0 else None)
         if end:
             painter.end()
 
@@ -357,6 +388,7 @@ class DHOverlay:
                       for layer, width in LAYER_WIDTHS.items()}
         self.ghost = gl.GLLinePlotItem(mode="lines", width=8, antialias=True)
         self.text = DHTextItem()
+        self.text.restyle = self._update
         from .view import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"
 
         for depth, item in ((20, self.lines["thin"]), (21, self.lines["frames"]), (22, self.lines["params"]),
@@ -429,9 +461,12 @@ class DHOverlay:
         self._update_ghost(scale, k)
         self.text.texts = self.sketch.texts
         self.text.legend = legend
+        if self.text.font.pointSizeF() != 11 * k:
+            self.text.static_texts.clear()  # laid out for the old size
         self.text.font = QFont(view.labels.font.family(), 1)
         self.text.font.setPointSizeF(11 * k)
         self.text.dark = getattr(view, "theme", "dark") == "dark"
+        self.text.style = style_of(view)
         self.text.setVisible(bool(self.text.texts or legend))
         self.text.update()
 
