@@ -215,6 +215,18 @@ class RobotDocument(QObject):
             return
         self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), new_q, drag))
 
+    def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False):
+        """Inverse kinematics: move ``body`` to the 4×4 ``target`` (base frame) from the current
+        configuration and apply the best configuration found (within the limits), also when
+        the target is out of reach. ``live`` (a mouse drag): a few warm-started iterations, no
+        random restarts, so the robot never jumps. Returns the :class:`IKResult`."""
+        from kinetree.core.ik import inverse_kinematics
+
+        result = inverse_kinematics(self._tree, body, target, self._q, max_iterations=40 if live else 200,
+                                    restarts=0 if live else 20)
+        self.set_configuration(result.q, f"Move {body} to a pose", drag)
+        return result
+
     def set_joint_position(self, joint: str, value, drag: int | None = None) -> None:
         q = self._q.copy()
         q[self._tree.position_index(joint)] = value

@@ -194,18 +194,12 @@ class MainWindow(QMainWindow):
         labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
         labels.setCheckable(True)
         labels.setChecked(True)
-        all_labels = self._action(v, "&All labels", lambda on: (self.viewport.set_all_labels(on),
-                                                                self.settings.setValue("allLabels", bool(on))),
-                                  name="allLabelsAction")
-        all_labels.setCheckable(True)
-        if self.settings.value("allLabels", False, type=bool):  # remembered; off: the important ones only
-            all_labels.setChecked(True)
-            self.viewport.set_all_labels(True)
-        collisions = self._action(v, "&Collision geometry", self._set_collisions_visible, name="collisionsAction")
-        collisions.setCheckable(True)
-        if self.settings.value("showCollisions", False, type=bool):  # remembered; off by default
-            collisions.setChecked(True)
-            self.viewport.set_collisions_visible(True)
+        # remembered; off by default: the important labels only, no collision geometry
+        self._toggle(v, "&All labels", self.viewport.set_all_labels, "allLabels", False, name="allLabelsAction")
+        self._toggle(v, "&Collision geometry", self.viewport.set_collisions_visible, "showCollisions", False,
+                     name="collisionsAction")
+        self._toggle(v, "&Inverse kinematics handle", self.viewport.ik_handle.set_enabled, "ikHandle", True,
+                     "I", name="ikHandleAction")
         v.addSeparator()
         self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
                      QKeySequence.StandardKey.ZoomIn, name="zoomInAction")
@@ -216,9 +210,14 @@ class MainWindow(QMainWindow):
                              lambda on: self.viewport.set_theme("light" if on else "dark"), "B")
         light.setCheckable(True)
 
-    def _set_collisions_visible(self, on: bool) -> None:
-        self.viewport.set_collisions_visible(on)
-        self.settings.setValue("showCollisions", bool(on))
+    def _toggle(self, menu, text, apply, key: str, default: bool, shortcut=None, name=None) -> QAction:
+        """A checkable action whose state is remembered in the settings under ``key``."""
+        action = self._action(menu, text, lambda on: (apply(on), self.settings.setValue(key, bool(on))),
+                              shortcut, name)
+        action.setCheckable(True)
+        action.setChecked(self.settings.value(key, default, type=bool))
+        apply(action.isChecked())
+        return action
 
     def _update_title(self) -> None:
         """"puma560 — KineTree", with "*" after the name while there are unsaved changes."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.transforms import rotation_readouts
+from kinetree.core.transforms import pose_from_xyz_rpy, rotation_readouts
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
@@ -12,14 +12,18 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..document import RobotDocument
+from ..numbers import parse_numbers, short_text
 from ..qt_utils import signals_blocked
 from ..text import matrix_text
 
@@ -76,18 +80,26 @@ class PosePanel(QWidget):
         opts.addWidget(self.units)
         opts.addWidget(self.precision)
         opts.addStretch(1)
-        for style, label, tip in (("text", "Copy", "copy the matrix as text"),
-                                  ("numpy", "NumPy", "copy the matrix as a NumPy expression"),
-                                  ("matlab", "MATLAB", "copy the matrix as a MATLAB expression")):
-            b = QPushButton(label)
-            # as wide as its text (a push button's default minimum is 80 px): the panel fits
-            # beside the view in a narrow window
-            b.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-            b.setMinimumWidth(b.fontMetrics().horizontalAdvance(label) + 16)
-            b.setObjectName(f"copy_{style}")
-            b.setToolTip(tip)
-            b.clicked.connect(lambda _=False, s=style: self.copy(s))
-            opts.addWidget(b)
+        # one Copy button (text; NumPy and MATLAB in its menu) and the Go-to toggle: the panel
+        # fits beside the view in a narrow window, under six sliders at 1280×800
+        copy = QToolButton()
+        copy.setObjectName("copy")
+        copy.setText("Copy")
+        copy.setToolTip("copy the matrix as text (the arrow: as a NumPy or MATLAB expression)")
+        copy.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        copy.clicked.connect(lambda: self.copy("text"))
+        menu = QMenu(copy)
+        for style, label in (("text", "As text"), ("numpy", "As NumPy"), ("matlab", "As MATLAB")):
+            menu.addAction(label, lambda s=style: self.copy(s)).setObjectName(f"copy_{style}")
+        copy.setMenu(menu)
+        opts.addWidget(copy)
+        self.go_toggle = QPushButton("Go to…")
+        self.go_toggle.setObjectName("poseGoToggle")
+        self.go_toggle.setCheckable(True)
+        self.go_toggle.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.go_toggle.setMinimumWidth(self.go_toggle.fontMetrics().horizontalAdvance("Go to…") + 16)
+        self.go_toggle.setToolTip("type a target pose for the shown body (inverse kinematics)")
+        opts.addWidget(self.go_toggle)
 
         mono = QFont("DejaVu Sans Mono", 10)
         self.labels: dict[str, QLabel] = {}
@@ -120,11 +132,39 @@ class PosePanel(QWidget):
             lab = readout(key)
             lab.setToolTip(tip)
             form.addRow(title_label, lab)
+        # a target pose typed in: the shown body goes there by inverse kinematics
+        self.target = QLineEdit()
+        self.target.setObjectName("poseTarget")
+        self.target.setPlaceholderText("x y z roll pitch yaw")
+        self.target.setToolTip("a target pose for the shown body, in the chosen frame: x y z in metres, roll "
+                               "pitch yaw in the shown unit (pi allowed); Enter or Go moves the body there")
+        go = QPushButton("Go")
+        go.setObjectName("poseGo")
+        go.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        go.setMinimumWidth(go.fontMetrics().horizontalAdvance("Go") + 16)
+        go.setToolTip("move the shown body to the typed pose (inverse kinematics; the joints stay within "
+                      "their limits)")
+        go.clicked.connect(self.go)
+        self.target.returnPressed.connect(self.go)
+        self.go_status = QLabel()
+        self.go_status.setObjectName("poseGoStatus")
+        self.go_status.setWordWrap(True)
+        self.go_row = QWidget()  # shown by the Go-to toggle
+        go_layout = QVBoxLayout(self.go_row)
+        go_layout.setContentsMargins(0, 0, 0, 0)
+        target_row = QHBoxLayout()
+        target_row.addWidget(self.target, 1)
+        target_row.addWidget(go)
+        go_layout.addLayout(target_row)
+        go_layout.addWidget(self.go_status)
+        self.go_row.setVisible(False)
+        self.go_toggle.toggled.connect(self._show_go)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addLayout(opts)
         layout.addLayout(form)
+        layout.addWidget(self.go_row)
         layout.addStretch(1)
         self.pose_of.activated.connect(self._pose_of_chosen)
         self.body_combo.activated.connect(self._body_chosen)
@@ -236,6 +276,42 @@ class PosePanel(QWidget):
         L["zyz"].setText(row(ang(r["zyz"])) + unit)
         L["quat"].setText(row(r["quat"]))
         L["axis_angle"].setText(f"[{row(r['axis'])}], {float(ang(r['angle'])):.{d}f}{unit}")
+
+    def _show_go(self, on: bool) -> None:
+        self.go_row.setVisible(on)
+        if on:
+            self.target.setFocus()
+
+    def go(self) -> bool:
+        """Move the shown body to the typed target pose; the outcome is said under the field."""
+        body = self.shown_body()
+        deg = self.units.currentIndex() == 0
+        try:
+            if body is None:
+                raise KineTreeError("no body to move: select one")
+            v = parse_numbers(self.target.text(), 6, "target pose")
+            rpy = np.radians(v[3:]) if deg else np.array(v[3:])
+            target = pose_from_xyz_rpy(v[:3], rpy)
+            frame = self.frame_combo.currentText()
+            if frame not in ("", self.doc.tree.base_name):
+                target = self.doc.pose_of(frame) @ target
+            result = self.doc.move_body_to(body, target)
+        except KineTreeError as exc:
+            self._go_said(str(exc), ok=False)
+            return False
+        if result.success:
+            self._go_said(f"{body} reached the target", ok=True)
+        else:
+            angle = np.degrees(result.orientation_error) if deg else result.orientation_error
+            self._go_said(f"out of reach: {body} stopped {short_text(result.position_error, 3)} m and "
+                          f"{short_text(angle, 3)}{'°' if deg else ' rad'} from the target (closest pose "
+                          f"found within the joint limits)", ok=False)
+        return result.success
+
+    def _go_said(self, text: str, ok: bool) -> None:
+        self.go_status.setText(text)
+        self.go_status.setStyleSheet("" if ok else "color: #d33;")
+        self.target.setStyleSheet("" if ok else "QLineEdit { border: 1px solid #d33; }")
 
     def copy(self, style: str) -> str:
         text = matrix_text(self.T, style, max(self.precision.value(), 6))

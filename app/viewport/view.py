@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 from ..changes import TreeChange
 from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
+from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .meshes import SHADER, visual_mesh
@@ -78,6 +79,7 @@ class RobotViewport(gl.GLViewWidget):
         self.collisions.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
         self.addItem(self.collisions)
         self._collision_parts: list[Part] = []
+        self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
@@ -409,12 +411,14 @@ class RobotViewport(gl.GLViewWidget):
         names = self.doc.tree.body_names
         if name is None or (name not in names and name != self.doc.tree.base_name):
             self.selected_triad.setVisible(False)
+            self.ik_handle.refresh()
             return
         T = np.eye(4) if name == self.doc.tree.base_name else self._poses[names.index(name)]
         s = self._scale * 1.5
         pts = np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]])
         self.selected_triad.setData(pos=pts @ T[:3, :3].T + T[:3, 3], color=AXIS_COLORS)
         self.selected_triad.setVisible(True)
+        self.ik_handle.refresh()
 
     # --- picking -----------------------------------------------------------------------------
     def project(self, points: np.ndarray) -> np.ndarray:
@@ -433,9 +437,15 @@ class RobotViewport(gl.GLViewWidget):
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         self._press = ev.position()
+        if ev.button() == Qt.MouseButton.LeftButton and self.ik_handle.press(ev.position().x(), ev.position().y()):
+            self._interacting()
+            return  # the handle's drag, not the camera's
         super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if self.ik_handle.dragging:
+            self.ik_handle.move(ev.position().x(), ev.position().y())
+            return
         if ev.buttons():  # orbiting or panning: as fluid as a slider drag
             self._interacting()
         else:  # the body under the cursor is labelled
@@ -456,11 +466,14 @@ class RobotViewport(gl.GLViewWidget):
         super().wheelEvent(ev)
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        handle = self.ik_handle.dragging
+        self.ik_handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
-            if (ev.position() - self._press).manhattanLength() < 4:
+            if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
                 self.doc.select(self.body_at(ev.position().x(), ev.position().y()))
         self._press = None
-        super().mouseReleaseEvent(ev)
+        if not handle:
+            super().mouseReleaseEvent(ev)
 
     def render_image(self, width: int, height: int) -> QImage:
         """A QImage of the scene at the given size (for export and screenshots), with labels."""

@@ -1,0 +1,229 @@
+"""The inverse-kinematics handle: drag a body (by default the end effector) and the robot follows.
+
+Like MATLAB's ``interactiveRigidBodyTree`` marker: three arrows along the body's axes move it
+along one axis, three rings turn it about one axis, the centre moves it in the view plane. Each
+mouse move solves IK warm-started from the current configuration; the whole drag is one undo
+step. A target the body cannot reach keeps the best configuration found and turns the handle red.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from kinetree.core import KineTreeError
+from kinetree.core.transforms import axis_angle_rotation
+
+from .labels import project_points, view_mvp
+
+#: Segments of a ring.
+RING_SEGMENTS = 48
+#: How near (pixels) the cursor must be to grab a part of the handle.
+PICK_PX = 9.0
+# translucent, and drawn under the frames: the body's own triad stays readable through the handle
+AXIS_RGBA = ((1.0, 0.2, 0.2, 0.6), (0.2, 0.85, 0.2, 0.6), (0.25, 0.45, 1.0, 0.6))
+CENTRE_RGBA = (1.0, 0.85, 0.1, 0.8)
+UNREACHED_RGBA = (1.0, 0.1, 0.1, 0.9)
+
+
+def mouse_ray(view, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
+    """World-space origin and unit direction of the line under widget pixel (x, y)."""
+    inv = np.linalg.inv(view_mvp(view))
+    ndc = (2 * x / max(view.width(), 1) - 1, 1 - 2 * y / max(view.height(), 1))
+    near = inv @ np.array([*ndc, -1.0, 1.0])
+    far = inv @ np.array([*ndc, 1.0, 1.0])
+    a, b = near[:3] / near[3], far[:3] / far[3]
+    d = b - a
+    return a, d / np.linalg.norm(d)
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Pixel distance from point ``p`` to the 2D segment ``a``–``b``."""
+    ab = b - a
+    t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-12), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + t * ab)))
+
+
+class IkHandle:
+    """The handle's drawing and its drag. ``view`` is the :class:`RobotViewport`; the document
+    is changed only through ``doc.set_configuration`` (one undo step per drag)."""
+
+    def __init__(self, view) -> None:
+        from .view import ON_TOP
+
+        self.view = view
+        self.enabled = True
+        self.body: str | None = None
+        self.pose = np.eye(4)  # where the handle is drawn (the target while dragging)
+        self.size = 0.1
+        self.reached = True
+        self.last_result = None  # the last IKResult of a drag
+        self._grab: dict | None = None
+        self.arrows = gl.GLLinePlotItem(mode="lines", width=4, antialias=True)
+        self.rings = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
+        self.centre = gl.GLScatterPlotItem(size=14, pxMode=True)
+        for item in (self.arrows, self.rings, self.centre):
+            item.setGLOptions(ON_TOP)
+            item.setDepthValue(9)  # over the meshes, under the frames (10)
+            view.addItem(item)
+
+    # --- what is shown -----------------------------------------------------------------------
+    def target_body(self) -> str | None:
+        """The selected body, else the end effector (never the base: it cannot move)."""
+        tree = self.view.doc.tree
+        name = self.view.doc.selection
+        if name is None or name == tree.base_name or name not in tree.body_names:
+            name = tree.end_effector
+        return name
+
+    def refresh(self) -> None:
+        """Follow the document (pose, selection, tree) unless a drag draws the target."""
+        if self._grab is None:
+            self.body = self.target_body() if self.enabled else None
+            if self.body is not None:
+                self.pose = self.view.doc.poses()[self.view.doc.tree.body_names.index(self.body)]
+                self.reached = True
+        self.size = 2.2 * self.view._scale
+        self._draw()
+
+    def set_enabled(self, on: bool) -> None:
+        self.enabled = bool(on)
+        self.refresh()
+
+    def _ring(self, k: int) -> np.ndarray:
+        """World points of ring ``k`` (about the handle's axis k), closed."""
+        R, o = self.pose[:3, :3], self.pose[:3, 3]
+        u, v = R[:, (k + 1) % 3], R[:, (k + 2) % 3]
+        t = np.linspace(0, 2 * np.pi, RING_SEGMENTS + 1)
+        return o + 0.8 * self.size * (np.outer(np.cos(t), u) + np.outer(np.sin(t), v))
+
+    def _draw(self) -> None:
+        shown = self.body is not None
+        for item in (self.arrows, self.rings, self.centre):
+            item.setVisible(shown)
+        if not shown:
+            return
+        R, o = self.pose[:3, :3], self.pose[:3, 3]
+        bad = not self.reached
+        arrows = np.empty((6, 3))
+        arrows[0::2] = o
+        arrows[1::2] = o + self.size * R.T
+        colors = np.repeat(np.array([UNREACHED_RGBA if bad else c for c in AXIS_RGBA]), 2, axis=0)
+        self.arrows.setData(pos=arrows, color=colors)
+        seg, cols = [], []
+        for k in range(3):
+            ring = self._ring(k)
+            seg.append(np.stack([ring[:-1], ring[1:]], axis=1).reshape(-1, 3))
+            cols.append(np.tile(UNREACHED_RGBA if bad else AXIS_RGBA[k], (2 * RING_SEGMENTS, 1)))
+        self.rings.setData(pos=np.vstack(seg), color=np.vstack(cols))
+        self.centre.setData(pos=o[None], color=np.array([UNREACHED_RGBA if bad else CENTRE_RGBA]))
+
+    # --- picking -----------------------------------------------------------------------------
+    def pick(self, x: float, y: float) -> tuple[str, int] | None:
+        """The part of the handle under pixel (x, y): ("centre", -1), ("axis", k) or ("ring", k)."""
+        if self.body is None:
+            return None
+        view = self.view
+        p = np.array([x, y], dtype=float)
+        R, o = self.pose[:3, :3], self.pose[:3, 3]
+        pts = np.vstack([o, o + self.size * R.T, *(self._ring(k) for k in range(3))])
+        px, front = project_points(view_mvp(view), pts, view.width(), view.height())
+        if not front[0]:
+            return None
+        if np.linalg.norm(px[0] - p) <= PICK_PX + 3:
+            return ("centre", -1)
+        best = None
+        for k in range(3):
+            d = _segment_distance(p, px[0], px[1 + k])
+            if d <= PICK_PX and (best is None or d < best[0]):
+                best = (d, ("axis", k))
+        for k in range(3):
+            ring = px[4 + k * (RING_SEGMENTS + 1): 4 + (k + 1) * (RING_SEGMENTS + 1)]
+            d = min(_segment_distance(p, ring[i], ring[i + 1]) for i in range(RING_SEGMENTS))
+            if d <= PICK_PX and (best is None or d < best[0]):
+                best = (d, ("ring", k))
+        return None if best is None else best[1]
+
+    # --- dragging ----------------------------------------------------------------------------
+    @property
+    def dragging(self) -> bool:
+        return self._grab is not None
+
+    def press(self, x: float, y: float) -> bool:
+        """Start a drag if (x, y) is on the handle; True if it was (the press is the handle's)."""
+        if not self.enabled:
+            return False
+        part = self.pick(x, y)
+        if part is None:
+            return False
+        kind, k = part
+        o, d = mouse_ray(self.view, x, y)
+        self._grab = {"kind": kind, "axis": k, "start": self.pose.copy(), "normal": d,
+                      "drag": self.view.doc.begin_drag(), "hit": None}
+        self._grab["hit"] = self._hit(o, d)
+        return True
+
+    def _hit(self, o: np.ndarray, d: np.ndarray):
+        """Where the mouse ray meets what the grabbed part moves along (None: parallel)."""
+        g = self._grab
+        T0 = g["start"]
+        p0 = T0[:3, 3]
+        if g["kind"] == "axis":
+            a = T0[:3, g["axis"]]
+            b, w0 = float(a @ d), p0 - o
+            denom = 1.0 - b * b
+            if denom < 1e-6:  # the axis points at the camera: nothing to slide along
+                return None
+            return float((b * (d @ w0) - (a @ w0)) / denom)  # parameter along the axis
+        n = g["normal"] if g["kind"] == "centre" else T0[:3, g["axis"]]
+        den = float(d @ n)
+        if abs(den) < 1e-6:
+            return None
+        return o + float((p0 - o) @ n) / den * d
+
+    def move(self, x: float, y: float) -> None:
+        """Move the target with the mouse and solve IK towards it."""
+        g = self._grab
+        if g is None:
+            return
+        hit = self._hit(*mouse_ray(self.view, x, y))
+        if hit is None or g["hit"] is None:
+            return
+        T = g["start"].copy()
+        if g["kind"] == "axis":
+            T[:3, 3] += (hit - g["hit"]) * T[:3, g["axis"]]
+        elif g["kind"] == "centre":
+            T[:3, 3] += hit - g["hit"]
+        else:
+            a, p0 = T[:3, g["axis"]], T[:3, 3]
+            u, v = g["hit"] - p0, hit - p0
+            angle = math.atan2(float(np.cross(u, v) @ a), float(u @ v))
+            T[:3, :3] = axis_angle_rotation(a, angle) @ T[:3, :3]
+        self.go_to(T, drag=g["drag"])
+
+    def go_to(self, target: np.ndarray, drag: int | None = None) -> bool:
+        """Move the handle's body towards ``target`` (IK from the current configuration; the
+        best configuration is applied); returns whether the target was reached."""
+        body = self.body or self.target_body()
+        if body is None:
+            return False
+        self.body = body
+        if self._grab is not None:
+            self.pose = np.array(target, dtype=float)  # drawn at the target while dragging
+        try:
+            result = self.view.doc.move_body_to(body, target, drag, live=drag is not None)
+        except KineTreeError:
+            return False
+        self.last_result = result
+        self.reached = result.success
+        self._draw()
+        return result.success
+
+    def release(self) -> None:
+        if self._grab is not None:
+            self._grab = None
+            reached = self.reached
+            self.refresh()
+            self.reached = reached  # stays red at the best pose until the next change
+            self._draw()
