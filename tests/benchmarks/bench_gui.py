@@ -1,7 +1,9 @@
 """GUI benchmark: frames per second while a slider is driven through its range, and the time
 from process start to the first drawn frame. Run under X (or xvfb-run) by hand:
 
-    xvfb-run -a -s "-screen 0 1920x1080x24" python tests/benchmarks/bench_gui.py [puma|random|talos]
+    xvfb-run -a -s "-screen 0 1920x1080x24" python tests/benchmarks/bench_gui.py [puma|random|talos|ik]
+
+``ik``: frames per second while the mouse drags Puma's IK handle (target ≥ 30).
 """
 
 from __future__ import annotations
@@ -78,6 +80,52 @@ def drive(tree, label: str, target: float) -> None:
     w.close()
 
 
+def drag_handle(target: float) -> None:
+    """Drag Puma's end effector by its IK handle's centre in a circle, as a hand does."""
+    import numpy as np
+    from kinetree.app.main import make_application
+    from kinetree.app.main_window import MainWindow
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    app = make_application()
+    w = MainWindow()
+    w.quiet = True
+    w.open_source("puma560", ask=False)
+    w.doc.set_configuration(np.array([0.0, 0.6, -0.9, 0.0, 0.5, 0.0]), "start")
+    w.resize(1280, 800)
+    w.show()
+    app.processEvents()
+    vp = w.viewport
+    frames = [0]
+    orig = vp.paintGL
+
+    def paint(*a, **k):
+        orig(*a, **k)
+        frames[0] += 1
+
+    vp.paintGL = paint
+    h = vp.ik_handle
+    x, y = vp.project(h.pose[:3, 3][None])[0]
+    start = QPoint(int(round(x)), int(round(y)))
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    steps, reached = 300, 0
+    t, cpu = time.perf_counter(), time.process_time()
+    for k in range(steps):
+        a = 2 * np.pi * k / steps
+        QTest.mouseMove(vp, start + QPoint(int(round(40 * np.sin(a))), int(round(30 * (1 - np.cos(a))))))
+        vp.repaint()  # draw now, as the event loop would between mouse moves
+        app.processEvents()
+        reached += bool(h.last_result is not None and h.last_result.success)
+    dt, cpu = time.perf_counter() - t, time.process_time() - cpu
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    print(f"IK handle drag (Puma): {frames[0] / dt:6.1f} frames/s, {1000 * cpu / frames[0]:5.1f} ms CPU per frame, "
+          f"{reached}/{steps} moves reached their target ({w.doc.undo_stack.count() - 1} undo step for the drag; "
+          f"target ≥ {target:g} frames/s)")
+    w.doc.undo_stack.setClean()
+    w.close()
+
+
 def talos():
     """Talos (59 bodies, 205k mesh triangles) from example-robot-data, or ``None`` when missing."""
     from importlib.metadata import PackageNotFoundError, distribution
@@ -106,6 +154,8 @@ def main() -> None:
             print("Talos: example-robot-data is not installed")
         else:
             drive(tree, "Talos (meshes)", 30)
+    if not only or "ik" in only:
+        drag_handle(30)
     if only:
         return
     times = []
