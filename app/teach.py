@@ -29,15 +29,17 @@ class TeachState(QObject):
         self.show_all = False
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
         self.ghost: np.ndarray | None = None
+        self.ghost_label = ""
 
     def set_show_all(self, on: bool) -> None:
         if bool(on) != self.show_all:
             self.show_all = bool(on)
             self.changed.emit()
 
-    def set_ghost(self, pose: np.ndarray | None) -> None:
-        """The ghost frame's pose in the tree base (None: hidden)."""
+    def set_ghost(self, pose: np.ndarray | None, label: str = "") -> None:
+        """The ghost frame's pose in the tree base (None: hidden), and the text drawn by it."""
         self.ghost = None if pose is None else np.array(pose, dtype=float)
+        self.ghost_label = label
         self.changed.emit()
 
 

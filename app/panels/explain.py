@@ -51,6 +51,7 @@ class ExplainPanel(QWidget):
         self.setObjectName("explainPanel")
         self.doc, self.state = doc, state
         self.chain: DHChain | None = None
+        self._tip: str | None = None  # the tip of the chain shown
         self.link = 1
         self.position = 0.0  # steps done (fractional while animating)
         self.target = 0.0
@@ -125,8 +126,9 @@ class ExplainPanel(QWidget):
     # --- chain and link ----------------------------------------------------------------------
     def _reload(self) -> None:
         tree = self.doc.tree
+        self._tip = chain_tip(tree, self.doc.selection)
         try:
-            self.chain = dh_chain_to(tree, chain_tip(tree, self.doc.selection), self.state.convention)
+            self.chain = dh_chain_to(tree, self._tip, self.state.convention)
             problem = ""
         except KineTreeError as exc:
             self.chain, problem = None, str(exc)
@@ -141,8 +143,7 @@ class ExplainPanel(QWidget):
 
     def _follow_selection(self, reset: bool = False) -> None:
         chain, tree = self.chain, self.doc.tree
-        if chain is not None and self.doc.selection is not None and self.doc.selection not in chain.bodies \
-                and chain_tip(tree, self.doc.selection) != chain_tip(tree, chain.bodies[-1]):
+        if not reset and chain_tip(tree, self.doc.selection) != self._tip:
             self._reload()  # a body on another branch: its own chain
             return
         link = chain.link_of(tree, self.doc.selection) if chain else None
@@ -296,7 +297,21 @@ class ExplainPanel(QWidget):
         self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
-        self.state.set_ghost(self.ghost_pose() if self.active else None)
+        self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
+
+    def _ghost_label(self) -> str:
+        """What the ghost shows: the product of the motions done so far (plain text)."""
+        done = math.ceil(self.position - 1e-9)
+        if done == 0:
+            return "frame 0" if self.from_zero.isChecked() else f"frame {self.link - 1}"
+        motions = self._motions()[:done]
+        full = [j for j in range(motions[0][0], motions[-1][0] + 1)
+                if sum(m[0] == j for m in motions) == 4 and j != motions[-1][0]]
+        last = motions[-1][0]
+        names = [f"{kind}({SYMBOL[PARAM[kind]]}{sub(self.chain.index(last, PARAM[kind]))})"
+                 for j, kind, _ in motions if j == last]
+        prefix = "".join(f"A{sub(j)}·" for j in full)
+        return prefix + ("A" + sub(last) if len(names) == 4 else "·".join(names))
 
     @staticmethod
     def _sup(i: int) -> str:

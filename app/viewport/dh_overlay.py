@@ -33,6 +33,7 @@ PARAM = {"Rz": "theta", "Tz": "d", "Tx": "a", "Rx": "alpha"}
 SYMBOL = {"a": "a", "alpha": "α", "d": "d", "theta": "θ"}
 _SUB = str.maketrans("0123456789-", "₀₁₂₃₄₅₆₇₈₉₋")
 X_COLOR, Z_COLOR = (1.0, 0.15, 0.15, 1.0), (0.1, 0.45, 1.0, 1.0)
+GHOST_TEXT = (1.0, 1.0, 1.0, 1.0)
 GHOST_COLORS = ((1.0, 0.35, 0.35, 0.8), (0.3, 0.9, 0.3, 0.8), (0.35, 0.6, 1.0, 0.8))
 NEUTRAL = (0.75, 0.75, 0.78, 0.9)
 NEUTRAL_ON_LIGHT = (0.25, 0.25, 0.3, 0.9)  # witness lines and the legend on the light background
@@ -460,6 +461,10 @@ class DHOverlay:
             item.setVisible(len(pos) > 0)
         self._update_ghost(scale, k)
         self.text.texts = self.sketch.texts
+        if self.state.ghost is not None and self.state.ghost_label:
+            G = self.state.ghost  # first: the ghost's text wins over the others
+            self.text.texts = [(G[:3, 3] - 0.6 * scale * G[:3, 2], self.state.ghost_label, GHOST_TEXT),
+                               *self.text.texts]
         self.text.legend = legend
         if self.text.font.pointSizeF() != 11 * k:
             self.text.static_texts.clear()  # laid out for the old size

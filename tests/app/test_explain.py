@@ -114,3 +114,17 @@ def test_picking_a_link_selects_its_body(window, qtbot):
     panel.combo.activated.emit(4)
     assert window.doc.selection == "link5" and panel.link == 5
     assert window.dh_overlay.link == 5  # the overlay draws the same link
+
+
+def test_a_branch_of_a_tree_gets_its_own_chain(window, qtbot):
+    """Quadruped: a foot (fixed, on another leg) selects that leg's extracted chain."""
+    window.doc.open("quadruped")
+    panel = show_explain(window, qtbot)
+    window.doc.select("fl_foot")
+    assert panel.chain.extracted and panel.chain.bodies == ["fl_hip", "fl_thigh", "fl_calf"]
+    assert panel.link == 3 and window.dh_overlay.link == 3  # the foot moves with the calf
+    P = window.doc.poses()
+    F = panel.chain.frames(window.doc.tree, window.doc.configuration)
+    assert np.abs(F[-1] @ panel.chain.tool - P[window.doc.tree.index_of("fl_foot")]).max() <= 1e-9
+    window.doc.select("rr_thigh")
+    assert panel.chain.bodies[-1] == "rr_calf" and panel.link == 2
