@@ -23,6 +23,7 @@ class TeachState(QObject):
     """Shared by the DH overlay and the Explain dock; ``changed`` follows every setter."""
 
     changed = Signal()
+    conventionChanged = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -34,6 +35,15 @@ class TeachState(QObject):
     def set_show_all(self, on: bool) -> None:
         if bool(on) != self.show_all:
             self.show_all = bool(on)
+            self.changed.emit()
+
+    def set_convention(self, convention: str) -> None:
+        """``"dh"`` or ``"mdh"``: the table extract_dh computes for chains without DH rows."""
+        if convention not in ("dh", "mdh"):
+            raise ValueError(f"DH convention must be 'dh' or 'mdh', got {convention!r}")
+        if convention != self.convention:
+            self.convention = convention
+            self.conventionChanged.emit(convention)
             self.changed.emit()
 
     def set_ghost(self, pose: np.ndarray | None, label: str = "") -> None:

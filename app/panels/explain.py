@@ -69,6 +69,14 @@ class ExplainPanel(QWidget):
         self.from_zero = QCheckBox("from frame 0 (T₀ⁱ = A₁⋯Aᵢ)", objectName="explainFromZero")
         self.from_zero.toggled.connect(lambda _on: self.reset())
         top.addWidget(self.from_zero)
+        self.convention = QComboBox(objectName="explainConvention")
+        self.convention.addItem("extracted as standard DH", "dh")
+        self.convention.addItem("extracted as modified DH", "mdh")
+        self.convention.setToolTip("This chain has no DH rows of its own: the DH table extract_dh computes, "
+                                   "in either convention (the viewport's overlay follows)")
+        self.convention.activated.connect(lambda _r: state.set_convention(self.convention.currentData()))
+        state.conventionChanged.connect(lambda _c: self._reload())
+        top.addWidget(self.convention)
         top.addStretch(1)
         self.back_button = QPushButton("◀ Back", objectName="explainBack", clicked=self.back)
         self.step_button = QPushButton("Step ▶", objectName="explainStep", clicked=self.step)
@@ -139,6 +147,8 @@ class ExplainPanel(QWidget):
                 self.combo.addItem(f"{i}: {body}", body)
         self.combo.blockSignals(False)
         self.message.setText(f"No DH table: {problem}" if problem else "")
+        self.convention.setVisible(self.chain is not None and self.chain.extracted)
+        self.convention.setCurrentIndex(0 if self.state.convention == "dh" else 1)
         self._follow_selection(reset=True)
 
     def _follow_selection(self, reset: bool = False) -> None:

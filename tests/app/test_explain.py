@@ -128,3 +128,28 @@ def test_a_branch_of_a_tree_gets_its_own_chain(window, qtbot):
     assert np.abs(F[-1] @ panel.chain.tool - P[window.doc.tree.index_of("fl_foot")]).max() <= 1e-9
     window.doc.select("rr_thigh")
     assert panel.chain.bodies[-1] == "rr_calf" and panel.link == 2
+
+
+def test_explain_dock_hidden_by_default_then_a_tab_beside_the_dh_table(window, qtbot):
+    dock = window.explain_dock
+    assert not dock.isVisible() and window.teach.ghost is None
+    show_explain(window, qtbot)
+    assert dock.isVisible() and window.tabifiedDockWidgets(dock) == [window.docks["dhDock"]]
+    window.reset_layout()
+    assert not dock.isVisible() and window.teach.ghost is None
+
+
+def test_extracted_chain_in_either_convention(window, qtbot):
+    window.doc.open("quadruped")
+    panel = show_explain(window, qtbot)
+    window.doc.select("rr_calf")
+    assert panel.convention.isVisible() and panel.chain.convention == "dh"
+    panel.convention.setCurrentIndex(1)
+    panel.convention.activated.emit(1)
+    assert panel.chain.convention == "mdh" and window.dh_overlay.chain.convention == "mdh"
+    assert "Rx" in panel.formula.text().split("·")[0]  # Craig's order: Rx(α) first
+    P = window.doc.poses()
+    F = panel.chain.frames(window.doc.tree, window.doc.configuration)
+    assert np.abs(F[-1] @ panel.chain.tool - P[-1]).max() <= 1e-9
+    window.doc.open("puma560")  # its own rows: nothing to choose
+    assert not panel.convention.isVisible()
