@@ -112,4 +112,7 @@ def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
         if not 1 <= link <= chain.count:
             raise KineTreeError(f"--teach {link}: the chain has links 1 to {chain.count}")
         doc.select(chain.bodies[link - 1])
+    handle = getattr(view, "ik_handle", None)
+    if handle is not None:  # a figure of the DH parameters: no IK rings drawn over them
+        handle.set_enabled(False)
     return DHOverlay(view, doc, state)
