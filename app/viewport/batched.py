@@ -23,23 +23,26 @@ from PySide6.QtGui import QOpenGLContext
 
 log = logging.getLogger(__name__)
 
-#: Bodies per draw call: 3 vec4 uniforms each, 192 in all, within the 1024 uniform components
-#: every OpenGL 3 driver offers a vertex shader (llvmpipe offers far more; a chunk is cheap).
-CHUNK = 64
+#: Bodies per draw call: 3 vec4 uniforms (the pose) and a float (the tint) each, 192 vec4 slots
+#: with the matrices, within the 256 (1024 components) every OpenGL 3 driver offers a vertex shader
+CHUNK = 48
 _VERTEX = f"""
     uniform mat4 u_mvp;
     uniform mat4 u_mv;
     uniform vec4 u_rows[{3 * CHUNK}];
+    uniform float u_tint[{CHUNK}];
     attribute vec4 a_position;
     attribute vec4 a_color;
     attribute float a_owner;
     varying vec4 v_color;
     varying vec3 v_view;
     void main() {{
-        int i = int(a_owner + 0.5) * 3;
+        int k = int(a_owner + 0.5);
+        int i = k * 3;
         vec4 p = vec4(dot(u_rows[i], a_position), dot(u_rows[i + 1], a_position),
                       dot(u_rows[i + 2], a_position), 1.0);
-        v_color = a_color;
+        // a highlighted body (self-collision) is drawn in HIGHLIGHT's red, its shading kept
+        v_color = u_tint[k] > 0.5 ? vec4(1.0, 0.12, 0.1, a_color.a) : a_color;
         v_view = (u_mv * p).xyz;
         gl_Position = u_mvp * p;
     }}
@@ -187,6 +190,7 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         self._stale: list[_Buffers] = []  # replaced buffers, freed at the next paint (context current)
         self.detailed = True
         self._rows = np.zeros((0, 3, 4), dtype=np.float32)
+        self._tint = np.zeros(0, dtype=np.float32)
 
     def set_parts(self, parts: list[Part]) -> None:
         """Replace every mesh (and drop the decimated copy)."""
@@ -205,6 +209,14 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         """The pose (4×4, in the item's frame) of every slot, indexed by slot."""
         self._rows = np.ascontiguousarray(np.asarray(poses)[:, :3, :], dtype=np.float32)
         self.update()
+
+    def set_highlighted(self, slots) -> None:
+        """Draw the meshes of these slots in red (none: every mesh in its own colour)."""
+        tint = np.zeros(max([len(self._rows), *(s + 1 for s in slots)]), dtype=np.float32)
+        tint[list(slots)] = 1.0
+        if not np.array_equal(tint, self._tint):
+            self._tint = tint
+            self.update()
 
     def set_detailed(self, on: bool) -> None:
         if on != self.detailed:
@@ -246,9 +258,15 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
                 GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mvp"), 1, False, mvp)
                 GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mv"), 1, False, mv)
                 loc = GL.glGetUniformLocation(program, "u_rows")
+                tint_loc = GL.glGetUniformLocation(program, "u_tint")
+                tint = np.zeros(CHUNK, dtype=np.float32)
                 for chunk, first, count in buffers.draws:
                     block = rows[chunk * CHUNK:(chunk + 1) * CHUNK]
                     GL.glUniform4fv(loc, 3 * len(block), block)
+                    tint[:] = 0.0
+                    part = self._tint[chunk * CHUNK:(chunk + 1) * CHUNK]
+                    tint[:len(part)] = part
+                    GL.glUniform1fv(tint_loc, CHUNK, tint)
                     GL.glDrawElements(GL.GL_TRIANGLES, count, GL.GL_UNSIGNED_INT, GL.GLvoidp(4 * first))
         finally:
             buffers.vbos["indices"].release()

@@ -75,6 +75,7 @@ class RobotViewport(gl.GLViewWidget):
         # (and its undo) moves no triangles on the GPU; slots are renumbered when parts change
         self._slots: dict[str, int] = {}
         self._slot_of_index = np.zeros(1, dtype=int)  # slot of the base (0), then of each body
+        self._highlighted: set[str] = set()  # bodies drawn in red
         self.collisions = BatchedMeshItem(glOptions="translucent")
         self.collisions.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
         self.addItem(self.collisions)
@@ -260,6 +261,7 @@ class RobotViewport(gl.GLViewWidget):
         new_items = len(self._meshes) > len(reused)
         if self._place_parts(owned, self._reset, change.renamed if change is not None else ()):
             new_items = True
+        self.set_highlighted(self._highlighted)  # slots may have been renumbered
         if new_items:
             self._lod_ready = False  # decimated copies are made on the first drag, not at every edit
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
@@ -294,6 +296,11 @@ class RobotViewport(gl.GLViewWidget):
         self._slot_of_index = np.array([slots[name] for name, _ in owned], dtype=int)
         self._parts = parts
         return moved or reset
+
+    def set_highlighted(self, names) -> None:
+        """Draw these bodies' opaque visuals in red (e.g. bodies in contact); empty: none."""
+        self._highlighted = set(names)
+        self.batch.set_highlighted([self._slots[n] for n in self._highlighted if n in self._slots])
 
     def _make_visuals(self, owner: int, body) -> tuple[tuple, list[Part], list]:
         """A body's visuals drawn: opaque ones as parts of the batch, translucent ones as items."""

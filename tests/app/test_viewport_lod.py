@@ -168,3 +168,23 @@ def test_labels_declutter_on_a_many_body_robot(make_window, qtbot):
     assert w.settings.value("allLabels", type=bool) is True
     again = make_window()  # the same settings file: remembered
     assert again.findChild(QAction, "allLabelsAction").isChecked() and again.viewport.all_labels
+
+
+def test_highlighted_bodies_are_drawn_red_and_follow_edits(balls, qtbot):
+    vp = balls.viewport
+    vp.set_full_detail()
+    arm = vp.project(np.array([[0.9, 0.0, 0.0]]))[0]  # a ball of the arm (slot 1), seen from above
+    base = vp.project(np.array([[0.0, 0.9, 0.0]]))[0]  # a ball of the base
+
+    def colour(p) -> np.ndarray:
+        a = image_array(vp.grabFramebuffer())
+        x, y = int(round(p[0])), int(round(p[1]))
+        return a[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).mean(axis=0)
+
+    before = colour(arm)
+    vp.set_highlighted({"arm"})
+    r, g, b = colour(arm)
+    assert r > 150 and g < 60 and b < 60, (r, g, b)  # red, shaded
+    assert np.abs(colour(base) - before).max() < 8  # the base is not
+    vp.set_highlighted(())
+    assert np.abs(colour(arm) - before).max() < 8
