@@ -16,6 +16,7 @@ from .errors import (
     InvalidPropertyError,
     InvalidTransformError,
     KineTreeError,
+    SymbolicError,
     UnknownBodyError,
     UnknownRobotError,
 )
@@ -24,10 +25,19 @@ from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .library import describe_robot, list_robots, load_robot, robot_info
 from .limits import LimitViolation
+from .poses import NamedPoses
+from .trajectory import joint_trajectory, quintic, sample_trajectory
 from .tree import RigidBodyTree
 from .workspace import random_configurations, sample_workspace
 
 __all__ = [
+    "NamedPoses",
+    "SymbolicError",
+    "joint_trajectory",
+    "quintic",
+    "sample_trajectory",
+    "symbolic_fk",
+    "symbolic_link",
     "check_collision",
     "collision_available",
     "random_configurations",
@@ -76,3 +86,12 @@ __all__ = [
     "LimitViolation",
     "inverse_kinematics",
 ]
+
+
+def __getattr__(name: str):
+    # sympy takes 0.4 s to import: load the symbolic module when its names are first asked for
+    if name in ("symbolic_fk", "symbolic_link"):
+        from . import symbolic
+
+        return getattr(symbolic, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

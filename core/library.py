@@ -129,6 +129,29 @@ def stanford() -> RigidBodyTree:
     ])
 
 
+@_robot(source="the lecture's Stanford arm table, after Spong, Hutchinson & Vidyasagar, Robot Modeling and Control "
+               "(2006), Example 3.5 / Table 3.4; d2 = 0.154 m, d6 = 0.263 m and the joint ranges as "
+               "Corke's mdl_stanford",
+        style=_Style(link=(0.80, 0.80, 0.82, 1.0), joint=(0.20, 0.35, 0.60, 1.0), scale=0.7))
+def stanford_lecture() -> RigidBodyTree:
+    """Stanford arm as the lecture tabulates it (Spong et al., Ex. 3.5), standard DH: ``[0 −90° 0 θ1]``,
+    ``[0 90° d2 θ2]``, ``[0 0 d3 0]`` (prismatic), ``[0 −90° 0 θ4]``, ``[0 90° 0 θ5]``, ``[0 0 d6 θ6]``.
+
+    Symbolic in the book; here d2 = 0.154 m and d6 = 0.263 m (the values of :func:`stanford`, Corke's
+    variant, which adds a base height of 0.412 m and a −90° θ on the prismatic row), d3 ∈ [0.3048, 1.27] m
+    and Corke's joint ranges. The lecture prints A5's third row as ``[0 −1 0 0]``; α5 = +90° gives
+    ``[0 1 0 0]``, which is right.
+    """
+    return dh_chain([
+        DHLink("R", 0, -pi / 2, 0, 0, qlim=_deg(-170, 170)),
+        DHLink("R", 0, pi / 2, 0.154, 0, qlim=_deg(-170, 170)),
+        DHLink("P", 0, 0, 0, 0, qlim=(0.3048, 1.27)),
+        DHLink("R", 0, -pi / 2, 0, 0, qlim=_deg(-170, 170)),
+        DHLink("R", 0, pi / 2, 0, 0, qlim=_deg(-90, 90)),
+        DHLink("R", 0, 0, 0.263, 0, qlim=_deg(-170, 170)),
+    ])
+
+
 _PUMA_SOURCE = ('Corke & Armstrong-Hélouvry, "A search for consistent kinematic parameters for the PUMA 560", '
                 'IEEE Int. Conf. Robotics & Automation 1994 (Corke\'s mdl_puma560)')
 _PUMA_STYLE = _Style(link=(0.86, 0.84, 0.78, 1.0), joint=(0.30, 0.30, 0.34, 1.0))
@@ -415,6 +438,25 @@ def humanoid_upper_body() -> RigidBodyTree:
     return _bundled_urdf("humanoid_upper_body.urdf")
 
 
+# --- published named poses ---------------------------------------------------------------------
+_UR_POSES = {"home": tuple(_UR_HOME), "qz": (0.0,) * 6, "qr": (pi, 0.0, 0.0, 0.0, pi / 2, 0.0)}
+#: ``{robot: {pose name: q}}``, each robot's poses as its source publishes them (radians, metres):
+#: - Puma 560: Corke's Robotics Toolbox for Python, roboticstoolbox/models/DH/Puma560.py (as
+#:   mdl_puma560): qz zero angles ("L shaped"), qr ready (arm up), qs straight and horizontal,
+#:   qn nominal table-top picking pose (its q3 = π lies outside Corke's own −225°…45° range).
+#: - Panda: qr from Corke's roboticstoolbox/models/DH/Panda.py; ready is Franka's (the library home).
+#:   Corke's qz is left out: q4 = 0 is outside the Panda's joint-4 range.
+#: - UR3/UR5/UR10: home is UR's upright pose (the library home); qz and qr (180°, 0, 0, 0, 90°, 0)
+#:   from Corke's roboticstoolbox/models/DH/UR3.py, UR5.py, UR10.py.
+_POSES: dict[str, dict[str, tuple[float, ...]]] = {
+    "puma560": {"qz": (0.0,) * 6, "qr": (0.0, pi / 2, -pi / 2, 0.0, 0.0, 0.0),
+                "qs": (0.0, 0.0, -pi / 2, 0.0, 0.0, 0.0), "qn": (0.0, pi / 4, pi, 0.0, pi / 4, 0.0)},
+    "panda": {"ready": (0.0, -pi / 4, 0.0, -3 * pi / 4, 0.0, pi / 2, pi / 4),
+              "qr": (0.0, -0.3, 0.0, -2.2, 0.0, 2.0, pi / 4)},
+    "ur3": _UR_POSES, "ur5": _UR_POSES, "ur10": _UR_POSES,
+}
+
+
 def list_robots() -> list[str]:
     """Names accepted by :func:`load_robot`."""
     return sorted(_ROBOTS)
@@ -437,6 +479,8 @@ def load_robot(name: str, tool: bool = False) -> RigidBodyTree:
     """
     entry = _entry(name)
     tree = entry.make()
+    for pose, q in _POSES.get(name, {}).items():
+        tree.named_poses[pose] = q
     T = None if entry.tool is None else np.array(entry.tool)
     if tool and T is not None:
         _add_tool(tree, T)
@@ -453,9 +497,10 @@ def describe_robot(name: str) -> str:
 def robot_info(name: str) -> dict[str, Any]:
     """``name``, ``description`` (as :func:`describe_robot`), ``source`` (citation), ``short_source``
     (one short line), ``convention`` (``"dh"``/``"mdh"``/``"urdf"``), ``dof`` and ``tool`` (4×4 nested
-    list in the last body's frame, or ``None``)."""
+    list in the last body's frame, or ``None``) and ``poses`` (the published named poses, ``{name: q}``)."""
     entry = _entry(name)
     return {"name": name, "description": describe_robot(name), "source": entry.source,
             "short_source": SHORT_SOURCES.get(name) or entry.source.split(";")[0],
             "convention": entry.convention, "dof": entry.make().position_count,
-            "tool": None if entry.tool is None else [list(r) for r in entry.tool]}
+            "tool": None if entry.tool is None else [list(r) for r in entry.tool],
+            "poses": {k: list(q) for k, q in _POSES.get(name, {}).items()}}

@@ -22,6 +22,7 @@ from .errors import (
     UnknownBodyError,
 )
 from .joint import AXIAL_TYPES, Joint, Mimic
+from .poses import NamedPoses
 from .transforms import MAX_LENGTH
 
 __all__ = ["Configuration", "RigidBodyTree", "unique_name"]
@@ -61,6 +62,12 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
         self._position_cache: list[tuple[RigidBody, int]] | None = None
         self._slot_cache: dict[str, slice] = {}
         self._extensions: tuple[str, ...] = ()
+        self._named_poses = NamedPoses(self)
+
+    @property
+    def named_poses(self) -> NamedPoses:
+        """Named configurations, ``{name: vector}`` (:mod:`kinetree.core.poses`)."""
+        return self._named_poses
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -201,7 +208,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
             raise DuplicateNameError(f"a joint named {new!r} already exists (body {b.name!r})")
 
     def _joint_renamed(self, old: str, new: str) -> None:
-        """Keep mimic joints pointing at a renamed joint."""
+        """Keep mimic joints and named poses pointing at a renamed joint."""
+        self._named_poses._joint_renamed(old, new)
         for b in self._bodies:
             m = b.joint.mimic
             if m is not None and m.joint == old:
@@ -421,6 +429,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
         tree = RigidBodyTree(self.base_name, self._gravity)
         tree._take_base_properties(self._base)
         tree._extensions = self._extensions
+        tree._named_poses = self._named_poses._copy_for(tree)
         for b in self._bodies:
             tree._attach(b, tree._by_name[self._parent[b].name])
         tree._touch()

@@ -13,12 +13,15 @@ Layout (every field is documented in README.md, "Project file")::
                            "mimic": {"joint", "multiplier", "offset"} (optional),
                            "extensions" (optional)}}],
      "extensions": [...] (optional),
-     "configuration": [...]}
+     "configuration": [...],
+     "named_poses": {"name": [...], ...} (optional)}
 
 Visuals and collisions are ``{"kind", "size", "pose", "color" (visuals only), "filename",
 "name"}``; ``extensions`` are lists of XML element texts (robot-file elements KineTree does not
-model, see :mod:`kinetree.core.xml_fragment`). Version 1 (before collisions and extensions)
-loads as a tree without them; a version newer than :data:`VERSION` is refused.
+model, see :mod:`kinetree.core.xml_fragment`). ``named_poses`` are the tree's
+:attr:`~kinetree.core.tree.RigidBodyTree.named_poses`, each a configuration vector, in order.
+Version 1 (before collisions and extensions) loads as a tree without them, version 2 (before
+named poses) as a tree without poses; a version newer than :data:`VERSION` is refused.
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic
 (:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
@@ -48,7 +51,7 @@ __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text",
            "save_project", "tree_from_dict", "tree_to_dict"]
 
 FORMAT = "kinetree"
-VERSION = 2
+VERSION = 3
 #: The oldest version this KineTree reads (older ones are migrated on load).
 MIN_VERSION = 1
 MAX_BYTES = 50 * 1024 * 1024
@@ -95,6 +98,8 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
         d["extensions"] = list(tree.extensions)
     if configuration is not None:
         d["configuration"] = np.asarray(configuration, dtype=float).tolist()
+    if tree.named_poses:
+        d["named_poses"] = tree.named_poses.as_dict()
     return d
 
 
@@ -192,7 +197,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
         )
     if version < MIN_VERSION:
         raise FileFormatError(f"{source}: project version {version} is unknown (versions start at {MIN_VERSION})")
-    # version 1 -> 2 added collisions and extensions (all optional): a version-1 file reads as is
+    # version 1 -> 2 added collisions and extensions, 2 -> 3 named poses (all optional): older files read as is
     check_project(d, source)
     try:
         tree = RigidBodyTree(_get(d, "base_name", source, "base"), _get(d, "gravity", source, [0, 0, 0]))
@@ -216,6 +221,7 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
         tree.check_mimics()
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None
+        tree.named_poses.replace(d.get("named_poses") or {})
     except FileFormatError:
         raise
     except KineTreeError as exc:

@@ -277,6 +277,23 @@ def _check_configuration(v: Any, where: Where) -> None:
         number(x, where[i])
 
 
+def _check_named_poses(v: Any, where: Where) -> None:
+    """``{name: configuration}`` (version 3): names as body names, values as ``configuration``."""
+    from ..names import text_problem
+    from ..poses import MAX_POSES
+
+    if len(obj(v, where)) > MAX_POSES:
+        raise FileFormatError(f"{where} holds {len(v)} poses, more than the {MAX_POSES} a tree may hold")
+    for name, q in v.items():
+        at = Where(where.ctx, f"{where.path}[{name!r:.80}]")
+        problem = text_problem(name)
+        if problem is not None:
+            raise FileFormatError(f"{at}: pose name {problem}")
+        if not isinstance(q, (list, dict)):
+            raise FileFormatError(f"{at} must be a list of numbers or an object, got {_show(q)}")
+        _check_configuration(q, at)
+
+
 def check_project(d: Any, source: str) -> None:
     """Raise :class:`FileFormatError` naming ``source`` and the field for any mistyped,
     misshaped, non-finite or out-of-range documented field of a project dictionary."""
@@ -287,6 +304,7 @@ def check_project(d: Any, source: str) -> None:
         "gravity": lambda x, w: numbers(x, 3, w, MAX_LENGTH),
         "base": lambda x, w: check_inertia_and_visuals(obj(x, w), Where(f"{source}: base")),
         "configuration": _check_configuration,
+        "named_poses": _check_named_poses,
     })
     bodies = array(d.get("bodies", []), top / "bodies")
     if len(bodies) > MAX_BODIES:  # before anything is checked or built

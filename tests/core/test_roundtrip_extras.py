@@ -204,7 +204,7 @@ def test_every_extension_survives_project_round_trip(every, tmp_path):
     project = tmp_path / "every.kinetree.json"
     save_project(tree, project)
     data = json.loads(project.read_text())
-    assert data["version"] == VERSION == 2
+    assert data["version"] == VERSION == 3
     assert len(data["extensions"]) == 7 and data["base"]["collisions"][0]["name"] == "hull"
     assert "color" not in data["base"]["collisions"][0]
     loaded, _ = load_project(project)

@@ -1,0 +1,447 @@
+"""Symbolic forward kinematics (sympy), printed in the lecture's notation.
+
+``symbolic_fk(tree)`` is T₀ⁿ and ``symbolic_link(tree, i)`` is A_i as ``sympy.Matrix``es in
+the joint variables ``q1…qn`` (``qk`` is position ``k`` of a configuration vector, so with
+one-position joints ``q1…qn`` follow :attr:`~kinetree.core.tree.RigidBodyTree.movable_joint_names`).
+
+Parameters (``params``):
+
+* ``"numeric"``: every constant is a number. Angles that are whole degrees (within 1e-13 rad)
+  become exact (``pi/2``, so cos α = 0 exactly; ``5*pi/9``); other angles and every length keep
+  their float value.
+* ``"symbolic"``: DH rows get symbols for their non-zero lengths (``a1``, ``d2``) and for angles
+  that are not multiples of 15° (``alpha4``, ``theta3``), as the lecture's tables do: right
+  angles stay numbers. Symbols are numbered by the row's place on the chain; modified DH
+  follows Craig (``a0``, ``alpha0`` in A₁). A joint set from a matrix (not a DH row) and a
+  joint's ``offset`` stay numeric: they have no symbol in any textbook table.
+* ``"general"``: every DH constant is a symbol, zeros too (the generic A_i of the lecture).
+
+Simplification: each product ``T·A_i`` is expanded and sums of products such as
+``c1·c2 − s1·s2`` are folded into ``cos(q1 + q2)`` (sympy's ``TR10i``), which is what the lecture
+does by hand for parallel axes; nothing else is rewritten, so entries stay sums of products of
+``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s. :data:`MAX_TERMS` bounds the size of an entry (a
+long chain of skew axes doubles it at each joint), :class:`~kinetree.core.errors.SymbolicError`
+beyond it.
+
+Nothing from a robot file is parsed as an expression: symbols are made from fixed names only.
+Printing: :func:`to_text` (``c1``, ``s12``), :func:`to_latex` (``c_{1}``, ``s_{12}``),
+:func:`to_python` (sympy syntax, which :func:`sympy.sympify` reads back).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+from sympy.printing.str import StrPrinter
+
+from .dh import chain_path
+from .errors import SymbolicError
+from .tree import RigidBodyTree
+
+__all__ = ["MAX_TERMS", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk", "symbolic_link",
+           "symbolic_model", "to_latex", "to_python", "to_text"]
+
+PARAMS = ("numeric", "symbolic", "general")
+#: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
+MAX_TERMS = 400
+_DEGREE = math.pi / 180
+_ANGLE_TOL = 1e-13
+_UNIT_TOL = 1e-15  # rotation entries this close to 0 or ±1 are rounding noise of exact values
+
+
+def joint_symbol(k: int) -> sp.Symbol:
+    """The variable of configuration position ``k`` (0-based): ``q{k+1}``."""
+    return sp.Symbol(f"q{k + 1}")
+
+
+def exact_angle(x: float) -> sp.Expr:
+    """``x`` (radians) as an exact multiple of π/180 (a whole number of degrees) when it is one
+    to 1e-13, else a Float: ``pi/2`` makes cos α exactly 0."""
+    k = round(x / _DEGREE)
+    if abs(x - k * _DEGREE) <= _ANGLE_TOL * max(1.0, abs(x)):
+        return sp.pi * sp.Rational(k, 180)
+    return sp.Float(x)
+
+
+def _tabulated(angle: sp.Expr) -> bool:
+    """Whether a textbook table writes this angle as a number (a multiple of 15°, whose sine
+    and cosine are exact)."""
+    return not isinstance(angle, sp.Float) and (angle / (sp.pi / 12)).is_integer
+
+
+def _length(x: float) -> sp.Expr:
+    return sp.S.Zero if x == 0 else sp.Float(x)
+
+
+def _entry(x: float, rotation: bool) -> sp.Expr:
+    if rotation:
+        for exact in (0, 1, -1):
+            if abs(x - exact) <= _UNIT_TOL:
+                return sp.Integer(exact)
+    return _length(x)
+
+
+def _matrix(T: np.ndarray) -> sp.Matrix:
+    """A numeric 4×4 with its rotation's 0/±1 made exact (lengths keep their float value)."""
+    return sp.Matrix(4, 4, lambda r, c: _entry(float(T[r, c]), r < 3 and c < 3))
+
+
+def _rz(t: sp.Expr) -> sp.Matrix:
+    c, s = sp.cos(t), sp.sin(t)
+    return sp.Matrix([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+
+
+def _dh(a: sp.Expr, alpha: sp.Expr, d: sp.Expr, theta: sp.Expr, convention: str) -> sp.Matrix:
+    ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
+    if convention == "dh":  # Rz(θ)·Tz(d)·Tx(a)·Rx(α)
+        return sp.Matrix([[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st],
+                          [0, sa, ca, d], [0, 0, 0, 1]])
+    # Craig: Rx(α)·Tx(a)·Rz(θ)·Tz(d)
+    return sp.Matrix([[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d],
+                      [st * sa, ct * sa, ca, ca * d], [0, 0, 0, 1]])
+
+
+@dataclass
+class SymbolicFK:
+    """A symbolic pose and what its symbols mean.
+
+    ``matrix`` (4×4), ``variables`` (every ``q_k`` of the tree, in configuration order),
+    ``joints`` (the joint name of each variable), ``parameters`` (``{symbol: value}`` of the DH
+    constants that ``params`` made symbols)."""
+
+    matrix: sp.Matrix
+    variables: list[sp.Symbol]
+    joints: list[str]
+    parameters: dict[sp.Symbol, float] = field(default_factory=dict)
+
+    def substitutions(self) -> dict[sp.Symbol, float]:
+        """The parameters as a sympy substitution (``matrix.subs(...)`` gives the numeric form)."""
+        return dict(self.parameters)
+
+    def evaluate(self, q) -> np.ndarray:
+        """The numeric 4×4 at configuration ``q`` (vector in configuration order)."""
+        f = sp.lambdify([self.variables, list(self.parameters)], self.matrix, "numpy")
+        return np.array(f(list(np.asarray(q, dtype=float)), list(self.parameters.values())), dtype=float)
+
+
+class _Builder:
+    """Turns the joints of one tree into symbolic transforms."""
+
+    def __init__(self, tree: RigidBodyTree, params: str) -> None:
+        if params not in PARAMS:
+            raise SymbolicError(f"params must be one of {', '.join(PARAMS)}, got {params!r:.80}")
+        self.tree, self.params = tree, params
+        self.parameters: dict[sp.Symbol, float] = {}
+        self.slots = {b.joint.name: i for b, i in tree._positions()}
+        self.variables = [joint_symbol(k) for k in range(tree.position_count)]
+        names: list[str] = []
+        for b, _ in tree._positions():
+            names += [b.joint.name] * b.joint.position_count
+        self.joints = names
+
+    def _constant(self, value: float, name: str, length: bool) -> sp.Expr:
+        if self.params == "general":
+            sym = sp.Symbol(name)
+        elif length:
+            if self.params == "numeric" or value == 0:
+                return _length(value)
+            sym = sp.Symbol(name)
+        else:
+            exact = exact_angle(value)
+            if self.params == "numeric" or _tabulated(exact):
+                return exact
+            sym = sp.Symbol(name)
+        self.parameters[sym] = float(value)
+        return sym
+
+    def _variable(self, body) -> sp.Expr:
+        """The joint's own position (a mimic follows its leader)."""
+        j = body.joint
+        if j.mimic is not None:
+            leader = self.tree._mimic_leaders(b.joint for b in self.tree.bodies)[j.name]
+            m = j.mimic
+            gain = sp.Integer(int(m.multiplier)) if float(m.multiplier).is_integer() else sp.Float(m.multiplier)
+            extra = exact_angle(m.offset) if j.type == "revolute" else _length(m.offset)
+            return gain * self.variables[self.slots[leader.name]] + extra
+        return self.variables[self.slots[j.name]]
+
+    def link(self, body, index: int) -> sp.Matrix:
+        """The body's pose in its parent, ``index`` (1-based) its place on the chain."""
+        j = body.joint
+        if j.type == "fixed":
+            return _matrix(j._jtp @ j._ctj)
+        if j.type in ("floating", "spherical"):
+            raise SymbolicError(f"joint {j.name!r} is {j.type}: its quaternion has no symbolic form here; "
+                                "symbolic matrices take revolute, prismatic, planar and fixed joints")
+        if j.type == "planar":
+            k = self.slots[j.name]
+            x, y, t = self.variables[k:k + 3]
+            M = _rz(t)
+            M[0, 3], M[1, 3] = x, y
+            return _matrix(j._jtp) * M * _matrix(j._ctj)
+        v = self._variable(body)
+        off = exact_angle(j.offset) if j.type == "revolute" else _length(j.offset)
+        motion = v + off
+        dh = j.dh_parameters
+        if dh is not None and abs(abs(j.axis[2]) - 1) <= 1e-12:
+            motion = motion if j.axis[2] > 0 else -motion
+            lo = index - 1 if dh.convention == "mdh" else index  # Craig: a_{i-1}, α_{i-1}
+            a = self._constant(dh.a, f"a{lo}", True)
+            alpha = self._constant(dh.alpha, f"alpha{lo}", False)
+            if j.type == "revolute":
+                theta, d = motion, self._constant(dh.d, f"d{index}", True)
+            else:
+                theta, d = self._constant(dh.theta, f"theta{index}", False), motion
+            return _dh(a, alpha, d, theta, dh.convention)
+        # a matrix-set joint: JointToParent · M(q) · ChildToJoint, numeric constants
+        axis = [_entry(float(x), True) for x in j.axis]
+        if j.type == "revolute":
+            c, s = sp.cos(motion), sp.sin(motion)
+            k = sp.Matrix(axis)
+            K = sp.Matrix([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+            R = sp.eye(3) + s * K + (1 - c) * K * K
+            M = sp.eye(4)
+            M[:3, :3] = R.applyfunc(sp.expand)
+        else:
+            M = sp.eye(4)
+            M[:3, 3] = sp.Matrix(axis) * motion
+        return _matrix(j._jtp) * M * _matrix(j._ctj)
+
+
+_SWAP: dict[sp.Expr, sp.Expr] = {}
+
+
+def _swap(f: sp.Expr) -> sp.Expr:
+    """sin ↔ cos of the same argument (memoized: the fold asks for the same few again and again)."""
+    g = _SWAP.get(f)
+    if g is None:
+        g = _SWAP[f] = (sp.sin if isinstance(f, sp.cos) else sp.cos)(f.args[0])
+    return g
+
+
+def _add_term(terms: dict[frozenset, sp.Expr], t: sp.Expr) -> None:
+    c, m = t.as_coeff_Mul()
+    key = frozenset(sp.Mul.make_args(m))
+    total = terms.get(key, 0) + c
+    if total == 0:
+        terms.pop(key, None)
+    else:
+        terms[key] = total
+
+
+def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
+    """One pass of the lecture's sum-of-angles folding over ``{monomial's factors: coefficient}``:
+    ``k·R·cA·cB ∓ k·R·sA·sB → k·R·cos(A ± B)`` and ``k·R·sA·cB ± k·R·cA·sB → k·R·sin(A ± B)``.
+    Partners are found by hashing their factor sets, so a pass costs O(terms · factors²) set
+    operations (sympy's TR10i, which does the same by trying pairs of terms, took minutes on a
+    6-joint chain of skew axes)."""
+    changed = False
+    for key in list(terms):
+        if key not in terms:
+            continue
+        k = terms[key]
+        trig = [f for f in key if isinstance(f, (sp.cos, sp.sin))]
+        for n, f in enumerate(trig):
+            for g in trig[n + 1:]:
+                partner = (key - {f, g}) | {_swap(f), _swap(g)}
+                kp = terms.get(partner)
+                if kp is None or len(partner) != len(key):
+                    continue
+                if isinstance(f, sp.sin) and isinstance(g, sp.cos):
+                    f, g = g, f  # cA·sB with sA·cB, below
+                A, B = f.args[0], g.args[0]
+                if isinstance(f, sp.cos) and isinstance(g, sp.cos):  # cA·cB with sA·sB
+                    new = sp.cos(A + B) * k if kp == -k else sp.cos(A - B) * k if kp == k else None
+                elif isinstance(f, sp.sin):  # sA·sB with cA·cB: the partner leads
+                    new = sp.cos(A + B) * kp if kp == -k else sp.cos(A - B) * kp if kp == k else None
+                else:  # cA·sB with sA·cB
+                    new = sp.sin(A + B) * k if kp == k else sp.sin(B - A) * k if kp == -k else None
+                if new is None:
+                    continue
+                rest = key - {f, g}
+                del terms[key], terms[partner]
+                for t in sp.Add.make_args(sp.expand(sp.Mul(*rest) * new)):
+                    _add_term(terms, t)
+                changed = True
+                break
+            else:
+                continue
+            break
+    return changed
+
+
+def _simplify(e: sp.Expr) -> sp.Expr:
+    terms: dict[frozenset, sp.Expr] = {}
+    for t in sp.Add.make_args(sp.expand(e)):
+        _add_term(terms, t)
+    while _fold(terms):
+        pass
+    return sp.Add(*(c * sp.Mul(*m) for m, c in terms.items()))
+
+
+def _size(e: sp.Expr) -> int:
+    return 0 if e == 0 else len(sp.Add.make_args(e))
+
+
+def _product(mats: list[sp.Matrix]) -> sp.Matrix:
+    T = sp.eye(4)
+    for A in mats:
+        # refuse before expanding: the expansion itself is what takes the time
+        n = max(sum(_size(T[r, k]) * _size(A[k, c]) for k in range(4)) for r in range(4) for c in range(4))
+        if n > MAX_TERMS:
+            raise SymbolicError(f"a matrix entry would have up to {n} terms, more than the {MAX_TERMS} a symbolic "
+                                "matrix may have: too many joints with skew axes (or symbolic constants) on this "
+                                "chain; ask for one link's A_i, or for a body nearer the base")
+        T = (T * A).applyfunc(_simplify)
+    return T
+
+
+def _path(tree: RigidBodyTree, body: str | None) -> list:
+    if body is None:
+        body = tree.end_effector
+        if body is None:
+            raise SymbolicError("the tree has no bodies: there is no transform to show")
+    tree.get_body(body)  # UnknownBodyError for a name that is not there
+    return [tree.get_body(n) for n in chain_path(tree, body)]
+
+
+def symbolic_model(tree: RigidBodyTree, body: str | None = None, params: str = "numeric",
+                   link: int | None = None) -> SymbolicFK:
+    """T₀ of ``body`` (default: the end effector), or with ``link = i`` only A_i, the i-th
+    (1-based) body's pose in its parent on the way to ``body``; with its variables and parameters."""
+    b = _Builder(tree, params)
+    path = _path(tree, body)
+    if link is None:
+        M = _product([b.link(x, i) for i, x in enumerate(path, 1)])
+    else:
+        if isinstance(link, bool) or not isinstance(link, (int, np.integer)) or not 1 <= link <= len(path):
+            raise SymbolicError(f"link must be 1…{len(path)} (the bodies from the base to "
+                                f"{path[-1].name if path else 'the end'!r}), got {link!r:.80}")
+        M = _product([b.link(path[link - 1], int(link))])
+    return SymbolicFK(M, b.variables, b.joints, b.parameters)
+
+
+def symbolic_fk(tree: RigidBodyTree, body: str | None = None, params: str = "numeric") -> sp.Matrix:
+    """T₀ of ``body`` (default: the end effector) in the joint variables ``q1…qn``."""
+    return symbolic_model(tree, body, params).matrix
+
+
+def symbolic_link(tree: RigidBodyTree, i: int, body: str | None = None, params: str = "numeric") -> sp.Matrix:
+    """A_i: the pose of the i-th body (1-based) on the chain to ``body`` in its parent."""
+    return symbolic_model(tree, body, params, link=i).matrix
+
+
+# --- printing ------------------------------------------------------------------------------------
+
+def _float_text(x: sp.Float) -> str:
+    return repr(float(x))  # shortest round-trip form: 0.4318, not 0.431800000000000
+
+
+def _lecture_index(arg: sp.Expr) -> str | None:
+    """``"12"`` for ``q1 + q2`` (``"1,10"`` once an index has two digits), else ``None``."""
+    terms = arg.args if isinstance(arg, sp.Add) else (arg,)
+    ks = []
+    for t in terms:
+        if not isinstance(t, sp.Symbol) or not t.name[1:].isdigit() or t.name[0] != "q":
+            return None
+        ks.append(int(t.name[1:]))
+    ks.sort()
+    return "".join(map(str, ks)) if all(k < 10 for k in ks) else ",".join(map(str, ks))
+
+
+def _factor_key(f: sp.Expr) -> tuple:
+    """Lecture order inside a product: constants (``a1``, ``d3``), then c/s by joint index, c first."""
+    if isinstance(f, (sp.cos, sp.sin)):
+        idx = _lecture_index(f.args[0])
+        if idx is not None:
+            return (1, [int(k) for k in idx.split(",")] if "," in idx else [int(k) for k in idx],
+                    0 if isinstance(f, sp.cos) else 1)
+        return (2, [], str(f))
+    return (0, [], str(f))
+
+
+def _lecture_factors(expr: sp.Mul) -> tuple[sp.Expr, list[sp.Expr]] | None:
+    """``(coefficient, factors in lecture order)``, or ``None`` when sympy's own layout is
+    needed (a quotient)."""
+    coeff, factors = expr.as_coeff_mul()
+    if any(f.is_Pow and f.exp.is_negative for f in factors) or (coeff.is_Rational and coeff.q != 1):
+        return None
+    return coeff, sorted(factors, key=_factor_key)
+
+
+class _TextPrinter(StrPrinter):
+    def __init__(self, lecture: bool) -> None:
+        super().__init__()
+        self.lecture = lecture
+
+    def _print_Float(self, expr: sp.Float) -> str:
+        return _float_text(expr)
+
+    def _print_Function(self, expr) -> str:
+        if self.lecture and expr.func in (sp.cos, sp.sin):
+            idx = _lecture_index(expr.args[0])
+            if idx is not None:
+                return ("c" if expr.func is sp.cos else "s") + idx
+        return super()._print_Function(expr)
+
+    _print_cos = _print_sin = _print_Function
+
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        split = _lecture_factors(expr) if self.lecture else None
+        if split is None:
+            return super()._print_Mul(expr)
+        coeff, factors = split
+        parts = [self.parenthesize(f, 40) for f in factors]  # 40: Mul's precedence
+        sign = "-" if coeff < 0 else ""
+        if abs(coeff) != 1:
+            parts.insert(0, self._print(abs(coeff)))
+        return sign + "*".join(parts)
+
+
+class _LecturePrinter(LatexPrinter):
+    def _print_Float(self, expr: sp.Float) -> str:
+        text = _float_text(expr)
+        if "e" in text:
+            m, e = text.split("e")
+            return rf"{m} \cdot 10^{{{int(e)}}}"
+        return text
+
+    def _print_Function(self, expr, exp=None) -> str:
+        if expr.func in (sp.cos, sp.sin):
+            idx = _lecture_index(expr.args[0])
+            if idx is not None:
+                base = ("c" if expr.func is sp.cos else "s") + "_{" + idx + "}"
+                return base if exp is None else f"{base}^{{{exp}}}"
+        return super()._print_Function(expr, exp)
+
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        split = _lecture_factors(expr)
+        if split is None:
+            return super()._print_Mul(expr)
+        coeff, factors = split
+        parts = [self.parenthesize(f, 40) for f in factors]
+        sign = "- " if coeff < 0 else ""
+        if abs(coeff) != 1:
+            parts.insert(0, self._print(abs(coeff)))
+        return sign + " ".join(parts)
+
+
+def to_text(expr: sp.Basic) -> str:
+    """``expr`` in the lecture's notation: ``a1*c1 + a2*c12`` (a matrix as nested lists)."""
+    if isinstance(expr, sp.MatrixBase):
+        return "\n".join("[" + ", ".join(to_text(e) for e in expr.row(r)) + "]" for r in range(expr.rows))
+    return _TextPrinter(True).doprint(expr)
+
+
+def to_python(expr: sp.Basic) -> str:
+    """``expr`` in sympy syntax (``cos(q1 + q2)``), which :func:`sympy.sympify` reads back."""
+    return _TextPrinter(False).doprint(expr)
+
+
+def to_latex(expr: sp.Basic) -> str:
+    """``expr`` as LaTeX in the lecture's notation (``c_{1}``, ``s_{12}``; a matrix as ``bmatrix``)."""
+    return _LecturePrinter({"mat_str": "bmatrix", "mat_delim": ""}).doprint(expr)

@@ -1,0 +1,274 @@
+"""Symbolic forward kinematics: equal to the numeric FK everywhere, and in the lecture's form
+where /work/shared/kinematics.md prints the matrices."""
+
+from __future__ import annotations
+
+import time
+from math import pi
+
+import numpy as np
+import pytest
+import sympy as sp
+from kinetree.core import (
+    DHLink,
+    Joint,
+    Mimic,
+    RigidBody,
+    RigidBodyTree,
+    SymbolicError,
+    UnknownBodyError,
+    dh_chain,
+    list_robots,
+    load_robot,
+    robot_info,
+    symbolic_fk,
+    symbolic_link,
+)
+from kinetree.core import symbolic as symbolic_module
+from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_text
+
+DH_ROBOTS = [n for n in list_robots() if robot_info(n)["convention"] in ("dh", "mdh")]
+q1, q2, q3, q4, q5, q6 = sp.symbols("q1:7")
+a1, a2, d1, d2, d3, d4, d6 = sp.symbols("a1 a2 d1 d2 d3 d4 d6")
+c, s = sp.cos, sp.sin
+
+
+def _same(A: sp.Matrix, B: sp.Matrix) -> bool:
+    """Symbolically equal: every entry of A − B simplifies to 0."""
+    return all(sp.simplify(sp.expand_trig(e)) == 0 for e in (A - B))
+
+
+def _fk_error(tree: RigidBodyTree, model, body: str, rng, n: int = 6) -> float:
+    f = sp.lambdify([model.variables, list(model.parameters)], model.matrix, "numpy")
+    err = 0.0
+    for _ in range(n):
+        q = tree.random_configuration(rng)
+        T = np.array(f(list(q), list(model.parameters.values())), dtype=float)
+        err = max(err, float(np.abs(T - tree.get_transform(q, body)).max()))
+    return err
+
+
+@pytest.mark.parametrize("params", ["numeric", "symbolic"])
+@pytest.mark.parametrize("name", DH_ROBOTS)
+def test_equals_fk_at_random_configurations(name, params):
+    tree = load_robot(name, tool=True)  # the flange (a fixed matrix body) too, where there is one
+    model = symbolic_model(tree, params=params)
+    assert [v.name for v in model.variables] == [f"q{k + 1}" for k in range(tree.position_count)]
+    assert model.joints == tree.movable_joint_names
+    assert _fk_error(tree, model, tree.end_effector, np.random.default_rng(7)) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["puma560", "puma560_mdh", "stanford_lecture", "ur5"])
+def test_general_parameters_equal_fk(name):
+    tree = load_robot(name)
+    model = symbolic_model(tree, params="general")
+    assert len(model.parameters) == 4 * 6 - 6  # a, alpha and the constant of d/theta, zeros included
+    assert _fk_error(tree, model, tree.end_effector, np.random.default_rng(8), 3) < 1e-12
+
+
+def test_general_seven_joint_chain_is_refused_quickly():
+    start = time.perf_counter()
+    with pytest.raises(SymbolicError, match="ask for one link's A_i"):
+        symbolic_fk(load_robot("panda"), params="general")
+    assert time.perf_counter() - start < 10  # refused before the expansion, not after
+    assert symbolic_link(load_robot("panda"), 7, params="general").free_symbols == set(sp.symbols("q7 a6 alpha6 d7"))
+
+
+@pytest.mark.parametrize("name", ["puma560", "panda", "jaco", "stanford_lecture"])
+def test_each_link_is_the_body_pose_in_its_parent(name):
+    tree = load_robot(name)
+    rng = np.random.default_rng(3)
+    q = tree.random_configuration(rng)
+    for i, body in enumerate(tree.bodies, 1):
+        model = symbolic_model(tree, params="symbolic", link=i)
+        A = model.evaluate(q)
+        np.testing.assert_allclose(A, tree.get_transform(q, body.name, tree.parent_name(body.name)), atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["quadruped", "humanoid_upper_body"])
+def test_urdf_trees_equal_fk(name):
+    tree = load_robot(name)
+    rng = np.random.default_rng(11)
+    for body in (tree.bodies[2].name, tree.bodies[3].name):
+        assert _fk_error(tree, symbolic_model(tree, body), body, rng, 3) < 1e-12
+
+
+def test_two_link_arm_in_the_lecture_form():
+    T = symbolic_fk(load_robot("two_link_planar"), params="symbolic")
+    assert T[0, 3] == a1 * c(q1) + a2 * c(q1 + q2)  # structurally: exactly this simplified form
+    assert T[1, 3] == a1 * s(q1) + a2 * s(q1 + q2)
+    assert T == sp.Matrix([[c(q1 + q2), -s(q1 + q2), 0, a1 * c(q1) + a2 * c(q1 + q2)],
+                           [s(q1 + q2), c(q1 + q2), 0, a1 * s(q1) + a2 * s(q1 + q2)],
+                           [0, 0, 1, 0], [0, 0, 0, 1]])
+    assert to_text(T[0, 3]) == "a1*c1 + a2*c12"
+    assert to_text(T[1, 3]) == "a1*s1 + a2*s12"
+    assert to_latex(T[0, 3]) == "a_{1} c_{1} + a_{2} c_{12}"
+    numeric = symbolic_fk(load_robot("two_link_planar"))
+    assert numeric[0, 3] == sp.Float(1.0) * c(q1) + sp.Float(0.5) * c(q1 + q2)
+    assert to_text(numeric[0, 3]) == "1.0*c1 + 0.5*c12"
+
+
+def test_cylindrical_arm_matches_the_lecture():
+    model = symbolic_model(load_robot("cylindrical"), params="symbolic")
+    assert model.parameters == {d1: 0.5}
+    T = model.matrix.subs({q2: d2, q3: d3}, simultaneous=True)  # the lecture names the slides d2, d3
+    lecture = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * d3], [s(q1), 0, c(q1), c(q1) * d3],
+                         [0, -1, 0, d1 + d2], [0, 0, 0, 1]])
+    assert _same(T, lecture)
+    assert T == lecture  # and already in the printed form
+
+
+WRIST_T63 = sp.Matrix([
+    [c(q4) * c(q5) * c(q6) - s(q4) * s(q6), -c(q4) * c(q5) * s(q6) - s(q4) * c(q6), c(q4) * s(q5), c(q4) * s(q5) * d6],
+    [s(q4) * c(q5) * c(q6) + c(q4) * s(q6), -s(q4) * c(q5) * s(q6) + c(q4) * c(q6), s(q4) * s(q5), s(q4) * s(q5) * d6],
+    [-s(q5) * c(q6), s(q5) * s(q6), c(q5), c(q5) * d6],
+    [0, 0, 0, 1]])
+
+
+def test_spherical_wrist_matches_the_lecture():
+    model = symbolic_model(load_robot("spherical_wrist"), params="symbolic")
+    # the wrist's rows are the lecture's 4, 5, 6: rename q1..q3 and the third row's d
+    T = model.matrix.subs({q1: q4, q2: q5, q3: q6, d3: d6}, simultaneous=True)
+    assert _same(T, WRIST_T63)
+    assert T == WRIST_T63
+    assert to_text(model.matrix[0, 3]) == "d3*c1*s2"
+
+
+def test_scara_matches_the_lecture():
+    T = symbolic_model(load_robot("scara"), params="symbolic").matrix.subs({q3: d3}, simultaneous=True)
+    c12, s12 = c(q1 + q2), s(q1 + q2)
+    lecture = sp.Matrix([
+        [c12 * c(q4) + s12 * s(q4), -c12 * s(q4) + s12 * c(q4), 0, a1 * c(q1) + a2 * c12],
+        [s12 * c(q4) - c12 * s(q4), -s12 * s(q4) - c12 * c(q4), 0, a1 * s(q1) + a2 * s12],
+        [0, 0, -1, -d3 - d4], [0, 0, 0, 1]])
+    assert _same(T, lecture)
+    assert T[:, 3] == lecture[:, 3]
+
+
+def test_cylindrical_arm_with_wrist_is_the_product():
+    rows = [DHLink("R", 0, 0, 0.5, 0), DHLink("P", 0, -pi / 2, 0, 0, qlim=(0, 1)), DHLink("P", 0, 0, 0, 0, qlim=(0, 1)),
+            DHLink("R", 0, -pi / 2, 0, 0), DHLink("R", 0, pi / 2, 0, 0), DHLink("R", 0, 0, 0.1, 0)]
+    model = symbolic_model(dh_chain(rows), params="symbolic")
+    T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * q3], [s(q1), 0, c(q1), c(q1) * q3],
+                     [0, -1, 0, d1 + q2], [0, 0, 0, 1]])
+    assert _same(model.matrix, T30 * WRIST_T63.subs(d6, sp.Symbol("d6")))
+    assert set(model.parameters) == {d1, d6}
+
+
+def test_planar_three_link_folds_parallel_axes():
+    tree = dh_chain([DHLink("R", 0.3, 0, 0, 0), DHLink("R", 0.2, 0, 0, 0), DHLink("R", 0.1, 0, 0, 0)])
+    T = symbolic_fk(tree, params="symbolic")
+    a3 = sp.Symbol("a3")
+    assert T[0, 3] == a1 * c(q1) + a2 * c(q1 + q2) + a3 * c(q1 + q2 + q3)
+    assert to_text(T[0, 0]) == "c123"
+
+
+def test_stanford_lecture_table():
+    tree = load_robot("stanford_lecture")
+    assert "Spong" in robot_info("stanford_lecture")["source"]
+    A5 = symbolic_link(tree, 5)
+    assert list(A5.row(2)) == [0, 1, 0, 0]  # α5 = +90° (the lecture misprints −1)
+    model = symbolic_model(tree, params="symbolic")
+    assert model.parameters == {d2: 0.154, sp.Symbol("d6"): 0.263}
+    # the lecture's T_3^0 of the Stanford arm: last column [c1 s2 d3 − s1 d2, s1 s2 d3 + c1 d2, c2 d3]
+    T3 = symbolic_fk(tree, tree.bodies[2].name, params="symbolic").subs(q3, d3)
+    assert _same(T3[:3, 3], sp.Matrix([c(q1) * s(q2) * d3 - s(q1) * d2, s(q1) * s(q2) * d3 + c(q1) * d2, c(q2) * d3]))
+
+
+def test_right_angles_are_exact_and_lengths_keep_their_float():
+    puma = load_robot("puma560")
+    assert symbolic_link(puma, 1) == sp.Matrix([[c(q1), 0, s(q1), 0], [s(q1), 0, -c(q1), 0],
+                                                [0, 1, 0, 0], [0, 0, 0, 1]])
+    A3 = symbolic_link(puma, 3)
+    assert A3[0, 3] == sp.Float(0.0203) * c(q3) and float(A3[0, 3].coeff(c(q3))) == 0.0203
+    assert A3[2, 3] == sp.Float(0.15005)
+    assert not any(isinstance(x, sp.Float) for x in symbolic_fk(puma)[:3, :3].atoms(sp.Number))
+    assert to_text(A3[2, 3]) == "0.15005"  # the shortest form, not 0.150050000000000
+
+
+def test_general_parameters_give_the_textbook_a_i():
+    ai, al, di = sp.symbols("a2 alpha2 d2")
+    A = symbolic_link(load_robot("puma560"), 2, params="general")
+    t = q2
+    assert A == sp.Matrix([[c(t), -s(t) * c(al), s(t) * s(al), ai * c(t)],
+                           [s(t), c(t) * c(al), -c(t) * s(al), ai * s(t)],
+                           [0, s(al), c(al), di], [0, 0, 0, 1]])
+    # Craig's modified DH: A_1 holds a_0 and alpha_0
+    M = symbolic_link(load_robot("panda"), 1, params="general")
+    a0, alpha0 = sp.symbols("a0 alpha0")
+    assert M[0, 3] == a0 and M[1, 2] == -s(alpha0)
+
+
+def test_printers_round_trip_through_sympify():
+    model = symbolic_model(load_robot("ur5"))
+    rng = np.random.default_rng(5)
+    q = load_robot("ur5").random_configuration(rng)
+    values = dict(zip(model.variables, q))
+    for e in model.matrix:
+        back = sp.sympify(to_python(e))
+        assert abs(float(back.subs(values)) - float(e.subs(values))) < 1e-12
+    text = to_text(model.matrix)
+    assert "c234" in text and "s234" in text and "cos(" not in text  # UR's three parallel joints folded
+    latex = to_latex(model.matrix)
+    assert latex.startswith(r"\begin{bmatrix}") and "c_{234}" in latex
+
+
+def test_puma_prints_within_a_second_or_two():
+    start = time.perf_counter()
+    T = symbolic_fk(load_robot("puma560"), params="symbolic")
+    text, latex = to_text(T), to_latex(T)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 3.0, elapsed  # measured 0.1 s
+    assert "c23" in text and len(latex) > 500
+
+
+def test_mimic_and_planar_joints():
+    tree = RigidBodyTree()
+    b1 = RigidBody("b1")
+    b1.joint = Joint("j1", "revolute")
+    tree.add_body(b1, "base")
+    b2 = RigidBody("b2")
+    b2.joint = Joint("j2", "revolute")
+    b2.joint.set_fixed_transform(np.array([[1, 0, 0, 0.3], [0, 0, -1, 0], [0, 1, 0, 0.1], [0, 0, 0, 1.0]]))
+    b2.joint.axis = [0, 0.6, 0.8]
+    b2.joint.mimic = Mimic("j1", -2.0, 0.25)
+    tree.add_body(b2, "b1")
+    b3 = RigidBody("b3")
+    b3.joint = Joint("j3", "planar")
+    b3.joint.set_fixed_transform(np.array([[0, -1, 0, 0], [1, 0, 0, 0.2], [0, 0, 1, 0], [0, 0, 0, 1.0]]))
+    tree.add_body(b3, "b2")
+    model = symbolic_model(tree, params="symbolic")
+    assert [v.name for v in model.variables] == ["q1", "q2", "q3", "q4"]
+    assert _fk_error(tree, model, "b3", np.random.default_rng(2)) < 1e-12
+
+
+def test_refusals():
+    tree = load_robot("puma560")
+    with pytest.raises(SymbolicError, match="params"):
+        symbolic_fk(tree, params="exec")
+    with pytest.raises(SymbolicError, match=r"link must be 1…6"):
+        symbolic_link(tree, 7)
+    with pytest.raises(UnknownBodyError):
+        symbolic_fk(tree, "nowhere")
+    floating = RigidBodyTree()
+    body = RigidBody("drone")
+    body.joint = Joint("free", "floating")
+    floating.add_body(body, "base")
+    with pytest.raises(SymbolicError, match="'free' is floating"):
+        symbolic_fk(floating)
+    with pytest.raises(SymbolicError, match="no bodies"):
+        symbolic_fk(RigidBodyTree())
+
+
+def test_entry_size_is_bounded(monkeypatch):
+    monkeypatch.setattr(symbolic_module, "MAX_TERMS", 4)
+    with pytest.raises(SymbolicError, match="more than the 4"):
+        symbolic_fk(load_robot("puma560"))
+
+
+def test_names_from_files_never_become_expressions():
+    # a hostile joint name reaches the output only as a name, never as sympy input
+    tree = dh_chain([DHLink("R", 1.0, 0, 0, 0, name="__import__('os')", joint_name="cos(q1) + exec('x')")])
+    model = symbolic_model(tree)
+    assert model.joints == ["cos(q1) + exec('x')"] and [v.name for v in model.variables] == ["q1"]
+    assert model.matrix.free_symbols == {q1}
