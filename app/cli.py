@@ -178,9 +178,14 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
     from .cli_ik import cmd_ik
 
     add_ik(sub)
+    from .cli_symbolic import add_parser as add_symbolic
+    from .cli_symbolic import cmd_symbolic
+
+    add_symbolic(sub)
     for parser in sub.choices.values():  # also the commands registered before ours (screenshot)
         accept_negative_numbers(parser)
-    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library, "ik": cmd_ik}
+    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library, "ik": cmd_ik,
+            "symbolic": cmd_symbolic}
 
 
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

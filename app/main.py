@@ -104,7 +104,7 @@ def missing_display() -> str | None:
     if os.environ.get("DISPLAY"):
         return None
     return ("kinetree: no display found (DISPLAY and WAYLAND_DISPLAY are not set); without one use "
-            "the headless commands: kinetree screenshot, details, fk, ik, convert, library (kinetree --help)")
+            "the headless commands: kinetree screenshot, details, fk, ik, symbolic, convert, library (kinetree --help)")
 
 
 def run_gui(source: str | None) -> int:
@@ -187,7 +187,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     return code
 
 
-COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik")
+COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik", "symbolic")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,102 @@
+"""``kinetree symbolic``: T₀ⁿ or one A_i as a symbolic matrix in the lecture's notation. No Qt here.
+
+Formats: ``text`` (``c1``, ``s12``: the lecture's shorthand), ``latex`` (``c_{1}``, a ``bmatrix``)
+and ``json`` (``{"variables", "joints", "parameters", "matrix"}``, the matrix as 4×4 strings in
+sympy syntax, which ``sympy.sympify`` reads back). sympy is imported only when this command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from kinetree.core.io import open_robot
+
+from .cli import InputError, name_arg
+
+#: Entries up to this long print as a grid; longer ones one per line.
+GRID_WIDTH = 24
+
+
+def _label(path_index: int, link: int | None, latex: bool) -> str:
+    if link is not None:
+        return f"A_{{{link}}}" if latex else f"A{link}"
+    return f"T_{{0}}^{{{path_index}}}" if latex else f"T0_{path_index}"
+
+
+def _legend(model, comment: str) -> list[str]:
+    used = model.matrix.free_symbols
+    lines = [f"{comment} {v.name} = joint {j!r}" for v, j in zip(model.variables, model.joints) if v in used]
+    lines += [f"{comment} {p.name} = {value!r}" for p, value in model.parameters.items()]
+    return lines
+
+
+def _text(model, title: str, label: str) -> str:
+    from kinetree.core.symbolic import to_text
+
+    M = model.matrix
+    cells = [[to_text(M[r, c]) for c in range(4)] for r in range(4)]
+    lines = [f"# {title}", *_legend(model, "#")]
+    if max(len(x) for row in cells for x in row) <= GRID_WIDTH:
+        widths = [max(len(cells[r][c]) for r in range(4)) for c in range(4)]
+        lines.append(f"{label} =")
+        lines += ["  [" + "  ".join(cells[r][c].rjust(widths[c]) for c in range(4)) + "]" for r in range(4)]
+    else:
+        lines += [f"{label}[{r + 1},{c + 1}] = {cells[r][c]}" for r in range(3) for c in range(4)]
+        lines.append(f"{label}[4,:] = " + "  ".join(cells[3]))
+    return "\n".join(lines)
+
+
+def cmd_symbolic(args: argparse.Namespace) -> int:
+    from kinetree.core.dh import chain_path
+    from kinetree.core.symbolic import symbolic_model, to_latex, to_python
+
+    tree, _ = open_robot(args.robot, allow_env=args.allow_env)
+    body = args.body or tree.end_effector
+    if body is None:
+        raise InputError(f"{args.robot} has no bodies")
+    model = symbolic_model(tree, body, args.params, link=args.link)
+    n = len(chain_path(tree, body))
+    what = f"A{args.link}, the pose of {chain_path(tree, body)[args.link - 1]!r} in its parent" \
+        if args.link is not None else f"T0_{n}, the pose of {body!r} in {tree.base_name!r}"
+    if args.format == "json":
+        print(json.dumps({
+            "robot": args.robot, "body": body, "link": args.link, "params": args.params,
+            "variables": [v.name for v in model.variables], "joints": model.joints,
+            "parameters": {p.name: value for p, value in model.parameters.items()},
+            "matrix": [[to_python(model.matrix[r, c]) for c in range(4)] for r in range(4)],
+        }, indent=2))
+    elif args.format == "latex":
+        lines = [f"% {what}", *_legend(model, "%"), f"{_label(n, args.link, True)} = {to_latex(model.matrix)}"]
+        print("\n".join(lines))
+    else:
+        print(_text(model, f"{what} ({args.params} parameters)", _label(n, args.link, False)))
+    return 0
+
+
+def _link(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more (links count from 1), got {value}")
+    return value
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("symbolic", help="symbolic pose of a body (c1, s12 …) or one link's A_i", description=(
+        "The symbolic pose T0_n of BODY (default: the end effector) in the base, or with --link I only "
+        "A_I, the I-th body's pose in its parent on the way to BODY, in the joint variables q1…qn "
+        "(configuration order). Parameters: numeric (numbers; right angles exact), symbolic (the "
+        "lecture's symbols a1, d2 … for non-zero lengths), general (every DH constant a symbol). "
+        "Formats: text (c1, s12), latex, json (matrix entries in sympy syntax)."))
+    p.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
+    p.add_argument("--body", type=name_arg, help="last body of the chain (default: the end effector)")
+    p.add_argument("--link", type=_link, metavar="I", help="only A_I, the I-th body from the base (1-based)")
+    p.add_argument("--params", choices=("numeric", "symbolic", "general"), default="numeric",
+                   help="DH constants as numbers (default), as the lecture's symbols, or all as symbols")
+    p.add_argument("--format", choices=("text", "latex", "json"), default="text")
+    p.add_argument("--allow-env", action="store_true",
+                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
+    return p
