@@ -171,3 +171,16 @@ def test_hostile_poses_are_refused_with_the_file_and_field(tmp_path, poses, matc
     assert str(path) in str(info.value)
     with pytest.raises(FileFormatError, match=match):
         tree_from_dict(d, "bad")
+
+
+def test_a_dh_table_edit_keeps_the_poses():
+    from kinetree.core import chain_dh_table, rebuild_chain
+
+    puma = load_robot("puma560")
+    links = [e.link for e in chain_dh_table(puma)]
+    links[1].a = 0.5  # an edit in the DH table rebuilds the chain
+    edited = rebuild_chain(puma, links)
+    assert list(edited.named_poses) == ["qz", "qr", "qs", "qn"]
+    np.testing.assert_array_equal(edited.named_poses["qn"], puma.named_poses["qn"])
+    edited.named_poses["x"] = np.zeros(6)
+    assert "x" not in puma.named_poses
