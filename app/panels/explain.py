@@ -200,15 +200,22 @@ class ExplainPanel(QWidget):
             T = T @ elementary(kind, t * v)
         return T
 
-    def factors(self) -> list[np.ndarray]:
-        """The four elementary matrices of A_i, in the convention's order."""
-        qs = self.chain.variables(self.doc.tree, self.doc.configuration)
-        return [elementary(kind, v) for kind, v in self.chain.steps(self.link, qs[self.link - 1])]
+    def shown_link(self) -> int:
+        """The link whose A is shown: the one picked, or (from frame 0) the one being stepped."""
+        if not self.from_zero.isChecked():
+            return self.link
+        return max(1, min(self.link, math.ceil(self.position / 4 - 1e-9)))
 
-    def partial_products(self) -> list[np.ndarray]:
-        """E₁, E₁E₂, E₁E₂E₃, E₁E₂E₃E₄ = A_i."""
+    def factors(self, link: int | None = None) -> list[np.ndarray]:
+        """The four elementary matrices of A_link (default: the picked link), in order."""
+        j = self.link if link is None else link
+        qs = self.chain.variables(self.doc.tree, self.doc.configuration)
+        return [elementary(kind, v) for kind, v in self.chain.steps(j, qs[j - 1])]
+
+    def partial_products(self, link: int | None = None) -> list[np.ndarray]:
+        """E₁, E₁E₂, E₁E₂E₃, E₁E₂E₃E₄ = A_link."""
         out, P = [], np.eye(4)
-        for E in self.factors():
+        for E in self.factors(link):
             P = P @ E
             out.append(P)
         return out
@@ -283,7 +290,7 @@ class ExplainPanel(QWidget):
             self.formula.clear()
             self.status.clear()
             return
-        i = self.link
+        i = self.shown_link()
         qs = chain.variables(self.doc.tree, self.doc.configuration)
         steps = chain.steps(i, qs[i - 1])
         names = [self._factor_name(i, kind) for kind, _ in steps]
@@ -291,9 +298,9 @@ class ExplainPanel(QWidget):
                              + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
                              + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""))
         done = int(math.floor(self.position + 1e-9))
-        first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)
+        first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)  # steps before A_i's
         here = done - first  # steps of A_i done (negative: still in an earlier link)
-        for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(), self.partial_products())):
+        for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(i), self.partial_products(i))):
             self.factor_titles[k].setText(f"{names[k]} = {self._value(kind, v)}")
             self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
@@ -302,16 +309,24 @@ class ExplainPanel(QWidget):
             current = k < here
             self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
                                                 else "border: 2px solid transparent;")
-        chain_names = "·".join(f"A{sub(j)}" for j in range(1, i + 1))
-        self.chain_title.setText(f"<b>T{sub(0)}{self._sup(i)}</b> = {chain_names}")
-        self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
+        n = self.link
+        chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
+        if self.from_zero.isChecked():  # T₀ⁱ building up: the ghost's pose in frame 0 so far
+            F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
+            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}, so far: "
+                                     f"{self._ghost_label(math.floor(self.position + 1e-9))}")
+            self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
+                                                "plain", 4))
+        else:
+            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}")
+            self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
 
-    def _ghost_label(self) -> str:
-        """What the ghost shows: the product of the motions done so far (plain text)."""
-        done = math.ceil(self.position - 1e-9)
+    def _ghost_label(self, done: int | None = None) -> str:
+        """The product of the motions done so far (default: the ghost's, under way included)."""
+        done = math.ceil(self.position - 1e-9) if done is None else done
         if done == 0:
             return "frame 0" if self.from_zero.isChecked() else f"frame {self.link - 1}"
         motions = self._motions()[:done]

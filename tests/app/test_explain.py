@@ -101,6 +101,13 @@ def test_step_click_moves_the_ghost_frame(window, qtbot):
         panel.step()
         qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=3000)
     assert np.abs(state.ghost - P[0]).max() <= 1e-12  # A₁ done: frame 1
+    assert panel.shown_link() == 1 and panel.chain_cell.text() == matrix_text(P[0], "plain", 4)
+    assert "so far: A₁" in panel.chain_title.text()
+    panel.step()  # into A₂: its factors are shown now
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=3000)
+    E2 = expected_factors(tree, "link2", q)
+    assert panel.shown_link() == 2 and panel.partial_cells[0].text() == matrix_text(E2[0], "plain", 3)
+    assert np.abs(state.ghost - P[0] @ E2[0]).max() <= 1e-12
     # hiding the dock hides the ghost
     window.explain_dock.hide()
     qtbot.waitUntil(lambda: state.ghost is None, timeout=2000)
