@@ -1,8 +1,9 @@
 """``kinetree symbolic``: T₀ⁿ or one A_i as a symbolic matrix in the lecture's notation. No Qt here.
 
-Formats: ``text`` (``c1``, ``s12``: the lecture's shorthand), ``latex`` (``c_{1}``, a ``bmatrix``)
-and ``json`` (``{"variables", "joints", "parameters", "matrix"}``, the matrix as 4×4 strings in
-sympy syntax, which ``sympy.sympify`` reads back). sympy is imported only when this command runs.
+Formats: ``text`` (``c1``, ``s12``: the lecture's shorthand), ``latex`` (``c_{1}``, a
+``bmatrix``), ``python`` (a script that rebuilds the matrix with sympy) and ``json``
+(``{"variables", "joints", "parameters", "matrix"}``, the matrix as 4×4 strings in sympy syntax,
+which ``sympy.sympify`` reads back). sympy is imported only when this command runs.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def _text(model, title: str, label: str) -> str:
 
 def cmd_symbolic(args: argparse.Namespace) -> int:
     from kinetree.core.dh import chain_path
-    from kinetree.core.symbolic import symbolic_model, to_latex, to_python
+    from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_python_script
 
     tree, _ = open_robot(args.robot, allow_env=args.allow_env)
     body = args.body or tree.end_effector
@@ -66,6 +67,8 @@ def cmd_symbolic(args: argparse.Namespace) -> int:
             "parameters": {p.name: value for p, value in model.parameters.items()},
             "matrix": [[to_python(model.matrix[r, c]) for c in range(4)] for r in range(4)],
         }, indent=2))
+    elif args.format == "python":
+        print(f"# {what}\n" + to_python_script(model, _label(n, args.link, False)), end="")
     elif args.format == "latex":
         lines = [f"% {what}", *_legend(model, "%"), f"{_label(n, args.link, True)} = {to_latex(model.matrix)}"]
         print("\n".join(lines))
@@ -90,13 +93,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "A_I, the I-th body's pose in its parent on the way to BODY, in the joint variables q1…qn "
         "(configuration order). Parameters: numeric (numbers; right angles exact), symbolic (the "
         "lecture's symbols a1, d2 … for non-zero lengths), general (every DH constant a symbol). "
-        "Formats: text (c1, s12), latex, json (matrix entries in sympy syntax)."))
+        "Formats: text (c1, s12), latex, json (matrix entries in sympy syntax), python (a sympy script)."))
     p.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
     p.add_argument("--body", type=name_arg, help="last body of the chain (default: the end effector)")
     p.add_argument("--link", type=_link, metavar="I", help="only A_I, the I-th body from the base (1-based)")
     p.add_argument("--params", choices=("numeric", "symbolic", "general"), default="numeric",
                    help="DH constants as numbers (default), as the lecture's symbols, or all as symbols")
-    p.add_argument("--format", choices=("text", "latex", "json"), default="text")
+    p.add_argument("--format", choices=("text", "latex", "json", "python"), default="text")
     p.add_argument("--allow-env", action="store_true",
                    help="let a .xacro read environment variables ($(env X), $(optenv X))")
     return p

@@ -43,7 +43,7 @@ from .errors import SymbolicError
 from .tree import RigidBodyTree
 
 __all__ = ["MAX_TERMS", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk", "symbolic_link",
-           "symbolic_model", "to_latex", "to_python", "to_text"]
+           "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
 
 PARAMS = ("numeric", "symbolic", "general")
 #: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
@@ -445,3 +445,18 @@ def to_python(expr: sp.Basic) -> str:
 def to_latex(expr: sp.Basic) -> str:
     """``expr`` as LaTeX in the lecture's notation (``c_{1}``, ``s_{12}``; a matrix as ``bmatrix``)."""
     return _LecturePrinter({"mat_str": "bmatrix", "mat_delim": ""}).doprint(expr)
+
+
+def to_python_script(model: SymbolicFK, name: str = "T") -> str:
+    """A self-contained Python snippet that rebuilds ``model.matrix`` with sympy as ``name``, the
+    parameters' values in a dict ``values`` (``T.subs(values)`` gives the numeric form)."""
+    used = sorted(model.matrix.free_symbols, key=lambda x: x.name)
+    lines = ["from sympy import *", ""]
+    if used:
+        lines.append(f"{', '.join(x.name for x in used)} = symbols({' '.join(x.name for x in used)!r})")
+    values = ", ".join(f"{p.name}: {v!r}" for p, v in model.parameters.items() if p in used)
+    lines.append(f"values = {{{values}}}")
+    rows = ",\n    ".join("[" + ", ".join(to_python(e) for e in model.matrix.row(r)) + "]" for r in range(4))
+    lines.append(f"{name} = Matrix([\n    {rows},\n])")
+    return "\n".join(lines) + "\n"
+

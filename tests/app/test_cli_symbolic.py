@@ -102,6 +102,16 @@ def test_text_and_latex_in_the_lecture_notation(capsys):
     assert code == 0 and "A2 =" in out and "c2" in out
 
 
+def test_python_format_is_a_script(capsys):
+    code, out, err = run(capsys, "symbolic", "puma560", "--link", "3", "--format", "python")
+    assert code == 0, err
+    scope: dict = {}
+    exec(out, scope)  # KineTree's own output: symbols with fixed names, numbers
+    A = scope["A3"]
+    assert A[0, 3] == sp.Float(0.0203) * sp.cos(sp.Symbol("q3"))
+    assert A.row(2) == sp.Matrix([[0, -1, 0, sp.Float(0.15005)]])
+
+
 @pytest.mark.parametrize("args, code, message", [
     (["puma560", "--link", "9"], 1, "link must be 1…6"),
     (["puma560", "--body", "nowhere"], 1, "nowhere"),

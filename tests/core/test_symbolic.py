@@ -25,7 +25,7 @@ from kinetree.core import (
     symbolic_link,
 )
 from kinetree.core import symbolic as symbolic_module
-from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_text
+from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_python_script, to_text
 
 DH_ROBOTS = [n for n in list_robots() if robot_info(n)["convention"] in ("dh", "mdh")]
 q1, q2, q3, q4, q5, q6 = sp.symbols("q1:7")
@@ -211,6 +211,15 @@ def test_printers_round_trip_through_sympify():
     assert "c234" in text and "s234" in text and "cos(" not in text  # UR's three parallel joints folded
     latex = to_latex(model.matrix)
     assert latex.startswith(r"\begin{bmatrix}") and "c_{234}" in latex
+
+
+@pytest.mark.parametrize("name, link", [("two_link_planar", None), ("puma560", 1), ("jaco", None)])
+def test_python_script_rebuilds_the_matrix(name, link):
+    model = symbolic_model(load_robot(name), params="symbolic", link=link)
+    scope: dict = {}
+    exec(to_python_script(model, "T"), scope)  # our own output, made from fixed symbol names only
+    assert scope["T"] == model.matrix
+    assert {str(k): v for k, v in scope["values"].items()} == {p.name: v for p, v in model.parameters.items()}
 
 
 def test_puma_prints_within_a_second_or_two():
