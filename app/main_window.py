@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from .analysis import install_analysis
 from .document import RobotDocument, project_path, source_name
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
+        install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()

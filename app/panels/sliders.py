@@ -6,7 +6,8 @@ import math
 import time
 
 import numpy as np
-from kinetree.core.channels import channel_values, joint_channels, with_channel, zero_positions
+from kinetree.core import KineTreeError
+from kinetree.core.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,6 +30,30 @@ TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
 ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
+#: A slider's minimum width without and with the torque column (the default dock stays unscrolled).
+SLIDER_MIN_PX = {False: 120, True: 80}
+#: Gravity for the torque column when the robot sets none (``tree.gravity`` is 0 by default).
+STANDARD_GRAVITY = (0.0, 0.0, -9.80665)
+
+
+def torque_text(value: float, unit: str, prefix: str = "") -> str:
+    """A torque as the Joints panel shows it: 2 decimals, 3 below 1 (no "-0", no "1e-17")."""
+    v = float(value) if abs(value) > 1e-9 else 0.0
+    return f"{prefix}{v:.{2 if abs(v) >= 1 else 3}f} {unit}"
+
+
+def torque_rows(tree) -> list[tuple[str, str]]:
+    """(row key, prefix) per DoF of ``tree.gravity_torque``: a one-DoF joint, a planar part or a
+    floating joint's x/y/z on its own row; a spherical or floating joint's moment about its
+    child frame's x/y/z axis on the roll/pitch/yaw row, prefixed "Mx"/"My"/"Mz"."""
+    out = []
+    for name in tree.dof_names():
+        joint, _, part = name.rpartition(".")
+        if joint and part in ("mx", "my", "mz"):
+            out.append((f"{joint}.{RPY['xyz'.index(part[1])]}", f"M{part[1]} "))
+        else:
+            out.append((name, ""))
+    return out
 
 
 def channel_range(kind: str, lo: float, hi: float) -> tuple[float, float]:
@@ -51,13 +76,18 @@ class JointRow:
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
-        self.slider.setMinimumWidth(120)
+        self.slider.setMinimumWidth(SLIDER_MIN_PX[panel.show_torques])
         self.spin = ExactSpinBox(label)  # exact: never rounds what is typed or stored
         self.spin.setObjectName(f"spin_{key}")
         self.spin.setKeyboardTracking(False)
         self.spin.setMinimumWidth(90)
         self.limits = QLabel()
         self.limits.setStyleSheet("color: #999")
+        self.torque = QLabel()  # gravity torque (JointsPanel.set_torques_visible), hidden by default
+        self.torque.setObjectName(f"torque_{key}")
+        self.torque.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if not panel.show_torques:
+            self.torque.hide()  # explicitly: not shown with the grid (shown, it follows the grid)
         self._drag: int | None = None
         self._burst: int | None = None  # undo-merge token of the current run of wheel/key steps
         self._burst_time = 0.0
@@ -244,6 +274,9 @@ class JointsPanel(QWidget):
         self._shown_key: tuple | None = None
         self._shown_q = np.zeros(0)
         self._joint_at: list[str] = []  # the joint of each configuration entry
+        self.show_torques = False
+        self._torque_key: tuple | None = None  # (tree, revision) the torque rows were mapped for
+        self._torque_rows: list[tuple[str, str]] = []
         doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self.refresh)
         self._rebuild()
@@ -306,15 +339,15 @@ class JointsPanel(QWidget):
         self.rows[key] = row
         self.channels[key] = channel
         self._grid_row[key] = r
-        for c, w in enumerate((row.name, row.slider, row.spin, row.limits)):
+        for c, w in enumerate((row.name, row.slider, row.spin, row.limits, row.torque)):
             self.grid.addWidget(w, r, c)
-            if self.grid.parentWidget().isVisible():
+            if self.grid.parentWidget().isVisible() and (w is not row.torque or self.show_torques):
                 w.show()  # now, not at the next event loop pass: it can take the focus at once
 
     def _drop_row(self, key: str) -> None:
         row = self.rows.pop(key)
         del self.channels[key], self._grid_row[key]
-        for w in (row.name, row.slider, row.spin, row.limits):
+        for w in (row.name, row.slider, row.spin, row.limits, row.torque):
             self.grid.removeWidget(w)
             w.hide()
             w.deleteLater()
@@ -380,6 +413,48 @@ class JointsPanel(QWidget):
         for key, value in self.values(joints).items():
             if key in self.rows:
                 self.rows[key].show(value)
+        if self.show_torques:  # every joint's torque follows any joint: once per change, only while shown
+            self._show_torques(tree, q)
+
+    # --- gravity torques ---------------------------------------------------------------------
+    def set_torques_visible(self, on: bool) -> None:
+        """Show each joint's gravity torque (N·m, or N along a length) beside its slider: what
+        holds the robot still at the shown configuration under ``tree.gravity``, or standard
+        gravity along −z when the robot sets none."""
+        self.show_torques = bool(on)
+        for row in self.rows.values():
+            row.torque.setVisible(self.show_torques)
+            row.slider.setMinimumWidth(SLIDER_MIN_PX[self.show_torques])
+        if self.show_torques:
+            self._torque_key = None
+            self._show_torques(self.doc.tree, self.doc.configuration)
+
+    def _show_torques(self, tree, q: np.ndarray) -> None:
+        g = tree.gravity if np.any(tree.gravity) else np.array(STANDARD_GRAVITY)
+        key = (tree, tree.revision)
+        if key != self._torque_key:  # rows and their tooltips: once per tree version
+            self._torque_key, self._torque_rows = key, torque_rows(tree)
+            where = ("tree.gravity" if np.any(tree.gravity)
+                     else "standard gravity along −z (the robot sets no gravity)")
+            tip = (f"Gravity torque: what the joint must give to hold the robot still here, under "
+                   f"g = ({g[0]:g}, {g[1]:g}, {g[2]:g}) m/s², {where}")
+            for row in self.rows.values():
+                row.torque.setToolTip(tip)
+                row.torque.setText("")
+        try:
+            tau = tree.gravity_torque(q, g)
+        except KineTreeError as exc:  # e.g. numbers that overflow: say so instead of stale values
+            for row in self.rows.values():
+                row.torque.setText("?")
+                row.torque.setToolTip(str(exc))
+            self._torque_key = None
+            return
+        for (key, prefix), value in zip(self._torque_rows, tau):
+            row = self.rows.get(key)
+            if row is not None:
+                text = torque_text(value, "N·m" if row.kind == "angle" else "N", prefix)
+                if row.torque.text() != text:
+                    row.torque.setText(text)
 
     def set_value(self, key: str, value: float, drag: int | None) -> None:
         """A control moved: turn channel values back into the joint's positions."""
