@@ -162,3 +162,16 @@ def test_screenshot_teach_writes_the_overlay(tmp_path, capsys):
     assert a_colored(b).sum() >= 30 and a_colored(a).sum() == 0  # the a₂ line (and its text)
     assert main(["screenshot", "two_link_planar", "--teach", "3", "-o", str(tmp_path / "x.png")]) == 1
     assert "links 1 to 2" in capsys.readouterr().err
+
+
+def test_dh_table_headers_wear_the_overlay_colours(window):
+    from PySide6.QtCore import Qt
+
+    model = window.dh.model
+    names = {}
+    for col in range(model.columnCount()):
+        brush = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.ForegroundRole)
+        names[model.headerData(col, Qt.Orientation.Horizontal).split(" ")[0]] = brush.color().name() if brush else None
+    assert names["a"] == DH_COLORS["a"] and names["α"] == DH_COLORS["alpha"]
+    assert names["d"] == DH_COLORS["d"] and names["θ"] == DH_COLORS["theta"]
+    assert names["Joint"] is None and names["offset"] is None
