@@ -48,6 +48,7 @@ def _finishes(fn, timeout: float = 10.0):
 @pytest.fixture(scope="module")
 def puma_project() -> dict:
     tree = load_robot("puma560")
+    tree.bodies[0].mass = 1.0  # the texts below rewrite link1's '"mass": 1.0' (Puma's published m1 is 0)
     from kinetree.core.io.project import tree_to_dict
 
     return tree_to_dict(tree, tree.home_configuration())
