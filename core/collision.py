@@ -97,7 +97,7 @@ class CollisionChecker:
 
     def __init__(self, tree: RigidBodyTree) -> None:
         fcl = self._fcl = _fcl()
-        self._tree = tree
+        self._tree = weakref.ref(tree)  # the cache below is keyed by the tree's plan: no cycle through it
         self.names = [tree.base_name, *tree.body_names]
         self.skipped: list[str] = []  # "body: mesh file" of meshes that could not be read
         objects, owner, poses, centres, halves = [], [], [], [], []
@@ -139,7 +139,10 @@ class CollisionChecker:
         if not self._objects:
             return []
         fcl = self._fcl
-        T = self._tree.forward_kinematics(q)
+        tree = self._tree()
+        if tree is None:
+            raise ReferenceError("the tree of this collision checker no longer exists")
+        T = tree.forward_kinematics(q)
         T = np.concatenate([np.eye(4)[None], T])  # index 0: the base
         Tb = T[self._owner]
         world = np.einsum("sij,scj->sci", Tb[:, :3, :3], self._corners) + Tb[:, None, :3, 3]

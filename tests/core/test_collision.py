@@ -172,3 +172,15 @@ def test_real_robot_with_collision_meshes():
     q[names.index("panda_joint2")] = 1.7
     pairs = tree.check_collision(q)
     assert pairs and all(a != b for a, b in pairs)
+
+
+def test_cached_checker_does_not_keep_the_tree_alive():
+    import gc
+    import weakref
+
+    tree = two_link(("sphere", [0.5]))
+    tree.check_collision([0.0, 0.0])
+    ref = weakref.ref(tree)
+    del tree
+    gc.collect()
+    assert ref() is None
