@@ -215,6 +215,13 @@ class RobotDocument(QObject):
             return
         self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), new_q, drag))
 
+    def preview_configuration(self, q) -> None:
+        """Show joint positions without an undo step and without marking the document modified
+        (playback: watching an animation is not an edit). The next edit starts from them."""
+        new_q = self._tree.config_to_vector(q)
+        if not np.array_equal(new_q, self._q):
+            self._set_configuration(new_q)
+
     def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False):
         """Inverse kinematics: move ``body`` to the 4×4 ``target`` (base frame) from the current
         configuration and apply the best configuration found (within the limits), also when

@@ -33,6 +33,7 @@ from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
+from .playback import install_playback
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
+        install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
         place_default(self)
         apply_default_layout(self)

@@ -1,0 +1,280 @@
+"""Named poses and playback in the main window: the Poses dock (the document's named poses and
+a timeline playing quintic joint-space motion through the checked ones), the end effector's
+path traced in the viewport, and File ▸ Export animation (GIF, or MP4 with imageio-ffmpeg).
+
+:class:`PlaybackState` is what the Poses list, the timeline and the path trace share (none
+calls another): which poses the motion goes through, in order, and the seconds per segment.
+
+Playback is not an edit: the robot is moved with
+:meth:`~kinetree.app.document.RobotDocument.preview_configuration`, which records no undo step
+and leaves the document unmodified (a lecturer playing qz → qr is asked nothing on closing).
+"Go to" a pose is an edit, one undo step, as every change of the named poses is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from kinetree.core import KineTreeError
+from kinetree.core.trajectory import joint_trajectory, sample_trajectory
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QImage
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QSplitter
+
+if TYPE_CHECKING:
+    from .document import RobotDocument
+    from .main_window import MainWindow
+
+#: the most frames an exported animation may have (a GIF keeps every frame in memory)
+MAX_EXPORT_FRAMES = 3000
+ANIMATION_FILTER = "GIF animation (*.gif);;MP4 video (*.mp4)"
+
+
+class PlaybackState(QObject):
+    """The motion the timeline plays: pose ``names`` in order and ``seconds`` per segment.
+
+    ``changed`` follows every change of the motion, including edits of the named poses or of
+    the tree that alter the waypoints (it is compared, so it fires once per real change).
+    """
+
+    changed = Signal()
+
+    def __init__(self, doc: RobotDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.names: list[str] = []
+        self.seconds = 2.0
+        self._key: tuple | None = None
+        doc.treeChanged.connect(lambda _change: self._check())
+
+    def set_names(self, names: list[str]) -> None:
+        self.names = list(names)
+        self._check()
+
+    def set_seconds(self, seconds: float) -> None:
+        if not (np.isfinite(seconds) and seconds > 0):
+            raise KineTreeError(f"seconds per segment must be positive, got {seconds}")
+        self.seconds = float(seconds)
+        self._check()
+
+    def _check(self) -> None:
+        key = (self.seconds, tuple((n, q.tobytes()) for n, q in zip(self.playable(), self.waypoints())),
+               self.doc.tree.revision)
+        if key != self._key:
+            self._key = key
+            self.changed.emit()
+
+    def playable(self) -> list[str]:
+        """The names that are poses of the current tree (a deleted pose drops out)."""
+        poses = self.doc.tree.named_poses
+        return [n for n in self.names if n in poses]
+
+    def waypoints(self) -> list[np.ndarray]:
+        poses = self.doc.tree.named_poses
+        return [poses[n] for n in self.playable()]
+
+    def duration(self) -> float:
+        """Seconds the whole motion takes (0 with fewer than two poses)."""
+        return self.seconds * max(len(self.playable()) - 1, 0)
+
+    def configuration_at(self, t: float) -> np.ndarray | None:
+        """The motion's configuration at ``t`` seconds (clipped); None without any pose."""
+        P = self.waypoints()
+        if not P:
+            return None
+        return sample_trajectory(P, self.seconds * max(len(P) - 1, 1), [t])[0]
+
+    def samples(self, fps: float = 60.0) -> np.ndarray:
+        """(frames, n) configurations at ``fps`` through the whole motion (empty: < 2 poses)."""
+        P = self.waypoints()
+        if len(P) < 2:
+            return np.zeros((0, self.doc.tree.position_count))
+        return joint_trajectory(P, [self.seconds] * (len(P) - 1), fps)[1]
+
+
+# --- animation files ---------------------------------------------------------------------------
+def animation_frames(poses: list[np.ndarray], seconds: float, fps: float) -> np.ndarray:
+    """Configurations of an animation through ``poses``, ``seconds`` per segment, at ``fps``:
+    ``round(seconds · segments · fps) + 1`` frames (both ends included)."""
+    if len(poses) < 2:
+        raise KineTreeError(f"an animation needs at least two poses, got {len(poses)}")
+    Q = joint_trajectory(poses, [seconds] * (len(poses) - 1), fps)[1]
+    if len(Q) > MAX_EXPORT_FRAMES:
+        raise KineTreeError(f"{len(Q)} frames is more than {MAX_EXPORT_FRAMES}: fewer seconds or a lower fps")
+    return Q
+
+
+def render_frames(view, doc: RobotDocument, Q: np.ndarray, size: tuple[int, int]) -> Iterator[np.ndarray]:
+    """Render ``view`` offscreen at each configuration of ``Q`` (shown with preview, no undo
+    step): (h, w, 3) RGB arrays. The document's configuration is restored afterwards."""
+    w, h = size
+    before = doc.configuration
+    try:
+        for q in Q:
+            doc.preview_configuration(q)
+            yield _rgb(view.render_image(w, h))
+    finally:
+        doc.preview_configuration(before)
+
+
+def _rgb(img: QImage) -> np.ndarray:
+    img = img.convertToFormat(QImage.Format.Format_RGB888)
+    w, h = img.width(), img.height()
+    arr = np.frombuffer(img.constBits(), dtype=np.uint8, count=img.bytesPerLine() * h)
+    return arr.reshape(h, img.bytesPerLine())[:, :w * 3].reshape(h, w, 3).copy()
+
+
+def check_animation_path(path: str | Path) -> str:
+    """``"gif"`` or ``"mp4"`` for an animation file name; raise (before any frame is rendered)
+    for another suffix, or for MP4 without imageio-ffmpeg."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".mp4":
+        try:
+            import imageio_ffmpeg  # noqa: F401
+        except ImportError:
+            raise KineTreeError(f"{path.name}: writing MP4 needs imageio-ffmpeg "
+                                "(pip install imageio-ffmpeg); GIF works without it") from None
+        return "mp4"
+    if suffix == ".gif":
+        return "gif"
+    raise KineTreeError(f"{path.name}: an animation is written as .gif or .mp4, not {suffix or 'no suffix'!r}")
+
+
+def write_animation(path: str | Path, frames: Iterator[np.ndarray], fps: float) -> int:
+    """Write ``frames`` as a GIF (looping) or an MP4 (needs imageio-ffmpeg); returns the count."""
+    import imageio.v3 as iio
+
+    path = Path(path)
+    if check_animation_path(path) == "gif":
+        images = list(frames)
+        # GIF delays are whole hundredths of a second: 25 fps is exact, 30 fps plays at 33.3
+        iio.imwrite(path, np.stack(images), extension=".gif", duration=1000.0 / fps, loop=0)
+        return len(images)
+    import imageio.v2 as iio2
+
+    count = 0
+    # streamed: a video is not held in memory (imageio-ffmpeg scales odd sizes to a multiple of 16)
+    with iio2.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264") as out:
+        for frame in frames:
+            out.append_data(frame)
+            count += 1
+    return count
+
+
+# --- the main window -----------------------------------------------------------------------------
+def install_playback(window: MainWindow) -> PlaybackState:
+    """Add the Poses dock (named poses above the timeline; a tab behind the Pose dock), the
+    traced path, View ▸ Poses and File ▸ Export animation… to ``window``."""
+    from .panels.poses import PosesPanel
+    from .panels.timeline import TimelinePanel
+    from .viewport.path_trace import PathTrace
+
+    state = PlaybackState(window.doc, window)
+    window.playback = state
+    window.poses = PosesPanel(window.doc, state)
+    window.timeline = TimelinePanel(window.doc, state)
+    window.path_trace = PathTrace(window.viewport, window.doc, state)
+    window.timeline.traceToggled.connect(window.path_trace.set_visible)
+    body = QSplitter(Qt.Orientation.Vertical)
+    body.setObjectName("posesSplitter")
+    body.setChildrenCollapsible(False)
+    body.addWidget(window.poses)
+    body.addWidget(window.timeline)
+    body.setStretchFactor(0, 1)
+    dock = QDockWidget("Poses", window)
+    dock.setObjectName("posesDock")
+    dock.setWidget(body)
+    window.poses_dock = dock
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    place_poses_dock(window)
+    view_menu = _menu(window, "&View")
+    toggle = dock.toggleViewAction()
+    toggle.setObjectName("toggle_posesDock")
+    toggle.setShortcut("Ctrl+Shift+P")
+    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab behind the Pose dock: in front
+    first = view_menu.actions()[0] if view_menu.actions() else None
+    view_menu.insertAction(first, toggle)
+    file_menu = _menu(window, "&File")
+    export = QAction("Export &animation…", window)
+    export.setObjectName("exportAnimationAction")
+    export.setToolTip("Write the motion through the checked poses as a GIF (or an MP4 with imageio-ffmpeg)")
+    export.triggered.connect(lambda: export_animation_dialog(window))
+    image = next((a for a in file_menu.actions() if a.text().startswith("Export &image")), None)
+    after = file_menu.actions()[file_menu.actions().index(image) + 1] if image is not None else None
+    file_menu.insertAction(after, export)
+    window.export_animation_action = export
+    return state
+
+
+def place_poses_dock(window: MainWindow) -> None:
+    """The Poses dock's default place: a tab beside the Pose dock, which stays in front (the
+    default layout shows every control of the five main docks)."""
+    dock = getattr(window, "poses_dock", None)
+    pose = window.docks.get("poseDock")
+    if dock is None or pose is None:
+        return
+    dock.setFloating(False)
+    window.tabifyDockWidget(pose, dock)
+    dock.show()
+    pose.raise_()
+
+
+def _menu(window: MainWindow, title: str):
+    return next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == title)
+
+
+def export_animation(window: MainWindow, path: str | Path, size: tuple[int, int], fps: float = 25.0,
+                     progress: Callable[[int, int], None] | None = None) -> int:
+    """Render the playback motion from ``window``'s viewport to ``path`` (GIF or MP4); returns
+    the number of frames. Raises KineTreeError (fewer than two poses, a bad suffix…)."""
+    state: PlaybackState = window.playback
+    check_animation_path(path)
+    Q = animation_frames(state.waypoints(), state.seconds, fps)
+
+    def frames() -> Iterator[np.ndarray]:
+        for k, frame in enumerate(render_frames(window.viewport, window.doc, Q, size)):
+            if progress is not None:
+                progress(k + 1, len(Q))
+            yield frame
+
+    return write_animation(path, frames(), fps)
+
+
+def export_animation_dialog(window: MainWindow) -> None:
+    """File ▸ Export animation…: a size, then a file; the checked poses' motion is written."""
+    from PySide6.QtWidgets import QApplication
+
+    if len(window.playback.playable()) < 2:
+        window.show_error("Export animation", "Check two poses or more in the Poses dock: the animation "
+                          "plays the motion through them (View ▸ Poses)")
+        return
+    text, ok = QInputDialog.getText(window, "Export animation", "Size (W×H) and frames per second:",
+                                    text="640x400 @ 25")
+    if not ok:
+        return
+    try:
+        size_text, _, fps_text = text.partition("@")
+        w, h = (int(v) for v in size_text.strip().lower().replace("×", "x").split("x"))
+        fps = float(fps_text or 25)
+        if not (16 <= w <= 4096 and 16 <= h <= 4096 and 1 <= fps <= 120):
+            raise ValueError
+    except ValueError:
+        window.show_error("Export animation", f"{text!r} is not like 640x400 @ 25 (16…4096 pixels, 1…120 fps)")
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Export animation", "motion.gif", ANIMATION_FILTER)
+    if not path:
+        return
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        count = export_animation(window, path, (w, h), fps,
+                                 lambda k, n: window.statusBar().showMessage(f"Rendering frame {k} of {n}…"))
+    except (KineTreeError, OSError) as exc:
+        window.show_error("Export animation", str(exc))
+        return
+    finally:
+        QApplication.restoreOverrideCursor()
+    window.statusBar().showMessage(f"Exported {count} frames to {path}", 8000)
