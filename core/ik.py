@@ -354,10 +354,13 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     restarts = _count(restarts, "restarts", 0)
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance > 0):
         raise InvalidIKOptionError(f"tolerance must be a finite number > 0, got {tolerance!r:.40}")
-    try:
-        rng = np.random.default_rng(0 if rng is None else rng)
-    except (TypeError, ValueError):
-        raise InvalidIKOptionError(f"rng: {rng!r:.80} is not a seed or a numpy Generator") from None
+    if rng is None:
+        rng = 0
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer, np.random.Generator)):
+        raise InvalidIKOptionError(f"rng: {rng!r:.80} is not a seed (int) or a numpy Generator")
+    if isinstance(rng, (int, np.integer)) and rng < 0:
+        raise InvalidIKOptionError(f"rng: seed {rng} is negative")
+    generator = rng if isinstance(rng, np.random.Generator) else None  # made at the first restart
     q = tree.home_configuration() if q0 is None else tree.config_to_vector(q0).copy()
 
     prob = _problem(tree, b)
@@ -387,16 +390,23 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     x0 = prob.project(q[prob.active].copy())[0]
     for attempt in range(restarts + 1):
         attempts += 1
-        x = x0 if attempt == 0 else prob.random(rng)
+        if attempt:
+            if generator is None:  # most solves need no restart, and a Generator costs 15 µs
+                generator = np.random.default_rng(rng)
+            x = prob.random(generator)
+        else:
+            x = x0
         Tc, ctx = solver.pose(x)
         e, E, ok, done, angle, dist = errors(Tc)
-        J = solver.jacobian(ctx)
+        J = None  # the Jacobian at x, computed when a step needs it
         c = _C_START  # multiplies the damping: grows on a rejected step, shrinks on an accepted one
         att_best, since = E, 0
         for _ in range(max_iterations):
             if done or n == 0:
                 break
             iterations += 1
+            if J is None:
+                J = solver.jacobian(ctx)
             JW = J.T * w
             H = np.dot(JW, J)
             H.reshape(-1)[:: n + 1] += c * E + DAMPING  # the diagonal, as a view
@@ -405,7 +415,7 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
             en, En, okn, donen, anglen, distn = errors(Tc)
             if En < E:
                 x, e, E, ok, done, angle, dist = xn, en, En, okn, donen, anglen, distn
-                J = solver.jacobian(ctxn)
+                ctx, J = ctxn, None
                 c = max(c * _SHRINK, _C_MIN)
             else:
                 c *= _GROW

@@ -324,7 +324,8 @@ def test_bad_weights(puma, weights, words):
 @pytest.mark.parametrize("kwargs, words", [
     ({"max_iterations": 0}, "max_iterations"), ({"max_iterations": 2.5}, "max_iterations"),
     ({"restarts": -1}, "restarts"), ({"restarts": True}, "restarts"), ({"tolerance": 0.0}, "tolerance"),
-    ({"tolerance": math.nan}, "tolerance"), ({"rng": "seed"}, "rng"),
+    ({"tolerance": math.nan}, "tolerance"), ({"rng": "seed"}, "rng"), ({"rng": -1}, "negative"),
+    ({"rng": True}, "rng"),
 ])
 def test_bad_options(puma, kwargs, words):
     with pytest.raises(InvalidIKOptionError, match=words):
