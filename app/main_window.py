@@ -112,8 +112,8 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowTitle("Undo history")
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
-        install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
+        install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()
