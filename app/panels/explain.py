@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
 from ..text import matrix_text
-from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, chain_tip, dh_chain_to, elementary, sub, value_text
+from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
 
 STEP_MS = 700  # one elementary motion, animated
 TICK_MS = 16
@@ -57,6 +57,7 @@ class ExplainPanel(QWidget):
         self.target = 0.0
         self.playing = False
         self.active = False  # the dock is shown: the ghost is drawn
+        self.stale = True  # the document changed while the dock was hidden: reload when shown
         self._from = 0.0
         self._elapsed = 0
         self.timer = QTimer(self, interval=TICK_MS, timeout=self._tick)
@@ -75,7 +76,7 @@ class ExplainPanel(QWidget):
         self.convention.setToolTip("This chain has no DH rows of its own: the DH table extract_dh computes, "
                                    "in either convention (the viewport's overlay follows)")
         self.convention.activated.connect(lambda _r: state.set_convention(self.convention.currentData()))
-        state.conventionChanged.connect(lambda _c: self._reload())
+        state.conventionChanged.connect(lambda _c: self._changed(self._reload))
         top.addWidget(self.convention)
         top.addStretch(1)
         self.back_button = QPushButton("◀ Back", objectName="explainBack", clicked=self.back)
@@ -126,17 +127,26 @@ class ExplainPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(scroll)
-        doc.treeChanged.connect(lambda _c: self._reload())
-        doc.configurationChanged.connect(self._refresh)
-        doc.selectionChanged.connect(lambda _n: self._follow_selection())
-        self._reload()
+        # hidden (the default), the dock does nothing: on a 1000-body tree a reload costs an
+        # extract_dh of the selected chain (~100 ms) on every edit; it reloads when shown
+        doc.treeChanged.connect(lambda _c: self._changed(self._reload))
+        doc.configurationChanged.connect(lambda *_a: self._changed(self._refresh))
+        doc.selectionChanged.connect(lambda _n: self._changed(self._follow_selection))
+
+    def _changed(self, update) -> None:
+        """Run ``update`` now when the dock is shown; else remember to reload when it is."""
+        if self.active:
+            update()
+        else:
+            self.stale = True
 
     # --- chain and link ----------------------------------------------------------------------
     def _reload(self) -> None:
+        self.stale = False
         tree = self.doc.tree
         self._tip = chain_tip(tree, self.doc.selection)
         try:
-            self.chain = dh_chain_to(tree, self._tip, self.state.convention)
+            self.chain = cached_chain(tree, self._tip, self.state.convention)
             problem = ""
         except KineTreeError as exc:
             self.chain, problem = None, str(exc)
@@ -233,7 +243,13 @@ class ExplainPanel(QWidget):
             self.play_button.setChecked(False)
             self.timer.stop()
             self.position = self.target
-        self._refresh()
+            if self.state.ghost is not None:
+                self.state.set_ghost(None)
+            return
+        if self.stale:
+            self._reload()
+        else:
+            self._refresh()
 
     def _go(self, target: float) -> None:
         self.target = float(min(max(target, 0), self.step_count()))
@@ -279,6 +295,9 @@ class ExplainPanel(QWidget):
 
     # --- display -----------------------------------------------------------------------------
     def _refresh(self) -> None:
+        if not self.active:  # hidden: shown again, it reloads (the chain may be out of date)
+            self.stale = True
+            return
         chain = self.chain
         has = chain is not None
         for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
