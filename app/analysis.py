@@ -30,7 +30,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
 from .viewport.com_marker import ComMarker
-from .viewport.workspace_cloud import WorkspaceCloud, cloud_colors
+from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -61,7 +61,7 @@ class _Relay(QObject):
 
 
 def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Relay, job: int):
-    """Worker thread: the cloud and its colours, ready to upload (float32)."""
+    """Worker thread: the cloud (float32) and its colours (colormap rows), ready to draw."""
     from kinetree.core.workspace import sample_workspace
 
     last = [time.perf_counter()]
@@ -76,7 +76,7 @@ def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Rel
 
     points, manip = sample_workspace(tree, body, n, rng=WORKSPACE_SEED, progress=progress)
     lo, hi = (float(manip.min()), float(manip.max())) if n else (0.0, 0.0)
-    return points.astype(np.float32), cloud_colors(manip, lo, hi), lo, hi
+    return points.astype(np.float32), cloud_rows(manip, lo, hi), lo, hi
 
 
 class Analysis(QObject):
@@ -214,8 +214,8 @@ class Analysis(QObject):
             self.cloud.clear(note)
             self.window.statusBar().showMessage(note, 10000)
             return
-        points, colors, lo, hi = result
-        self.cloud.set_cloud(points, colors, lo, hi, self._title(len(points)))
+        points, rows, lo, hi = result
+        self.cloud.set_cloud(points, rows, lo, hi, self._title(len(points)))
         self.window.statusBar().showMessage(
             f"Workspace of {self.cloud_body}: {len(points):,} samples in {time.perf_counter() - self.started_at:.2f} s",
             5000)
@@ -247,7 +247,6 @@ class Analysis(QObject):
             self._restart.start()
 
     def _on_configuration(self) -> None:
-        self.cloud.interacting()
         self._update_com()
         if self.collision_on and not self._check_timer.isActive():
             wait = max(0.0, self._next_check - time.monotonic())

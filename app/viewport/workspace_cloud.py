@@ -2,46 +2,40 @@
 configurations, one point each, coloured by manipulability, with a colormap legend painted in
 the view's top-right corner.
 
-A million points are one :class:`GLScatterPlotItem` (pixel-sized points, float32 positions and
-colours uploaded to the GPU once per cloud); the legend is painted with one QPainter pass, as
-:mod:`.labels` paints the frame labels.
+A million points are splatted into an image with numpy (:class:`CloudImage`: a GL point costs
+~0.7 µs under Mesa's software renderer, a million ~0.1 s this way) and painted behind the
+robot; the legend is painted with one QPainter pass, as :mod:`.labels` paints the frame labels.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-import pyqtgraph.opengl as gl
-from OpenGL import GL
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QLinearGradient, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter
 
-#: Point size in pixels: a million of them stay a cloud, not a blob.
-POINT_PX = 2.0
-#: Points drawn while the robot or the camera moves (the whole cloud when still).
-INTERACTIVE_POINTS = 50_000
+from .labels import view_mvp
+
+#: Points drawn while the camera moves (the whole cloud when still).
+INTERACTIVE_POINTS = 100_000
 #: Still for this long (ms): the whole cloud is drawn again.
 IDLE_MS = 300
 #: Bar of the legend, pixels (times the export scale).
 BAR_W, BAR_H = 180, 12
-#: Opacity of a point: the robot shows through the cloud, dense regions look solid.
+#: Opacity of one point in a pixel (n points: 1 - (1 - ALPHA)^n): dense regions look solid.
 ALPHA = 0.35
 #: 256 RGBA colours (float32) from low to high manipulability (viridis: readable in grey too).
 LUT = np.full((256, 4), ALPHA, dtype=np.float32)
 LUT[:, :3] = pg.colormap.get("viridis").getLookupTable(nPts=256, mode=pg.ColorMap.FLOAT)
 
 
-CLOUD_GL = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
-            "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA), "glDepthMask": (GL.GL_FALSE,)}
-
-
-def cloud_colors(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """(n, 4) float32 colours of ``values`` on :data:`LUT`, ``lo`` → first, ``hi`` → last."""
+def cloud_rows(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """(n,) uint8 :data:`LUT` rows of ``values``: ``lo`` → 0, ``hi`` → 255."""
     t = np.asarray(values, dtype=np.float64) - lo
     t *= 255.0 / (hi - lo) if hi > lo else 0.0
     np.clip(t, 0, 255, out=t)
-    return LUT[t.astype(np.uint8)]
+    return np.rint(t).astype(np.uint8)
 
 
 def range_texts(lo: float, hi: float) -> tuple[str, str]:
@@ -53,20 +47,41 @@ def range_texts(lo: float, hi: float) -> tuple[str, str]:
     return f"{lo:.{decimals}f}", f"{hi:.{decimals}f}"
 
 
-class CloudPoints(gl.GLScatterPlotItem):
-    """pyqtgraph's scatter item with a plain point shader: square pixel-sized points, no round
-    sprite (its per-fragment ``discard`` made a million points cost ~4x more under Mesa's
-    software renderer). Positions and colours are uploaded once per :meth:`setData`."""
+class CloudImage(GLGraphicsItem):
+    """The points, splatted into an image on the CPU and painted behind the robot.
 
-    _program = None
+    Mesa's software renderer costs ~0.7 µs a GL point: a million were 0.6-1 s a frame. Projected
+    with numpy and accumulated per pixel (each pixel: the mean colour index of its points, and
+    ``1 - (1 - ALPHA)^count`` opaque), they are ~0.1 s, done again only when the camera or the
+    view's size changes (moving the robot reuses the image). Painted first (depth value -1), so
+    the robot and the grid are drawn over the cloud, never hidden by it.
+    """
 
-    def __init__(self, **kwds) -> None:
-        super().__init__(**kwds)
-        self.limit: int | None = None  # draw only the first ``limit`` points (None: all)
+    def __init__(self) -> None:
+        super().__init__()
+        self.pos: np.ndarray | None = None  # (n, 3) float32
+        self._index = np.zeros(0, np.uint8)  # each point's LUT row
+        self.limit: int | None = None  # splat only the first ``limit`` points (None: all)
+        self._key: tuple | None = None
+        self._image: QImage | None = None
+        self.renders = 0  # images made (tests and the benchmark count them)
+        self.setDepthValue(-1)
+
+    def set_data(self, pos: np.ndarray, rows: np.ndarray) -> None:
+        """Points (n, 3) and their colours as :data:`LUT` rows (n,) uint8 (:func:`cloud_rows`)."""
+        self.pos = np.ascontiguousarray(pos, dtype=np.float32).reshape(-1, 3)
+        self._index = np.ascontiguousarray(rows, dtype=np.uint8).reshape(-1)
+        self._key = None
+        self.update()
+
+    @property
+    def color(self) -> np.ndarray:
+        """(n, 4) RGBA of the points (float32)."""
+        return LUT[self._index]
 
     def set_limit(self, limit: int | None) -> None:
-        """Draw the first ``limit`` points only (the samples are independent: a uniform subset),
-        from the buffers already uploaded; None draws them all."""
+        """Splat the first ``limit`` points only (the samples are independent: a uniform
+        subset), e.g. while the camera moves; None: all."""
         if limit != self.limit:
             self.limit = limit
             self.update()
@@ -75,41 +90,50 @@ class CloudPoints(gl.GLScatterPlotItem):
         n = 0 if self.pos is None else len(self.pos)
         return n if self.limit is None else min(n, self.limit)
 
+    def render(self, mvp: np.ndarray, width: int, height: int) -> QImage:
+        """The cloud as seen through ``mvp`` in a ``width`` × ``height`` premultiplied image."""
+        self.renders += 1
+        k = self.drawn_count()
+        W, H = int(width), int(height)
+        rgba = np.zeros((H * W, 4), np.uint8)  # B, G, R, A (ARGB32 in memory, little-endian)
+        if k and W > 0 and H > 0:
+            M = np.asarray(mvp, dtype=np.float32)
+            c = self.pos[:k] @ M[:, :3].T + M[:, 3]
+            w = c[:, 3]
+            front = w > 1e-6
+            inv = 1.0 / np.where(front, w, 1.0)
+            x = np.floor((c[:, 0] * inv + 1) * (W / 2))
+            y = np.floor((1 - c[:, 1] * inv) * (H / 2))
+            ok = front & (x >= 0) & (x < W) & (y >= 0) & (y < H)
+            pix = y[ok].astype(np.int64) * W + x[ok].astype(np.int64)
+            count = np.bincount(pix, minlength=W * H)
+            total = np.bincount(pix, weights=self._index[:k][ok], minlength=W * H)
+            nz = np.flatnonzero(count)
+            alpha = 1.0 - (1.0 - ALPHA) ** count[nz]
+            rgb = LUT[np.rint(total[nz] / count[nz]).astype(np.int64), :3] * alpha[:, None]  # premultiplied
+            rgba[nz, 0], rgba[nz, 1], rgba[nz, 2] = (rgb[:, 2::-1] * 255 + 0.5).astype(np.uint8).T
+            rgba[nz, 3] = (alpha * 255 + 0.5).astype(np.uint8)
+        return QImage(rgba.data, W, H, 4 * W, QImage.Format.Format_ARGB32_Premultiplied).copy()
+
     def paint(self) -> None:
-        full = self.pos
-        if full is None or self.limit is None or self.limit >= len(full) or self.dirty_bits:
-            super().paint()  # (a new cloud is uploaded whole, then drawn)
+        view = self.view()
+        if self.pos is None or not len(self.pos):
             return
-        self.pos = full[: self.limit]  # the draw call counts len(self.pos); the buffer is the whole cloud
-        try:
-            super().paint()
-        finally:
-            self.pos = full
+        ratio = view.devicePixelRatioF()
+        W, H = int(view.width() * ratio), int(view.height() * ratio)
+        mvp = view_mvp(view)
+        key = (mvp.tobytes(), W, H, self.drawn_count())
+        if key != self._key:
+            self._image, self._key = self.render(mvp, W, H), key
+            self._image.setDevicePixelRatio(ratio)
+        painter = QPainter(view)
+        painter.drawImage(QPointF(0, 0), self._image)
+        painter.end()
 
-    @staticmethod
-    def getShaderProgram():  # noqa: N802 - pyqtgraph's name
-        if CloudPoints._program is None:
-            from OpenGL.GL import shaders
-            from PySide6.QtGui import QOpenGLContext
-
-            fmt = QOpenGLContext.currentContext().format()
-            core = QOpenGLContext.currentContext().isOpenGLES() or fmt.version() >= (3, 1)
-            head = ("#version 300 es\nprecision mediump float;\n" if QOpenGLContext.currentContext().isOpenGLES()
-                    else "#version 140\n") if core else "#version 120\n"
-            vin, vout, fin = ("in", "out", "in") if core else ("attribute", "varying", "varying")
-            vert = (f"{head}uniform mat4 u_mvp; uniform mat4 u_modelview; uniform float u_scale;\n"
-                    f"{vin} vec4 a_position; {vin} vec4 a_color; {vin} float a_size; {vout} vec4 v_color;\n"
-                    "void main() { gl_Position = u_mvp * a_position; v_color = a_color; gl_PointSize = a_size; }\n")
-            frag = (f"{head}{fin} vec4 v_color;\n"
-                    + ("out vec4 fragColor; void main() { fragColor = v_color; }\n" if core
-                       else "void main() { gl_FragColor = v_color; }\n"))
-            program = shaders.compileProgram(shaders.compileShader(vert, GL.GL_VERTEX_SHADER),
-                                             shaders.compileShader(frag, GL.GL_FRAGMENT_SHADER))
-            for loc, name in enumerate(("a_position", "a_color", "a_size")):
-                GL.glBindAttribLocation(program, loc, name)
-            GL.glLinkProgram(program)
-            CloudPoints._program = program
-        return CloudPoints._program
+    def paint_image(self, painter: QPainter, mvp: np.ndarray, width: int, height: int, scale: float = 1.0) -> None:
+        """Into an exported image (painted over the scene there: the image has no depth)."""
+        if self.pos is not None and len(self.pos):
+            painter.drawImage(QPointF(0, 0), self.render(mvp, width, height))
 
 
 class CloudLegend(GLGraphicsItem):
@@ -186,10 +210,7 @@ class WorkspaceCloud(QObject):
         self.view = view
         self._idle = QTimer(self, singleShot=True, interval=IDLE_MS, timeout=lambda: self.points.set_limit(None))
         view.installEventFilter(self)  # the camera moving: see interacting()
-        # hidden behind the robot (depth test) but never hiding it: blended, no depth written, and
-        # drawn after the opaque meshes (0), before the translucent ones (5)
-        self.points = CloudPoints(size=POINT_PX, pxMode=True, glOptions=CLOUD_GL)
-        self.points.setDepthValue(4)
+        self.points = CloudImage()
         self.points.setVisible(False)
         self.legend = CloudLegend()
         self.legend.setDepthValue(102)  # over the labels (100) and the DH texts (101)
@@ -198,12 +219,13 @@ class WorkspaceCloud(QObject):
         view.addItem(self.points)
         view.addItem(self.legend)
 
-    def set_cloud(self, points: np.ndarray, colors: np.ndarray, lo: float, hi: float, title: str) -> None:
-        """Draw ``points`` (n, 3) in ``colors`` (n, 4, float32); the legend spans ``lo``…``hi``."""
+    def set_cloud(self, points: np.ndarray, rows: np.ndarray, lo: float, hi: float, title: str) -> None:
+        """Draw ``points`` (n, 3) in colours ``rows`` (:func:`cloud_rows` of the values); the
+        legend spans ``lo``…``hi``."""
         self.count = len(points)
         self._idle.stop()
         self.points.set_limit(None)
-        self.points.setData(pos=points, color=colors)
+        self.points.set_data(points, rows)
         self.points.setVisible(self.count > 0)
         self.legend.set_data(title, (lo, hi), "manipulability √det(J Jᵀ), low → high")
 
@@ -215,7 +237,7 @@ class WorkspaceCloud(QObject):
         """No cloud (GPU memory freed); ``note`` says why in the legend's place, if given."""
         self.count = 0
         self.points.setVisible(False)
-        self.points.setData(pos=np.zeros((0, 3), np.float32), color=np.zeros((0, 4), np.float32))
+        self.points.set_data(np.zeros((0, 3), np.float32), np.zeros(0, np.uint8))
         self.legend.set_data("", None, note)
 
     def interacting(self) -> None:

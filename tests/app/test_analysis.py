@@ -84,10 +84,11 @@ def test_workspace_cloud_is_drawn_coloured_with_its_legend(puma, qtbot):
     lo, hi = a.cloud.legend.range
     assert (lo, hi) == (manip.min(), manip.max())
     # highest manipulability: the colormap's last colour; lowest: its first
+    assert a.cloud.points.color.shape == (SAMPLES, 4)
     np.testing.assert_allclose(a.cloud.points.color[np.argmax(manip)], LUT[255])
     np.testing.assert_allclose(a.cloud.points.color[np.argmin(manip)], LUT[0])
     after = frame(vp)
-    px = np.round(project(vp, points[:2000])).astype(int)
+    px = np.floor(project(vp, points[:2000])).astype(int)  # the pixel a point falls in
     h, wd = after.shape[:2]
     inside = (px[:, 0] >= 0) & (px[:, 0] < wd) & (px[:, 1] >= 0) & (px[:, 1] < h)
     px = px[inside]
