@@ -103,8 +103,8 @@ def missing_display() -> str | None:
             return None
     if os.environ.get("DISPLAY"):
         return None
-    return ("kinetree: no display found (DISPLAY and WAYLAND_DISPLAY are not set); without one use "
-            "the headless commands: kinetree screenshot, details, fk, ik, symbolic, convert, library (kinetree --help)")
+    return ("kinetree: no display found (DISPLAY and WAYLAND_DISPLAY are not set); without one use the headless "
+            "commands: kinetree screenshot, animate, details, fk, ik, symbolic, convert, library (kinetree --help)")
 
 
 def run_gui(source: str | None) -> int:
@@ -162,6 +162,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     s.add_argument("--allow-env", action="store_true",
                    help="let a .xacro read environment variables ($(env X), $(optenv X))")
     s.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
+    from .cli_animate import add_parser as add_animate  # needs a display, as screenshot does
+
+    add_animate(sub)
     commands = cli.add_subcommands(sub)
     return p, commands
 
@@ -187,7 +190,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     return code
 
 
-COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik", "symbolic")
+COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik", "symbolic", "animate")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if args.command == "screenshot":
             return _screenshot_command(args)
+        if args.command == "animate":
+            from .cli_animate import animate_command
+
+            return animate_command(args)
         from .cli import run
 
         return run(commands[args.command], args)

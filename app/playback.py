@@ -120,6 +120,25 @@ def render_frames(view, doc: RobotDocument, Q: np.ndarray, size: tuple[int, int]
         doc.preview_configuration(before)
 
 
+def fit_motion(view, doc: RobotDocument, Q: np.ndarray, samples: int = 9) -> None:
+    """Frame the robot all through the motion ``Q``: the smallest sphere holding the view's own
+    fit at a few of its configurations (the document's configuration is restored)."""
+    from PySide6.QtGui import QVector3D
+
+    before = doc.configuration
+    spheres = []
+    for q in Q[np.unique(np.linspace(0, len(Q) - 1, samples).round().astype(int))]:
+        doc.preview_configuration(q)
+        view.fit()
+        c = view.opts["center"]
+        spheres.append((np.array([c.x(), c.y(), c.z()]), view.opts["distance"]))
+    doc.preview_configuration(before)
+    centres = np.array([c for c, _ in spheres])
+    centre = (centres.min(axis=0) + centres.max(axis=0)) / 2
+    distance = 1.1 * max(float(np.linalg.norm(c - centre)) * 2.4 + d for c, d in spheres)  # a margin
+    view.setCameraPosition(pos=QVector3D(*centre.astype(float)), distance=distance)
+
+
 def _rgb(img: QImage) -> np.ndarray:
     img = img.convertToFormat(QImage.Format.Format_RGB888)
     w, h = img.width(), img.height()

@@ -1,0 +1,142 @@
+"""``kinetree animate ROBOT --poses P1 P2 [P3 …] -o OUT.gif|.mp4``: the motion through named
+poses (quintic joint-space segments, ``--seconds`` each) rendered offscreen, with the end
+effector's path traced. Like ``screenshot`` it needs the GUI machinery and a display, and
+starts a private Xvfb when there is none.
+
+Frames: ``round(seconds · segments · fps) + 1`` (both end poses included). Exit status 1 for
+bad input: an unknown pose (the message names it and lists the robot's poses), a bad suffix,
+MP4 without imageio-ffmpeg, too many frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+#: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
+MAX_FPS = 120.0
+
+
+def _positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not (v > 0 and v < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be positive and finite, got {text!r}")
+    return v
+
+
+def _fps(text: str) -> float:
+    v = _positive(text)
+    if v > MAX_FPS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_FPS:g} frames a second, got {text!r}")
+    return v
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    from .main import _size
+
+    a = sub.add_parser(
+        "animate", help="render a motion through named poses to a GIF or MP4",
+        description="Render the joint-space motion through the robot's named poses (quintic, at rest at each) "
+        "to a GIF, or an MP4 when imageio-ffmpeg is installed, with the end effector's path traced. "
+        "Works with no display. Frames: round(seconds x segments x fps) + 1.")
+    a.add_argument("robot", help="library name or robot file")
+    a.add_argument("--poses", nargs="+", required=True, metavar="P",
+                   help="named poses to pass through, in order (at least two; an unknown name's error "
+                   "lists the robot's poses)")
+    a.add_argument("-o", "--output", required=True, help="file to write: .gif or .mp4")
+    a.add_argument("--seconds", type=_positive, default=2.0, help="seconds per segment (default 2)")
+    a.add_argument("--fps", type=_fps, default=25.0, help="frames per second (default 25)")
+    a.add_argument("--size", type=_size, default=(640, 400), help="WxH in pixels (default 640x400)")
+    a.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
+    a.add_argument("--light", action="store_true", help="light background")
+    a.add_argument("--no-labels", action="store_true", help="hide frame labels")
+    a.add_argument("--no-trace", action="store_true", help="do not draw the end effector's path")
+    a.add_argument("--allow-env", action="store_true",
+                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
+    return a
+
+
+def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: float = 25.0,
+            size: tuple[int, int] = (640, 400), theme: str = "dark", labels: bool = True, trace: bool = True,
+            allow_env: bool = False, teach: int | None = None) -> int:
+    """Render the motion through ``poses`` (names) of ``robot`` to ``out``; returns the frame count."""
+    from kinetree.core import KineTreeError
+    from kinetree.core.io import open_robot
+
+    from .main import make_application
+    from .playback import (
+        PlaybackState,
+        animation_frames,
+        check_animation_path,
+        fit_motion,
+        render_frames,
+        write_animation,
+    )
+
+    check_animation_path(out)
+    tree, _ = open_robot(robot, allow_env=allow_env)
+    known = list(tree.named_poses)
+    for name in poses:
+        if name not in tree.named_poses:
+            raise KineTreeError(f"{robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
+    Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
+    from .document import RobotDocument
+    from .viewport.path_trace import PathTrace
+    from .viewport.view import RobotViewport
+
+    app = make_application()
+    doc = RobotDocument(tree)
+    doc.load(tree, Q[0])
+    view = RobotViewport(doc)
+    view.set_theme(theme)
+    view.set_labels_visible(labels)
+    state = PlaybackState(doc, view)
+    state.set_seconds(seconds)
+    state.set_names(poses)
+    view.path_trace = PathTrace(view, doc, state)
+    view.path_trace.set_visible(trace)
+    if teach is not None:
+        from .teach import attach_overlay
+
+        view.dh_overlay = attach_overlay(view, doc, teach)
+    view.resize(*size)
+    view.show()
+    app.processEvents()
+    view.set_view("iso")
+    fit_motion(view, doc, Q)  # the whole robot all along (not screenshot --teach's close-up of the link)
+    try:
+        return write_animation(out, render_frames(view, doc, Q, size), fps)
+    finally:
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+
+
+def animate_command(args: argparse.Namespace) -> int:
+    """``kinetree animate``: exit 0, or 1 with a one-line message for bad input."""
+    from kinetree.core import KineTreeError
+
+    from .main import ensure_display
+
+    xvfb = None
+    try:
+        xvfb = ensure_display()
+        count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,
+                        "light" if args.light else "dark", not args.no_labels, not args.no_trace,
+                        allow_env=args.allow_env, teach=args.teach)
+        print(f"{args.output}: {count} frames at {args.fps:g} fps")
+        code = 0
+    except (KineTreeError, OSError, RuntimeError) as exc:
+        print(f"kinetree animate: {exc}", file=sys.stderr)
+        code = 1
+    if xvfb is not None:
+        # our private X server goes away now; Qt must not try to talk to it at exit
+        sys.stdout.flush()
+        sys.stderr.flush()
+        xvfb.terminate()
+        os._exit(code)
+    return code
