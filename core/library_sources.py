@@ -16,6 +16,7 @@ SHORT_SOURCES = {
     "scara": "Spong, Hutchinson & Vidyasagar 2006, Example 3.4",
     "spherical_wrist": "Spong, Hutchinson & Vidyasagar 2006, Example 3.3",
     "stanford": "Corke, Robotics Toolbox mdl_stanford (Paul 1981)",
+    "stanford_lecture": "the lecture's table (Spong, Hutchinson & Vidyasagar 2006, Ex. 3.5)",
     "two_link_planar": "the lecture's MATLAB two-link example",
     "ur10": "Universal Robots, DH parameters support article (UR10)",
     "ur3": "Universal Robots, DH parameters support article (UR3)",
