@@ -2,6 +2,10 @@
 cloud (issue 11: 1,000,000 samples computed and drawn in ≤ 1.5 s). Run under X by hand:
 
     xvfb-run -a -s "-screen 0 1920x1080x24" python tests/benchmarks/bench_workspace_gui.py [samples]
+    xvfb-run -a -s "-screen 0 1920x1080x24" python tests/benchmarks/bench_workspace_gui.py collisions
+
+``collisions``: View ▸ Self-collision check while a slider is dragged, on Puma and Talos: time
+per check and frames per second.
 
 Also prints the engine's share (sample_workspace alone, same machine, same moment), the time to
 splat the cloud into its image (done again when the camera moves) and a slider drag's frame
@@ -15,7 +19,62 @@ import tempfile
 import time
 
 
+def collisions() -> None:
+    """Self-collision checks during a slider drag (checks are coalesced when slower than 10 ms)."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_gui import talos
+    from kinetree.app.main import make_application
+    from kinetree.app.main_window import MainWindow
+    from kinetree.core import load_robot
+    from PySide6.QtCore import QSettings
+
+    app = make_application()
+    for label, tree in (("Puma 560", load_robot("puma560")), ("Talos", talos())):
+        if tree is None:
+            print(f"{label}: not installed (example-robot-data)")
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            w = MainWindow(settings=QSettings(f"{tmp}/s.ini", QSettings.Format.IniFormat))
+            w.quiet = True
+            w.doc.load(tree)
+            w.resize(1280, 800)
+            w.show()
+            app.processEvents()
+            a = w.analysis
+            t = time.perf_counter()
+            a.collision_action.trigger()  # builds the tree's checker (meshes read once) and checks
+            build = time.perf_counter() - t
+            orig, times = a.check_collisions, []
+
+            def timed(orig=orig, times=times):
+                t0 = time.perf_counter()
+                out = orig()
+                times.append(time.perf_counter() - t0)
+                return out
+
+            a._check_timer.timeout.disconnect()
+            a._check_timer.timeout.connect(timed)
+            row = next(r for r in w.sliders.rows.values() if r.hi - r.lo > 1)
+            steps = 150
+            t = time.perf_counter()
+            for k in range(steps):
+                row.slider.setValue(int(k * row.slider.maximum() / steps))
+                w.viewport.repaint()
+                app.processEvents()
+            dt = time.perf_counter() - t
+            print(f"{label}: checker built and first check {build:.2f} s; {len(times)} checks in {steps} slider steps, "
+                  f"median {1000 * sorted(times)[len(times) // 2]:.2f} ms, max {1000 * max(times):.2f} ms; "
+                  f"{steps / dt:.1f} steps/s with the check on")
+            w.doc.undo_stack.setClean()
+            w.close()
+
+
 def main() -> None:
+    if sys.argv[1:] == ["collisions"]:
+        collisions()
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     import kinetree.app.analysis as analysis
     import numpy as np
