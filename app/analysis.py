@@ -92,6 +92,8 @@ class Analysis(QObject):
         self.workspace_on = False
         self.cloud_body: str | None = None  # the body the cloud (or the running job) is of
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-workspace")
+        self.closed = False  # the window was closed: its worker thread is shut down
+        self.future = None  # the last job
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._relay.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
@@ -129,8 +131,14 @@ class Analysis(QObject):
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
         if obj is self.window and ev.type() == QEvent.Type.Close:
-            self._stop_job()  # a closing window does not wait for a million samples
+            QTimer.singleShot(0, self, self._closed)  # after the window decided (it may ask to save)
         return False
+
+    def _closed(self) -> None:
+        if not self.window.isVisible():  # closed: stop the sampling, free the worker thread
+            self.closed = True
+            self._stop_job()
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     # --- workspace ---------------------------------------------------------------------------
     def workspace_body(self) -> str | None:
@@ -160,6 +168,8 @@ class Analysis(QObject):
         if body is None:
             self.cloud.clear("Workspace: the robot has no body that moves")
             return
+        if self.closed:
+            return
         self._job += 1
         self._cancel = threading.Event()
         self.computing = True
@@ -182,6 +192,7 @@ class Analysis(QObject):
                 pass
 
         future.add_done_callback(done)
+        self.future = future
 
     def _stop_job(self) -> None:
         if self._cancel is not None:

@@ -130,15 +130,36 @@ def test_cancel_stops_the_sampling_and_turns_the_view_off(puma, qtbot, monkeypat
     assert a.cloud.count == 0 and "cancelled" in puma.statusBar().currentMessage()
 
 
+def test_closing_the_window_stops_the_sampling(make_window, qtbot, monkeypatch):
+    monkeypatch.setattr(analysis_module, "WORKSPACE_SAMPLES", 5_000_000)
+    w = make_window()
+    w.open_source("puma560", ask=False)
+    a = w.analysis
+    a.workspace_action.trigger()
+    future = a.future
+    assert a.computing and not future.done()
+    w.close()
+    qtbot.waitUntil(lambda: a.closed and future.done(), timeout=5000)
+    assert not a.computing and a.cloud.count == 0
+
+
 def test_cloud_follows_the_tree_and_the_selection_not_the_configuration(puma, qtbot):
     w, a = puma, puma.analysis
     a.workspace_action.trigger()
     wait_cloud(qtbot, a)
     first = a.cloud.points.pos.copy()
+    vp = w.viewport
+    frame(vp)
+    renders = a.cloud.points.renders
     type_spin(qtbot, w, "q2", "40")  # a configuration change: the same cloud, nothing computed
     assert w.doc.configuration[1] == pytest.approx(np.radians(40))
     assert not a.computing and a.cloud.count == SAMPLES and a.cloud.points.pos is not None
     np.testing.assert_array_equal(a.cloud.points.pos, first)
+    frame(vp)
+    assert a.cloud.points.renders == renders  # the robot moved, the camera did not: the same image
+    vp.setCameraPosition(azimuth=vp.opts["azimuth"] + 20)
+    frame(vp)
+    assert a.cloud.points.renders == renders + 1
     # an edit of the kinematics: cleared with a note, then computed again for the new tree
     w.doc.edit("limit q2", lambda t: setattr(t.get_body("link2").joint, "position_limits", (-0.5, 0.5)))
     assert a.cloud.count == 0 and "changed" in a.cloud.legend.note
