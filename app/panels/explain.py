@@ -32,6 +32,7 @@ from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
 from ..text import matrix_text
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
+from .explain_symbolic import SymbolicView
 
 STEP_MS = 700  # one elementary motion, animated
 TICK_MS = 16
@@ -111,9 +112,12 @@ class ExplainPanel(QWidget):
         self.chain_cell = QLabel(objectName="explainChain")
         self.chain_cell.setFont(mono)
         self.chain_cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        grid.addWidget(self.chain_title, 4, 0, 1, 4)
-        grid.addWidget(self.chain_cell, 5, 0, 1, 4)
+        grid.addWidget(self.chain_title, 4, 0, 1, 1)
+        grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
         self.message = QLabel(objectName="explainMessage", wordWrap=True)
+        self.symbolic = SymbolicView()  # A_i and T₀ⁱ in c/s notation, beside the numeric T₀ⁱ
+        grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
+        grid.setRowStretch(6, 1)
 
         inner = QWidget()
         body = QVBoxLayout(inner)
@@ -302,6 +306,7 @@ class ExplainPanel(QWidget):
         has = chain is not None
         for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
             b.setEnabled(has)
+        self.symbolic.setVisible(has)
         if not has:
             self.state.set_ghost(None)
             for cell in (*self.factor_cells, *self.partial_cells, self.chain_cell):
@@ -341,6 +346,7 @@ class ExplainPanel(QWidget):
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
+        self.symbolic.show_link(chain, n)  # computed once per link (worker thread, cached)
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
 
     def _ghost_label(self, done: int | None = None) -> str:

@@ -160,3 +160,103 @@ def test_extracted_chain_in_either_convention(window, qtbot):
     assert np.abs(F[-1] @ panel.chain.tool - P[-1]).max() <= 1e-9
     window.doc.open("puma560")  # its own rows: nothing to choose
     assert not panel.convention.isVisible()
+
+
+# --- laziness: nothing per edit while hidden; the overlay's chain remembered ----------------------
+
+def test_hidden_explain_dock_does_no_work_on_edits(window, qtbot, monkeypatch):
+    import kinetree.app.panels.explain as explain_module
+
+    calls = []
+    real = explain_module.cached_chain
+    monkeypatch.setattr(explain_module, "cached_chain", lambda *a: calls.append(a) or real(*a))
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    window.doc.set_configuration(window.doc.tree.random_configuration())
+    window.bodies.add_child("revolute")
+    window.doc.undo_stack.undo()
+    assert calls == [] and window.explain.stale  # hidden: nothing computed
+    panel = show_explain(window, qtbot)
+    assert len(calls) == 1 and not panel.stale  # shown: one reload, of the tree as it is now
+    assert panel.chain.bodies == window.doc.tree.body_names and panel.link == 3
+    assert np.abs(panel.chain_product() - window.doc.poses()[2]).max() <= 1e-12
+
+
+def test_overlay_extracts_only_what_it_draws_and_reuses_it_after_undo(window, monkeypatch):
+    from collections import OrderedDict
+
+    import kinetree.app.viewport.dh_overlay as overlay_module
+
+    monkeypatch.setattr(overlay_module, "_CHAINS", OrderedDict())
+    calls = []
+    real = overlay_module.dh_chain_to
+    monkeypatch.setattr(overlay_module, "dh_chain_to", lambda *a: calls.append(a[1]) or real(*a))
+    window.doc.open("quadruped")  # no DH rows: every chain is extract_dh's
+    window.doc.select(None)
+    window.doc.set_configuration(window.doc.tree.random_configuration())
+    assert calls == [] and window.dh_overlay.chain is None  # nothing selected: nothing drawn
+    window.doc.select("fl_calf")
+    assert calls == ["fl_foot"] or calls == ["fl_calf"]
+    n = len(calls)
+    window.doc.set_configuration(window.doc.tree.random_configuration())
+    assert len(calls) == n  # a slider: the same chain
+    window.doc.select("rr_calf")
+    window.bodies.add_child("revolute")  # a new body at the end of that leg: a new chain
+    assert len(calls) == n + 2
+    window.doc.undo_stack.undo()  # back to the chain before the edit: remembered
+    window.doc.select("rr_calf")
+    assert len(calls) == n + 2 and window.dh_overlay.chain.bodies[-1] == "rr_calf"
+    window.doc.tree.get_body("rr_thigh").joint.offset = 0.3  # an edit on the path: extracted anew
+    window.doc.select(None)
+    window.doc.select("rr_calf")
+    assert len(calls) == n + 3
+
+
+# --- symbolic matrices -----------------------------------------------------------------------------
+
+def wait_symbolic(panel, qtbot):
+    qtbot.waitUntil(lambda: not panel.symbolic.busy and panel.symbolic.A.result is not None, timeout=30000)
+
+
+@pytest.mark.parametrize("params", ["symbolic", "numeric"])
+def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, params):
+    from kinetree.core.symbolic import symbolic_model, to_latex, to_python_script, to_text
+    from PySide6.QtGui import QGuiApplication
+
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    panel = show_explain(window, qtbot)
+    view = panel.symbolic
+    if params == "numeric":
+        view.params.setCurrentIndex(view.params.findData("numeric"))
+        view.params.activated.emit(view.params.currentIndex())
+    wait_symbolic(panel, qtbot)
+    tree = window.doc.tree
+    A = symbolic_model(tree, "link3", params, link=3)
+    T = symbolic_model(tree, "link3", params)
+    for block, model, name in ((view.A, A, "A3"), (view.T, T, "T0_3")):
+        shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
+        assert shown == [[to_text(model.matrix[r, c]) for c in range(4)] for r in range(4)]
+        for fmt, expected in (("latex", to_latex(model.matrix)), ("text", to_text(model.matrix)),
+                              ("python", to_python_script(model, name))):
+            QGuiApplication.clipboard().clear()
+            qtbot.mouseClick(block.copy_buttons[fmt], Qt.MouseButton.LeftButton)
+            assert QGuiApplication.clipboard().text() == expected
+    if params == "symbolic":
+        assert shown[0][3] == to_text(T.matrix[0, 3]) and "a2*c1*c2" in shown[0][3]
+        assert "a2 = 0.4318" in view.legend.text()
+    else:
+        assert "0.4318*c1*c2" in view.T.cells[0][3].text()
+
+
+def test_symbolic_two_link_arm_in_the_lectures_form_and_follows_the_link(window, qtbot):
+    window.doc.open("two_link_planar")
+    window.doc.select("link2")
+    panel = show_explain(window, qtbot)
+    wait_symbolic(panel, qtbot)
+    assert panel.symbolic.T.cells[0][3].text() == "a1*c1 + a2*c12"
+    assert panel.symbolic.A.cells[0][3].text() == "a2*c2"
+    assert "T₀²" in panel.symbolic.T.title.text()
+    panel.combo.activated.emit(0)  # link 1: its own A and T
+    wait_symbolic(panel, qtbot)
+    assert panel.symbolic.T.cells[0][3].text() == "a1*c1" and "A₁" in panel.symbolic.A.title.text()

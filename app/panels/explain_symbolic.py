@@ -1,0 +1,246 @@
+"""The Explain dock's symbolic matrices: A_i and T₀ⁱ in the lecture's notation (c1, s12, a2·c12).
+
+They come from :mod:`kinetree.core.symbolic` on the DH chain the dock explains (a serial
+chain rebuilt from its rows, so that an extracted URDF chain gets its DH frames, not the
+file's), with the joint variables named ``q1…qi`` along that chain. sympy is slow (a Puma T₀⁶
+takes 0.1–0.5 s), so the matrices are computed on a worker thread, only for the link shown,
+and remembered; the dock says "computing…" meanwhile. Copy as LaTeX, plain text or a runnable
+Python (sympy) script.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+from kinetree.core import KineTreeError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ..viewport.dh_overlay import DHChain, sub
+
+CACHE_SIZE = 32
+FORMATS = ("latex", "text", "python")
+_SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def chain_key(chain: DHChain, i: int, params: str) -> tuple:
+    """What A_i and T₀ⁱ depend on: the first ``i`` rows, the convention and ``params``."""
+    rows = tuple((x.joint, x.a, x.alpha, x.d, x.theta, x.offset, x.flip) for x in chain.links[:i])
+    return chain.convention, rows, i, params
+
+
+def _pack(model, name: str) -> dict:
+    from kinetree.core.symbolic import to_latex, to_python_script, to_text
+
+    M = model.matrix
+    return {"cells": [[to_text(M[r, c]) for c in range(4)] for r in range(4)], "text": to_text(M),
+            "latex": to_latex(M), "python": to_python_script(model, name),
+            "parameters": {s.name: v for s, v in model.parameters.items()}}
+
+
+def compute(links: list, convention: str, i: int, params: str) -> dict:
+    """A_i and T₀ⁱ of the chain of ``links`` (its first ``i`` rows), packed as texts. Runs on
+    the worker thread: touches nothing but its arguments."""
+    from kinetree.core.dh import dh_chain
+    from kinetree.core.symbolic import symbolic_model
+
+    tree = dh_chain(list(links[:i]), convention)
+    body = tree.body_names[i - 1]
+    return {"A": _pack(symbolic_model(tree, body, params, link=i), f"A{i}"),
+            "T": _pack(symbolic_model(tree, body, params), f"T0_{i}")}
+
+
+class MatrixBlock(QWidget):
+    """A title, the Copy buttons and a 4×4 grid of entries (plain text, word-wrapped)."""
+
+    def __init__(self, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key  # "A" or "T"
+        self.result: dict | None = None
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        top.addWidget(self.title)
+        top.addStretch(1)
+        self.copy_buttons: dict[str, QPushButton] = {}
+        for fmt, label in zip(FORMATS, ("LaTeX", "Text", "Python")):
+            b = QPushButton(label, objectName=f"copy{key}{fmt.capitalize()}")
+            b.setToolTip(f"Copy this matrix to the clipboard as {label}")
+            b.clicked.connect(lambda _c=False, f=fmt: self.copy(f))
+            b.setEnabled(False)
+            top.addWidget(b)
+            self.copy_buttons[fmt] = b
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(14)
+        self.cells: list[list[QLabel]] = []
+        for r in range(4):
+            row = []
+            for c in range(4):
+                cell = QLabel()
+                cell.setTextFormat(Qt.TextFormat.PlainText)
+                cell.setFont(mono)
+                cell.setWordWrap(True)
+                cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(cell, r, c)
+                row.append(cell)
+            self.cells.append(row)
+        for c in range(4):
+            grid.setColumnStretch(c, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addLayout(grid)
+
+    def show_result(self, result: dict | None) -> None:
+        self.result = result
+        for r in range(4):
+            for c in range(4):
+                self.cells[r][c].setText("" if result is None else result["cells"][r][c])
+        for b in self.copy_buttons.values():
+            b.setEnabled(result is not None)
+
+    def text(self, fmt: str) -> str:
+        """The matrix as ``fmt`` (``latex``, ``text`` or ``python``); empty while not computed."""
+        return "" if self.result is None else self.result[fmt]
+
+    def copy(self, fmt: str) -> None:
+        if self.result is not None:
+            QGuiApplication.clipboard().setText(self.result[fmt])
+
+
+class SymbolicView(QWidget):
+    """A_i beside T₀ⁱ, symbolic; :meth:`show_link` asks for a link (computed off the GUI thread)."""
+
+    ready = Signal(object, object)  # key, result dict or the error's message
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("explainSymbolic")
+        self._cache: OrderedDict[tuple, dict | str] = OrderedDict()
+        self._pool: ThreadPoolExecutor | None = None
+        self._running: tuple | None = None  # the key the worker computes
+        self._want: tuple | None = None
+        self._pending: tuple | None = None  # (key, arguments) wanted next, while the worker is busy
+        self._chain: DHChain | None = None
+        self.shown: tuple | None = None  # the key on screen
+        self.ready.connect(self._arrived)
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        head = QLabel("<b>Symbolic</b> (lecture notation: c₁ = cos q₁, s₁₂ = sin(q₁+q₂))")
+        top.addWidget(head)
+        self.params = QComboBox(objectName="explainParams")
+        self.params.addItem("constants as symbols (a₂, d₃)", "symbolic")
+        self.params.addItem("constants as numbers", "numeric")
+        self.params.setToolTip("Lengths and angles of the DH rows as symbols, as in the lecture's tables "
+                               "(right angles stay numbers), or as this robot's numbers")
+        self.params.activated.connect(lambda _r: self._chain and self.show_link(self._chain, self._i))
+        top.addWidget(self.params)
+        top.addStretch(1)
+        self.status = QLabel(objectName="explainSymbolicStatus")
+        top.addWidget(self.status)
+        self.A, self.T = MatrixBlock("A"), MatrixBlock("T")
+        blocks = QHBoxLayout()
+        blocks.addWidget(self.A, 2)
+        blocks.addSpacing(18)
+        blocks.addWidget(self.T, 3)
+        self.legend = QLabel(objectName="explainSymbolicLegend", wordWrap=True)
+        self.legend.setTextFormat(Qt.TextFormat.PlainText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 6, 0, 0)
+        layout.addLayout(top)
+        layout.addLayout(blocks)
+        layout.addWidget(self.legend)
+        self._i = 1
+
+    @property
+    def busy(self) -> bool:
+        """A computation is under way (or wanted and not yet on screen)."""
+        return self._want is not None and self.shown != self._want
+
+    def show_link(self, chain: DHChain, i: int) -> None:
+        """Show A_i and T₀ⁱ of ``chain`` (from the cache, else once the worker has them)."""
+        self._chain, self._i = chain, i
+        key = chain_key(chain, i, self.params.currentData())
+        self._want = key
+        if key == self.shown:
+            self._titles(chain, i)
+            return
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            self._display(key, hit)
+            return
+        self.status.setText("computing…")
+        if key == self._running:
+            return
+        self._pending = (key, (list(chain.links), chain.convention, i, key[3]))
+        if self._running is None:
+            self._start()
+
+    def _start(self) -> None:
+        """Hand the pending computation to the worker (one at a time: the last one asked for)."""
+        key, args = self._pending
+        self._pending = None
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-symbolic")
+        self._running = key
+        future = self._pool.submit(compute, *args)
+
+        def done(f) -> None:  # on the worker thread: the signal queues it to the GUI thread
+            exc = f.exception()
+            if exc is None:
+                result = f.result()
+            else:  # shown instead of the matrices (too many terms, a joint without a symbolic form)
+                result = f"No symbolic matrices: {exc}" if isinstance(exc, KineTreeError) else repr(exc)
+            try:
+                self.ready.emit(key, result)
+            except RuntimeError:  # the dock is gone (window closed): nobody to tell
+                pass
+
+        future.add_done_callback(done)
+
+    def _arrived(self, key: tuple, result) -> None:
+        self._running = None
+        self._cache[key] = result
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        if key == self._want:
+            self._display(key, result)
+        if self._pending is not None and self._pending[0] not in self._cache:
+            self._start()
+        else:
+            self._pending = None
+
+    def _display(self, key: tuple, result) -> None:
+        self.shown = key
+        chain, i = self._chain, self._i
+        if isinstance(result, str):
+            self.A.show_result(None)
+            self.T.show_result(None)
+            self.status.setText("")
+            self.legend.setText(result)
+            return
+        self.A.show_result(result["A"])
+        self.T.show_result(result["T"])
+        self.status.setText("")
+        self._titles(chain, i)
+        variables = ", ".join(f"q{k} = {chain.joints[k - 1]}" for k in range(1, i + 1))
+        values = ", ".join(f"{name} = {value:.6g}" for name, value in result["T"]["parameters"].items())
+        self.legend.setText(f"Variables: {variables}." + (f"  Constants: {values}." if values else ""))
+
+    def _titles(self, chain: DHChain, i: int) -> None:
+        self.A.title.setText(f"<b>A{sub(i)}</b> ({'standard' if chain.convention == 'dh' else 'modified'} DH)")
+        self.T.title.setText(f"<b>T{sub(0)}{str(i).translate(_SUP)}</b> = "
+                             + "·".join(f"A{sub(j)}" for j in range(1, i + 1)))
+
+    def shutdown(self) -> None:
+        """Forget queued work (the running computation finishes on its own)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
