@@ -118,10 +118,6 @@ class SymbolicFK:
     joints: list[str]
     parameters: dict[sp.Symbol, float] = field(default_factory=dict)
 
-    def substitutions(self) -> dict[sp.Symbol, float]:
-        """The parameters as a sympy substitution (``matrix.subs(...)`` gives the numeric form)."""
-        return dict(self.parameters)
-
     def evaluate(self, q) -> np.ndarray:
         """The numeric 4×4 at configuration ``q`` (vector in configuration order)."""
         f = sp.lambdify([self.variables, list(self.parameters)], self.matrix, "numpy")
@@ -155,6 +151,9 @@ class _Builder:
             if self.params == "numeric" or _tabulated(exact):
                 return exact
             sym = sp.Symbol(name)
+        k = 2
+        while sym in self.parameters:  # a chain mixing standard and modified rows: a_i of both
+            sym, k = sp.Symbol(f"{name}_{k}"), k + 1
         self.parameters[sym] = float(value)
         return sym
 

@@ -251,6 +251,16 @@ def test_mimic_and_planar_joints():
     assert _fk_error(tree, model, "b3", np.random.default_rng(2)) < 1e-12
 
 
+def test_mixed_conventions_get_distinct_symbols():
+    # row 1 standard (a1), row 2 modified (Craig's a1 too): both stay, under different names
+    tree = dh_chain([DHLink("R", 0.3, 0, 0, 0), DHLink("R", 0.2, 0, 0, 0)])
+    second = tree.bodies[1].joint
+    second.set_fixed_transform([0.7, pi / 2, 0.1, 0], "mdh")
+    model = symbolic_model(tree, params="symbolic")
+    assert {p.name: v for p, v in model.parameters.items()} == {"a1": 0.3, "a1_2": 0.7, "d2": 0.1}
+    assert _fk_error(tree, model, "link2", np.random.default_rng(1)) < 1e-12
+
+
 def test_refusals():
     tree = load_robot("puma560")
     with pytest.raises(SymbolicError, match="params"):
