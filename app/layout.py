@@ -161,7 +161,7 @@ def apply_default_layout(window: MainWindow) -> None:
         explain.hide()
     for dock in d.values():
         dock.show()
-    from .playback import place_poses_dock  # the Poses dock: a tab behind the Pose dock
+    from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden
 
     place_poses_dock(window)
     fit_docks(window)

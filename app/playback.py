@@ -186,8 +186,8 @@ def write_animation(path: str | Path, frames: Iterator[np.ndarray], fps: float) 
 
 # --- the main window -----------------------------------------------------------------------------
 def install_playback(window: MainWindow) -> PlaybackState:
-    """Add the Poses dock (named poses above the timeline; a tab behind the Pose dock), the
-    traced path, View ▸ Poses and File ▸ Export animation… to ``window``."""
+    """Add the Poses dock (named poses above the timeline; a tab beside the Pose dock, hidden
+    until View ▸ Poses), the traced path, View ▸ Poses and File ▸ Export animation… to ``window``."""
     from .panels.poses import PosesPanel
     from .panels.timeline import TimelinePanel
     from .viewport.path_trace import PathTrace
@@ -214,7 +214,7 @@ def install_playback(window: MainWindow) -> PlaybackState:
     toggle = dock.toggleViewAction()
     toggle.setObjectName("toggle_posesDock")
     toggle.setShortcut("Ctrl+Shift+P")
-    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab behind the Pose dock: in front
+    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the Pose dock: in front
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, toggle)
     file_menu = _menu(window, "&File")
@@ -230,16 +230,16 @@ def install_playback(window: MainWindow) -> PlaybackState:
 
 
 def place_poses_dock(window: MainWindow) -> None:
-    """The Poses dock's default place: a tab beside the Pose dock, which stays in front (the
-    default layout shows every control of the five main docks)."""
+    """The Poses dock's default place: a tab beside the Pose dock, hidden until View ▸ Poses
+    shows it (a visible tab bar takes height the default layout gives the five main docks: on
+    an 800×600 screen the window would outgrow the screen)."""
     dock = getattr(window, "poses_dock", None)
     pose = window.docks.get("poseDock")
     if dock is None or pose is None:
         return
     dock.setFloating(False)
     window.tabifyDockWidget(pose, dock)
-    dock.show()
-    pose.raise_()
+    dock.hide()
 
 
 def _menu(window: MainWindow, title: str):

@@ -14,6 +14,7 @@ from kinetree.app.viewport.path_trace import COLOR
 from kinetree.app.viewport.view import THEMES
 from kinetree.core.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -26,13 +27,13 @@ def settle(qtbot, ms: int = 30) -> None:
 def puma_qz_qr(window, qtbot):
     """Puma with only qz and qr checked (the boxes clicked), 2 s a segment."""
     window.doc.open("puma560")
+    window.findChild(QAction, "toggle_posesDock").trigger()  # View ▸ Poses
+    settle(qtbot)
     lst = window.poses.list
     for name in ("qs", "qn"):
         item = window.poses._item(name)
         rect = lst.visualItemRect(item)
         box = QPoint(rect.left() + rect.height() // 2, rect.center().y())  # the check box
-        window.poses_dock.raise_()
-        settle(qtbot)
         QTest.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, box)
     assert window.playback.playable() == ["qz", "qr"]
     window.timeline.seconds.setValue(2.0)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 
 def settle(qtbot, ms: int = 30) -> None:
@@ -16,11 +17,8 @@ def settle(qtbot, ms: int = 30) -> None:
 
 
 def show_poses(window, qtbot) -> None:
-    """Click the dock's tab (beside the Pose dock's)."""
-    bar = next(b for b in window.findChildren(QTabBar) if b.isVisible()
-               and "Poses" in [b.tabText(i) for i in range(b.count())])
-    index = [bar.tabText(i) for i in range(bar.count())].index("Poses")
-    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, bar.tabRect(index).center())
+    """View ▸ Poses."""
+    window.findChild(QAction, "toggle_posesDock").trigger()
     settle(qtbot)
     assert window.poses.isVisible()
 
@@ -46,16 +44,19 @@ def click_row(window, name: str, double: bool = False) -> None:
     click(lst.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pos)
 
 
-def test_dock_is_a_tab_behind_the_pose_dock(window, qtbot):
+def test_dock_hidden_by_default_then_a_tab_beside_the_pose_dock(window, qtbot):
     window.resize(1280, 800)
     window.reset_layout()
     settle(qtbot, 60)
     dock, pose = window.poses_dock, window.docks["poseDock"]
-    assert window.tabifiedDockWidgets(pose) == [dock]
-    assert pose.isVisible() and not pose.widget().visibleRegion().isEmpty()  # the Pose readout in front
-    assert not dock.isFloating()
+    assert not dock.isVisible() and pose.isVisible()
     show_poses(window, qtbot)
-    assert not dock.widget().visibleRegion().isEmpty()
+    assert window.tabifiedDockWidgets(pose) == [dock] and not dock.isFloating()
+    assert not dock.widget().visibleRegion().isEmpty()  # in front
+    assert window.size().height() == 800  # the tab bar fits in the window
+    window.reset_layout()
+    settle(qtbot)
+    assert not dock.isVisible() and pose.isVisible()
 
 
 def test_library_poses_are_listed_all_checked(window, qtbot):
