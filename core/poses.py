@@ -86,6 +86,14 @@ class NamedPoses(MutableMapping):
         except TypeError:
             return False
 
+    def __eq__(self, other: object) -> bool:
+        # Mapping's own __eq__ compares the vectors with ==, which numpy answers elementwise
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return list(self) == list(other) and all(np.array_equal(self[k], other[k]) for k in self)
+
+    __hash__ = None  # type: ignore[assignment] - mutable
+
     def _unknown(self, name: Any) -> str:
         known = ", ".join(self._poses) or "none"
         return f"no pose named {name!r:.80} (poses: {known:.200})"

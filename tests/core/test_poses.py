@@ -112,6 +112,8 @@ def test_poses_follow_edits_of_the_tree():
     np.testing.assert_array_equal(tree.named_poses["bent"], [0.3])
     # the copy kept its own poses
     np.testing.assert_array_equal(copy.named_poses["bent"], [0.3, -0.6])
+    assert copy.named_poses == {"bent": [0.3, -0.6]} and copy.named_poses != tree.named_poses
+    assert copy.copy().named_poses == copy.named_poses
     copy.named_poses["other"] = [0, 0]
     assert "other" not in tree.named_poses
 
