@@ -13,6 +13,7 @@ so ``M`` is always ``Rz(θ)`` or ``Tz(d)``: a column mix, never a generic 4×4 p
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,17 +35,17 @@ _CACHE_BYTES = 1 << 20
 def _z_to_axis(axis: np.ndarray) -> np.ndarray:
     """A 4×4 rotation whose z column is ``axis`` (unit)."""
     R = np.eye(4)
-    z = np.array([0.0, 0.0, 1.0])
-    c = float(axis @ z)
+    x, y, c = (float(v) for v in axis)  # c = axis · z
     if c > 1 - 1e-15:
         return R
     if c < -1 + 1e-15:
         R[1, 1] = R[2, 2] = -1.0
         return R
-    v = np.cross(z, axis)
-    s = np.linalg.norm(v)
-    k = v / s
-    K = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    # Rodrigues about k = z × axis / |z × axis| = (-y, x, 0) / s (plain floats: a tree of 1000
+    # joints builds its plan on every edit, and numpy's cross costs more than the whole formula)
+    s = math.hypot(x, y)
+    kx, ky = -y / s, x / s
+    K = np.array([[0.0, 0.0, ky], [0.0, 0.0, -kx], [-ky, kx, 0.0]])
     R[:3, :3] = np.eye(3) + s * K + (1 - c) * (K @ K)
     R[:3, 2] = axis  # exact
     return R
