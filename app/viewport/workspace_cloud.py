@@ -21,6 +21,8 @@ from .labels import view_mvp
 INTERACTIVE_POINTS = 100_000
 #: Still for this long (ms): the whole cloud is drawn again.
 IDLE_MS = 300
+#: Images up to this many pixels are splatted with whole-image counts (larger: per hit pixel).
+BINCOUNT_PIXELS = 4_000_000
 #: Bar of the legend, pixels (times the export scale).
 BAR_W, BAR_H = 180, 12
 #: Opacity of one point in a pixel (n points: 1 - (1 - ALPHA)^n): dense regions look solid.
@@ -106,11 +108,16 @@ class CloudImage(GLGraphicsItem):
             y = np.floor((1 - c[:, 1] * inv) * (H / 2))
             ok = front & (x >= 0) & (x < W) & (y >= 0) & (y < H)
             pix = y[ok].astype(np.int64) * W + x[ok].astype(np.int64)
-            count = np.bincount(pix, minlength=W * H)
-            total = np.bincount(pix, weights=self._index[:k][ok], minlength=W * H)
-            nz = np.flatnonzero(count)
-            alpha = 1.0 - (1.0 - ALPHA) ** count[nz]
-            rgb = LUT[np.rint(total[nz] / count[nz]).astype(np.int64), :3] * alpha[:, None]  # premultiplied
+            rows = self._index[:k][ok]
+            if W * H <= BINCOUNT_PIXELS:  # per-pixel sums over the whole image: fastest
+                count = np.bincount(pix, minlength=W * H)
+                nz = np.flatnonzero(count)
+                total, count = np.bincount(pix, weights=rows, minlength=W * H)[nz], count[nz]
+            else:  # a large exported image: sums over the pixels hit only (memory ~ points)
+                nz, where, count = np.unique(pix, return_inverse=True, return_counts=True)
+                total = np.bincount(where, weights=rows, minlength=len(nz))
+            alpha = 1.0 - (1.0 - ALPHA) ** count
+            rgb = LUT[np.rint(total / count).astype(np.int64), :3] * alpha[:, None]  # premultiplied
             rgba[nz, 0], rgba[nz, 1], rgba[nz, 2] = (rgb[:, 2::-1] * 255 + 0.5).astype(np.uint8).T
             rgba[nz, 3] = (alpha * 255 + 0.5).astype(np.uint8)
         return QImage(rgba.data, W, H, 4 * W, QImage.Format.Format_ARGB32_Premultiplied).copy()

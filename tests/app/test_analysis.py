@@ -317,3 +317,19 @@ def test_analysis_toggles_are_remembered(make_window, monkeypatch):
     assert b.workspace_on and b.com_on and again.sliders.show_torques
     assert all(x.isChecked() for x in (b.workspace_action, b.com_action, b.torque_action))
     assert b.collision_on == collision_available()
+
+
+def test_cloud_image_of_a_large_export_equals_the_viewport_way(qapp, monkeypatch):
+    """Exported images larger than BINCOUNT_PIXELS are splatted per hit pixel: the same image."""
+    import kinetree.app.viewport.workspace_cloud as wc
+
+    rng = np.random.default_rng(0)
+    item = wc.CloudImage()
+    item.set_data(rng.normal(size=(50_000, 3)).astype(np.float32), rng.integers(0, 256, 50_000).astype(np.uint8))
+    mvp = np.array([[0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 0.1, 0], [0, 0, 0.1, 1]])
+    whole = image_array(item.render(mvp, 400, 300))
+    monkeypatch.setattr(wc, "BINCOUNT_PIXELS", 10)
+    np.testing.assert_array_equal(image_array(item.render(mvp, 400, 300)), whole)
+    assert (whole.sum(axis=2) > 0).mean() > 0.05  # something was drawn
+    # a pixel hit by many points is nearly opaque; the colours are colormap rows
+    assert item.render(mvp, 4, 3).pixelColor(2, 1).alpha() > 250
