@@ -339,9 +339,16 @@ def install_analysis(window: MainWindow) -> Analysis:
                                          f"{WORKSPACE_SAMPLES:,} random configurations coloured by manipulability")
     analysis.com_action = window._toggle(
         view_menu, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
+
+    def torques(on: bool) -> None:
+        window.sliders.set_torques_visible(on)
+        dock = window.docks.get("slidersDock")
+        if on and dock is not None and window.isVisible():  # asked for: where they are shown
+            dock.show()
+            dock.raise_()
+
     analysis.torque_action = window._toggle(
-        view_menu, "&Gravity torques", window.sliders.set_torques_visible, "showTorques", False, "G",
-        name="torqueAction")
+        view_menu, "&Gravity torques", torques, "showTorques", False, "G", name="torqueAction")
     analysis.torque_action.setToolTip("Each joint's gravity torque beside its slider in the Joints panel")
     available = collision_available()
     analysis.collision_action = window._toggle(

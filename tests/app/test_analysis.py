@@ -237,6 +237,10 @@ def test_gravity_torques_beside_the_sliders_follow_the_configuration(puma, qtbot
     assert shown_torques(w) == expected_torques(w)
     w.analysis.torque_action.trigger()
     assert not any(r.torque.isVisible() for r in rows.values())
+    w.docks["slidersDock"].hide()
+    w.analysis.torque_action.trigger()  # on again, the Joints dock hidden: it is shown
+    assert w.docks["slidersDock"].isVisible() and rows["q2"].torque.isVisible()
+    assert shown_torques(w) == expected_torques(w)
 
 
 def test_torque_rows_map_dofs_to_slider_rows():
