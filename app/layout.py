@@ -154,11 +154,12 @@ def apply_default_layout(window: MainWindow) -> None:
     window.addDockWidget(R, d["slidersDock"])
     window.splitDockWidget(d["slidersDock"], d["poseDock"], Qt.Orientation.Vertical)
     window.addDockWidget(B, d["dhDock"])
-    explain = getattr(window, "explain_dock", None)
-    if explain is not None:  # teach mode's dock: a tab beside the DH table, hidden until asked for
-        explain.setFloating(False)
-        window.tabifyDockWidget(d["dhDock"], explain)
-        explain.hide()
+    for name in ("explain_dock", "exercise_dock"):  # teach mode's docks: tabs beside the DH table, hidden
+        teach_dock = getattr(window, name, None)
+        if teach_dock is not None:
+            teach_dock.setFloating(False)
+            window.tabifyDockWidget(d["dhDock"], teach_dock)
+            teach_dock.hide()
     for dock in d.values():
         dock.show()
     from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden

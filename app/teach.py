@@ -1,5 +1,6 @@
 """Teach mode in the main window: View ▸ DH parameters (the viewport's DH overlay for every
-link; the selected link's is always drawn) and the Explain dock that steps through A_i.
+link; the selected link's is always drawn), the Explain dock that steps through A_i and the
+Exercise dock (the app hides a pose, an A_i or a DH row; the student types it in).
 
 :class:`TeachState` is what the overlay and the Explain dock share (neither calls the other):
 whether every link is shown, the DH convention used for chains without stored DH rows, and the
@@ -94,8 +95,40 @@ def install_teach(window: MainWindow) -> TeachState:
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, action)
     view_menu.insertAction(first, toggle)
+    view_menu.insertAction(first, install_exercise(window, state))
     view_menu.insertSeparator(first)
     return state
+
+
+def install_exercise(window: MainWindow, state: TeachState) -> QAction:
+    """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise); returns
+    its View menu action."""
+    from .panels.exercise import Exercise, ExercisePanel
+
+    def step_through(ex: Exercise) -> None:
+        """The exercise's configuration on the robot, and its link stepped through in Explain."""
+        window.doc.set_configuration(ex.q)
+        window.doc.select(ex.chain.bodies[ex.link - 1])
+        explain = window.explain
+        explain.from_zero.setChecked(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
+        window.explain_dock.show()
+        window.explain_dock.raise_()
+        explain.reset()
+        explain.play_button.setChecked(True)
+
+    panel = ExercisePanel(window.doc, state, step_through)
+    dock = QDockWidget("Exercise", window)
+    dock.setObjectName("exerciseDock")
+    dock.setWidget(panel)
+    window.exercise = panel
+    window.exercise_dock = dock
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    dock.hide()  # not part of the default layout
+    dock.visibilityChanged.connect(panel.set_active)
+    toggle = dock.toggleViewAction()
+    toggle.setObjectName("toggle_exerciseDock")
+    toggle.triggered.connect(lambda on: on and dock.raise_())
+    return toggle
 
 
 def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
