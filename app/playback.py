@@ -109,15 +109,22 @@ def animation_frames(poses: list[np.ndarray], seconds: float, fps: float) -> np.
 
 def render_frames(view, doc: RobotDocument, Q: np.ndarray, size: tuple[int, int]) -> Iterator[np.ndarray]:
     """Render ``view`` offscreen at each configuration of ``Q`` (shown with preview, no undo
-    step): (h, w, 3) RGB arrays. The document's configuration is restored afterwards."""
+    step), without the IK handle: (h, w, 3) RGB arrays. The document's configuration (and the
+    handle) are restored afterwards."""
     w, h = size
     before = doc.configuration
+    handle = getattr(view, "ik_handle", None)
+    handle_on = handle is not None and handle.enabled
+    if handle_on:  # a drag aid, not part of the motion
+        handle.set_enabled(False)
     try:
         for q in Q:
             doc.preview_configuration(q)
             yield _rgb(view.render_image(w, h))
     finally:
         doc.preview_configuration(before)
+        if handle_on:
+            handle.set_enabled(True)
 
 
 def fit_motion(view, doc: RobotDocument, Q: np.ndarray, samples: int = 9) -> None:

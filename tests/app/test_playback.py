@@ -161,3 +161,4 @@ def test_export_animation_writes_every_frame_and_restores_the_robot(window, qtbo
     assert np.abs(frames[0].astype(int) - frames[-1]).max() > 0  # the robot moved
     np.testing.assert_array_equal(window.doc.configuration, np.full(6, 0.2))
     assert window.doc.undo_stack.count() == n
+    assert window.viewport.ik_handle.enabled  # hidden while rendering, back afterwards
