@@ -183,10 +183,12 @@ def write_animation(path: str | Path, frames: Iterator[np.ndarray], fps: float) 
     import imageio.v2 as iio2
 
     count = 0
-    # streamed: a video is not held in memory (imageio-ffmpeg scales odd sizes to a multiple of 16)
-    with iio2.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264") as out:
+    # streamed: a video is not held in memory. x264's yuv420p needs even sizes: an odd one gets
+    # its edge pixel repeated (imageio-ffmpeg's default would scale 640x360 to 640x368)
+    with iio2.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264", macro_block_size=2) as out:
         for frame in frames:
-            out.append_data(frame)
+            h, w = frame.shape[:2]
+            out.append_data(np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge"))
             count += 1
     return count
 
