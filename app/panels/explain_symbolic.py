@@ -48,8 +48,12 @@ def compute(links: list, convention: str, i: int, params: str) -> dict:
 
     tree = dh_chain(list(links[:i]), convention)
     body = tree.body_names[i - 1]
-    return {"A": _pack(symbolic_model(tree, body, params, link=i), f"A{i}"),
-            "T": _pack(symbolic_model(tree, body, params), f"T0_{i}")}
+    A = _pack(symbolic_model(tree, body, params, link=i), f"A{i}")
+    try:
+        T = _pack(symbolic_model(tree, body, params), f"T0_{i}")
+    except KineTreeError as exc:  # too many terms (skew axes): A_i alone is still worth showing
+        T = f"No symbolic T₀{str(i).translate(_SUP)}: {exc}"
+    return {"A": A, "T": T}
 
 
 class MatrixBlock(QWidget):
@@ -226,21 +230,17 @@ class SymbolicView(QWidget):
             self.status.setText("")
             self.legend.setText(result)
             return
+        T = result["T"] if isinstance(result["T"], dict) else None
         self.A.show_result(result["A"])
-        self.T.show_result(result["T"])
+        self.T.show_result(T)
         self.status.setText("")
         self._titles(chain, i)
         variables = ", ".join(f"q{k} = {chain.joints[k - 1]}" for k in range(1, i + 1))
-        values = ", ".join(f"{name} = {value:.6g}" for name, value in result["T"]["parameters"].items())
-        self.legend.setText(f"Variables: {variables}." + (f"  Constants: {values}." if values else ""))
+        values = ", ".join(f"{name} = {value:.6g}" for name, value in (T or result["A"])["parameters"].items())
+        self.legend.setText(("" if T else f"{result['T']}\n") + f"Variables: {variables}."
+                            + (f"  Constants: {values}." if values else ""))
 
     def _titles(self, chain: DHChain, i: int) -> None:
         self.A.title.setText(f"<b>A{sub(i)}</b> ({'standard' if chain.convention == 'dh' else 'modified'} DH)")
         self.T.title.setText(f"<b>T{sub(0)}{str(i).translate(_SUP)}</b> = "
                              + "·".join(f"A{sub(j)}" for j in range(1, i + 1)))
-
-    def shutdown(self) -> None:
-        """Forget queued work (the running computation finishes on its own)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None

@@ -260,3 +260,40 @@ def test_symbolic_two_link_arm_in_the_lectures_form_and_follows_the_link(window,
     panel.combo.activated.emit(0)  # link 1: its own A and T
     wait_symbolic(panel, qtbot)
     assert panel.symbolic.T.cells[0][3].text() == "a1*c1" and "A₁" in panel.symbolic.A.title.text()
+
+
+def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
+    """Ten skew revolute axes: T₀¹⁰ would exceed core's term bound; A₁₀ is shown, and why T is not."""
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+    from kinetree.core.io import save_project
+    from kinetree.core.symbolic import symbolic_link, to_text
+
+    rng = np.random.default_rng(1)
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for k in range(10):
+        joint = Joint(f"j{k}", "revolute")
+        joint.axis = rng.normal(size=3)
+        T = np.eye(4)
+        T[:3, :3] = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        T[:3, :3] *= np.sign(np.linalg.det(T[:3, :3]))
+        T[:3, 3] = rng.uniform(-0.2, 0.2, 3)
+        joint.set_fixed_transform(T)
+        body = RigidBody(f"b{k}")
+        body.joint = joint
+        tree.add_body(body, parent)
+        parent = body.name
+    path = tmp_path / "skew.kinetree.json"
+    save_project(tree, path)
+    window.open_source(str(path), ask=False)
+    window.doc.select("b9")
+    panel = show_explain(window, qtbot)
+    qtbot.waitUntil(lambda: not panel.symbolic.busy and panel.symbolic.shown is not None, timeout=60000)
+    view = panel.symbolic
+    assert view.legend.text().startswith("No symbolic T₀¹⁰") and "terms" in view.legend.text()
+    assert view.T.result is None and view.T.cells[0][0].text() == ""
+    assert not view.T.copy_buttons["text"].isEnabled() and view.A.copy_buttons["text"].isEnabled()
+    from kinetree.core.dh import dh_chain
+
+    A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic")
+    assert view.A.cells[0][0].text() == to_text(A[0, 0])
