@@ -162,3 +162,22 @@ def test_export_animation_writes_every_frame_and_restores_the_robot(window, qtbo
     np.testing.assert_array_equal(window.doc.configuration, np.full(6, 0.2))
     assert window.doc.undo_stack.count() == n
     assert window.viewport.ik_handle.enabled  # hidden while rendering, back afterwards
+
+
+def test_file_menu_export_animation(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    texts = [a.text() for a in file_menu.actions()]
+    assert texts.index("Export &animation…") == texts.index("Export &image…") + 1
+    path = tmp_path / "menu.gif"
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("40x30 @ 5", True)))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    window.doc.open("two_link_planar")  # no poses: a message, no file
+    window.export_animation_action.trigger()
+    assert "two poses" in window.statusBar().currentMessage() and not path.exists()
+    puma_qz_qr(window, qtbot)
+    window.timeline.seconds.setValue(0.4)
+    window.export_animation_action.trigger()
+    assert iio.imread(path, index=None).shape == (3, 30, 40, 3)  # round(0.4 · 5) + 1
+    assert window.statusBar().currentMessage() == f"Exported 3 frames to {path}"
