@@ -227,16 +227,16 @@ class RobotViewport(gl.GLViewWidget):
         # frame size follows the typical link length, so that a hand or a humanoid with many
         # short links is not buried under its own triads; bounded by the robot's size
         origins = np.vstack([np.zeros((1, 3)), home[:, :3, 3]]) if len(home) else np.zeros((1, 3))
-        parents = [tree.index_of(tree.parent_name(b.name)) + 1 for b in tree.bodies]
+        bodies = tree.bodies
+        index = {b.name: i for i, b in enumerate(bodies)}
+        self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
+        parents = self._parent + 1
         links = np.linalg.norm(origins[1:] - origins[parents], axis=1) if len(home) else np.zeros(0)
         links = links[links > 1e-6]
         typical = float(np.median(links)) if links.size else 0.3
         self._scale = float(np.clip(0.5 * typical, 0.03 * max(extent, 0.3), 0.15 * max(extent, 0.3)))
         self.grid.setSize(max(2.0, 4 * extent), max(2.0, 4 * extent))
         self.grid.setSpacing(0.1 if extent < 2 else 0.5, 0.1 if extent < 2 else 0.5)
-        bodies = tree.bodies
-        index = {b.name: i for i, b in enumerate(bodies)}
-        self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
         movable = [i for i, b in enumerate(bodies) if is_axial(b.joint)]
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
