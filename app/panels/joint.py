@@ -101,6 +101,7 @@ class JointPanel(QWidget):
         mimic = QHBoxLayout()
         mimic.setContentsMargins(0, 0, 0, 0)
         self.mimic_combo = QComboBox()
+        self._leaders: list[str] | None = None  # the joints the combo lists (refilled when they change)
         self.mimic_combo.setObjectName("mimicJoint")
         self.mimic_combo.setToolTip("follow another joint: value = multiplier · q[joint] + offset")
         self.mimic_combo.activated.connect(self._set_mimic_joint)
@@ -495,8 +496,10 @@ class JointPanel(QWidget):
                    if o.joint is not j and o.joint.type in AXIAL_TYPES and o.joint.mimic is None]
         m = j.mimic if axial else None
         with signals_blocked(self.mimic_combo):
-            self.mimic_combo.clear()
-            self.mimic_combo.addItems([NO_MIMIC, *leaders])
+            if leaders != self._leaders:  # refilling 5000 names costs 0.1 s an edit
+                self._leaders = leaders
+                self.mimic_combo.clear()
+                self.mimic_combo.addItems([NO_MIMIC, *leaders])
             self.mimic_combo.setCurrentText(m.joint if m else NO_MIMIC)
         self.mimic_combo.setEnabled(axial)
         self.mimic_combo.setToolTip("follow another joint: value = multiplier · q[joint] + offset")
