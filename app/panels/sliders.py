@@ -73,11 +73,11 @@ class JointRow:
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
         self.name = QLabel(label)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
         self.slider.setMinimumWidth(SLIDER_MIN_PX[panel.show_torques])
-        self.spin = ExactSpinBox(label)  # exact: never rounds what is typed or stored
+        self.spin = _RowSpin(panel.input_filter, self, label)  # exact: never rounds what is typed or stored
         self.spin.setObjectName(f"spin_{key}")
         self.spin.setKeyboardTracking(False)
         self.spin.setMinimumWidth(90)
@@ -95,8 +95,6 @@ class JointRow:
         # no focus from the wheel: scrolling the list over a slider must not grab and move it
         self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.spin.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.slider.installEventFilter(panel.input_filter)
-        self.spin.installEventFilter(panel.input_filter)
         self.slider.sliderPressed.connect(self._pressed)
         self.slider.sliderReleased.connect(self._released)
         self.slider.valueChanged.connect(self._slider_moved)
@@ -166,6 +164,32 @@ class JointRow:
         self.panel.set_value(self.key, core, None)  # each spin-box step or typed value: one undo step
 
 
+def _filtered(base: type) -> type:
+    """``base`` whose wheel, key and focus-out events go through the panel's :class:`_InputFilter`
+    first. Not an event filter on each widget: that ran Python for every event of every row
+    (a 5000-joint tree re-laid out 20,000 widgets, each event through Python, per added row)."""
+
+    class Filtered(base):
+        def __init__(self, input_filter: _InputFilter, row: JointRow, *args) -> None:
+            super().__init__(*args)
+            self._filter, self.row = input_filter, row
+
+        def wheelEvent(self, ev) -> None:  # noqa: N802
+            if not self._filter.eventFilter(self, ev):
+                super().wheelEvent(ev)
+
+        def keyPressEvent(self, ev) -> None:  # noqa: N802
+            if not self._filter.eventFilter(self, ev):
+                super().keyPressEvent(ev)
+
+        def focusOutEvent(self, ev) -> None:  # noqa: N802
+            self._filter.eventFilter(self, ev)
+            super().focusOutEvent(ev)
+
+    Filtered.__name__ = Filtered.__qualname__ = f"Row{base.__name__}"
+    return Filtered
+
+
 class _InputFilter(QObject):
     """Wheel and keys on the rows' sliders and spin boxes.
 
@@ -182,7 +206,8 @@ class _InputFilter(QObject):
         self.panel = panel
 
     def _row(self, obj: QObject) -> JointRow | None:
-        return next((r for r in self.panel.rows.values() if obj is r.slider or obj is r.spin), None)
+        row = getattr(obj, "row", None)
+        return row if row is not None and self.panel.rows.get(row.key) is row else None
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
         t = ev.type()
@@ -219,6 +244,10 @@ class _InputFilter(QObject):
             row.set_core_value(row.lo if key == Qt.Key.Key_Home else row.hi)
             return True
         return False
+
+
+_RowSlider = _filtered(QSlider)
+_RowSpin = _filtered(ExactSpinBox)
 
 
 class JointsPanel(QWidget):
