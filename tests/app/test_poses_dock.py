@@ -213,3 +213,18 @@ def test_a_pose_edit_is_a_narrow_tree_change(window, qtbot):
     window.doc.treeChanged.connect(changes.append)
     window.poses.delete("qn")
     assert len(changes) == 1 and changes[0].kind == "properties" and not changes[0].bodies
+
+
+def test_delete_key_in_the_list_deletes_the_pose_not_the_selected_body(window, qtbot):
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    show_poses(window, qtbot)
+    click_row(window, "qr")
+    window.activateWindow()
+    window.poses.list.setFocus()
+    qtbot.waitUntil(window.poses.list.hasFocus)
+    QTest.keyClick(window.poses.list, Qt.Key.Key_Delete)
+    settle(qtbot)
+    assert window.poses.names() == ["qz", "qs", "qn"]
+    assert "link3" in window.doc.tree.body_names
+    assert window.poses.list.currentItem().text() == "qs"  # the next pose, ready for another Delete
