@@ -284,7 +284,7 @@ class ExercisePanel(QWidget):
         top.addWidget(self.export_button)
         for w in (self.kind, self.link):
             w.activated.connect(lambda _r: self.new_exercise())
-        self.seed.editingFinished.connect(self.new_exercise)
+        self.seed.editingFinished.connect(self._seed_edited)
 
         self.question = QLabel(objectName="exerciseQuestion", wordWrap=True)
         self.question.setTextFormat(Qt.TextFormat.PlainText)
@@ -362,6 +362,11 @@ class ExercisePanel(QWidget):
     def _chain(self) -> DHChain:
         tree = self.doc.tree
         return cached_chain(tree, chain_tip(tree, self.doc.selection), self.state.convention)
+
+    def _seed_edited(self) -> None:
+        # editingFinished also comes when the box merely loses focus: typed answers stay then
+        if self.exercise is None or self.seed.value() != self.exercise.seed:
+            self.new_exercise()
 
     def next_exercise(self) -> None:
         self.seed.setValue(self.seed.value() + 1)

@@ -141,3 +141,16 @@ def test_export_sheet_writes_a_pdf_with_an_answer_key_page(window, qtbot, tmp_pa
     assert pages >= 2
     sheet = panel.sheet_exercises(3)
     assert [e.seed for e in sheet] == [1, 2, 3] and len({tuple(e.qs) for e in sheet}) == 3
+
+
+def test_typed_answers_survive_the_seed_box_losing_focus(window, qtbot):
+    panel = show_exercise(window, qtbot, "two_link_planar", "pose", seed=3)
+    QTest.keyClicks(panel.cells[0], "0.5")
+    panel.seed.editingFinished.emit()  # focus left the box, the seed unchanged
+    assert panel.cells[0].text() == "0.5" and panel.exercise.seed == 3
+    panel.seed.setValue(4)
+    panel.seed.editingFinished.emit()
+    assert panel.exercise.seed == 4 and panel.cells[0].text() == ""
+    qs = panel.exercise.qs.copy()
+    qtbot.mouseClick(panel.new_button, Qt.MouseButton.LeftButton)
+    assert panel.exercise.seed == 5 and not np.array_equal(panel.exercise.qs, qs)
