@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
+from PySide6.QtWidgets import QApplication, QDockWidget, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
 
 from .panels.sliders import ROW_SPACING
 
@@ -136,6 +136,23 @@ def fit_docks_later(window: MainWindow) -> None:
     QTimer.singleShot(0, window, fit)
 
 
+def hidden_tab(window: MainWindow, anchor: QDockWidget, dock: QDockWidget, area: Qt.DockWidgetArea) -> None:
+    """Dock ``dock`` hidden, to become a tab beside ``anchor`` when it is shown. Tabified while
+    hidden, Qt left a stray tab bar (the anchor's title) over the menu bar's File menu."""
+    dock.setFloating(False)
+    window.addDockWidget(area, dock)
+    dock.hide()
+    if not getattr(dock, "_tab_beside", None):
+        def shown(visible: bool) -> None:
+            target = dock._tab_beside
+            if visible and not dock.isFloating() and dock not in window.tabifiedDockWidgets(target):
+                window.tabifyDockWidget(target, dock)
+                dock.raise_()
+
+        dock.visibilityChanged.connect(shown)
+    dock._tab_beside = anchor
+
+
 def apply_default_layout(window: MainWindow) -> None:
     """Put every dock in its default place, shown and docked, and size them (View ▸ Reset layout)."""
     d = window.docks
@@ -157,9 +174,7 @@ def apply_default_layout(window: MainWindow) -> None:
     for name in ("explain_dock", "exercise_dock"):  # teach mode's docks: tabs beside the DH table, hidden
         teach_dock = getattr(window, name, None)
         if teach_dock is not None:
-            teach_dock.setFloating(False)
-            window.tabifyDockWidget(d["dhDock"], teach_dock)
-            teach_dock.hide()
+            hidden_tab(window, d["dhDock"], teach_dock, B)
     for dock in d.values():
         dock.show()
     from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden

@@ -24,6 +24,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QSplitter
 
+from .layout import hidden_tab
+
 if TYPE_CHECKING:
     from .document import RobotDocument
     from .main_window import MainWindow
@@ -246,9 +248,7 @@ def place_poses_dock(window: MainWindow) -> None:
     pose = window.docks.get("poseDock")
     if dock is None or pose is None:
         return
-    dock.setFloating(False)
-    window.tabifyDockWidget(pose, dock)
-    dock.hide()
+    hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)
 
 
 def _menu(window: MainWindow, title: str):

@@ -57,6 +57,41 @@ def test_dock_hidden_by_default_then_a_tab_beside_the_pose_dock(window, qtbot):
     window.reset_layout()
     settle(qtbot)
     assert not dock.isVisible() and pose.isVisible()
+    assert stray_tab_bars(window) == []
+
+
+def stray_tab_bars(window) -> list[list[str]]:
+    """Visible dock tab bars over the menu bar (Qt left one there for a dock tabbed while hidden)."""
+    from PySide6.QtWidgets import QTabBar
+
+    menu = window.menuBar().geometry()
+    return [[tb.tabText(i) for i in range(tb.count())] for tb in window.findChildren(QTabBar)
+            if tb.isVisible() and tb.geometry().intersects(menu)]
+
+
+def test_no_dock_tab_bar_covers_the_menu_bar(tmp_path, autosave_dir, qtbot):
+    from kinetree.app.main_window import MainWindow
+    from PySide6.QtCore import QSettings
+
+    window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window.quiet = True
+    window.autosave_timer.stop()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)  # sized before it is first shown, as the app starts
+    window.show()
+    settle(qtbot, 60)
+    assert stray_tab_bars(window) == []  # the File menu is visible and clickable
+    show_poses(window, qtbot)
+    window.poses_dock.hide()
+    window.explain_dock.show()
+    window.explain_dock.hide()
+    window.reset_layout()
+    settle(qtbot)
+    assert stray_tab_bars(window) == []
+    assert window.tabifiedDockWidgets(window.docks["dhDock"]) == []  # hidden: no tab yet
+    window.explain_dock.show()
+    settle(qtbot)
+    assert window.tabifiedDockWidgets(window.docks["dhDock"]) == [window.explain_dock]
 
 
 def test_library_poses_are_listed_all_checked(window, qtbot):
