@@ -222,15 +222,29 @@ class RobotDocument(QObject):
         if not np.array_equal(new_q, self._q):
             self._set_configuration(new_q)
 
-    def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False):
-        """Inverse kinematics: move ``body`` to the 4×4 ``target`` (base frame) from the current
-        configuration and apply the best configuration found (within the limits), also when
-        the target is out of reach. ``live`` (a mouse drag): a few warm-started iterations, no
-        random restarts, so the robot never jumps. Returns the :class:`IKResult`."""
+    def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False,
+                     frame: str | None = None):
+        """Inverse kinematics: move ``body`` to the 4×4 ``target``, given in ``frame`` (the base
+        when ``None``), from the current configuration, and apply the best configuration found
+        (within the limits), also when the target is out of reach. ``live`` (a mouse drag): a
+        few warm-started iterations, no random restarts, so the robot never jumps. Returns the
+        :class:`IKResult`. The joints that move ``frame`` are held (the target moves with them)."""
         from kinetree.core.ik import inverse_kinematics
 
-        result = inverse_kinematics(self._tree, body, target, self._q, max_iterations=40 if live else 200,
-                                    restarts=0 if live else 20)
+        tree, q = self._tree, self._q
+        base = frame is None or frame == tree.base_name
+        # a target in a frame: that frame must not move, or the target would move with it
+        locked, name = [], None if base else frame
+        while name is not None and name != tree.base_name:
+            joint = tree.get_body(name).joint
+            if joint.mimic is not None:  # it moves with its leader
+                locked.append(joint.mimic.joint)
+            elif joint.position_count:
+                locked.append(joint.name)
+            name = tree.parent_name(name)
+        goal = np.asarray(target, dtype=float) if base else tree.get_transform(q, frame) @ np.asarray(target, float)
+        result = inverse_kinematics(tree, body, goal, q, max_iterations=40 if live else 200,
+                                    restarts=0 if live else 20, locked=locked)
         self.set_configuration(result.q, f"Move {body} to a pose", drag)
         return result
 

@@ -28,8 +28,10 @@ one evaluation is a few vector operations and one 4×4 product per joint.
 
 from __future__ import annotations
 
+import copy
 import math
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -303,6 +305,23 @@ def _problem(tree: RigidBodyTree, body: int) -> _Problem:
     return p
 
 
+def _locked(prob: _Problem, tree: RigidBodyTree, joints: Iterable[str], q: np.ndarray) -> _Problem:
+    """A copy of ``prob`` whose columns of ``joints`` are held at their values in ``q`` (as
+    limits with lower = upper: every step clips them and solves the rest without them)."""
+    if isinstance(joints, str):
+        raise InvalidIKOptionError(f"locked must be joint names, not the string {joints!r:.80}")
+    cols = {c for name in joints for c in range(*tree.position_index(name).indices(q.size))}
+    mask = np.isin(prob.active, sorted(cols))
+    if not mask.any():
+        return prob
+    prob = copy.copy(prob)
+    held = np.clip(q[prob.active], prob.lo, prob.hi)
+    prob.lo, prob.hi = np.where(mask, held, prob.lo), np.where(mask, held, prob.hi)
+    prob.sample = np.where(mask[:, None], held[:, None], prob.sample)
+    prob.wrap = prob.wrap & ~mask
+    return prob
+
+
 def _weights(weights: ArrayLike | None) -> np.ndarray:
     if weights is None:
         return np.ones(6)
@@ -327,8 +346,8 @@ def _count(value: int, what: str, least: int) -> int:
 
 def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: ArrayLike | None = None, *,
                        weights: ArrayLike | None = None, max_iterations: int = 100, restarts: int = 50,
-                       tolerance: float = 1e-6,
-                       rng: np.random.Generator | int | None = None) -> IKResult:
+                       tolerance: float = 1e-6, rng: np.random.Generator | int | None = None,
+                       locked: Iterable[str] = ()) -> IKResult:
     """Joint positions that put ``body`` at the pose ``target`` (4×4, base frame).
 
     Starts from ``q0`` (default: home; clipped into the limits), then from up to ``restarts``
@@ -338,7 +357,8 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     the position, radians for the orientation); otherwise ``q`` is the best attempt's.
     ``weights``: 6 values ≥ 0, orientation x y z then position x y z (default all 1); zero
     drops a component. ``rng``: a seed or Generator for the restarts; ``None`` is seed 0, so
-    a call always gives the same answer.
+    a call always gives the same answer. ``locked``: joints whose positions keep their ``q0``
+    values (e.g. those that move a reference frame the target is given in).
 
     Raises :class:`UnknownBodyError` (body), :class:`InvalidTransformError` (target),
     :class:`InvalidConfigurationError` (q0) or :class:`InvalidIKOptionError` (the rest)."""
@@ -364,6 +384,8 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     q = tree.home_configuration() if q0 is None else tree.config_to_vector(q0).copy()
 
     prob = _problem(tree, b)
+    if locked:
+        prob = _locked(prob, tree, locked, q)
     solver = prob.chain if prob.fast else _Generic(prob.plan, b, q, prob.active)
     Rt = T[:3, :3].copy()
     px, py, pz = T[:3, 3].tolist()

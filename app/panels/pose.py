@@ -293,9 +293,7 @@ class PosePanel(QWidget):
             rpy = np.radians(v[3:]) if deg else np.array(v[3:])
             target = pose_from_xyz_rpy(v[:3], rpy)
             frame = self.frame_combo.currentText()
-            if frame not in ("", self.doc.tree.base_name):
-                target = self.doc.pose_of(frame) @ target
-            result = self.doc.move_body_to(body, target)
+            result = self.doc.move_body_to(body, target, frame=frame if frame in self.doc.tree.body_names else None)
         except KineTreeError as exc:
             self._go_said(str(exc), ok=False)
             return False

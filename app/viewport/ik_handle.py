@@ -138,6 +138,8 @@ class IkHandle:
             d = _segment_distance(p, px[0], px[1 + k])
             if d <= PICK_PX and (best is None or d < best[0]):
                 best = (d, ("axis", k))
+        if best is not None:  # an arrow is the smaller target: it wins over a ring crossing it
+            return best[1]
         for k in range(3):
             ring = px[4 + k * (RING_SEGMENTS + 1): 4 + (k + 1) * (RING_SEGMENTS + 1)]
             d = min(_segment_distance(p, ring[i], ring[i + 1]) for i in range(RING_SEGMENTS))

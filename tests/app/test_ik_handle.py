@@ -169,3 +169,32 @@ def test_the_handle_can_be_hidden_and_that_is_remembered(puma, make_window):
     assert not vp.ik_handle.press(start.x(), start.y())  # hidden: a press there orbits the camera
     again = make_window()  # the same settings file
     assert not again.findChild(QAction, "ikHandleAction").isChecked() and not again.viewport.ik_handle.enabled
+
+
+def test_go_to_a_pose_given_in_a_frame_holds_the_joints_that_move_the_frame(puma):
+    """A target in link1's frame: q1 turns link1, so it is held (moving it, the target turned
+    with the frame and a wrong pose was reported as reached)."""
+    from kinetree.core.transforms import inverse_transform, matrix_to_rpy
+
+    doc = puma.doc
+    q0 = np.array([0.3, 0.5, -1.0, 0.2, 0.4, 0.1])
+    doc.set_configuration(q0, "start")
+    puma.pose.set_mode("end_effector")
+    puma.pose.units.setCurrentIndex(1)  # radians
+    puma.pose.frame_combo.setCurrentText("link3")
+    ee = doc.tree.end_effector
+    wanted = inverse_transform(doc.tree.get_transform(doc.configuration, "link3")) @ doc.tree.get_transform(
+        np.array([0.3, 0.5, -1.0, 0.5, 0.9, -0.4]), ee)  # reachable by q4..q6 alone
+    x, y, z = wanted[:3, 3]
+    r, p, yw = matrix_to_rpy(wanted[:3, :3])
+    type_target(puma, " ".join(repr(float(v)) for v in (x, y, z, r, p, yw)))
+    q = doc.configuration
+    assert "reached" in puma.pose.go_status.text()
+    assert np.array_equal(q[:3], q0[:3])  # link3's joints held
+    T = inverse_transform(doc.tree.get_transform(q, "link3")) @ doc.tree.get_transform(q, ee)
+    assert np.abs(T - wanted).max() < 1e-6
+    # (0.3, 0.2, 0.1) in link1's frame: the shoulder offset (d3 = 0.15005) keeps y there at
+    # 0.15005 whatever q2..q6 do, so it is out of reach by 0.05 m, and said so
+    puma.pose.frame_combo.setCurrentText("link1")
+    type_target(puma, "0.3 0.2 0.1 0 0 0")
+    assert puma.pose.go_status.text().startswith("out of reach") and doc.configuration[0] == q[0]

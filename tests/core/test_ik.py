@@ -358,3 +358,20 @@ def test_half_turn_away(jtype):
         T[:3, :3] = 2 * np.outer(k, k) - np.eye(3)  # rotation by π about k
         r = inverse_kinematics(tree, "rotor", T, restarts=0)
         assert_solved(tree, "rotor", r, T)
+
+
+def test_locked_joints_keep_their_q0_values():
+    tree = load_robot("puma560")
+    q0 = np.array([0.3, 0.5, -1.0, 0.2, 0.4, 0.1])
+    q_goal = np.array([0.3, 0.5, -1.0, 0.6, 1.1, -0.5])  # reachable moving q4..q6 only
+    target = tree.get_transform(q_goal, "link6")
+    r = inverse_kinematics(tree, "link6", target, q0, locked=["q1", "q2", "q3"])
+    assert r.success and np.array_equal(r.q[:3], q0[:3])
+    assert np.abs(tree.get_transform(r.q, "link6") - target).max() < 1e-6
+    far = tree.get_transform(np.array([1.0, 0.5, -1.0, 0.6, 1.1, -0.5]), "link6")  # needs q1
+    r = inverse_kinematics(tree, "link6", far, q0, locked=["q1"], restarts=3)
+    assert not r.success and r.q[0] == q0[0]
+    with pytest.raises(KineTreeError):
+        inverse_kinematics(tree, "link6", target, q0, locked="q1")  # a string, not names
+    with pytest.raises(KineTreeError):
+        inverse_kinematics(tree, "link6", target, q0, locked=["nope"])
