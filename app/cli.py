@@ -99,7 +99,10 @@ def cmd_fk(args: argparse.Namespace) -> int:
     else:
         q = _configuration(tree, args.q, args.deg)
     bad = [] if args.ignore_limits else tree.limit_violations(q)
-    if bad:
+    if bad and args.q is None:  # the file's own configuration (a published pose may lie outside): said, used
+        print(f"kinetree fk: warning: the stored configuration is outside the limits: "
+              f"{'; '.join(v.describe(args.deg) for v in bad)}", file=sys.stderr)
+    elif bad:
         raise InputError("; ".join(v.describe(args.deg) for v in bad) + " (--ignore-limits to compute it anyway)")
     body = args.body or tree.end_effector
     if body is None:

@@ -18,6 +18,16 @@ from kinetree.core.transforms import quat_to_rotation, rpy_to_matrix
 
 from .cli import InputError, _configuration, name_arg
 
+#: an unreachable target tries every restart (about 4 ms each for Puma): bounded, like every number
+MAX_RESTARTS = 10_000
+
+
+def _restarts(text: str) -> int:
+    n = int(text)
+    if not 0 <= n <= MAX_RESTARTS:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_RESTARTS}, got {n}")
+    return n
+
 
 def angle_scale(tree) -> np.ndarray:
     """Per configuration row, the factor from radians to degrees (1 for lengths and quaternions),
@@ -107,8 +117,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--precision", type=int, default=9, choices=range(0, 18), metavar="N",
                    help="digits after the decimal point of q in text (default 9)")
-    p.add_argument("--restarts", type=int, default=50, metavar="N",
-                   help="random restarts when an attempt fails (default 50)")
+    p.add_argument("--restarts", type=_restarts, default=50, metavar="N",
+                   help=f"random restarts when an attempt fails (default 50, at most {MAX_RESTARTS})")
     p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
     p.add_argument("--allow-env", action="store_true",
                    help="let a .xacro read environment variables ($(env X), $(optenv X))")

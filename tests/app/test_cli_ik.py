@@ -111,7 +111,8 @@ def test_unreachable_is_exit_1_with_the_best_residual(capsys):
     (["--xyz", "0", "0", "0", "--quat", "0", "0", "0", "0"], 1, "--quat is zero"),
     (["--xyz", "0", "0", "0", "--body", "nope"], 1, "nope"),
     (["--xyz", "0", "0", "0", "--q0", "1", "2"], 1, "has 2 values"),
-    (["--xyz", "0", "0", "0", "--restarts", "-1"], 1, "restarts"),
+    (["--xyz", "0", "0", "0", "--restarts", "-1"], 2, "restarts"),
+    (["--xyz", "9", "0", "0", "--restarts", "100000000"], 2, "0..10000"),  # hours of restarts: bounded
     (["--xyz", "0", "0"], 2, "--xyz"),
     (["--rpy", "0", "0", "0"], 2, "--xyz"),
     (["--xyz", "0", "0", "0", "--rpy", "0", "0", "0", "--quat", "1", "0", "0", "0"], 2, "not allowed with"),
@@ -147,6 +148,16 @@ def test_fk_refuses_q_outside_the_limits(capsys):
     assert "joint 'q1' position 161 is outside its limits [-160, 160] deg" in err
     assert "joint 'q6' position -300 is outside its limits [-266, 266] deg" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_fk_of_a_projects_stored_configuration_outside_the_limits_warns(capsys, tmp_path):
+    """Corke's qn has q3 = 180°, outside Puma's own limits: a project saved there still computes."""
+    tree = load_robot("puma560")
+    path = tmp_path / "qn.kinetree.json"
+    save_project(tree, path, configuration=tree.named_poses["qn"])
+    code, out, err = run(capsys, "fk", path, "--format", "json")
+    assert code == 0 and "warning: the stored configuration is outside the limits" in err and "'q3'" in err
+    np.testing.assert_allclose(json.loads(out)["matrix"], tree.get_transform(tree.named_poses["qn"], "link6"))
 
 
 def test_fk_ignore_limits_and_values_at_the_limit(capsys):
