@@ -84,7 +84,7 @@ class IkHandle:
             if self.body is not None:
                 self.pose = self.view.doc.poses()[self.view.doc.tree.body_names.index(self.body)]
                 self.reached = True
-        self.size = 2.2 * self.view._scale
+        self.size = 2.2 * self.view.frame_size
         self._draw()
 
     def set_enabled(self, on: bool) -> None:

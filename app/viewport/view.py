@@ -297,6 +297,11 @@ class RobotViewport(gl.GLViewWidget):
         self._parts = parts
         return moved or reset
 
+    @property
+    def frame_size(self) -> float:
+        """Length (m) of the drawn frame axes: it follows the robot's typical link length."""
+        return self._scale
+
     def set_highlighted(self, names) -> None:
         """Draw these bodies' opaque visuals in red (e.g. bodies in contact); empty: none."""
         self._highlighted = set(names)
