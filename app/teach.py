@@ -25,6 +25,8 @@ class TeachState(QObject):
 
     changed = Signal()
     conventionChanged = Signal(str)
+    #: asks the Explain dock to play the selected link from its start (True: T₀ⁱ link by link)
+    stepThroughRequested = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -109,12 +111,9 @@ def install_exercise(window: MainWindow, state: TeachState) -> QAction:
         """The exercise's configuration on the robot, and its link stepped through in Explain."""
         window.doc.set_configuration(ex.q)
         window.doc.select(ex.chain.bodies[ex.link - 1])
-        explain = window.explain
-        explain.from_zero.setChecked(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
         window.explain_dock.show()
         window.explain_dock.raise_()
-        explain.reset()
-        explain.play_button.setChecked(True)
+        state.stepThroughRequested.emit(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
 
     panel = ExercisePanel(window.doc, state, step_through)
     dock = QDockWidget("Exercise", window)

@@ -78,6 +78,7 @@ class ExplainPanel(QWidget):
                                    "in either convention (the viewport's overlay follows)")
         self.convention.activated.connect(lambda _r: state.set_convention(self.convention.currentData()))
         state.conventionChanged.connect(lambda _c: self._changed(self._reload))
+        state.stepThroughRequested.connect(self._step_through)
         top.addWidget(self.convention)
         top.addStretch(1)
         self.back_button = QPushButton("◀ Back", objectName="explainBack", clicked=self.back)
@@ -255,6 +256,11 @@ class ExplainPanel(QWidget):
         else:
             self._refresh()
 
+    def hideEvent(self, ev) -> None:  # noqa: N802
+        if not self.window().isVisible():  # the window closed: no timer moving a ghost nobody sees
+            self.set_active(False)
+        super().hideEvent(ev)
+
     def _go(self, target: float) -> None:
         self.target = float(min(max(target, 0), self.step_count()))
         self._from, self._elapsed = self.position, 0
@@ -274,6 +280,12 @@ class ExplainPanel(QWidget):
                 self.position = 0.0
             self.step()
         self.play_button.setText("Pause" if on else "Play")
+
+    def _step_through(self, from_zero: bool) -> None:
+        """Play the selected link's motions from the start (asked for through the state)."""
+        self.from_zero.setChecked(from_zero)
+        self.reset()
+        self.play_button.setChecked(True)
 
     def reset(self) -> None:
         self.timer.stop()
