@@ -33,6 +33,27 @@ def finite_range(lo: float, hi: float, home: float, kind: str) -> tuple[float, f
     return max(lo, home - w), min(hi, home + w)
 
 
+def sampling_ranges(tree) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Per position of ``tree``'s configurations: the range random configurations are drawn
+    from (the limits, or their intersection with a window around home where a bound is
+    infinite: :func:`finite_range`), and the start of every quaternion (its rows: 0, 0)."""
+    n = tree.position_count
+    lo, hi, quats = np.zeros(n), np.zeros(n), []
+    for b, i in tree._positions():
+        j = b.joint
+        lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
+        for k in range(j.position_count):
+            a, z = j._limits[k]
+            if math.isnan(a):
+                continue
+            kind = "length" if lengths.start <= k < lengths.stop else "angle"
+            lo[i + k], hi[i + k] = finite_range(a, z, float(j._home[k]), kind)
+        qrows = QUATERNION_ROWS.get(j.type)
+        if qrows is not None:
+            quats.append(i + qrows.start)
+    return lo, hi, quats
+
+
 class ConfigurationMixin:
     """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
 
@@ -53,19 +74,16 @@ class ConfigurationMixin:
         except (TypeError, ValueError):
             raise InvalidConfigurationError(f"random_configuration: {rng!r:.80} is not a seed or a "
                                             "numpy Generator") from None
+        lo, hi, quats = sampling_ranges(self)
         q = np.zeros(self.position_count)
-        for b, i in self._positions():
+        starts = set(quats)
+        for b, i in self._positions():  # drawn joint by joint, in order: a seed gives the same q
             j = b.joint
-            lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
             for k in range(j.position_count):
-                lo, hi = j._limits[k]
-                if math.isnan(lo):
-                    continue
-                kind = "length" if lengths.start <= k < lengths.stop else "angle"
-                lo, hi = finite_range(lo, hi, float(j._home[k]), kind)
-                q[i + k] = min(max(rng.uniform(lo, hi), lo), hi)  # rounding may land just outside
+                if not math.isnan(j._limits[k][0]):  # quaternion rows have no limits
+                    q[i + k] = min(max(rng.uniform(lo[i + k], hi[i + k]), lo[i + k]), hi[i + k])
             qrows = QUATERNION_ROWS.get(j.type)
-            if qrows is not None:
+            if qrows is not None and i + qrows.start in starts:
                 v = rng.normal(size=4)
                 q[i + qrows.start : i + qrows.stop] = v / np.linalg.norm(v)
         return q

@@ -8,15 +8,13 @@ about 30 MB besides the result.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .configuration import finite_range
+from .configuration import sampling_ranges
 from .errors import InvalidConfigurationError
-from .joint import LENGTH_ROWS, QUATERNION_ROWS
 
 if TYPE_CHECKING:
     from .kinematics import KinematicPlan
@@ -28,27 +26,6 @@ _CHUNK = 8192  # configurations a chunk: numpy's per-call cost amortised, the wo
 _ROWS = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
 
 
-def _sampling_ranges(tree: RigidBodyTree) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Per position: the range random configurations are drawn from (as
-    :meth:`~kinetree.core.configuration.ConfigurationMixin.random_configuration`), and the start
-    of every quaternion."""
-    n = tree.position_count
-    lo, hi, quats = np.zeros(n), np.zeros(n), []
-    for b, i in tree._positions():
-        j = b.joint
-        lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
-        for k in range(j.position_count):
-            a, z = j._limits[k]
-            if math.isnan(a):
-                continue
-            kind = "length" if lengths.start <= k < lengths.stop else "angle"
-            lo[i + k], hi[i + k] = finite_range(a, z, float(j._home[k]), kind)
-        qrows = QUATERNION_ROWS.get(j.type)
-        if qrows is not None:
-            quats.append(i + qrows.start)
-    return lo, hi, quats
-
-
 def random_configurations(tree: RigidBodyTree, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
     """``(n, position_count)`` random in-limit configurations, drawn as
     :meth:`random_configuration` draws one (uniform within the limits or a finite window of
@@ -56,7 +33,7 @@ def random_configurations(tree: RigidBodyTree, n: int, rng: np.random.Generator 
     :func:`sample_workspace` samples for the same ``n`` and ``rng``."""
     rng = _generator(rng)
     n = _count(n)
-    lo, hi, quats = _sampling_ranges(tree)
+    lo, hi, quats = sampling_ranges(tree)
     parts = [_draw(rng, min(_CHUNK, n - s), lo, hi, quats) for s in range(0, n, _CHUNK)]
     return np.concatenate(parts) if parts else np.zeros((0, lo.size))
 
@@ -107,7 +84,7 @@ def sample_workspace(tree: RigidBodyTree, body: str, n: int, rng: np.random.Gene
     if target < 0:  # the base: never moves, and no joint moves it
         return points, manip
     plan = tree._kinematics()
-    lo, hi, quats = _sampling_ranges(tree)
+    lo, hi, quats = sampling_ranges(tree)
     sel = np.array(plan.ancestors(target))
     cols = _columns(plan, sel)
     rows = _ROWS[axes]
