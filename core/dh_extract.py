@@ -164,6 +164,9 @@ class DHExtraction:
             body.joint = _fixed_joint(unique_name(f"{tool_body}_fixed", joint_names), self.tool)
             body.mass, body.inertia = 0.0, np.zeros(6)
             tree.add_body(body, parent)
+        poses = self._extras.get("named_poses")
+        if poses is not None:  # the path's joints keep their values (q_i is the original joint's)
+            tree._named_poses = poses._copy_for(tree, (link.joint_name for link in self.links))
         return tree
 
 
@@ -492,4 +495,6 @@ def _collect_extras(tree: RigidBodyTree, path: list[str], movable: list[str], fr
             link_visuals[owner] += _moved_visuals(body, G)
             inertials[owner] = _add_inertial(inertials[owner], body, G)
     return {"link_visuals": link_visuals, "base_visuals": tuple(base_visuals),
-            "inertials": [_finish_inertial(acc) for acc in inertials]}
+            "inertials": [_finish_inertial(acc) for acc in inertials],
+            # a snapshot: to_tree may come after more edits of ``tree``
+            "named_poses": tree.named_poses._copy_for(tree)}

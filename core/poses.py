@@ -7,14 +7,21 @@ is a configuration vector or a ``{joint name: value}`` mapping, checked as
 Reading a pose gives a fresh vector of the tree's current :attr:`position_count`.
 
 A pose is kept per joint name, so it survives edits of the tree: a joint added later takes its
-home position, a removed joint is dropped, a renamed joint keeps its value. Limits are not
-enforced (a published pose may lie outside a model's limits: Corke's Puma ``qn`` has
-q3 = π beyond its −225°…45° range, the same angle as −π), as with any configuration.
+home position, a removed joint is dropped (a joint added again under its name starts at home),
+a renamed joint keeps its value, a joint whose type or position count changes takes its home.
+Limits are not enforced (a published pose may lie outside a model's limits: Corke's Puma ``qn``
+has q3 = π beyond its −225°…45° range, the same angle as −π), as with any configuration.
+
+At most :data:`MAX_POSES` poses and :data:`MAX_POSE_VALUES` stored numbers in all (a project
+file is hostile input, and the GUI reads every pose after each edit). A pose is stored as the
+vector it was given plus the joint layout of the tree then (shared by the poses stored at one
+revision), so reading one costs a vector copy, plus one O(joints) mapping per layout and tree
+revision after the tree changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,12 +30,45 @@ from .errors import InvalidConfigurationError
 from .names import text_problem
 
 if TYPE_CHECKING:
+    from .joint import Joint
     from .tree import RigidBodyTree
 
-__all__ = ["MAX_POSES", "NamedPoses"]
+__all__ = ["MAX_POSES", "MAX_POSE_VALUES", "NamedPoses"]
 
 #: The most poses one tree may hold (a project file is hostile input: bound what it may ask for).
 MAX_POSES = 1000
+#: The most numbers all of a tree's poses may hold together (poses × position count).
+MAX_POSE_VALUES = 1_000_000
+
+
+class _Layout:
+    """Joint names, types and slices of the configuration vector at one tree revision."""
+
+    __slots__ = ("names", "types", "starts", "counts", "index")
+
+    def __init__(self, names: list[str | None], types: list[str], starts: list[int], counts: list[int]) -> None:
+        self.names, self.types, self.starts, self.counts = names, types, starts, counts
+        self.index = {n: k for k, n in enumerate(names) if n is not None}
+
+    @classmethod
+    def of(cls, tree: RigidBodyTree) -> _Layout:
+        pos = tree._positions()
+        return cls([b.joint.name for b, _ in pos], [b.joint.type for b, _ in pos], [i for _, i in pos],
+                   [b.joint.position_count for b, _ in pos])
+
+    def copy(self) -> _Layout:
+        return _Layout(list(self.names), list(self.types), list(self.starts), list(self.counts))
+
+    def rename(self, old: str, new: str) -> None:
+        k = self.index.pop(old, None)
+        if k is not None:
+            self.names[k] = new
+            self.index[new] = k
+
+    def drop(self, name: str) -> None:
+        k = self.index.pop(name, None)
+        if k is not None:
+            self.names[k] = None
 
 
 class NamedPoses(MutableMapping):
@@ -36,19 +76,55 @@ class NamedPoses(MutableMapping):
 
     def __init__(self, tree: RigidBodyTree) -> None:
         self._tree = tree
-        self._poses: dict[str, dict[str, np.ndarray]] = {}
+        self._poses: dict[str, tuple[_Layout, np.ndarray]] = {}
+        self._total = 0  # numbers stored
+        self._rev: int | None = None  # tree revision the caches below belong to
+        self._layout: _Layout | None = None  # the tree's layout at that revision
+        self._home = np.zeros(0)
+        self._maps: dict[_Layout, tuple[np.ndarray, np.ndarray] | None] = {}  # None: the same layout
+
+    # --- caches ----------------------------------------------------------------------------------
+    def _fresh(self) -> None:
+        if self._rev != self._tree.revision:
+            self._rev = self._tree.revision
+            self._layout = _Layout.of(self._tree)
+            self._home = self._tree.home_configuration()
+            self._maps = {self._layout: None}
+
+    def _forget(self) -> None:
+        self._rev = None
+        self._layout = None
+        self._maps = {}
+
+    def _map(self, layout: _Layout) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(src, dst)``: ``q[dst] = stored[src]`` puts a pose stored under ``layout`` into a
+        configuration of the tree now; ``None`` when the layouts are the same."""
+        self._fresh()
+        if layout in self._maps:
+            return self._maps[layout]
+        cur = self._layout
+        src: list[int] = []
+        dst: list[int] = []
+        for k, name in enumerate(cur.names):
+            j = layout.index.get(name)
+            if j is not None and layout.types[j] == cur.types[k] and layout.counts[j] == cur.counts[k]:
+                src.extend(range(layout.starts[j], layout.starts[j] + cur.counts[k]))
+                dst.extend(range(cur.starts[k], cur.starts[k] + cur.counts[k]))
+        out = (np.array(src, dtype=np.intp), np.array(dst, dtype=np.intp))
+        self._maps[layout] = out
+        return out
 
     # --- mapping -------------------------------------------------------------------------------
     def __getitem__(self, name: str) -> np.ndarray:
         try:
-            stored = self._poses[name]
+            layout, v = self._poses[name]
         except (KeyError, TypeError):
             raise InvalidConfigurationError(self._unknown(name)) from None
-        q = self._tree.home_configuration()
-        for b, i in self._tree._positions():
-            v = stored.get(b.joint.name)
-            if v is not None and v.size == b.joint.position_count:  # a joint whose type changed: home
-                q[i:i + v.size] = v
+        m = self._map(layout)
+        if m is None:
+            return v.copy()
+        q = self._home.copy()
+        q[m[1]] = v[m[0]]
         return q
 
     def __setitem__(self, name: str, config: Any) -> None:
@@ -61,18 +137,23 @@ class NamedPoses(MutableMapping):
             q = self._tree.config_to_vector(config)
         except InvalidConfigurationError as exc:
             raise InvalidConfigurationError(f"pose {name!r}: {exc}") from None
-        stored = {}
-        for b, i in self._tree._positions():
-            v = q[i:i + b.joint.position_count].copy()
-            v.flags.writeable = False
-            stored[b.joint.name] = v
-        self._poses[name] = stored
+        old = self._poses[name][1].size if name in self._poses else 0
+        if self._total - old + q.size > MAX_POSE_VALUES:
+            raise InvalidConfigurationError(
+                f"pose {name!r}: the poses would hold {self._total - old + q.size} numbers, more than the "
+                f"{MAX_POSE_VALUES} a tree may hold ({q.size} positions per pose)")
+        q = q.copy()
+        q.flags.writeable = False
+        self._fresh()
+        self._poses[name] = (self._layout, q)
+        self._total += q.size - old
 
     def __delitem__(self, name: str) -> None:
         try:
-            del self._poses[name]
+            _, v = self._poses.pop(name)
         except (KeyError, TypeError):
             raise InvalidConfigurationError(self._unknown(name)) from None
+        self._total -= v.size
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._poses))
@@ -119,19 +200,49 @@ class NamedPoses(MutableMapping):
         fresh = NamedPoses(self._tree)
         for name, q in poses.items():
             fresh[name] = q
-        self._poses = fresh._poses
+        self._poses, self._total = fresh._poses, fresh._total
 
     # --- hooks for the tree ------------------------------------------------------------------------
-    def _copy_for(self, tree: RigidBodyTree) -> NamedPoses:
-        """The same poses on ``tree`` (a copy of this one's tree); stored arrays are read-only."""
+    def _layouts(self) -> set[_Layout]:
+        out = {layout for layout, _ in self._poses.values()}
+        if self._layout is not None:
+            out.add(self._layout)
+        return out
+
+    def _copy_for(self, tree: RigidBodyTree, joints: Iterable[str] | None = None) -> NamedPoses:
+        """The same poses on ``tree`` (a copy of this one's tree, or a tree sharing joint names);
+        with ``joints``, only the values of those joints are kept. Stored vectors are read-only
+        and shared; layouts are copied (the hooks below change them in place)."""
         other = NamedPoses(tree)
-        other._poses = {k: dict(v) for k, v in self._poses.items()}
+        copies = {layout: layout.copy() for layout in {layout for layout, _ in self._poses.values()}}
+        if joints is not None:
+            keep = set(joints)
+            for layout in copies.values():
+                for name in [n for n in layout.index if n not in keep]:
+                    layout.drop(name)
+        other._poses = {k: (copies[layout], v) for k, (layout, v) in self._poses.items()}
+        other._total = self._total
         return other
 
     def _joint_renamed(self, old: str, new: str) -> None:
-        for stored in self._poses.values():
-            if old in stored:
-                stored[new] = stored.pop(old)
+        for layout in self._layouts():
+            layout.rename(old, new)
+        self._forget()
+
+    def _joints_removed(self, names: Iterable[str]) -> None:
+        """Joints left the tree: their values are dropped (a joint added later under one of
+        these names is a new joint and starts at its home)."""
+        names = list(names)
+        for layout in self._layouts():
+            for name in names:
+                layout.drop(name)
+        self._forget()
+
+    def _joint_replaced(self, old: Joint, new: Joint) -> None:
+        """A body's joint ``old`` gave way to ``new``: values are kept only for the same joint
+        name, type and position count (1.5708 rad is no prismatic position)."""
+        if (old.name, old.type, old.position_count) != (new.name, new.type, new.position_count):
+            self._joints_removed({old.name, new.name})
 
     def __repr__(self) -> str:
         return f"NamedPoses({list(self._poses)})"

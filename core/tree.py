@@ -364,6 +364,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
                 del self._parent[b]
                 b._tree = None
         self._bodies = [b for b in self._bodies if b.name not in gone]
+        self._named_poses._joints_removed(gone_joints)  # a joint added again under a name starts at home
         self._touch()
         return sub
 
@@ -405,6 +406,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
             if self._parent[child] is old:
                 self._parent[child] = b
         old._tree = None
+        self._named_poses._joint_replaced(old.joint, b.joint)
         self._touch()
         return b
 
@@ -421,6 +423,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
         self._mimic_leaders(joint if b is body else b.joint for b in self._bodies)
         j = joint.copy()
         j._owner = body
+        self._named_poses._joint_replaced(body._joint, j)
         body._joint = j
         self._touch()
 

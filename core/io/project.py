@@ -2,7 +2,7 @@
 
 Layout (every field is documented in README.md, "Project file")::
 
-    {"format": "kinetree", "version": 2, "base_name": "base", "gravity": [0, 0, 0],
+    {"format": "kinetree", "version": 3, "base_name": "base", "gravity": [0, 0, 0],
      "base": {"mass", "center_of_mass", "inertia", "visuals", "collisions",
               "extensions" (optional)} (optional),
      "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals", "collisions",
@@ -21,7 +21,8 @@ Visuals and collisions are ``{"kind", "size", "pose", "color" (visuals only), "f
 model, see :mod:`kinetree.core.xml_fragment`). ``named_poses`` are the tree's
 :attr:`~kinetree.core.tree.RigidBodyTree.named_poses`, each a configuration vector, in order.
 Version 1 (before collisions and extensions) loads as a tree without them, version 2 (before
-named poses) as a tree without poses; a version newer than :data:`VERSION` is refused.
+named poses) as a tree without poses; a version newer than :data:`VERSION` is refused. A tree
+without named poses is written as version 2, so the release before named poses still opens it.
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic
 (:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
@@ -91,7 +92,9 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             "joint": jd,
             **_inertia_and_visuals(b),
         })
-    d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "base_name": tree.base_name,
+    # version 3 only when it holds named poses: the release before them reads the rest
+    version = VERSION if tree.named_poses else 2
+    d: dict[str, Any] = {"format": FORMAT, "version": version, "base_name": tree.base_name,
                          "gravity": tree.gravity.tolist(), "bodies": bodies}
     d["base"] = _inertia_and_visuals(tree.base)
     if tree.extensions:

@@ -273,6 +273,8 @@ def _check_configuration(v: Any, where: Where) -> None:
             for i, y in enumerate(x if isinstance(x, list) else [x]):
                 number(y, at[i] if isinstance(x, list) else at)
         return
+    if isinstance(v, list) and _plain_numbers(v, FINITE) is not None:  # the common case, fast
+        return
     for i, x in enumerate(array(v, where)):
         number(x, where[i])
 
@@ -280,10 +282,16 @@ def _check_configuration(v: Any, where: Where) -> None:
 def _check_named_poses(v: Any, where: Where) -> None:
     """``{name: configuration}`` (version 3): names as body names, values as ``configuration``."""
     from ..names import text_problem
-    from ..poses import MAX_POSES
+    from ..poses import MAX_POSE_VALUES, MAX_POSES
 
     if len(obj(v, where)) > MAX_POSES:
         raise FileFormatError(f"{where} holds {len(v)} poses, more than the {MAX_POSES} a tree may hold")
+    # the numbers the file spells out, before any is checked (a mapping's missing joints are
+    # filled in later, and bounded when the poses are stored)
+    total = sum(len(q) if isinstance(q, (list, dict)) else 1 for q in v.values())
+    if total > MAX_POSE_VALUES:
+        raise FileFormatError(f"{where} holds {total} numbers, more than the {MAX_POSE_VALUES} "
+                              "the poses of a tree may hold")
     for name, q in v.items():
         at = Where(where.ctx, f"{where.path}[{name!r:.80}]")
         problem = text_problem(name)

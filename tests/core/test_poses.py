@@ -186,3 +186,132 @@ def test_a_dh_table_edit_keeps_the_poses():
     np.testing.assert_array_equal(edited.named_poses["qn"], puma.named_poses["qn"])
     edited.named_poses["x"] = np.zeros(6)
     assert "x" not in puma.named_poses
+
+
+# --- found by review: poses lost, stale or unbounded; files always version 3 -----------------------
+
+def test_replace_by_the_dh_chain_keeps_the_poses():
+    from kinetree.core import extract_dh
+
+    ur5 = load_robot("ur5")
+    ext = extract_dh(ur5)
+    chain = ext.to_tree()  # what "Replace by the DH chain" puts in place of the tree
+    assert list(chain.named_poses) == ["home", "qz", "qr"]
+    for name in ur5.named_poses:  # q_i is still joint i's: the tip is where it was
+        np.testing.assert_array_equal(chain.named_poses[name], ur5.named_poses[name])
+        np.testing.assert_allclose(chain.get_transform(chain.named_poses[name], ext.tip_name),
+                                   ur5.get_transform(ur5.named_poses[name], ext.tip), atol=1e-12)
+    chain.named_poses["mine"] = np.ones(6)
+    assert "mine" not in ur5.named_poses and "mine" not in ext.to_tree().named_poses
+    # a joint off the path is gone from the chain: added again later, it starts at its home
+    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    side = RigidBody("side")
+    side.joint = Joint("elbow_side", "revolute")
+    tree.add_body(side, "link1")
+    tree.named_poses["bent"] = [0.3, -0.6, 0.9]  # q1, q2, then the side joint added last
+    chain = extract_dh(tree, "link2").to_tree()
+    np.testing.assert_array_equal(chain.named_poses["bent"], [0.3, -0.6])
+    side.joint.home_position = 0.2
+    chain.add_body(side, "link1")
+    np.testing.assert_array_equal(chain.named_poses["bent"], [0.3, -0.6, 0.2])
+
+
+def test_a_removed_joint_added_again_starts_at_home():
+    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree.named_poses["bent"] = [0.3, -0.6]
+    tree.remove_body("link2")
+    again = RigidBody("link2b")
+    again.joint = Joint("q2", "revolute")  # a new joint under the old name
+    tree.add_body(again, "link1")
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 0.0])
+    # replaced by a body whose joint has another name, the old name's value goes too
+    other = RigidBody("link2c")
+    other.joint = Joint("other", "revolute")
+    tree.named_poses["bent"] = [0.3, -0.6]
+    tree.replace_body("link2b", other)
+    tree.get_body("link2c").joint.name = "q2"
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 0.0])
+
+
+def test_a_joint_whose_type_changes_takes_its_home():
+    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree.named_poses["bent"] = [0.3, 1.5708]
+    same = tree.get_body("link2").joint.copy()
+    same.position_limits = [(-2.0, 2.0)]
+    tree.replace_joint("link2", same)  # same name and type (a DH row edit): the value stays
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 1.5708])
+    slider = Joint("q2", "prismatic")
+    slider.position_limits = [(0.0, 0.5)]
+    slider.home_position = 0.1
+    tree.replace_joint("link2", slider)  # 1.5708 rad is no prismatic position
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 0.1])
+    assert tree.within_limits(tree.named_poses["bent"])
+    back = Joint("q2", "revolute")
+    tree.replace_joint("link2", back)  # and the old value does not come back
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 0.0])
+    body = tree.get_body("link1").copy()
+    body.mass = 3.0
+    tree.replace_body("link1", body)  # the same joint on a new body: kept
+    np.testing.assert_array_equal(tree.named_poses["bent"], [0.3, 0.0])
+
+
+def _long_chain(n: int):
+    return dh_chain([DHLink("R", 0.01, 0, 0, 0) for _ in range(n)])
+
+
+def test_the_numbers_poses_hold_are_bounded(tmp_path):
+    from kinetree.core.poses import MAX_POSE_VALUES
+
+    tree = _long_chain(1500)
+    fit = MAX_POSE_VALUES // 1500
+    q = np.zeros(1500)
+    for k in range(fit):
+        tree.named_poses[f"p{k}"] = q
+    with pytest.raises(InvalidConfigurationError, match=f"pose 'p{fit}': .*more than the {MAX_POSE_VALUES}"):
+        tree.named_poses[f"p{fit}"] = q
+    tree.named_poses["p0"] = np.ones(1500)  # replacing one is fine
+    del tree.named_poses["p1"]
+    tree.named_poses["last"] = q
+    assert len(tree.named_poses) == fit
+    # a project file: refused from the numbers it spells out, before any is read
+    d = tree_to_dict(load_robot("two_link_planar"))
+    d["named_poses"] = {f"p{k}": [0] * 1001 for k in range(1000)}
+    path = tmp_path / "big.kinetree.json"
+    path.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=rf"{path.name}.*named_poses' holds 1001000 numbers, more than"):
+        load_project(path)
+    # ...or from what short mappings expand to on a long chain
+    d = tree_to_dict(_long_chain(1500))
+    d["named_poses"] = {f"p{k}": {} for k in range(fit + 1)}
+    path.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=rf"{path.name}: pose 'p{fit}': .*more than the {MAX_POSE_VALUES}"):
+        load_project(path)
+
+
+def test_reading_poses_after_an_edit_follows_the_tree():
+    tree = _long_chain(300)
+    for k in range(50):
+        tree.named_poses[f"p{k}"] = np.full(300, k / 100)
+    tree.get_body("link7").joint.name = "renamed"
+    tree.remove_body("link300")
+    poses = tree.named_poses.as_dict()
+    assert all(v == [k / 100] * 299 for k, v in enumerate(poses.values()))
+    tree.get_body("link1").joint.home_position = 0.5
+    extra = RigidBody("tip")
+    extra.joint = Joint("tipq", "revolute")
+    tree.add_body(extra, "link299")
+    assert tree.named_poses["p3"].tolist() == [0.03] * 299 + [0.0]
+
+
+@pytest.mark.parametrize("with_poses, version", [(False, 2), (True, 3)])
+def test_a_project_is_version_3_only_with_named_poses(tmp_path, with_poses, version):
+    tree = load_robot("two_link_planar")
+    if with_poses:
+        tree.named_poses["up"] = [0.5, -0.25]
+    path = tmp_path / "p.kinetree.json"
+    save_project(tree, path, np.array([0.1, 0.2]))
+    data = json.loads(path.read_text())
+    assert data["version"] == version and ("named_poses" in data) == with_poses
+    loaded, q = load_project(path)
+    assert q.tolist() == [0.1, 0.2] and loaded.named_poses == tree.named_poses
+    assert dumps(loaded, q) == path.read_text()
