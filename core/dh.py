@@ -84,7 +84,9 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     ``linkK``/``qK``. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
     new = RigidBodyTree(tree.base_name, tree.gravity)
     new._take_base_properties(tree.base)
-    new._named_poses = tree.named_poses._copy_for(new)  # kept per joint name: the rows keep theirs
+    # kept per joint name, for the rows that keep theirs: a deleted row's value must not come
+    # back if a new row is later given its (fresh) name
+    new._named_poses = tree.named_poses._copy_for(new, [link.joint_name for link in links if link.joint_name])
     old_bodies = set(tree.body_names)
     parent = tree.base_name
     for link, (name, joint_name) in zip(links, chain_names(links, tree.base_name)):

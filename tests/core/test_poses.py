@@ -3,6 +3,7 @@ project file (version 3) round trip, with older versions still loading."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from math import pi
 
@@ -315,3 +316,17 @@ def test_a_project_is_version_3_only_with_named_poses(tmp_path, with_poses, vers
     loaded, q = load_project(path)
     assert q.tolist() == [0.1, 0.2] and loaded.named_poses == tree.named_poses
     assert dumps(loaded, q) == path.read_text()
+
+
+def test_a_dh_row_deleted_then_added_again_starts_at_home():
+    from kinetree.core import chain_dh_table, rebuild_chain
+
+    tree = load_robot("puma560")
+    qr = tree.named_poses["qr"].copy()
+    links = [e.link for e in chain_dh_table(tree)]
+    fewer = rebuild_chain(tree, links[:-1])  # the last row (q6) deleted, as the DH table does
+    again = rebuild_chain(fewer, [*(e.link for e in chain_dh_table(fewer)),
+                                  dataclasses.replace(links[-1], name=None, joint_name=None)])
+    assert again.movable_joint_names[-1] == "q6"  # the new row took the free name
+    got = again.named_poses["qr"]
+    assert np.array_equal(got[:5], qr[:5]) and got[5] == again.home_configuration()[5]
