@@ -322,7 +322,8 @@ def test_a_dh_row_deleted_then_added_again_starts_at_home():
     from kinetree.core import chain_dh_table, rebuild_chain
 
     tree = load_robot("puma560")
-    qr = tree.named_poses["qr"].copy()
+    qr = np.array([0.1, 0.2, -0.3, 0.4, 0.5, 0.6])  # q6 ≠ its home (0)
+    tree.named_poses["qr"] = qr
     links = [e.link for e in chain_dh_table(tree)]
     fewer = rebuild_chain(tree, links[:-1])  # the last row (q6) deleted, as the DH table does
     again = rebuild_chain(fewer, [*(e.link for e in chain_dh_table(fewer)),
