@@ -5,14 +5,12 @@ starts a private Xvfb when there is none.
 
 Frames: ``round(seconds · segments · fps) + 1`` (both end poses included). Exit status 1 for
 bad input: an unknown pose (the message names it and lists the robot's poses), a bad suffix,
-MP4 without imageio-ffmpeg, too many frames.
+MP4 without imageio-ffmpeg, too many frames, a GIF whose frames would need more than 1 GB.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
@@ -72,6 +70,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
         PlaybackState,
         animation_frames,
         check_animation_path,
+        check_animation_size,
         fit_motion,
         render_frames,
         write_animation,
@@ -84,6 +83,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
         if name not in tree.named_poses:
             raise KineTreeError(f"{robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
+    check_animation_size(out, len(Q), size)
     from .document import RobotDocument
     from .viewport.path_trace import PathTrace
     from .viewport.view import RobotViewport
@@ -118,25 +118,12 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
 
 def animate_command(args: argparse.Namespace) -> int:
     """``kinetree animate``: exit 0, or 1 with a one-line message for bad input."""
-    from kinetree.core import KineTreeError
+    from .main import run_with_display
 
-    from .main import ensure_display
-
-    xvfb = None
-    try:
-        xvfb = ensure_display()
+    def work() -> None:
         count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,
                         "light" if args.light else "dark", not args.no_labels, not args.no_trace,
                         allow_env=args.allow_env, teach=args.teach)
         print(f"{args.output}: {count} frames at {args.fps:g} fps")
-        code = 0
-    except (KineTreeError, OSError, RuntimeError) as exc:
-        print(f"kinetree animate: {exc}", file=sys.stderr)
-        code = 1
-    if xvfb is not None:
-        # our private X server goes away now; Qt must not try to talk to it at exit
-        sys.stdout.flush()
-        sys.stderr.flush()
-        xvfb.terminate()
-        os._exit(code)
-    return code
+
+    return run_with_display("animate", work)

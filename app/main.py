@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
+import traceback
+from collections.abc import Callable
 
 import numpy as np
 
@@ -169,25 +171,44 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return p, commands
 
 
-def _screenshot_command(args: argparse.Namespace) -> int:
+def run_with_display(command: str, work: Callable[[], None]) -> int:
+    """Run ``work`` for ``kinetree COMMAND`` with an X display (a private Xvfb when there is
+    none): 0, or 1 with a one-line message for a KineTreeError, OSError or RuntimeError.
+
+    The private Xvfb is terminated whatever happens in ``work`` (another exception is printed
+    as a traceback, exit 1): it must not outlive us. The process then ends with ``os._exit``:
+    Qt must not talk to the X server that has gone at its own exit."""
     from kinetree.core import KineTreeError
 
     xvfb = None
+    code = 1
     try:
         xvfb = ensure_display()
-        screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark",
-                   not args.no_labels, allow_env=args.allow_env, teach=args.teach)
+        work()
         code = 0
     except (KineTreeError, OSError, RuntimeError) as exc:
-        print(f"kinetree screenshot: {exc}", file=sys.stderr)
-        code = 1
-    if xvfb is not None:
-        # our private X server goes away now; Qt must not try to talk to it at exit
-        sys.stdout.flush()
-        sys.stderr.flush()
-        xvfb.terminate()
-        os._exit(code)
+        print(f"kinetree {command}: {exc}", file=sys.stderr)
+    except BaseException:
+        if xvfb is None:
+            raise
+        traceback.print_exc()  # os._exit below: nothing else would show it
+    finally:
+        if xvfb is not None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            xvfb.terminate()
+            try:
+                xvfb.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                xvfb.kill()
+            os._exit(code)
     return code
+
+
+def _screenshot_command(args: argparse.Namespace) -> int:
+    return run_with_display("screenshot", lambda: screenshot(
+        args.robot, args.output, args.q, args.size, "light" if args.light else "dark", not args.no_labels,
+        allow_env=args.allow_env, teach=args.teach))
 
 
 COMMANDS = ("screenshot", "details", "fk", "convert", "library", "ik", "symbolic", "animate")

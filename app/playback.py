@@ -25,13 +25,17 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QSplitter
 
 from .layout import hidden_tab
+from .safe_output import atomic_output
 
 if TYPE_CHECKING:
     from .document import RobotDocument
     from .main_window import MainWindow
 
-#: the most frames an exported animation may have (a GIF keeps every frame in memory)
+#: the most frames an exported animation may have
 MAX_EXPORT_FRAMES = 3000
+#: the most bytes a GIF's RGB frames may take (frames × width × height × 3): a GIF is encoded from
+#: all its frames at once, and 3000 frames of 1920x1080 would need 18 GB
+MAX_GIF_BYTES = 1 << 30
 ANIMATION_FILTER = "GIF animation (*.gif);;MP4 video (*.mp4)"
 
 
@@ -172,26 +176,65 @@ def check_animation_path(path: str | Path) -> str:
     raise KineTreeError(f"{path.name}: an animation is written as .gif or .mp4, not {suffix or 'no suffix'!r}")
 
 
-def write_animation(path: str | Path, frames: Iterator[np.ndarray], fps: float) -> int:
-    """Write ``frames`` as a GIF (looping) or an MP4 (needs imageio-ffmpeg); returns the count."""
-    import imageio.v3 as iio
+def check_animation_size(path: str | Path, frames: int, size: tuple[int, int]) -> None:
+    """Refuse (before any frame is rendered) a GIF whose frames would not fit in
+    :data:`MAX_GIF_BYTES`: a GIF is encoded from all its frames at once. An MP4 is streamed to
+    the encoder a frame at a time, so only the frame count bounds it."""
+    w, h = size
+    need = frames * w * h * 3
+    if check_animation_path(path) == "gif" and need > MAX_GIF_BYTES:
+        raise KineTreeError(
+            f"{Path(path).name}: {frames} frames of {w}x{h} need {need / 2**30:.1f} GB of memory for a GIF, "
+            f"more than {MAX_GIF_BYTES / 2**30:.0f} GB: fewer seconds, a lower fps or a smaller size "
+            "(or an MP4, which is streamed)")
 
+
+def write_animation(path: str | Path, frames: Iterator[np.ndarray], fps: float) -> int:
+    """Write ``frames`` as a GIF (looping) or an MP4 (needs imageio-ffmpeg); returns the count.
+
+    Atomic: written to a temporary file beside ``path``, renamed over it once complete, so a
+    failure half-way leaves the old file (or none)."""
     path = Path(path)
-    if check_animation_path(path) == "gif":
-        images = list(frames)
-        # GIF delays are whole hundredths of a second: 25 fps is exact, 30 fps plays at 33.3
-        iio.imwrite(path, np.stack(images), extension=".gif", duration=1000.0 / fps, loop=0)
-        return len(images)
-    import imageio.v2 as iio2
+    kind = check_animation_path(path)
+    with atomic_output(path) as tmp:
+        return _write_gif(tmp, frames, fps) if kind == "gif" else _write_mp4(tmp, frames, fps)
+
+
+def _write_gif(path: Path, frames: Iterator[np.ndarray], fps: float) -> int:
+    from PIL import Image
+
+    # each frame is reduced to its palette as it comes (what Pillow's GIF writer does to an RGB
+    # frame anyway): a third of the memory of the RGB frames, and none of them is kept
+    images = [Image.fromarray(f).convert("P", palette=Image.Palette.ADAPTIVE) for f in frames]
+    if not images:
+        raise KineTreeError(f"{path.name}: an animation needs at least one frame")
+    # GIF delays are whole hundredths of a second: 25 fps is exact, 30 fps plays at 33.3
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=1000.0 / fps,
+                   loop=0)
+    return len(images)
+
+
+def _write_mp4(path: Path, frames: Iterator[np.ndarray], fps: float) -> int:
+    import imageio_ffmpeg
 
     count = 0
-    # streamed: a video is not held in memory. x264's yuv420p needs even sizes: an odd one gets
-    # its edge pixel repeated (imageio-ffmpeg's default would scale 640x360 to 640x368)
-    with iio2.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264", macro_block_size=2) as out:
+    out = None
+    try:
+        # streamed: a video is not held in memory. x264's yuv420p needs even sizes: an odd one gets
+        # its edge pixel repeated (imageio-ffmpeg's default would scale 640x360 to 640x368). "-f mp4":
+        # the temporary file's suffix is not .mp4
         for frame in frames:
             h, w = frame.shape[:2]
-            out.append_data(np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge"))
+            frame = np.ascontiguousarray(np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge"))
+            if out is None:
+                out = imageio_ffmpeg.write_frames(str(path), (frame.shape[1], frame.shape[0]), fps=fps,
+                                                  codec="libx264", macro_block_size=2, output_params=["-f", "mp4"])
+                out.send(None)  # starts ffmpeg
+            out.send(frame)
             count += 1
+    finally:
+        if out is not None:
+            out.close()  # waits for ffmpeg to finish the file
     return count
 
 
@@ -207,7 +250,7 @@ def install_playback(window: MainWindow) -> PlaybackState:
     window.playback = state
     window.poses = PosesPanel(window.doc, state)
     window.timeline = TimelinePanel(window.doc, state)
-    window.path_trace = PathTrace(window.viewport, window.doc, state)
+    window.path_trace = PathTrace(window.viewport, window.doc, state, active=False)
     window.timeline.traceToggled.connect(window.path_trace.set_visible)
     body = QSplitter(Qt.Orientation.Vertical)
     body.setObjectName("posesSplitter")
@@ -223,6 +266,10 @@ def install_playback(window: MainWindow) -> PlaybackState:
     place_poses_dock(window)
     view_menu = _menu(window, "&View")
     toggle = dock.toggleViewAction()
+    # the path only while the dock is open (checked follows the dock's own hide/show, not a tab
+    # switch or a minimised window)
+    toggle.toggled.connect(window.path_trace.set_active)
+    window.path_trace.set_active(toggle.isChecked())
     toggle.setObjectName("toggle_posesDock")
     toggle.setShortcut("Ctrl+Shift+P")
     toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the Pose dock: in front
@@ -262,6 +309,7 @@ def export_animation(window: MainWindow, path: str | Path, size: tuple[int, int]
     state: PlaybackState = window.playback
     check_animation_path(path)
     Q = animation_frames(state.waypoints(), state.seconds, fps)
+    check_animation_size(path, len(Q), size)
 
     def frames() -> Iterator[np.ndarray]:
         for k, frame in enumerate(render_frames(window.viewport, window.doc, Q, size)):

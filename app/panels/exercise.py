@@ -236,11 +236,15 @@ def write_sheet(exercises: list[Exercise], path: str, robot: str = "") -> None:
         parts.append(answer_html(ex, n))
     doc = QTextDocument()
     doc.setHtml("".join(parts))
-    writer = QPdfWriter(path)
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
-    writer.setTitle("KineTree exercises")
-    doc.print_(writer)
+    from ..safe_output import atomic_output
+
+    with atomic_output(path) as tmp:  # a failed write leaves the old sheet, never half a PDF
+        writer = QPdfWriter(str(tmp))
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                         QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+        writer.setTitle("KineTree exercises")
+        doc.print_(writer)
+        del writer  # closes the file
 
 
 class ExercisePanel(QWidget):

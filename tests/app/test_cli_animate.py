@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import imageio.v3 as iio
 import numpy as np
@@ -86,3 +87,59 @@ def test_without_a_display_it_starts_its_own(tmp_path):
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert iio.imread(out, index=None).shape == (3, 30, 40, 3)
+
+
+def test_a_gif_too_big_for_memory_is_refused_before_rendering(tmp_path, capsys):
+    out = tmp_path / "a.gif"
+    # 3 segments of 30 s at 25 fps: 2251 frames of 1920x1080x3 bytes, 14 GB
+    assert main(["animate", "puma560", "--poses", "qz", "qr", "qs", "qn", "--seconds", "30", "--size", "1920x1080",
+                 "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "2251 frames of 1920x1080 need 13.0 GB" in err and "fewer seconds" in err and err.count("\n") == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+# A child Python: DISPLAY unset, so the command starts its own Xvfb (whose pid it writes to a
+# file); the work inside raises something no handler expects.
+_RAISES = """
+import sys
+from pathlib import Path
+import kinetree.app.main as m, kinetree.app.cli_animate as a
+real = m.ensure_display
+def ensure_display():
+    proc = real()
+    open(sys.argv[1], "w").write(str(proc.pid))
+    return proc
+def boom(*args, **kwargs):
+    raise ZeroDivisionError("boom inside")
+m.ensure_display = ensure_display
+m.screenshot = a.animate = boom
+sys.exit(m.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("Xvfb") is None, reason="needs Xvfb")
+@pytest.mark.parametrize("command", [["screenshot", "ur5"], ["animate", "ur5", "--poses", "home", "qr"]])
+def test_the_private_xvfb_goes_away_whatever_the_work_raises(tmp_path, command):
+    import time
+
+    pid_file = tmp_path / "xvfb.pid"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run([sys.executable, "-c", _RAISES, str(pid_file), *command, "-o", str(tmp_path / "x.gif")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert "ZeroDivisionError: boom inside" in r.stderr  # the traceback is shown, not swallowed
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        stat = Path(f"/proc/{pid}/stat")
+        if stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z":
+            break  # dead, waiting to be reaped by init
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)  # do not leave it to the next test run
+        pytest.fail(f"Xvfb {pid} still runs after kinetree {command[0]} failed")

@@ -8,6 +8,7 @@ import time
 
 import imageio.v3 as iio
 import numpy as np
+import pytest
 from kinetree.app.panels.timeline import SLIDER_STEPS
 from kinetree.app.playback import export_animation, fit_motion
 from kinetree.app.viewport.path_trace import COLOR
@@ -181,3 +182,141 @@ def test_file_menu_export_animation(window, qtbot, tmp_path, monkeypatch):
     window.export_animation_action.trigger()
     assert iio.imread(path, index=None).shape == (3, 30, 40, 3)  # round(0.4 · 5) + 1
     assert window.statusBar().currentMessage() == f"Exported 3 frames to {path}"
+
+
+def test_the_path_is_not_drawn_or_computed_while_the_poses_dock_is_hidden(window, qtbot, monkeypatch):
+    from kinetree.core.kinematics import KinematicPlan
+
+    calls = []
+    real = KinematicPlan.fk_chunks
+
+    def spy(self, Q, sel, chunk=None):
+        calls.append((len(Q), list(sel)))
+        return real(self, Q, sel, chunk)
+
+    monkeypatch.setattr(KinematicPlan, "fk_chunks", spy)
+    window.doc.open("puma560")  # its four poses checked: a motion, but nobody asked to see it
+    settle(qtbot)
+    assert not window.poses_dock.isVisible() and len(window.playback.playable()) >= 2
+    trace = window.path_trace
+    assert not trace.line.visible() and not trace.dots.visible() and len(trace.positions) == 0
+    window.timeline.seconds.setValue(1.5)  # the motion changes: still nothing computed
+    assert calls == []
+    window.findChild(QAction, "toggle_posesDock").trigger()  # View ▸ Poses: now it is drawn
+    settle(qtbot)
+    assert trace.line.visible() and trace.dots.visible() and len(trace.positions) > 100
+    # the end effector's chain only: its ancestors, never every body of the tree
+    tree = window.doc.tree
+    chain = tree._kinematics().ancestors(tree.index_of(tree.end_effector))
+    assert calls and all(sel == chain for _, sel in calls)
+    window.poses_dock.close()
+    settle(qtbot)
+    assert not trace.line.visible() and len(trace.positions) == 0
+
+
+def test_the_path_of_a_branch_is_its_chains_fk(window, qtbot):
+    """A long chain with the end effector on a short branch: the path is the branch tip's forward
+    kinematics (only its chain is computed)."""
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for k, name in enumerate([f"a{i}" for i in range(40)] + ["b0", "b1", "b2"]):
+        body = RigidBody(name)
+        body.joint = Joint(f"j_{name}", "revolute" if k % 2 else "prismatic")
+        T = np.eye(4)
+        T[:3, 3] = (0.1, 0.05, 0.02)
+        body.joint.set_fixed_transform(T)
+        tree.add_body(body, "a5" if name == "b0" else parent)
+        parent = name
+    assert tree.end_effector == "b2"
+    qa, qb = np.zeros(tree.position_count), np.linspace(0.0, 1.0, tree.position_count)
+    tree.named_poses["a"], tree.named_poses["b"] = qa, qb
+    window.doc.load(tree, qa)
+    window.playback.set_names(["a", "b"])
+    window.findChild(QAction, "toggle_posesDock").trigger()
+    settle(qtbot)
+    _, Q = joint_trajectory([qa, qb], [window.playback.seconds], 60)
+    expected = tree.forward_kinematics(Q)[:, tree.index_of("b2"), :3, 3]
+    assert np.ptp(expected, axis=0).max() > 0.01  # it moves
+    np.testing.assert_allclose(window.path_trace.positions, expected, atol=1e-9)
+
+
+def test_a_gif_that_would_not_fit_in_memory_is_refused_before_rendering(window, qtbot, tmp_path, monkeypatch):
+    from kinetree.app.playback import MAX_GIF_BYTES, check_animation_size
+    from kinetree.core import KineTreeError
+
+    puma_qz_qr(window, qtbot)
+    window.timeline.seconds.setValue(40.0)
+    rendered = []
+    monkeypatch.setattr(window.viewport, "render_image", lambda *a: rendered.append(a))
+    path = tmp_path / "big.gif"
+    with pytest.raises(KineTreeError) as err:
+        export_animation(window, path, (1920, 1080), fps=25)
+    # 40 s at 25 fps: 1001 frames of 1920 × 1080 × 3 bytes
+    assert "1001 frames of 1920x1080 need 5.8 GB" in str(err.value) and "fewer seconds" in str(err.value)
+    assert rendered == [] and not path.exists()
+    check_animation_size(tmp_path / "big.mp4", 1001, (1920, 1080))  # a video is streamed: no limit
+    w = int((MAX_GIF_BYTES / 3 / 100) ** 0.5)
+    check_animation_size(path, 100, (w, w))  # just within
+
+
+def test_a_gif_does_not_keep_its_rgb_frames(window, qtbot, tmp_path):
+    """The RGB frames are not kept (a GIF keeps each frame's palette image, a byte a pixel): the
+    peak of traced memory does not grow with the frame count (a list of the frames, then their
+    stack, would add 2 · 90 kB a frame)."""
+    import tracemalloc
+
+    puma_qz_qr(window, qtbot)
+    export_animation(window, tmp_path / "warm.gif", (200, 150), fps=20)
+    peaks = {}
+    for seconds in (1.0, 3.0):  # 21 and 61 frames
+        window.timeline.seconds.setValue(seconds)
+        tracemalloc.start()
+        try:
+            assert export_animation(window, tmp_path / "m.gif", (200, 150), fps=20) == 20 * seconds + 1
+            peaks[seconds] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peaks[3.0] - peaks[1.0] < 40 * 200 * 150 * 3 / 4, peaks
+
+
+def test_a_failed_export_leaves_the_old_file(window, qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("imageio_ffmpeg")
+    puma_qz_qr(window, qtbot)
+    window.timeline.seconds.setValue(0.5)
+    path = tmp_path / "motion.mp4"
+    path.write_bytes(b"the old video")
+    real, n = window.viewport.render_image, [0]
+
+    def fail_at_the_fourth(*a):
+        n[0] += 1
+        if n[0] == 4:
+            raise OSError("disk full")
+        return real(*a)
+
+    monkeypatch.setattr(window.viewport, "render_image", fail_at_the_fourth)
+    with pytest.raises(OSError, match="disk full"):
+        export_animation(window, path, (48, 32), fps=10)
+    assert path.read_bytes() == b"the old video"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["motion.mp4"]  # no temporary file left
+    monkeypatch.setattr(window.viewport, "render_image", real)
+    path.chmod(0o640)
+    assert export_animation(window, path, (48, 32), fps=10) == 6
+    assert path.read_bytes()[4:8] == b"ftyp" and (path.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["motion.mp4"]
+
+
+def test_timers_stop_when_the_window_closes(window, qtbot):
+    puma_qz_qr(window, qtbot)
+    window.timeline.seconds.setValue(30.0)
+    window.timeline.play(True)
+    window.explain_dock.show()
+    settle(qtbot)
+    window.explain.play_button.setChecked(True)
+    assert window.timeline.playing and window.explain.timer.isActive()
+    assert window.close()
+    assert not window.timeline.playing and not window.explain.timer.isActive()
+    t = window.timeline.time
+    qtbot.wait(60)
+    assert window.timeline.time == t
