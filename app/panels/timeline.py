@@ -144,6 +144,13 @@ class TimelinePanel(QWidget):
         else:
             self._timer.stop()
 
+    def hideEvent(self, ev) -> None:  # noqa: N802
+        # the window closed (not a tab switch, a closed dock or a minimised window): stop the timer,
+        # which would go on moving (and rendering) a robot nobody sees
+        if not self.window().isVisible():
+            self.play(False)
+        super().hideEvent(ev)
+
     @property
     def playing(self) -> bool:
         return self._timer.isActive()
