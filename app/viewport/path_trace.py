@@ -15,6 +15,9 @@ import pyqtgraph.opengl as gl
 #: samples per second of motion, and the most a path holds (a long motion is sampled coarser)
 SAMPLES_PER_SECOND = 60.0
 MAX_SAMPLES = 2000
+#: the most body poses one path computes (samples × bodies in the end effector's chain): a
+#: 3000-body chain gets 333 samples (0.4 s), not 2000 (2 s); a Puma keeps its 2000
+MAX_BODY_SAMPLES = 1_000_000
 COLOR = (0.05, 0.7, 1.0, 1.0)  # unlike the axes (RGB), the joint axes (amber) and collisions (magenta)
 
 
@@ -50,7 +53,10 @@ class PathTrace:
     def samples(self) -> np.ndarray:
         """The configurations the path is drawn through."""
         duration = self.state.duration()
-        fps = min(SAMPLES_PER_SECOND, (MAX_SAMPLES - 1) / duration) if duration > 0 else SAMPLES_PER_SECOND
+        tree = self.doc.tree
+        chain = len(tree._kinematics().ancestors(tree.index_of(tree.end_effector))) if tree.end_effector else 1
+        most = max(100, min(MAX_SAMPLES, MAX_BODY_SAMPLES // max(chain, 1)))
+        fps = min(SAMPLES_PER_SECOND, (most - 1) / duration) if duration > 0 else SAMPLES_PER_SECOND
         return self.state.samples(fps)
 
     def update(self) -> None:

@@ -242,6 +242,39 @@ def test_the_path_of_a_branch_is_its_chains_fk(window, qtbot):
     np.testing.assert_allclose(window.path_trace.positions, expected, atol=1e-9)
 
 
+def test_a_long_chains_path_is_sampled_coarser(window, qtbot):
+    """Samples × chain bodies stay within MAX_BODY_SAMPLES: a 1000-body chain's 30 s motion gets
+    1000 samples, not 1801 (a Puma's keeps 60 a second)."""
+    from kinetree.app.viewport.path_trace import MAX_BODY_SAMPLES
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for i in range(1000):
+        body = RigidBody(f"l{i}")
+        body.joint = Joint(f"j{i}", "revolute")
+        T = np.eye(4)
+        T[:3, 3] = (0.01, 0.0, 0.01)
+        body.joint.set_fixed_transform(T)
+        tree.add_body(body, parent)
+        parent = body.name
+    qa, qb = np.zeros(1000), np.full(1000, 0.002)
+    tree.named_poses["a"], tree.named_poses["b"] = qa, qb
+    window.doc.load(tree, qa)
+    window.playback.set_names(["a", "b"])
+    window.findChild(QAction, "toggle_posesDock").trigger()
+    settle(qtbot)
+    start = time.perf_counter()
+    window.timeline.seconds.setValue(30.0)
+    elapsed = time.perf_counter() - start
+    n = len(window.path_trace.positions)
+    assert n * 1000 <= MAX_BODY_SAMPLES and n >= 990, n
+    print(f"1000-body chain, {n} samples: {elapsed:.2f} s")
+    _, Q = joint_trajectory([qa, qb], [30.0], (MAX_BODY_SAMPLES // 1000 - 1) / 30.0)
+    np.testing.assert_allclose(window.path_trace.positions[[0, n // 2, -1]],
+                               tree.forward_kinematics(Q[[0, n // 2, -1]])[:, -1, :3, 3], atol=1e-9)
+
+
 def test_a_gif_that_would_not_fit_in_memory_is_refused_before_rendering(window, qtbot, tmp_path, monkeypatch):
     from kinetree.app.playback import MAX_GIF_BYTES, check_animation_size
     from kinetree.core import KineTreeError
