@@ -91,14 +91,15 @@ def random_configuration(tree: RigidBodyTree, chain: DHChain, base_q: np.ndarray
     for body, joint, link in zip(chain.bodies, chain.joints, chain.links):
         lo, hi = (float(x) for x in tree.get_body(body).joint.position_limits)
         k = tree.position_index(joint).start
-        if link.joint == "R":
-            lo_d = math.ceil(math.degrees(lo)) if math.isfinite(lo) else -180
-            hi_d = math.floor(math.degrees(hi)) if math.isfinite(hi) else 180
-            q[k] = math.radians(int(rng.integers(lo_d, max(hi_d, lo_d) + 1)))
-        else:
-            lo_m = math.ceil(lo * 1000) if math.isfinite(lo) else 0
-            hi_m = math.floor(hi * 1000) if math.isfinite(hi) else 500
-            q[k] = int(rng.integers(lo_m, max(hi_m, lo_m) + 1)) / 1000
+        unit = math.radians(1) if link.joint == "R" else 1e-3
+        window = (-180, 180) if link.joint == "R" else (0, 500)
+        first = math.ceil(lo / unit) if math.isfinite(lo) else window[0]
+        last = math.floor(hi / unit) if math.isfinite(hi) else window[1]
+        if first <= last:
+            q[k] = int(rng.integers(first, last + 1)) * unit
+        else:  # no whole degree (millimetre) within the limits: their middle, or the finite bound
+            q[k] = (lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else (lo if math.isfinite(lo) else hi)
+        q[k] = min(max(q[k], lo), hi)  # rounding of the unit must not step outside
     return q
 
 

@@ -154,3 +154,21 @@ def test_typed_answers_survive_the_seed_box_losing_focus(window, qtbot):
     qs = panel.exercise.qs.copy()
     qtbot.mouseClick(panel.new_button, Qt.MouseButton.LeftButton)
     assert panel.exercise.seed == 5 and not np.array_equal(panel.exercise.qs, qs)
+
+
+def test_random_configuration_stays_within_limits_narrower_than_a_degree():
+    from kinetree.app.panels.exercise import random_configuration
+    from kinetree.app.viewport.dh_overlay import dh_chain_to
+    from kinetree.core import load_robot
+
+    tree = load_robot("puma560")
+    for body, limits in (("link2", (0.1001, 0.1002)),  # no whole degree inside
+                         ("link3", (-3.9, -3.8))):  # whole degrees: -223 … -218
+        joint = tree.get_body(body).joint
+        joint.home_position = limits[0]  # a home outside the new limits is refused
+        joint.position_limits = limits
+    chain = dh_chain_to(tree, "link6", "dh")
+    for seed in range(20):
+        q = random_configuration(tree, chain, tree.home_configuration(), seed)
+        assert tree.within_limits(q), seed
+        assert 0.1001 <= q[1] <= 0.1002 and round(np.degrees(q[2]), 9).is_integer()
