@@ -29,6 +29,7 @@ from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
+from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
 
@@ -331,7 +332,7 @@ def install_analysis(window: MainWindow) -> Analysis:
 
     analysis = Analysis(window)
     window.analysis = analysis
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == "&View")
+    view_menu = menu_named(window, "&View")
     view_menu.addSeparator()
     analysis.workspace_action = window._toggle(
         view_menu, "&Workspace", analysis.set_workspace, "showWorkspace", False, "W", name="workspaceAction")

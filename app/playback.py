@@ -25,6 +25,7 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QSplitter
 
 from .layout import hidden_tab
+from .qt_utils import menu_named
 from .safe_output import atomic_output
 
 if TYPE_CHECKING:
@@ -264,7 +265,7 @@ def install_playback(window: MainWindow) -> PlaybackState:
     window.poses_dock = dock
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     place_poses_dock(window)
-    view_menu = _menu(window, "&View")
+    view_menu = menu_named(window, "&View")
     toggle = dock.toggleViewAction()
     # the path only while the dock is open (checked follows the dock's own hide/show, not a tab
     # switch or a minimised window)
@@ -275,7 +276,7 @@ def install_playback(window: MainWindow) -> PlaybackState:
     toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the Pose dock: in front
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, toggle)
-    file_menu = _menu(window, "&File")
+    file_menu = menu_named(window, "&File")
     export = QAction("Export &animation…", window)
     export.setObjectName("exportAnimationAction")
     export.setToolTip("Write the motion through the checked poses as a GIF (or an MP4 with imageio-ffmpeg)")
@@ -296,10 +297,6 @@ def place_poses_dock(window: MainWindow) -> None:
     if dock is None or pose is None:
         return
     hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)
-
-
-def _menu(window: MainWindow, title: str):
-    return next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == title)
 
 
 def export_animation(window: MainWindow, path: str | Path, size: tuple[int, int], fps: float = 25.0,

@@ -21,3 +21,8 @@ def signals_blocked(*objects: QObject) -> Iterator[None]:
     finally:
         for o, was in zip(objects, previous):
             o.blockSignals(was)
+
+
+def menu_named(window, title: str):
+    """The menu of ``window``'s menu bar titled ``title`` (with its ``&``, e.g. ``"&View"``)."""
+    return next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == title)

@@ -16,6 +16,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget
 
+from .qt_utils import menu_named
+
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
@@ -89,7 +91,7 @@ def install_teach(window: MainWindow) -> TeachState:
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     dock.hide()  # not part of the default layout: View ▸ Explain shows it
     dock.visibilityChanged.connect(explain.set_active)
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == "&View")
+    view_menu = menu_named(window, "&View")
     toggle = dock.toggleViewAction()
     toggle.setObjectName("toggle_explainDock")
     toggle.setShortcut("Ctrl+Shift+X")
