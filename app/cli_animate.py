@@ -65,7 +65,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
     from kinetree.core import KineTreeError
     from kinetree.core.io import open_robot
 
-    from .main import make_application
+    from .main import make_application, offscreen_view
     from .playback import (
         PlaybackState,
         animation_frames,
@@ -84,29 +84,17 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
             raise KineTreeError(f"{robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
     check_animation_size(out, len(Q), size)
-    from .document import RobotDocument
     from .viewport.path_trace import PathTrace
-    from .viewport.view import RobotViewport
+
+    def traced(doc, view) -> None:
+        state = PlaybackState(doc, view)
+        state.set_seconds(seconds)
+        state.set_names(poses)
+        view.path_trace = PathTrace(view, doc, state)
+        view.path_trace.set_visible(trace)
 
     app = make_application()
-    doc = RobotDocument(tree)
-    doc.load(tree, Q[0])
-    view = RobotViewport(doc)
-    view.set_theme(theme)
-    view.set_labels_visible(labels)
-    state = PlaybackState(doc, view)
-    state.set_seconds(seconds)
-    state.set_names(poses)
-    view.path_trace = PathTrace(view, doc, state)
-    view.path_trace.set_visible(trace)
-    if teach is not None:
-        from .teach import attach_overlay
-
-        view.dh_overlay = attach_overlay(view, doc, teach)
-    view.resize(*size)
-    view.show()
-    app.processEvents()
-    view.set_view("iso")
+    doc, view = offscreen_view(tree, Q[0], size, theme, labels, teach, before_show=traced)
     fit_motion(view, doc, Q)  # the whole robot all along (not screenshot --teach's close-up of the link)
     try:
         return write_animation(out, render_frames(view, doc, Q, size), fps)

@@ -51,6 +51,32 @@ def ensure_display() -> subprocess.Popen | None:
     return proc
 
 
+def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", labels: bool = True,
+                   teach: int | None = None, before_show=None):
+    """A document of ``tree`` at ``config`` and a viewport of it shown at ``size`` in the iso
+    view, for rendering (screenshot, animate); ``teach``: the DH overlay of that link;
+    ``before_show(doc, view)`` adds items first. Returns ``(doc, view)``."""
+    from .document import RobotDocument
+    from .viewport.view import RobotViewport
+
+    doc = RobotDocument(tree)
+    doc.load(tree, config)
+    view = RobotViewport(doc)
+    view.set_theme(theme)
+    view.set_labels_visible(labels)
+    if before_show is not None:
+        before_show(doc, view)
+    if teach is not None:
+        from .teach import attach_overlay
+
+        view.dh_overlay = attach_overlay(view, doc, teach)
+    view.resize(*size)
+    view.show()
+    make_application().processEvents()
+    view.set_view("iso")
+    return doc, view
+
+
 def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
                theme: str = "dark", labels: bool = True, allow_env: bool = False, teach: int | None = None) -> None:
     """Render ``robot`` to a PNG without showing a window (``allow_env``: a xacro may read
@@ -60,23 +86,8 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
     tree, config = open_robot(robot, allow_env=allow_env)
     if q is not None:
         config = tree.config_to_vector(np.array(q, dtype=float))
-    from .document import RobotDocument
-    from .viewport.view import RobotViewport
-
     app = make_application()
-    doc = RobotDocument(tree)
-    doc.load(tree, config)
-    view = RobotViewport(doc)
-    view.set_theme(theme)
-    view.set_labels_visible(labels)
-    if teach is not None:
-        from .teach import attach_overlay
-
-        view.dh_overlay = attach_overlay(view, doc, teach)
-    view.resize(*size)
-    view.show()
-    app.processEvents()
-    view.set_view("iso")
+    doc, view = offscreen_view(tree, config, size, theme, labels, teach)
     view.fit()
     if teach is not None:  # close enough to read the link's parameters
         view.dh_overlay.focus()
