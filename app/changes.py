@@ -60,6 +60,8 @@ def _same(a, b) -> bool:
 
 def _differs(a: dict, b: dict, skip: set[str]) -> set[str]:
     """Keys of two objects' ``__dict__`` whose values differ."""
+    if a.keys() == b.keys():  # the common case: the same attributes (a copy of the object)
+        return {k for k, v in a.items() if k not in skip and v is not b[k] and not _same(v, b[k])}
     return {k for k in a.keys() | b.keys() if k not in skip and not _same(a.get(k), b.get(k))}
 
 

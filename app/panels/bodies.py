@@ -215,15 +215,19 @@ class BodyTreeModel(QAbstractItemModel):
             return f"{body.name}" if is_base else f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
         return None
 
+    # (editable, draggable) -> flags: combined once (Qt asks for every visible cell on each
+    # selection change, and Python enum arithmetic costs more than the rest of the call)
+    _FLAGS = {(e, d): Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDropEnabled
+              | (Qt.ItemFlag.ItemIsEditable if e else Qt.ItemFlag.NoItemFlags)
+              | (Qt.ItemFlag.ItemIsDragEnabled if d else Qt.ItemFlag.NoItemFlags)
+              for e in (False, True) for d in (False, True)}
+
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.ItemIsDropEnabled
-        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDropEnabled
-        if index.column() == 0 or (index.column() == 1 and index.internalId() != 0):
-            f |= Qt.ItemFlag.ItemIsEditable
-        if index.internalId() != 0:
-            f |= Qt.ItemFlag.ItemIsDragEnabled
-        return f
+        body = index.internalId() != 0  # not the base
+        column = index.column()
+        return self._FLAGS[(column == 0 or (column == 1 and body), body)]
 
     def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
