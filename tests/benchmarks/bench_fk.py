@@ -10,7 +10,6 @@ they are installed, in the same run.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,18 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from kinetree.core import load_robot  # noqa: E402
 from kinetree.core.transforms import dh_transform  # noqa: E402
-from robots import random_tree  # noqa: E402
-
-
-def best_of(fn, repeat: int = 5, number: int = 1) -> float:
-    """Best time per call over ``repeat`` rounds of ``number`` calls."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t) / number)
-    return best
+from robots import best_of, random_tree  # noqa: E402
 
 
 def main() -> None:

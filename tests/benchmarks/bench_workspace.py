@@ -21,17 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from kinetree.core import load_robot, sample_workspace  # noqa: E402
 from kinetree.core import workspace as ws  # noqa: E402
-
-
-def best_of(fn, repeat: int = 5, number: int = 1) -> float:
-    """Best time per call over ``repeat`` rounds of ``number`` calls."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t) / number)
-    return best
+from kinetree.core.configuration import sampling_ranges  # noqa: E402
+from robots import best_of  # noqa: E402
 
 
 def workspace() -> None:
@@ -48,7 +39,7 @@ def workspace() -> None:
           f"{cpu * 1e3:.0f} ms CPU ({N / t / 1e6:.2f} M samples/s; target: computed and drawn in ≤ 1.5 s)")
     # the parts, on one chunk
     plan = puma._kinematics()
-    lo, hi, quats = ws._sampling_ranges(puma)
+    lo, hi, quats = sampling_ranges(puma)
     sel = np.array(plan.ancestors(puma.index_of("link6")))
     cols = ws._columns(plan, sel)
     rng = np.random.default_rng(0)

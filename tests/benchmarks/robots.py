@@ -1,9 +1,22 @@
-"""Robots shared by the benchmarks."""
+"""Robots and timing shared by the benchmarks."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+
+def best_of(fn, repeat: int = 5, number: int = 1) -> float:
+    """Best time per call over ``repeat`` rounds of ``number`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t) / number)
+    return best
 
 
 def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
