@@ -245,12 +245,12 @@ class RobotViewport(gl.GLViewWidget):
         # visuals (slot to be set) and the items of its translucent ones
         reused, owned = set(), []
         self._body_visuals = {}
-        for index, b in enumerate((tree.base, *bodies)):
+        for k, b in enumerate((tree.base, *bodies)):  # k - 1: the body's index (-1: the base)
             c = cache.get(b.name)
             if c is None or b.name in touched or c[0] is not b.visuals:
-                c = self._make_visuals(index - 1, b)
+                c = self._make_visuals(k - 1, b)
             else:  # kept: moved to its body's new index
-                self._meshes.extend((index - 1, item, V) for item, V in c[2])
+                self._meshes.extend((k - 1, item, V) for item, V in c[2])
                 reused.update(id(item) for item, _ in c[2])
             self._body_visuals[b.name] = c
             owned.append((b.name, c[1]))
