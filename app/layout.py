@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QAction, QFontMetrics
 from PySide6.QtWidgets import QApplication, QDockWidget, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
 
 from .panels.sliders import ROW_SPACING
@@ -134,6 +134,23 @@ def fit_docks_later(window: MainWindow) -> None:
         fit_docks(window)
 
     QTimer.singleShot(0, window, fit)
+
+
+def optional_dock(window: MainWindow, title: str, name: str, widget, area: Qt.DockWidgetArea,
+                  shortcut: str | None = None) -> tuple[QDockWidget, QAction]:
+    """A dock not in the default layout: docked in ``area``, hidden, with its View toggle
+    (``toggle_<name>``; showing it brings it in front of the tabs it sits among)."""
+    dock = QDockWidget(title, window)
+    dock.setObjectName(name)
+    dock.setWidget(widget)
+    window.addDockWidget(area, dock)
+    dock.hide()
+    toggle = dock.toggleViewAction()
+    toggle.setObjectName(f"toggle_{name}")
+    if shortcut:
+        toggle.setShortcut(shortcut)
+    toggle.triggered.connect(lambda on: on and dock.raise_())
+    return dock, toggle
 
 
 def hidden_tab(window: MainWindow, anchor: QDockWidget, dock: QDockWidget, area: Qt.DockWidgetArea) -> None:

@@ -22,9 +22,9 @@ from kinetree.core import KineTreeError
 from kinetree.core.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QImage
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QSplitter
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter
 
-from .layout import hidden_tab
+from .layout import hidden_tab, optional_dock
 from .qt_utils import menu_named
 from .safe_output import atomic_output
 
@@ -259,21 +259,15 @@ def install_playback(window: MainWindow) -> PlaybackState:
     body.addWidget(window.poses)
     body.addWidget(window.timeline)
     body.setStretchFactor(0, 1)
-    dock = QDockWidget("Poses", window)
-    dock.setObjectName("posesDock")
-    dock.setWidget(body)
+    dock, toggle = optional_dock(window, "Poses", "posesDock", body, Qt.DockWidgetArea.RightDockWidgetArea,
+                                 "Ctrl+Shift+P")
     window.poses_dock = dock
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     place_poses_dock(window)
     view_menu = menu_named(window, "&View")
-    toggle = dock.toggleViewAction()
     # the path only while the dock is open (checked follows the dock's own hide/show, not a tab
     # switch or a minimised window)
     toggle.toggled.connect(window.path_trace.set_active)
     window.path_trace.set_active(toggle.isChecked())
-    toggle.setObjectName("toggle_posesDock")
-    toggle.setShortcut("Ctrl+Shift+P")
-    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the Pose dock: in front
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, toggle)
     file_menu = menu_named(window, "&File")

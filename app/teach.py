@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget
 
+from .layout import optional_dock
 from .qt_utils import menu_named
 
 if TYPE_CHECKING:
@@ -83,19 +83,13 @@ def install_teach(window: MainWindow) -> TeachState:
         action.setChecked(True)
     window.dh_overlay_action = action
     explain = ExplainPanel(window.doc, state)
-    dock = QDockWidget("Explain", window)
-    dock.setObjectName("explainDock")
-    dock.setWidget(explain)
+    # not part of the default layout: View ▸ Explain shows it, a tab beside the DH table
+    dock, toggle = optional_dock(window, "Explain", "explainDock", explain, Qt.DockWidgetArea.BottomDockWidgetArea,
+                                 "Ctrl+Shift+X")
     window.explain = explain
     window.explain_dock = dock
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()  # not part of the default layout: View ▸ Explain shows it
     dock.visibilityChanged.connect(explain.set_active)
     view_menu = menu_named(window, "&View")
-    toggle = dock.toggleViewAction()
-    toggle.setObjectName("toggle_explainDock")
-    toggle.setShortcut("Ctrl+Shift+X")
-    toggle.triggered.connect(lambda on: on and dock.raise_())  # a tab beside the DH table: in front
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, action)
     view_menu.insertAction(first, toggle)
@@ -118,17 +112,10 @@ def install_exercise(window: MainWindow, state: TeachState) -> QAction:
         state.stepThroughRequested.emit(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
 
     panel = ExercisePanel(window.doc, state, step_through)
-    dock = QDockWidget("Exercise", window)
-    dock.setObjectName("exerciseDock")
-    dock.setWidget(panel)
+    dock, toggle = optional_dock(window, "Exercise", "exerciseDock", panel, Qt.DockWidgetArea.BottomDockWidgetArea)
     window.exercise = panel
     window.exercise_dock = dock
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()  # not part of the default layout
     dock.visibilityChanged.connect(panel.set_active)
-    toggle = dock.toggleViewAction()
-    toggle.setObjectName("toggle_exerciseDock")
-    toggle.triggered.connect(lambda on: on and dock.raise_())
     return toggle
 
 
