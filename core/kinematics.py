@@ -13,7 +13,11 @@ so ``M`` is always ``Rz(θ)`` or ``Tz(d)``: a column mix, never a generic 4×4 p
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
+import os
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,6 +34,29 @@ _K2 = np.diag([-1.0, -1.0, 0.0, 0.0])
 _E = np.zeros((4, 4))
 _E[2, 3] = 1.0
 _CACHE_BYTES = 1 << 20
+COMPILED_MIN = 4096  # smaller batches stay in numpy: the kernel's gain is below a millisecond
+_compiled: list[str | None] = []  # [backend] once looked up
+
+
+def compiled_backend() -> str | None:
+    """"numba" when large batches go through the compiled kernel (the ``fast`` extra is
+    installed and ``KINETREE_NUMBA`` is not ``0``), else None: numpy throughout."""
+    if not _compiled:
+        backend = None
+        if os.environ.get("KINETREE_NUMBA", "1") != "0" and importlib.util.find_spec("numba"):
+            try:
+                importlib.import_module(".kinematics_numba", __package__)  # numba's import: ~0.3 s
+
+                backend = "numba"
+            except (ImportError, OSError, RuntimeError) as e:  # installed but unusable
+                warnings.warn(f"batch forward kinematics stays in numpy: numba failed to load ({e})",
+                              RuntimeWarning, stacklevel=3)
+        _compiled.append(backend)
+    return _compiled[0]
+
+
+# joint kinds as numbers, for the compiled kernel (core/kinematics_numba.py)
+_KIND_CODES = {"fixed": 0, "rz": 1, "tz": 2, "planar": 3, "spherical": 4, "floating": 5}
 
 
 def _z_to_axis(axis: np.ndarray) -> np.ndarray:
@@ -134,11 +161,13 @@ class KinematicPlan:
                 self.kind.append(j.type)
         self.position_count = qi
         self.A, self.B = A, B
+        self.gain, self.offset = gains, offsets
         eye = np.eye(4)
         self.A_is_I = [bool(np.array_equal(a, eye)) for a in A]
         self.B_is_I = [bool(np.array_equal(b, eye)) for b in B]
 
         kinds = np.array(self.kind, dtype=object)
+        self.kind_code = np.array([_KIND_CODES[k] for k in self.kind], dtype=np.int64)
         self.rev = np.flatnonzero(kinds == "rz")
         self.pri = np.flatnonzero(kinds == "tz")
         self.rev_q, self.rev_off, self.rev_gain = self.qi[self.rev], offsets[self.rev], gains[self.rev]
@@ -155,6 +184,7 @@ class KinematicPlan:
         depth = np.zeros(nb, dtype=int)
         for i in range(nb):
             depth[i] = 0 if self.parent[i] < 0 else depth[self.parent[i]] + 1
+        self.depth = depth
         self.levels = []
         for d in range(int(depth.max()) + 1 if nb else 0):
             idx = np.flatnonzero(depth == d)
@@ -205,11 +235,20 @@ class KinematicPlan:
         return T[self.position]
 
     # --- batches -----------------------------------------------------------------------------
-    def fk_batch(self, Q: np.ndarray, bodies: np.ndarray | None = None) -> np.ndarray:
+    def fk_batch(self, Q: np.ndarray, bodies: np.ndarray | None = None, *,
+                 compiled: bool | None = None) -> np.ndarray:
         """(N, m, 4, 4) poses of ``bodies`` (an ancestor-closed, sorted index array; all
-        bodies when omitted) for a batch ``Q`` of shape (N, position_count)."""
+        bodies when omitted) for a batch ``Q`` of shape (N, position_count).
+
+        ``compiled``: None runs batches of :data:`COMPILED_MIN` configurations or more through
+        the numba kernel when it is available (:func:`compiled_backend`), False always uses
+        numpy, True always the kernel (ImportError without numba)."""
         sel = np.arange(self.nb) if bodies is None else np.asarray(bodies, dtype=int)
         N, m = Q.shape[0], sel.size
+        if compiled or (compiled is None and N >= COMPILED_MIN and compiled_backend() is not None):
+            from . import kinematics_numba
+
+            return kinematics_numba.fk_batch(self, Q, sel)
         out = np.empty((N, m, 4, 4))
         out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
         for start, n, poses in self.fk_chunks(Q, sel):
