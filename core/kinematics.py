@@ -78,6 +78,13 @@ def _z_to_axis(axis: np.ndarray) -> np.ndarray:
     return R
 
 
+def _run_or_index(idx: np.ndarray) -> slice | np.ndarray:
+    """``idx`` as a slice when it is a run of consecutive integers, else itself."""
+    if idx.size and np.array_equal(idx, np.arange(idx[0], idx[0] + idx.size)):
+        return slice(int(idx[0]), int(idx[0]) + idx.size)
+    return idx
+
+
 def _quat_rotations(Qq: np.ndarray) -> np.ndarray:
     """(n, 3, 3) rotations from (n, 4) quaternions ``[w x y z]`` (normalised)."""
     if np.abs(Qq).max() > 1e150:  # the squares would overflow: scale first
@@ -174,6 +181,9 @@ class KinematicPlan:
         self.pri_q, self.pri_off, self.pri_gain = self.qi[self.pri], offsets[self.pri], gains[self.pri]
         if not self.mimics:  # the common case: skip the multiplications
             self.rev_gain = self.pri_gain = None
+        # single configurations: a slice where the indices are a run (cheaper than fancy indexing)
+        self.rev_1, self.rev_q_1 = _run_or_index(self.rev), _run_or_index(self.rev_q)
+        self.rev_has_off = bool(np.any(self.rev_off))
         self.general = [i for i, k in enumerate(self.kind) if k not in ("rz", "tz", "fixed")]
         # only positions that are lengths can make a pose overflow (stored lengths are bounded)
         self.translates = bool(self.pri.size) or any(k in ("planar", "floating") for k in self.kind)
@@ -214,9 +224,13 @@ class KinematicPlan:
         nb = self.nb
         coef = np.zeros((nb, 3))
         if self.rev.size:
-            th = q[self.rev_q] + self.rev_off if self.rev_gain is None else q[self.rev_q] * self.rev_gain + self.rev_off
-            coef[self.rev, 0] = np.sin(th)
-            coef[self.rev, 1] = 1.0 - np.cos(th)
+            th = q[self.rev_q_1]
+            if self.rev_gain is not None:
+                th = th * self.rev_gain
+            if self.rev_has_off:
+                th = th + self.rev_off
+            coef[self.rev_1, 0] = np.sin(th)
+            coef[self.rev_1, 1] = 1.0 - np.cos(th)
         if self.pri.size:
             coef[self.pri, 2] = q[self.pri_q] * (1.0 if self.pri_gain is None else self.pri_gain) + self.pri_off
         Tpc = self.P0 + np.matmul(coef[:, None, :], self.Pstack).reshape(nb, 4, 4)
@@ -227,7 +241,7 @@ class KinematicPlan:
         if self.by_body:
             T = Tpc.copy()  # bodies on the base keep their own pose; parents come before children
             for c, p in self.pairs:
-                np.matmul(T[p], Tpc[c], out=T[c])
+                np.dot(T[p], Tpc[c], out=T[c])  # 2-D dot: half the call cost of matmul
             return T
         T = Tpc[self.order]  # depth order: the base's children first
         for sl, parents in self.level_slices:
