@@ -173,15 +173,15 @@ class ConfigurationMixin:
 
     def _config_array(self, q: Configuration) -> np.ndarray:
         """A (n,) or (N, n) validated configuration array."""
-        if isinstance(q, Mapping):
+        if isinstance(q, np.ndarray):  # before the Mapping check: an ABC isinstance costs more
+            if (q.dtype == np.float64 and q.ndim == 1 and q.shape[0] == self.position_count
+                    and math.isfinite(sum(q.tolist()) if q.shape[0] <= 64 else q.sum())):
+                # the common case, checked cheaply: a NaN or ±inf makes the sum non-finite (an
+                # overflowing sum only sends a finite q the long way); Python's sum of a short
+                # list costs a fifth of numpy's
+                return q
+        elif isinstance(q, Mapping):
             return self.config_to_vector(q)
-        if (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1
-                and q.shape[0] == self.position_count
-                and math.isfinite(sum(q.tolist()) if q.shape[0] <= 64 else q.sum())):
-            # the common case, checked cheaply: a NaN or ±inf makes the sum non-finite (an
-            # overflowing sum only sends a finite q the long way); Python's sum of a short list
-            # costs a fifth of numpy's
-            return q
         try:
             Q = np.asarray(q, dtype=float)
         except (TypeError, ValueError):

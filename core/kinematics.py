@@ -40,7 +40,8 @@ _compiled: list[str | None] = []  # [backend] once looked up
 
 def compiled_backend() -> str | None:
     """"numba" when large batches go through the compiled kernel (the ``fast`` extra is
-    installed and ``KINETREE_NUMBA`` is not ``0``), else None: numpy throughout."""
+    installed and ``KINETREE_NUMBA`` is not ``0`` when the first large batch runs), else None:
+    numpy throughout."""
     if not _compiled:
         backend = None
         if os.environ.get("KINETREE_NUMBA", "1") != "0" and importlib.util.find_spec("numba"):
@@ -256,13 +257,15 @@ class KinematicPlan:
 
         ``compiled``: None runs batches of :data:`COMPILED_MIN` configurations or more through
         the numba kernel when it is available (:func:`compiled_backend`), False always uses
-        numpy, True always the kernel (ImportError without numba)."""
+        numpy, True always the kernel (raising when numba is missing or cannot load)."""
         sel = np.arange(self.nb) if bodies is None else np.asarray(bodies, dtype=int)
+        Q = np.asarray(Q, dtype=np.float64)
         N, m = Q.shape[0], sel.size
         if compiled or (compiled is None and N >= COMPILED_MIN and compiled_backend() is not None):
             from . import kinematics_numba
 
-            return kinematics_numba.fk_batch(self, Q, sel)
+            if compiled or kinematics_numba.usable():
+                return kinematics_numba.fk_batch(self, Q, sel)
         out = np.empty((N, m, 4, 4))
         out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
         for start, n, poses in self.fk_chunks(Q, sel):

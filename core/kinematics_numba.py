@@ -1,24 +1,30 @@
 """Compiled batch forward kinematics: the optional fast path (``pip install 'kinetree[fast]'``).
 
 :meth:`KinematicPlan.fk_batch` sends large batches here when numba is installed (set
-``KINETREE_NUMBA=0`` to keep numpy). It computes the same poses from the same plan as the numpy
-path, to a few units in the last place: one parallel loop over blocks of configurations, each
-block first taking the sines and cosines of all its revolute angles, then composing every body
-(``parent · A · M(q) · B``, written straight into the result).
+``KINETREE_NUMBA=0`` before the first large batch to keep numpy). It computes the same poses
+from the same plan as the numpy path, to a few units in the last place: one parallel loop over
+blocks of configurations, each block first taking the sines and cosines of all its revolute
+angles, then composing every body (``parent · A · M(q) · B``, written straight into the result).
 
 Why the sine and cosine are computed here: with numpy's (or libm's) ``sin``/``cos`` they cost
 more than the 3× Pinocchio budget for the whole batch (~10 ns an angle), while the polynomial
-below is plain arithmetic that the compiler vectorizes (~1.5 ns for both). Its reduction and
-coefficients are fdlibm's (``e_rem_pio2.c``, ``k_sin.c``, ``k_cos.c``: "Copyright (C) 1993 by
+below is plain arithmetic that the compiler vectorizes (~1.5 ns for both). It is derived from
+fdlibm: its constants, a three-part Cody–Waite reduction by π/2 and the kernels' polynomials
+(``e_rem_pio2.c``, ``k_sin.c``, ``k_cos.c``: "Copyright (C) 1993 by
 Sun Microsystems, Inc. All rights reserved. Developed at SunSoft, a Sun Microsystems, Inc.
 business. Permission to use, copy, modify, and distribute this software is freely granted,
 provided that this notice is preserved."); the results are within 1.2e-16 of numpy's for
-every angle (tests/core/test_kinematics_numba.py). Angles of 1e6 rad or more go through libm.
+every angle (tests/core/test_kinematics_numba.py). A block with an angle of 1e6 rad or more
+(or a NaN) takes all its sines and cosines from libm.
+
+A process forked after the kernel ran computes in numpy: GNU OpenMP, numba's threading layer
+where it is installed, kills a forked child that launches parallel work.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import threading
 
 import numba as nb
@@ -41,6 +47,8 @@ POLY_LIMIT = 1.0e6  # |angle| below this: the polynomial (the reduction stays ex
 # numba's default threading layer on a machine without TBB/OpenMP ("workqueue") aborts the
 # process when two threads launch parallel kernels at once (the GUI computes in worker threads)
 _launch = threading.Lock()
+_forked = [False]  # set in a child forked from this process (see the module docstring)
+os.register_at_fork(after_in_child=lambda: _forked.__setitem__(0, True))
 
 
 @nb.njit(fastmath={"contract"}, cache=True)
@@ -190,9 +198,16 @@ def _fk_kernel(Q, order, pslot, kind, qi, gain, off, A, a_eye, B, b_eye, rev, bl
                 O[3, 0], O[3, 1], O[3, 2], O[3, 3] = 0.0, 0.0, 0.0, 1.0
 
 
+def usable() -> bool:
+    """False in a process forked from one that imported the kernel (GNU OpenMP is not fork-safe)."""
+    return not _forked[0]
+
+
 def fk_batch(plan, Q: np.ndarray, sel: np.ndarray) -> np.ndarray:
-    """(N, m, 4, 4) poses of the bodies ``sel`` (ancestor-closed, sorted) for the batch ``Q``:
-    what :meth:`KinematicPlan.fk_batch` returns, computed by the compiled kernel."""
+    """(N, m, 4, 4) poses of the bodies ``sel`` (ancestor-closed) for the batch ``Q`` of shape
+    (N, position_count): what :meth:`KinematicPlan.fk_batch` returns, computed by the kernel."""
+    if Q.ndim != 2 or Q.shape[1] != plan.position_count:
+        raise ValueError(f"Q has shape {Q.shape}; the plan needs (N, {plan.position_count})")
     N, m = Q.shape[0], sel.size
     out = np.empty((N, m, 4, 4))
     if N == 0 or m == 0:
@@ -201,13 +216,16 @@ def fk_batch(plan, Q: np.ndarray, sel: np.ndarray) -> np.ndarray:
     slot[sel] = np.arange(m)
     parents = plan.parent[sel]
     pslot = np.where(parents >= 0, slot[np.maximum(parents, 0)], -1).astype(np.int64)
+    if np.any((pslot < 0) & (parents >= 0)):
+        raise ValueError("bodies must include every ancestor of each selected body")
     order = np.argsort(plan.depth[sel], kind="stable").astype(np.int64)  # parents first
     kind = plan.kind_code[sel]
     rev = order[kind[order] == RZ]  # the revolute slots in the order the kernel meets them
     block = int(np.clip(4096 // max(rev.size, 1), 16, 256))  # keep a block's angles in cache
+    # C-ordered, float64 and writeable: one compiled signature (a read-only array is another)
+    Q = np.require(Q, np.float64, ["C", "W"])
     with _launch:
-        _fk_kernel(np.ascontiguousarray(Q, dtype=np.float64), order, pslot, kind,
-                   plan.qi[sel].astype(np.int64), plan.gain[sel], plan.offset[sel],
+        _fk_kernel(Q, order, pslot, kind, plan.qi[sel].astype(np.int64), plan.gain[sel], plan.offset[sel],
                    np.ascontiguousarray(plan.A[sel, :3]), np.asarray(plan.A_is_I)[sel],
                    np.ascontiguousarray(plan.B[sel, :3]), np.asarray(plan.B_is_I)[sel], rev, block, out)
     return out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
-import threading
+import textwrap
 
 import numpy as np
 import pytest
@@ -13,7 +15,10 @@ from hypothesis import strategies as st
 from kinetree.core import kinematics, load_robot
 from kinetree.core.library import list_robots
 
-numba_fk = pytest.importorskip("kinetree.core.kinematics_numba", reason="numba (the fast extra) not installed")
+try:
+    from kinetree.core import kinematics_numba as numba_fk
+except (ImportError, OSError, RuntimeError) as e:  # not installed, or no place for its cache
+    pytest.skip(f"the compiled kernel does not load: {e}", allow_module_level=True)
 
 TOL = 1e-12
 
@@ -155,28 +160,70 @@ def test_an_unusable_numba_leaves_numpy(monkeypatch):
                                atol=TOL, rtol=0)
 
 
+def _run(script: str, **env) -> subprocess.CompletedProcess:  # a hung child fails the test in 2 min
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, **env})
+
+
 def test_threads_share_the_kernel():
-    """Two threads at once (the GUI's workers) get correct poses and no abort."""
-    puma = load_robot("puma560")
-    Q = _batch(puma, np.random.default_rng(4), 5000)
-    expected = puma._kinematics().fk_batch(Q, compiled=False)
-    results, errors = [], []
-
-    def work():
-        try:
+    """Three threads at once (the GUI's workers) get correct poses, under numba's workqueue
+    threading layer too: it aborts the process on concurrent launches unless they are serialized."""
+    r = _run("""
+        import threading, numpy as np
+        from kinetree.core import load_robot
+        import numba
+        puma = load_robot("puma560")
+        rng = np.random.default_rng(4)
+        Q = np.array([puma.random_configuration(rng) for _ in range(5000)])
+        plan = puma._kinematics()
+        expected = plan.fk_batch(Q, compiled=False)
+        results = []
+        def work():
             for _ in range(5):
-                results.append(puma._kinematics().fk_batch(Q, compiled=True))
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+                results.append(np.abs(plan.fk_batch(Q, compiled=True) - expected).max())
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        print(numba.threading_layer(), len(results), max(results))
+    """, NUMBA_THREADING_LAYER="workqueue")
+    assert r.returncode == 0, r.stderr[-2000:]
+    layer, n, err = r.stdout.split()
+    assert layer == "workqueue" and n == "15" and float(err) <= TOL
 
-    threads = [threading.Thread(target=work) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors and len(results) == 15
-    for r in results:
-        np.testing.assert_allclose(r, expected, atol=TOL, rtol=0)
+
+def test_processes_forked_after_a_batch_still_compute():
+    """GNU OpenMP kills a forked child that launches parallel work: children use numpy."""
+    r = _run("""
+        import multiprocessing as mp, numpy as np
+        from kinetree.core import load_robot
+        puma = load_robot("puma560")
+        rng = np.random.default_rng(4)
+        Q = np.array([puma.random_configuration(rng) for _ in range(5000)])
+        T = puma.forward_kinematics(Q)  # the kernel runs in the parent first
+        def child(i):
+            return float(np.abs(puma.forward_kinematics(Q) - T).max())
+        with mp.get_context("fork").Pool(2) as pool:
+            print(max(pool.map(child, range(4))))
+    """)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert float(r.stdout) <= TOL
+
+
+def test_read_only_and_odd_inputs():
+    puma = load_robot("puma560")
+    plan = puma._kinematics()
+    Q = _batch(puma, np.random.default_rng(6), 300)
+    plan.fk_batch(Q, compiled=True)
+    signatures = len(numba_fk._fk_kernel.signatures)
+    ro = Q.copy()
+    ro.flags.writeable = False  # as np.load(mmap_mode="r") gives: no second compilation
+    for q in (ro, np.asfortranarray(Q), Q.astype(object)):
+        np.testing.assert_allclose(plan.fk_batch(q, compiled=True), plan.fk_batch(Q, compiled=False), atol=TOL, rtol=0)
+    assert len(numba_fk._fk_kernel.signatures) == signatures
+    with pytest.raises(ValueError, match="needs"):
+        numba_fk.fk_batch(plan, Q[:, :3], np.arange(plan.nb))
+    with pytest.raises(ValueError, match="ancestor"):
+        numba_fk.fk_batch(plan, Q, np.array([0, 2]))
 
 
 @pytest.mark.parametrize("key", ["talos", "pr2", "solo12"])
