@@ -53,13 +53,19 @@ def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
 
 
 def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
-    """Replace a body's joint by one of another type, keeping name, transform and DH row."""
+    """Replace a body's joint by one of another type, keeping name, transform and DH row; a
+    revolute ↔ prismatic change also keeps the axis, the mimic and the URDF extensions (limits
+    are reset: radians and metres do not convert)."""
     old = tree.get_body(body).joint
     j = Joint(old.name, jtype)
     if old.dh_parameters is not None and jtype in AXIAL_TYPES:
         j.set_fixed_transform(old.dh_parameters.as_list(), old.dh_parameters.convention)
     else:
         j.set_fixed_transform(old.joint_to_parent_transform @ old.child_to_joint_transform)
+    if old.type in AXIAL_TYPES and jtype in AXIAL_TYPES:
+        if old.dh_parameters is None:
+            j.axis = old.axis  # about or along the same line (a DH joint's axis is z by definition)
+        j.extensions = old.extensions
     if old.mimic is not None and jtype in AXIAL_TYPES:
         j.mimic = old.mimic  # still follows its leader (the tree checks the pairing)
     tree.replace_joint(body, j)

@@ -49,6 +49,7 @@ class _Parser:
     def __init__(self, tokens: list[tuple[str, str]], text: str, what: str, allow_inf: bool) -> None:
         self.tokens, self.i, self.text, self.what, self.allow_inf = tokens, 0, text, what, allow_inf
         self.depth = 0
+        self.typed_inf = False  # an inf word was typed (an overflow like 1e400 is no "no limit")
 
     def fail(self, why: str) -> KineTreeError:
         return KineTreeError(f"{self.what}: {self.text.strip()!r} is not a number ({why})")
@@ -106,6 +107,7 @@ class _Parser:
             if low in _CONSTANTS:
                 return _CONSTANTS[low]
             if low in ("inf", "infinity") and self.allow_inf:
+                self.typed_inf = True
                 return math.inf
             if low in ("inf", "infinity", "nan"):
                 raise self.fail(f"{s} is not allowed here")
@@ -131,8 +133,8 @@ def parse_number(text: str, what: str = "value", allow_inf: bool = False) -> flo
     v = p.expr()
     if p.peek() is not None:
         raise p.fail(f"unexpected {p.peek()[1]!r}")
-    if math.isnan(v) or (math.isinf(v) and not allow_inf):
-        raise p.fail("the result is not finite")
+    if math.isnan(v) or (math.isinf(v) and not p.typed_inf):
+        raise p.fail("the result is not finite" + ("; type inf for no limit" if allow_inf else ""))
     return v
 
 

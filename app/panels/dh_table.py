@@ -264,7 +264,10 @@ class DhTableModel(QAbstractTableModel):
         conv = self.entries[row].convention or self.convention
 
         def change(t: RigidBodyTree):
-            t.replace_joint(body, dh_joint(link, t.get_body(body).joint.name, conv))
+            old = t.get_body(body).joint
+            joint = dh_joint(link, old.name, conv)
+            joint.extensions, joint.mimic = old.extensions, old.mimic  # what the row does not describe stays
+            t.replace_joint(body, joint)
             refit_visuals(self.doc.tree, t)  # a library robot's drawn links follow the new row
 
         return self.doc.try_edit(text, change)

@@ -1,10 +1,12 @@
-"""``Field``: a line edit that commits on Enter / focus-out and shows a refusal in place."""
+"""``Field``: a line edit that commits on Enter / focus-out, cancels on Escape and shows a
+refusal in place."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from kinetree.core import KineTreeError
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from ..numbers import Conversion, exact_text, identity, parse_number, same_numbers, split_numbers
@@ -83,6 +85,13 @@ class Field(QLineEdit):
         self.setToolTip(message or self._tip)
         self.message.setText(message)
         self.message.setVisible(bool(message))
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        if ev.key() == Qt.Key.Key_Escape:  # cancel: the shown value back, nothing committed
+            self._show(self._shown)
+            self.selectAll()
+            return
+        super().keyPressEvent(ev)
 
     @property
     def unchanged(self) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from kinetree.core import KineTreeError
+from kinetree.core.limits import LIMIT_TOLERANCE
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QToolTip
@@ -74,8 +75,20 @@ class ExactSpinBox(QDoubleSpinBox):
         self.set_error("")
 
     def core_of(self, shown: float) -> float:
-        """The core value of a shown value: the stored one when it is what is shown."""
-        return self.core if shown == self.to_shown(self.core) else self.from_shown(shown)
+        """The core value of a shown value: the stored one when it is what is shown, a limit
+        when it is that limit as shown (19° is not always the float radians(19) stored)."""
+        if shown == self.to_shown(self.core):
+            return self.core
+        core = self.from_shown(shown)
+        at = self._at_limit(core)
+        return core if at is None else at
+
+    def _at_limit(self, core: float) -> float | None:
+        """The limit ``core`` is within LIMIT_TOLERANCE of (the engine's slack), or None."""
+        for bound in self.core_range:
+            if math.isfinite(bound) and abs(core - bound) <= LIMIT_TOLERANCE * max(1.0, abs(bound)):
+                return bound
+        return None
 
     # --- text --------------------------------------------------------------------------------
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
@@ -114,9 +127,8 @@ class ExactSpinBox(QDoubleSpinBox):
         core = self.core_of(shown) if body != self._strip(self.textFromValue(self.value())) else self.core
         lo, hi = self.core_range
         if not lo <= core <= hi:
-            show = self.to_shown
-            return (f"{self.what}: {short_text(shown)}{self.unit} is outside the limits "
-                    f"[{short_text(show(lo))}{self.unit}, {short_text(show(hi))}{self.unit}]")
+            value, low, high = distinct_texts(shown, self.to_shown(lo), self.to_shown(hi))
+            return f"{self.what}: {value}{self.unit} is outside the limits [{low}{self.unit}, {high}{self.unit}]"
         return ""
 
     def set_error(self, message: str) -> None:
@@ -128,6 +140,11 @@ class ExactSpinBox(QDoubleSpinBox):
 
     # --- events ------------------------------------------------------------------------------
     def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Escape:  # cancel: the value as it was, nothing committed
+            self.lineEdit().setText(self.textFromValue(self.value()))
+            self.lineEdit().selectAll()
+            self.set_error("")
+            return
         if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             message = self.refusal()
             if message:  # the typed text stays, with its message; nothing changes
@@ -155,6 +172,16 @@ class ExactSpinBox(QDoubleSpinBox):
         if core != self.core:
             self.core = core
             self.coreCommitted.emit(core)
+
+
+def distinct_texts(value: float, *limits: float) -> tuple[str, ...]:
+    """``value`` and ``limits`` as short texts, with more digits where 6 would show the value
+    equal to a limit it lies outside of (``1270.0000001 mm`` is not ``1270 mm``)."""
+    for digits in (6, 10, 14, 17):
+        texts = tuple(short_text(v) if digits == 6 else f"{v:.{digits}g}" for v in (value, *limits))
+        if texts[0] not in texts[1:]:
+            return texts
+    return texts
 
 
 def spin_units(kind: str, degrees: bool, millimetres: bool) -> tuple[Conversion, Conversion, str]:
