@@ -79,7 +79,8 @@ _ANGLES = {"deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radia
 _LENGTHS = {"m": 1.0, "metre": 1.0, "meter": 1.0, "metres": 1.0, "meters": 1.0, "cm": 0.01, "mm": 0.001}
 _TYPES = {"r": "R", "revolute": "R", "p": "P", "prismatic": "P"}
 _VARIABLE = re.compile(r"^[^\W\d]\w*$")  # q1, q, theta1, θ1, d3 …
-_DEFAULT_LIMITS = {"R": (-math.pi, math.pi), "P": (-0.5, 0.5)}
+#: The limits an empty qmin/qmax cell stands for (radians, metres).
+DEFAULT_LIMITS = {"R": (-math.pi, math.pi), "P": (-0.5, 0.5)}
 
 
 _POSE_LINE = re.compile(r"^#\s*(base|tool)\s*:(.*)$", re.IGNORECASE)
@@ -353,7 +354,7 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
     lo_cell, hi_cell = row.get("qmin", ""), row.get("qmax", "")
     qlim = None
     if lo_cell or hi_cell:
-        default = _DEFAULT_LIMITS[kind]
+        default = DEFAULT_LIMITS[kind]
         lo = _number(lo_cell, "qmin", where, sep, length=kind == "P") * limit_scale if lo_cell else default[0]
         hi = _number(hi_cell, "qmax", where, sep, length=kind == "P") * limit_scale if hi_cell else default[1]
         if kind == "R" and not deg:
@@ -389,9 +390,12 @@ def _fmt_angle(v: float, deg: bool) -> str:
     if not deg:
         return _fmt(v)
     d = math.degrees(v)
-    for digits in (12, 15):
+    s = f"{d:.12g}"
+    if abs(math.radians(float(s)) - v) <= 1e-14:  # a round number plus rounding noise: 90, not 89.99999999999999
+        return _fmt(float(s))
+    for digits in (15, 16, 17):  # else the shortest that reads back bit for bit (a value read from a file)
         s = f"{d:.{digits}g}"
-        if abs(math.radians(float(s)) - v) <= 1e-14:
+        if math.radians(float(s)) == v:
             return _fmt(float(s))
     return _fmt(d)
 

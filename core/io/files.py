@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import FileFormatError, KineTreeError
-from ..tree import RigidBodyTree
+from ..tree import RigidBodyTree, unique_name
 from .safe_io import check_regular_file
 
 if TYPE_CHECKING:
@@ -121,26 +121,63 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
     """The :class:`~kinetree.core.io.dh_csv.DHTable` of the chain base → ``tip`` (default: the
     last body), with ``tip pose = base · A_1(q_1) ⋯ A_n(q_n) · tool``.
 
-    The stored DH rows (base and tool the identity) when every body on the path was built from
-    a DH row in ``convention`` (or any one convention, when ``None``); otherwise the table
-    computed from the geometry (:func:`kinetree.core.dh_extract.extract_dh`, in ``convention``,
-    default standard), with its ``base`` and ``tool`` transforms and ``tool_name`` the body
-    that :meth:`DHTable.to_tree` must create to stand for the tip (the tip's own name unless a
+    The stored DH rows when every moving body on the path was built from a DH row in
+    ``convention`` (or any one convention, when ``None``), between at most one fixed body
+    first (its transform is ``base``) and one fixed body last (``tool``, ``tool_name`` its
+    name): the shape :meth:`DHTable.to_tree` builds, so a table read and written back keeps
+    its rows, base and tool. Limits equal to the reader's defaults (±180° for R, ±0.5 m for P)
+    are left empty, as an empty cell reads back as them. Otherwise the table computed from the
+    geometry (:func:`kinetree.core.dh_extract.extract_dh`, in ``convention``, default
+    standard), with its ``base`` and ``tool`` transforms and ``tool_name`` the body that
+    :meth:`DHTable.to_tree` must create to stand for the tip (the tip's own name unless a
     row already uses it)."""
-    from ..dh import chain_dh_table
     from .dh_csv import DHTable
 
-    entries = chain_dh_table(tree, tip)
-    conventions = {e.convention for e in entries}
-    stored = entries and all(e.link is not None for e in entries) and len(conventions) == 1
-    if stored and convention in (None, *conventions):
-        return DHTable([e.link for e in entries], entries[0].convention)
+    stored = _stored_table(tree, tip, convention)
+    if stored is not None:
+        return stored
     from ..dh_extract import extract_dh
 
     ext = extract_dh(tree, tip, convention or "dh")
     eye = np.eye(4)
     return DHTable(ext.links, ext.convention, None if np.array_equal(ext.base, eye) else ext.base,
                    None if np.array_equal(ext.tool, eye) else ext.tool, ext.tip_name)
+
+
+def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) -> DHTable | None:
+    """The table of the stored DH rows on the path to ``tip`` (see :func:`dh_table_of`), or
+    ``None`` when the path is not [fixed body] + DH rows in one convention + [fixed body]."""
+    from dataclasses import replace
+
+    from ..dh import chain_dh_table
+    from .dh_csv import DEFAULT_LIMITS, DHTable
+
+    entries = chain_dh_table(tree, tip)
+
+    def fixed(k: int) -> np.ndarray | None:  # the fixed transform of entry k, None when not fixed
+        if not entries or entries[k].link is not None:
+            return None
+        j = tree.get_body(entries[k].body).joint
+        return j.transform() if j.type == "fixed" else None
+
+    base = fixed(0)
+    first = 0 if base is None else 1
+    tool = fixed(-1) if len(entries) > first + 1 else None
+    rows = entries[first:len(entries) - (tool is not None)]
+    conventions = {e.convention for e in rows}
+    if not rows or any(e.link is None for e in rows) or len(conventions) != 1:
+        return None
+    if convention not in (None, *conventions):
+        return None
+    eye = np.eye(4)
+    links = [replace(e.link, qlim=None) if e.link.qlim == DEFAULT_LIMITS[e.link.joint] else e.link for e in rows]
+    base = None if base is None or np.array_equal(base, eye) else base
+    tool_name = "" if tool is None else entries[-1].body
+    tool = None if tool is None or np.array_equal(tool, eye) else tool
+    taken = {tree.base_name, *(e.body for e in entries[:-1])}
+    if tool is not None and tool_name == unique_name("tool", taken):  # the name reading gives a nameless tool
+        tool_name = ""
+    return DHTable(links, rows[0].convention, base, tool, tool_name)
 
 
 def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None,

@@ -1,0 +1,132 @@
+"""A DH table file read and written back keeps what it says: rows, base, tool, names (QA files
+items 2 and 13)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from kinetree.core.io.dh_csv import read_dh_csv
+from kinetree.core.io.files import export_robot, import_robot
+
+# the QA file: base and tool lines, a literal theta (row 5), empty limits (row 5), a 17-digit
+# offset, a quoted name, a prismatic row and a home column
+PUMA_DEG = '''\
+# kinetree dh-table convention=dh angles=deg lengths=m
+# base: xyz=0 0 0.1 rpy=0 0 90
+# tool: xyz=0 0 0.05 rpy=180 0 0 name="my gripper"
+type,a,alpha,d,theta,offset,qmin,qmax,name,joint,home
+R,0,90,0.6718,q1,0,-160,160,link1,q1,10
+R,0.4318,0,0,q2,-90,-110,110,link2,q2,0
+R,0.0203,-90,0.15005,q3,0.1,-135,135,link3,q3,0
+R,0,90,0.4318,q4,33.123456789012345,-266,266,"lïnk4 ""quoted, comma""",q4,0
+R,0,-90,0,7.5,0,,,link5,q5,0
+P,0.1,0,q6,12.5,0.25,0.1,0.3,link6,q6,0.2
+'''
+
+MDH_RAD = """\
+# kinetree dh-table convention=mdh angles=rad lengths=m
+# base: xyz=0.25 -0.5 0.125 rpy=0.1 -0.2 0.3
+# tool: xyz=0 0 0.2 rpy=0 0.5 0
+type,a,alpha,d,theta,offset,qmin,qmax,name,joint
+R,0,0,0.3,q1,0,,,a1,j1
+R,0.4,1.5707963267948966,0,0.25,0.1,-2,2,a2,j2
+P,0,-1.5707963267948966,q3,0.3,0,,,a3,j3
+"""
+
+TOOL_ONLY = """\
+# kinetree dh-table convention=dh angles=deg lengths=m
+# tool: xyz=0 0 0.1 rpy=0 0 0 name=tcp
+type,a,alpha,d,theta,offset,qmin,qmax,name,joint
+R,0.5,0,0,q1,0,,,link1,q1
+R,0.5,0,0,q2,0,-90,90,link2,q2
+"""
+
+FILES = {"puma_deg": (PUMA_DEG, "deg"), "mdh_rad": (MDH_RAD, "rad"), "tool_only": (TOOL_ONLY, "deg")}
+
+
+def _cell(text: str):
+    """A cell's number (33.123456789012345 and …344 are one float) or its text."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def assert_same_table(got, want):
+    assert got.convention == want.convention
+    assert got.links == want.links  # every field, exactly: a literal theta, empty limits (None), names …
+    for key in ("base", "tool"):
+        g, w = getattr(got, key), getattr(want, key)
+        assert (g is None) == (w is None), key
+        if w is not None:  # through roll-pitch-yaw and back
+            np.testing.assert_allclose(g, w, rtol=0, atol=1e-15)
+    assert got.tool_name == want.tool_name
+
+
+def assert_same_tree(got, want):
+    assert got.body_names == want.body_names
+    assert [got.parent_name(b) for b in got.body_names] == [want.parent_name(b) for b in want.body_names]
+    for name in want.body_names:
+        gj, wj = got.get_body(name).joint, want.get_body(name).joint
+        assert (gj.name, gj.type) == (wj.name, wj.type)
+        np.testing.assert_array_equal(gj.position_limits, wj.position_limits)
+        np.testing.assert_array_equal(gj.home_position, wj.home_position)
+    rng = np.random.default_rng(5)
+    for qk in [want.home_configuration()] + [want.random_configuration(rng) for _ in range(4)]:
+        for name in want.body_names:
+            np.testing.assert_allclose(got.get_transform(qk, name), want.get_transform(qk, name), rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("via", ["csv", "project"])
+@pytest.mark.parametrize("key", sorted(FILES))
+def test_table_written_back_unchanged(key, via, tmp_path):
+    text, units = FILES[key]
+    src = tmp_path / "in.csv"
+    src.write_text(text, encoding="utf-8")
+    tree = import_robot(src)
+    if via == "project":
+        export_robot(tree, tmp_path / "mid.kinetree.json")
+        tree = import_robot(tmp_path / "mid.kinetree.json")
+    out = tmp_path / "out.csv"
+    export_robot(tree, out, units=units)
+    assert_same_table(read_dh_csv(out), read_dh_csv(src))
+    assert_same_tree(import_robot(out), import_robot(src))
+    # the file itself: the same lines and cells but for how a number or the tool name is spelled
+    lines, back = src.read_text(encoding="utf-8").splitlines(), out.read_text(encoding="utf-8").splitlines()
+    assert len(back) == len(lines)
+    for got, want in zip(back, lines):
+        if want.startswith("#"):
+            assert got.split("name=")[0] == want.split("name=")[0]
+        else:
+            assert [_cell(c) for c in next(csv.reader([got]))] == [_cell(c) for c in next(csv.reader([want]))]
+    written = out.read_text(encoding="utf-8")
+    export_robot(import_robot(out), out, units=units)  # and a second pass changes nothing at all
+    assert out.read_text(encoding="utf-8") == written
+
+
+def test_literal_theta_and_empty_limits_stay(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_text(PUMA_DEG, encoding="utf-8")
+    out = tmp_path / "out.csv"
+    export_robot(import_robot(src), out)
+    rows = out.read_text(encoding="utf-8").splitlines()
+    assert rows[1] == "# base: xyz=0 0 0.1 rpy=0 0 90"
+    assert rows[8] == "R,0,-90,0,7.5,0,,,link5,q5,0"
+    assert rows[9] == "P,0.1,0,q6,12.5,0.25,0.1,0.3,link6,q6,0.2"
+    assert read_dh_csv(out).links[3].offset == read_dh_csv(src).links[3].offset  # 17 digits, bit for bit
+    assert import_robot(out).body_names[0] == "dh_base"
+
+
+def test_a_convention_change_still_computes_the_table(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_text(PUMA_DEG, encoding="utf-8")
+    tree = import_robot(src)
+    out = tmp_path / "out.csv"
+    export_robot(tree, out, convention="mdh")
+    assert read_dh_csv(out).convention == "mdh"
+    back = import_robot(out)
+    q = tree.home_configuration()
+    np.testing.assert_allclose(back.get_transform(q, back.body_names[-1]),
+                               tree.get_transform(q, "my gripper"), rtol=0, atol=1e-12)
