@@ -1,15 +1,18 @@
 """Headless sub-commands: ``details``, ``fk``, ``convert`` and ``library``. No Qt here.
 
 Exit status: 0 on success, 1 for bad input (a one-line message on stderr), 2 for usage errors
-(argparse's own convention).
+(argparse's own convention), 141 when stdout is closed early (``| head -1``; as a tool killed
+by SIGPIPE).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -114,9 +117,10 @@ def cmd_fk(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    tree, _ = open_robot(args.input, allow_env=args.allow_env)
-    export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units)
-    print(f"wrote {args.output} ({tree.num_bodies} bodies)")
+    tree, q = open_robot(args.input, allow_env=args.allow_env)  # a project's stored configuration goes on
+    count = export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units,
+                         configuration=q)
+    print(f"wrote {args.output} ({count} bodies)")  # what the file holds: a CSV holds one chain
     return 0
 
 
@@ -192,11 +196,28 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
 
 
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a sub-command; bad input becomes one line on stderr and exit status 1."""
+    """Run a sub-command. A warning becomes a line ``kinetree CMD: warning: …`` on stderr; bad
+    input one line on stderr and exit status 1; a closed stdout (``| head -1``) ends it
+    quietly with status 141."""
     from kinetree.core import KineTreeError
 
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"kinetree {args.command}: warning: {message}", file=sys.stderr)  # not the core's source line
+
     try:
-        return command(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            code = command(args)
+        sys.stdout.flush()  # a closed pipe shows here, not as a message at exit
+        return code
+    except BrokenPipeError:  # the reader went away (`| head -1`): end quietly, as a SIGPIPE'd tool does
+        # stdout to /dev/null: the interpreter's last flush must not raise again
+        # (https://docs.python.org/3/library/signal.html#note-on-sigpipe)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # a stdout with no file descriptor (captured in a test)
+            pass
+        return 141  # 128 + SIGPIPE, the status a shell reports for such a tool
     except (KineTreeError, InputError, OSError) as exc:
         print(f"kinetree {args.command}: {exc}", file=sys.stderr)
         return 1

@@ -126,6 +126,20 @@ class DHTable:
                                 self.tool_name or names[-1]).to_tree()
 
 
+    @property
+    def num_bodies(self) -> int:
+        """How many bodies :meth:`to_tree` builds (counted, not built)."""
+        from ..dh import chain_names
+        from ..dh_extract import _needs_body
+
+        if not self.links:
+            return 0
+        last = self.links[-1].name or chain_names(self.links)[-1][0]
+        base = self.base is not None and _needs_body(validate_transform(self.base, "DH table base"))
+        tool = self.tool is not None and _needs_body(validate_transform(self.tool, "DH table tool"))
+        return len(self.links) + base + (tool or bool(self.tool_name and self.tool_name != last))
+
+
 def _norm_convention(value: str, where: str) -> str:
     conv = _CONVENTIONS.get(str(value).strip().lower())
     if conv is None:

@@ -20,6 +20,7 @@ base ≠ I and a fixed tool body (the original tip's name, else ``tool``) after 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +33,11 @@ from .safe_io import check_regular_file
 
 if TYPE_CHECKING:
     from .dh_csv import DHTable
+
+class DroppedOnExportWarning(UserWarning):
+    """What the tree holds but the chosen file format cannot (named poses in a URDF or a DH
+    table) was not written."""
+
 
 READ_SUFFIXES = (".urdf", ".xacro", ".kinetree.json", ".json", ".csv", ".tsv")
 WRITE_SUFFIXES = (".urdf", ".kinetree.json", ".json", ".csv", ".tsv")
@@ -85,8 +91,14 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
 
 
 def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | None = None,
-                 convention: str | None = None, units: str = "deg") -> None:
-    """Write ``tree`` to a URDF, project or DH-table CSV file (atomically).
+                 convention: str | None = None, units: str = "deg",
+                 configuration: np.ndarray | None = None) -> int:
+    """Write ``tree`` to a URDF, project or DH-table CSV file (atomically); return how many
+    bodies the file holds (as reading it back gives: a CSV holds one chain).
+
+    A project also holds ``configuration`` (when given) and the named poses; a URDF or CSV
+    cannot: their named poses are dropped with a :class:`DroppedOnExportWarning` saying how
+    many.
 
     A CSV holds the serial chain from the base to ``tip`` (default: the end effector) as
     :func:`dh_table_of` gives it — rows plus the fixed base and tool transforms and the tip's
@@ -103,18 +115,39 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     kind = file_kind(path)
     if kind == "xacro":
         raise FileFormatError(f"{Path(path).name}: KineTree reads xacro but writes plain URDF; use .urdf")
+    if kind == "project":
+        from .project import save_project
+
+        save_project(tree, path, configuration)
+        return tree.num_bodies
     if kind == "urdf":
         from .urdf import export_urdf
 
         export_urdf(tree, path)
-    elif kind == "project":
-        from .project import save_project
-
-        save_project(tree, path)
+        count = _urdf_bodies(path)
     else:
         from .dh_csv import write_dh_csv
 
-        write_dh_csv(path, dh_table_of(tree, tip, convention), units=units)
+        table = dh_table_of(tree, tip, convention)
+        write_dh_csv(path, table, units=units)
+        count = table.num_bodies  # rows, and the base and tool bodies reading adds
+    poses = list(tree.named_poses)
+    if poses:
+        shown = ", ".join(map(repr, poses[:5])) + (", …" if len(poses) > 5 else "")
+        fmt = "a URDF" if kind == "urdf" else "a DH table"
+        warnings.warn(f"{Path(path).name}: {len(poses)} named pose{'s' if len(poses) > 1 else ''} not written "
+                      f"({shown}): {fmt} file cannot hold named poses; a project (.kinetree.json) keeps them",
+                      DroppedOnExportWarning, stacklevel=2)
+    return count
+
+
+def _urdf_bodies(path: str | os.PathLike) -> int:
+    """The bodies a URDF file gives: its links but the root (a frame link the writer adds for a
+    joint's child transform is one)."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)  # our own output
+    return len(etree.parse(str(path), parser).getroot().findall("link")) - 1
 
 
 def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | None = None) -> DHTable:

@@ -130,3 +130,23 @@ def test_a_convention_change_still_computes_the_table(tmp_path):
     q = tree.home_configuration()
     np.testing.assert_allclose(back.get_transform(q, back.body_names[-1]),
                                tree.get_transform(q, "my gripper"), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("base", [None, np.eye(4), "tiny", "moved"])
+@pytest.mark.parametrize("tool", [None, np.eye(4), "tiny", "moved"])
+@pytest.mark.parametrize("tool_name", ["", "link2", "link1", "tcp"])
+@pytest.mark.parametrize("named", [True, False])
+def test_num_bodies_counts_what_to_tree_builds(base, tool, tool_name, named):
+    """What ``kinetree convert`` reports for a CSV (QA files item 18)."""
+    from kinetree.core import DHLink
+    from kinetree.core.io.dh_csv import DHTable
+    from kinetree.core.transforms import pose_from_xyz_rpy
+
+    def pose(kind):
+        if isinstance(kind, str):  # below the snap (no body) or not
+            return pose_from_xyz_rpy([0, 0, 1e-15] if kind == "tiny" else [0.1, 0, 0.2], [0, 0, 0])
+        return kind
+
+    links = [DHLink("R", 0.1, name="link1" if named else ""), DHLink("P", 0.0, 0.5, name="link2" if named else "")]
+    table = DHTable(links, "dh", pose(base), pose(tool), tool_name)
+    assert table.num_bodies == table.to_tree().num_bodies
