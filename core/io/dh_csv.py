@@ -32,6 +32,11 @@ Format (what :func:`write_dh_csv` writes)::
   angle unit); either may be left out (zero). The tool line may add ``name=…`` (quoted when it
   holds spaces), the tool body's name. Missing lines mean the identity. The writer prints them
   with enough digits to read back within 1e-14.
+- A name (``name``, ``joint`` cell) that a spreadsheet would run as a formula — one starting
+  with ``=``, ``+``, ``-``, ``@`` (or such a text after a ``;``) — is written with a ``'`` before
+  it, as OWASP advises against CSV injection, and read without it (a name already starting with
+  ``'`` and then one of them gets one more). The tool line's name is quoted so that no piece of
+  it after a ``,`` or ``;`` starts with one.
 - Separators: comma, semicolon or tab (whichever the header row uses); with semicolons or tabs
   a decimal comma (``0,4318``) is accepted too. A UTF-8 BOM, CRLF line ends, blank lines and
   trailing empty cells (spreadsheets' trailing commas) are fine. Files over 10 MB, what is not
@@ -388,7 +393,34 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
             raise FileFormatError(f"{where}: column 'flip': {row['flip']!r} is not 0 or 1")
         flip = flip_cell in ("1", "true", "yes")
     return DHLink(kind, values["a"], values["alpha"], values["d"], values["theta"], values["offset"], qlim,
-                  name=row.get("name", ""), joint_name=row.get("joint", ""), flip=flip, home=home)
+                  name=_unguard(row.get("name", "")), joint_name=_unguard(row.get("joint", "")), flip=flip,
+                  home=home)
+
+
+# --- spreadsheet formulas ----------------------------------------------------------------------------
+# A text cell that starts with = + - @ (or tab, CR) runs as a formula when a spreadsheet opens the
+# file (CSV injection). The writer puts ' before such a name, as OWASP advises, and before a name
+# that starts with ' and then one of them; the reader removes exactly that one quote. The same
+# after each ; in a name: a spreadsheet whose list separator is ; splits the cell there.
+_FORMULA = re.compile(r"(^|;)('*[=+\-@\t\r])")
+_GUARDED = re.compile(r"(^|;)'('*[=+\-@\t\r])")
+
+
+def _guard(text: str) -> str:
+    return _FORMULA.sub(r"\1'\2", text)
+
+
+def _unguard(cell: str) -> str:
+    return _GUARDED.sub(r"\1\2", cell)
+
+
+def _quote_tool_name(name: str) -> str:
+    """``name`` as one shell word for the tool line. A spreadsheet splits that line at , or ;:
+    each piece after one starts with a quote, so none starts with a formula character."""
+    if not re.search(r"[,;]", name):
+        return shlex.quote(name)
+    pieces = re.split(r"(?<=[,;])", name)  # each separator ends a piece
+    return "".join("'" + p.replace("'", "'\"'\"'") + "'" for p in pieces if p)
 
 
 # --- writing ---------------------------------------------------------------------------------------
@@ -430,7 +462,7 @@ def _pose_line(what: str, T, name: str, deg: bool) -> str:
     rpy = " ".join(_fmt_angle(v, deg) for v in matrix_to_rpy(M[:3, :3]))
     line = f"# {what}: xyz={xyz} rpy={rpy}"
     if name:
-        line += f" name={shlex.quote(_cell_text(name, f'{what} name'))}"
+        line += f" name={_quote_tool_name(_cell_text(name, f'{what} name'))}"
     return line + "\n"
 
 
@@ -501,8 +533,8 @@ def dh_csv_string(links: list[DHLink] | DHTable, convention: str | None = None, 
         if nums[variable] == 0.0:
             cells[variable] = f"q{i}"
         row = [link.joint, cells["a"], cells["alpha"], cells["d"], cells["theta"], cells["offset"],
-               cells.get("qmin", ""), cells.get("qmax", ""), _cell_text(link.name, f"{what}: name"),
-               _cell_text(link.joint_name, f"{what}: joint name")]
+               cells.get("qmin", ""), cells.get("qmax", ""), _guard(_cell_text(link.name, f"{what}: name")),
+               _guard(_cell_text(link.joint_name, f"{what}: joint name"))]
         if "home" in cols:
             row.append(cells["home"])
         if "flip" in cols:

@@ -150,3 +150,75 @@ def test_num_bodies_counts_what_to_tree_builds(base, tool, tool_name, named):
     links = [DHLink("R", 0.1, name="link1" if named else ""), DHLink("P", 0.0, 0.5, name="link2" if named else "")]
     table = DHTable(links, "dh", pose(base), pose(tool), tool_name)
     assert table.num_bodies == table.to_tree().num_bodies
+
+
+# --- item 13: no cell runs as a spreadsheet formula; names still round-trip --------------------------
+
+NAMES = ['=HYPERLINK("http://evil.example/?x","click")', "@SUM(1+1)*cmd|' /C calc'!A0", "+1", "-x", "'=already",
+         "''@two", "'plain", "a;=b", "a;'=b", "x,=cmd", "ok", "'", "=", "a;"]
+TOOL_NAMES = ["g,=cmd|' /C calc'!A0;@x", "=tool", "'=q", "a,'b;'+c", "t,", "plain tool"]
+
+
+def assert_no_formula_cell(text: str):
+    """As a spreadsheet splits the file, at , (honouring quotes) and at ; (a ; locale): no text
+    cell starts with = + - @ tab or CR (a number such as -90 is a number)."""
+    for line in text.splitlines():
+        for sep in (",", ";"):
+            for cell in next(csv.reader([line], delimiter=sep)):
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    float(cell)  # else: a formula
+
+
+def _chain(tool_name=""):
+    from kinetree.core import DHLink
+    from kinetree.core.io.dh_csv import DHTable
+    from kinetree.core.transforms import pose_from_xyz_rpy
+
+    links = [DHLink("R", 0.1 * k, 0.2, name=n, joint_name=NAMES[-1 - k]) for k, n in enumerate(NAMES)]
+    return DHTable(links, "dh", pose_from_xyz_rpy([0, 0, 0.1], [0, 0, 0]),
+                   pose_from_xyz_rpy([0, 0, 0.2], [0, 0, 0]) if tool_name else None, tool_name)
+
+
+@pytest.mark.parametrize("tool_name", TOOL_NAMES)
+def test_formula_names_are_guarded_and_read_back(tool_name, tmp_path):
+    from kinetree.core.io.dh_csv import write_dh_csv
+
+    table = _chain(tool_name)
+    path = tmp_path / "names.csv"
+    write_dh_csv(path, table)
+    text = path.read_text(encoding="utf-8")
+    assert_no_formula_cell(text)
+    assert "\"'=HYPERLINK(" in text and ",'@SUM(1+1)" in text and ",''=already," in text and ",'''@two," in text
+    assert ",'plain," in text and ",a;'=b," in text and ",a;''=b," in text  # a plain quote is left alone
+    back = read_dh_csv(path)
+    assert [lk.name for lk in back.links] == NAMES
+    assert [lk.joint_name for lk in back.links] == NAMES[::-1]
+    assert back.tool_name == tool_name
+    # and through a tree, a project and a second CSV
+    tree = import_robot(path)
+    assert tree.body_names == ["dh_base", *NAMES, tool_name]
+    export_robot(tree, tmp_path / "names.kinetree.json")
+    export_robot(import_robot(tmp_path / "names.kinetree.json"), tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_text(encoding="utf-8") == text
+
+
+def test_formula_names_from_a_urdf(tmp_path):
+    """The QA file: a URDF whose link and joint names are formulas, exported to CSV."""
+    urdf = tmp_path / "inject.urdf"
+    urdf.write_text('<robot name="r"><link name="base"/><link name="=HYPERLINK(&quot;http://evil.example/?x&quot;,'
+                    '&quot;click&quot;)"/><joint name="@SUM(1+1)*cmd|\' /C calc\'!A0" type="revolute">'
+                    '<parent link="base"/><child link="=HYPERLINK(&quot;http://evil.example/?x&quot;,&quot;click&quot;)"/>'
+                    '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>',
+                    encoding="utf-8")
+    out = tmp_path / "inject.csv"
+    tree = import_robot(urdf)
+    export_robot(tree, out)
+    assert_no_formula_cell(out.read_text(encoding="utf-8"))
+    back = import_robot(out)
+    assert back.body_names == tree.body_names and back.movable_joint_names == tree.movable_joint_names
+
+
+def test_reader_undoes_only_the_guard(tmp_path):
+    path = tmp_path / "hand.csv"  # as a user or a spreadsheet writes it
+    path.write_text("type,a,alpha,d,theta,name,joint\nR,0,0,0,q1,'=a,'x\nR,0,0,0,q2,''-b,it's\n", encoding="utf-8")
+    assert [(lk.name, lk.joint_name) for lk in read_dh_csv(path).links] == [("=a", "'x"), ("'-b", "it's")]
