@@ -34,6 +34,7 @@ from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
 from .playback import install_playback
+from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
@@ -271,6 +272,7 @@ class MainWindow(QMainWindow):
     # --- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:
         """Ask about unsaved changes; False means the user cancelled."""
+        commit_focused_editor()  # a value typed but not yet applied is a change too
         if not self.doc.modified:
             return True
         answer = QMessageBox.question(
@@ -404,8 +406,11 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         if not path.name.endswith(".json"):
             path = path.with_name(path.name + ".kinetree.json")
+        editor = commit_focused_editor()  # save what the user sees typed
         try:
             self.doc.save(path)
+            if editor is not None:
+                editor.setFocus()
         except (OSError, KineTreeError) as exc:
             self.show_error("Cannot save", f"{path}: {exc}")
             return False

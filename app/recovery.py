@@ -19,7 +19,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kinetree.core.errors import FileFormatError
 from kinetree.core.io.project import atomic_write_text
+from kinetree.core.io.safe_io import read_regular_file
 from platformdirs import user_data_dir
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -192,18 +194,18 @@ class AutosaveSlot:
             saved = 0.0
         path, name = None, None
         try:
-            if self.meta_path.stat().st_size <= MAX_META_BYTES:
-                meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
-                if isinstance(meta, dict):
-                    where = meta.get("path")
-                    if isinstance(where, str) and os.path.isabs(where) and "\x00" not in where:
-                        path = Path(where)
-                    if isinstance(meta.get("name"), str) and meta["name"].strip():
-                        name = meta["name"].strip()[:200]
-                    if isinstance(meta.get("saved"), int | float) and 0 < meta["saved"] < 1e11:
-                        saved = float(meta["saved"])
-        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: deep JSON nesting
-            if not isinstance(exc, FileNotFoundError):
+            # a regular file only, read with a bound (a FIFO would hang every start, /dev/zero fill memory)
+            meta = json.loads(read_regular_file(self.meta_path, MAX_META_BYTES, "autosave sidecar").decode("utf-8"))
+            if isinstance(meta, dict):
+                where = meta.get("path")
+                if isinstance(where, str) and os.path.isabs(where) and "\x00" not in where:
+                    path = Path(where)
+                if isinstance(meta.get("name"), str) and meta["name"].strip():
+                    name = meta["name"].strip()[:200]
+                if isinstance(meta.get("saved"), int | float) and 0 < meta["saved"] < 1e11:
+                    saved = float(meta["saved"])
+        except (OSError, ValueError, RecursionError, FileFormatError) as exc:  # RecursionError: deep JSON
+            if self.meta_path.exists():
                 log.warning("autosave metadata %s unreadable: %s", self.meta_path, exc)
         return AutosaveInfo(name or (path.name if path else "untitled"), path, saved)
 

@@ -39,7 +39,9 @@ class PosesPanel(QWidget):
     def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc, self.state = doc, state
-        self._unchecked: set[str] = set()  # every pose takes part in playback unless unchecked
+        # every pose takes part in playback unless unchecked; names stay here while their pose is
+        # gone, so that undoing its rename or delete brings it back unchecked
+        self._unchecked: set[str] = set()
         self._filling = False
         self.list = QListWidget()
         self.list.setObjectName("posesList")
@@ -133,7 +135,6 @@ class PosesPanel(QWidget):
                 self.list.setCurrentRow(names.index(current))
         finally:
             self._filling = False
-        self._unchecked &= set(names)
         self.state.set_names(self.checked())
         self._update_buttons()
 
@@ -180,6 +181,8 @@ class PosesPanel(QWidget):
         name = self.name_edit.text()
         q = self.doc.configuration
         verb = "Update" if name in self.doc.tree.named_poses else "Save"
+        if verb == "Save":
+            self._unchecked.discard(name)  # a new pose takes part, whatever its name once did
         if self._edit(f"{verb} pose {name!r:.60}", lambda t: t.named_poses.__setitem__(name, q), name):
             self.name_edit.clear()
             return True
@@ -198,12 +201,14 @@ class PosesPanel(QWidget):
     def rename(self, old: str, new: str) -> bool:
         if new == old:
             return True
+        unchecked = old in self._unchecked
         if not self._edit(f"Rename pose {old!r:.40} to {new!r:.40}", lambda t: t.named_poses.rename(old, new), new):
             return False
-        if old in self._unchecked:
-            self._unchecked.discard(old)
-            self._unchecked.add(new)
-            self.refresh(new)
+        if unchecked:
+            self._unchecked.add(new)  # old stays too, for an undo
+        else:
+            self._unchecked.discard(new)
+        self.refresh(new)
         return True
 
     def delete(self, name: str) -> bool:
