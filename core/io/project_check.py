@@ -50,11 +50,31 @@ def _parse_int(text: str) -> int | float:
     return int(text) if len(text) <= _MAX_INT_DIGITS else float(text)
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's dict; a key given twice is refused (``json`` would keep the last silently,
+    so ``"mass": 1, "mass": 1000`` would load as whichever came last)."""
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        name = d.get("name")
+        where = f" (in the object named {name!r:.80})" if isinstance(name, str) and key != "name" else ""
+        raise _DuplicateKey(f"key {key!r:.80} appears twice in one object{where}")
+    return d
+
+
 def parse_json(text: str, source: str) -> Any:
     """``json.loads`` that raises only :class:`FileFormatError` (naming ``source`` and the
-    line): huge integers become floats, too-deep nesting is refused."""
+    line): huge integers become floats, too-deep nesting and a key twice in one object are
+    refused."""
     try:
-        return json.loads(text, parse_int=_parse_int)
+        return json.loads(text, parse_int=_parse_int, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise FileFormatError(f"{source}: invalid JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         raise FileFormatError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except RecursionError:

@@ -116,3 +116,27 @@ def test_closed_stdout_ends_quietly(tmp_path):
     assert first.startswith(b"Robot:")
     assert err == ""
     assert code in (0, 141)
+
+
+# --- item 16: a key twice in a project is refused, naming it ----------------------------------------
+
+def test_duplicate_json_key_is_refused(tmp_path, capsys):
+    path = tmp_path / "dup.kinetree.json"
+    path.write_text('{"format":"kinetree","version":2,"base_name":"b","base_name":"c","bodies":[]}', encoding="utf-8")
+    code, out, err = run(capsys, "details", path)
+    assert (code, out) == (1, "")
+    assert err == f"kinetree details: {path}: invalid JSON: key 'base_name' appears twice in one object\n"
+
+
+def test_duplicate_key_in_a_body_names_the_body(tmp_path):
+    from kinetree.core.errors import FileFormatError
+
+    good = tmp_path / "good.kinetree.json"
+    save_project(load_robot("puma560"), good)
+    text = good.read_text(encoding="utf-8")
+    load_project(good)  # the file as saved loads
+    bad = tmp_path / "bad.kinetree.json"
+    bad.write_text(text.replace('"name": "link3",', '"name": "link3", "mass": 1000,', 1), encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"bad\.kinetree\.json: invalid JSON: key 'mass' appears twice in one "
+                                              r"object \(in the object named 'link3'\)$"):
+        load_project(bad)
