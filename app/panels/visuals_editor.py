@@ -73,6 +73,15 @@ MODES = {"visuals": "visual", "collisions": "collision"}
 COLLISION_COLOR = (0.7, 0.7, 0.75, 1.0)
 
 
+
+def kept_channels(old: tuple[float, ...], initial: QColor, chosen: QColor) -> tuple[float, ...]:
+    """The colour chosen in the dialog, keeping the stored float of every channel the user left
+    as it was (a QColor holds 16 bits a channel: 0.55 comes back as 0.5500038…)."""
+    a, b = initial.rgba64(), chosen.rgba64()
+    pairs = ((a.red(), b.red(), chosen.redF()), (a.green(), b.green(), chosen.greenF()),
+             (a.blue(), b.blue(), chosen.blueF()), (a.alpha(), b.alpha(), chosen.alphaF()))
+    return tuple(float(o) if was == now else new for o, (was, now, new) in zip(old, pairs))
+
 class VisualsEditor(QGroupBox):
     """Edits the visuals (``mode="visuals"``) or the collision shapes (``mode="collisions"``)
     of ``panel``'s selected body through the panel's undoable edits; its fields join
@@ -255,7 +264,7 @@ class VisualsEditor(QGroupBox):
                                        QColorDialog.ColorDialogOption.ShowAlphaChannel)
         if not chosen.isValid() or chosen == initial:
             return
-        rgba = (chosen.redF(), chosen.greenF(), chosen.blueF(), chosen.alphaF())
+        rgba = kept_channels(v.color, initial, chosen)
         self.panel.report(self._visual_edit("Recolour visual", lambda v: replace(v, color=rgba)))
 
     def _visual_row_changed(self, row: int) -> None:

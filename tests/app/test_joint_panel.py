@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -89,6 +90,17 @@ def test_visual_list_add_edit_remove_undo(window, panel, qtbot, monkeypatch):
     assert doc.tree.get_body("link1").visuals[n0].color == (1.0, 0.0, 0.0, 1.0)
     assert panel.visual_color.text() == "#ff0000"
     assert panel.visual_list.currentRow() == n0
+    # only the alpha changed in the dialog: the other channels keep their exact floats
+    def recolour(t):
+        body = t.get_body("link1")
+        body.visuals = [replace(v, color=(0.55, 0.25, 0.1, 1.0)) if i == n0 else v for i, v in enumerate(body.visuals)]
+
+    doc.edit("colour", recolour)
+    monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda c, *a, **k: QColor.fromRgbF(c.redF(), c.greenF(),
+                                                                                                  c.blueF(), 0.5)))
+    click(qtbot, panel.visual_color)
+    color = doc.tree.get_body("link1").visuals[n0].color
+    assert color[:3] == (0.55, 0.25, 0.1) and abs(color[3] - 0.5) < 1e-4
     # a cancelled dialog changes nothing
     count = doc.undo_stack.count()
     monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda *a, **k: QColor()))
@@ -106,7 +118,7 @@ def test_visual_list_add_edit_remove_undo(window, panel, qtbot, monkeypatch):
     click(qtbot, panel.remove_visual_button)
     assert [v.kind for v in doc.tree.get_body("link1").visuals[n0:]] == ["sphere"]
     assert panel.visual_list.currentRow() == n0
-    assert doc.undo_stack.count() == start + 8  # add, add, size, xyz, rpy, colour, kind, remove
+    assert doc.undo_stack.count() == start + 10  # add, add, size, xyz, rpy, colour x3, kind, remove
 
     undo_all(doc)
     assert doc.serialized() == original
