@@ -24,7 +24,12 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
       ([−π, π], [−0.5, 0.5] m) and a :class:`UrdfWarning`; missing ``lower``/``upper``
       attributes default to 0, as in the spec. The home position is 0 clipped into the limits.
     - ``<mimic>`` becomes :class:`~kinetree.core.joint.Mimic` (the follower then has no position
-      of its own). Chains of mimics are flattened onto the first joint that has a position.
+      of its own). Chains of mimics are flattened onto the first joint that has a position (export
+      writes each follower onto that leader: the same motion). A ``<mimic>`` on a fixed, floating or
+      planar joint is ignored with a :class:`UrdfWarning` naming file, line and joint (as urdfdom
+      and Pinocchio do).
+    - Numbers readers parse but KineTree does not model (``<limit>`` effort and velocity,
+      ``<dynamics>``, ``<calibration>``, ``<safety_controller>``) must be finite numbers.
     - ``<inertial>``: the URDF tensor is about the centre of mass in the inertial frame; it is
       rotated into the link frame and moved to the link origin (parallel axes), as KineTree
       stores ``[Ixx Iyy Izz Iyz Ixz Ixy]`` about the body frame. A link without ``<inertial>``

@@ -72,6 +72,31 @@ def _check_origin(parent, ctx: Any, what: str, bound: float | None = None) -> No
         _numbers(o, "rpy", (3,), ctx, what, "0 0 0", bound=bound)
 
 
+def _finite(el, attr: str, ctx: Any, what: str) -> None:
+    """An optional attribute that readers (urdfdom, Pinocchio) parse as a finite number."""
+    raw = el.get(attr)
+    if raw is None:
+        return
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ctx.error(el, what, f"{el.tag} {attr} {raw!r:.80} is not a number") from None
+    if not np.isfinite(v):
+        raise ctx.error(el, what, f"{el.tag} {attr} is {v!r}; it must be a finite number")
+
+
+#: Numeric attributes of a joint's elements that KineTree does not model but URDF readers parse.
+JOINT_NUMBERS = {"limit": ("effort", "velocity"), "dynamics": ("damping", "friction"),
+                 "calibration": ("rising", "falling", "reference_position"),
+                 "safety_controller": ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity")}
+
+
+def check_joint_numbers(el, ctx: Any, what: str) -> None:
+    """Refuse NaN, infinity or text in ``JOINT_NUMBERS`` of a joint child ``el``."""
+    for attr in JOINT_NUMBERS.get(el.tag, ()):
+        _finite(el, attr, ctx, what)
+
+
 def _name(el, ctx: Any, what: str) -> str:
     name = el.get("name")
     if name is None or not name.strip():
@@ -211,12 +236,6 @@ def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
     lim = el.find("limit")
     if lim is not None:
         vals = {a: _scalar(lim, a, ctx, what) for a in ("lower", "upper")}
-        for a in ("effort", "velocity"):  # not modelled, but yourdfpy reads them as numbers
-            raw = lim.get(a)
-            try:
-                float(raw if raw is not None else 0)
-            except ValueError:
-                raise ctx.error(lim, what, f"limit {a} {raw!r:.80} is not a number") from None
         lo, hi = vals["lower"] or 0.0, vals["upper"] or 0.0
         if jtype in ("revolute", "prismatic") and lo > hi:
             raise ctx.error(lim, what, f"limits out of order: lower {lo!r} > upper {hi!r}")
@@ -227,7 +246,13 @@ def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
         _scalar(mim, "multiplier", ctx, what)
         _scalar(mim, "offset", ctx, what)
         if jtype not in ("revolute", "continuous", "prismatic"):
-            raise ctx.error(mim, what, f"a {jtype} joint cannot mimic another")
+            # real files have these (Talos's reduced grippers); urdfdom and Pinocchio ignore them
+            out.warnings.append((UrdfWarning, f"{ctx.source}:{mim.sourceline}: {what}: a {jtype} joint "
+                                              "cannot mimic another; <mimic> ignored (not written on export)"))
+            el.remove(mim)
+    for child in el:  # effort, velocity, damping … are not modelled, but URDF readers parse them
+        if isinstance(child.tag, str):
+            check_joint_numbers(child, ctx, what)
     keep = out.joint_ext.setdefault(name, [])
     if lim is not None:  # first: export writes <limit> before the other kept elements
         _keep_limit_extras(lim, keep)

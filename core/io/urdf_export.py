@@ -39,7 +39,8 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
     - Elements KineTree does not model (``extensions`` of the tree, of each body and of each
       joint, kept by the import) are written back verbatim in their order: a link's after its
       collisions, a joint's after its mimic, the robot's after the last joint. A kept
-      ``<inertial>``/``<visual>``/``<collision>`` the importer would refuse is refused.
+      ``<inertial>``/``<visual>``/``<collision>`` the importer would refuse is refused, as is
+      a non-finite effort, velocity, damping … of a joint's kept ``<limit>``, ``<dynamics>`` ….
     - What the URDF reader would refuse is not written: more than ``MAX_BODIES + 1`` links
       (the extra ``<joint>_frame`` links count) or more than its byte limit.
 """
@@ -63,7 +64,7 @@ from ..xml_fragment import fragment_element
 from .project import atomic_write_text
 from .project_check import MAX_MASS, check_extensions
 from .safe_io import MAX_BODIES
-from .urdf_check import UrdfWarning
+from .urdf_check import UrdfWarning, check_joint_numbers
 
 __all__ = ["export_urdf", "urdf_string"]
 
@@ -120,6 +121,14 @@ def _inertia_about_com(body: RigidBody) -> np.ndarray:
         if Ic[i, i] < 0.0:
             Ic[i, i] = 0.0  # a rounding-size negative moment is a zero one
     return Ic
+
+
+class _ExportCtx:
+    """The ``ctx`` of urdf_check's checks, for kept elements (no file or line yet)."""
+
+    @staticmethod
+    def error(el, what: str, msg: str) -> FileFormatError:
+        return FileFormatError(f"{what}: {msg}")
 
 
 class _Writer:
@@ -197,6 +206,8 @@ class _Writer:
             if ext.tag in _STRUCTURAL.get(level, ()):
                 raise FileFormatError(f"{what}: a <{ext.tag}> element cannot be written back here "
                                       "(it would change the robot's structure)")
+            if level == "joint":  # a NaN effort or damping (from a project file) would make the URDF unreadable
+                check_joint_numbers(ext, _ExportCtx(), what)
             if level == "joint" and ext.tag == "limit":
                 for bound in ("lower", "upper"):  # KineTree's own limits decide these
                     ext.attrib.pop(bound, None)
