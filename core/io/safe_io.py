@@ -25,7 +25,7 @@ from pathlib import Path
 from ..errors import FileFormatError
 
 __all__ = ["MAX_BODIES", "STALE_SECONDS", "atomic_write_text", "check_regular_file", "read_regular_file",
-           "remove_stale_temps"]
+           "remove_stale_temps", "xml_error_text"]
 
 #: The most bodies (besides the base) any robot file KineTree reads or writes may hold: readers
 #: refuse more before building anything, writers refuse to write what the readers would refuse
@@ -220,3 +220,16 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_XML_DEPTH = re.compile(r"Excessive depth in document: (\d+)")
+_XML_HUGE = re.compile(r"\s*,?\s*(use|try) XML_PARSE_HUGE( option)?\s*", re.IGNORECASE)
+
+
+def xml_error_text(msg: str) -> str:
+    """libxml2's parse error in plain words: its size limits name an option (XML_PARSE_HUGE)
+    that a user of KineTree cannot set, and "Excessive depth" does not say of what."""
+    depth = _XML_DEPTH.search(msg)
+    if depth:
+        return f"nested more than {depth.group(1)} elements deep (a robot file needs a few levels)"
+    return _XML_HUGE.sub(" ", msg).replace(" ,", ",").strip()

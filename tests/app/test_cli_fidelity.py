@@ -140,3 +140,21 @@ def test_duplicate_key_in_a_body_names_the_body(tmp_path):
     with pytest.raises(FileFormatError, match=r"bad\.kinetree\.json: invalid JSON: key 'mass' appears twice in one "
                                               r"object \(in the object named 'link3'\)$"):
         load_project(bad)
+
+
+# --- item 15: libxml2's limits in plain words ----------------------------------------------------------
+
+@pytest.mark.parametrize("data, want", [
+    (b"<a>" * 300 + b"</a>" * 300, r"^nested more than 256 elements deep \(a robot file needs a few levels\)$"),
+    (b"<a>" + b"x" * (11 * 2**20) + b"</a>", r"^Resource limit exceeded: Text node too long, line 1, column \d+$"),
+])
+def test_xml_limits_in_plain_words(data, want):
+    from kinetree.core.io.safe_io import xml_error_text
+    from lxml import etree
+
+    with pytest.raises(etree.XMLSyntaxError) as exc:  # libxml2's own message, as the URDF reader gets it
+        etree.fromstring(data, etree.XMLParser(huge_tree=False))
+    assert "XML_PARSE_HUGE" in exc.value.msg
+    assert re.match(want, xml_error_text(exc.value.msg))
+    assert xml_error_text("Opening and ending tag mismatch: a line 1 and b") == \
+        "Opening and ending tag mismatch: a line 1 and b"
