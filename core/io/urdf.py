@@ -51,6 +51,9 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
     - Mesh files are never loaded; their URI is resolved with :func:`resolve_mesh_uri` and the
       absolute path stored in the visual. An unresolved URI is kept as written and reported
       with a :class:`MeshNotFoundWarning`. Warnings are issued only when the import succeeds.
+    - The numbers as read (each ``<origin>``'s xyz and rpy, each ``<inertial>``) and the mesh
+      URIs as written are kept with the joint and body (not in projects), so that export writes
+      them back, bit for bit, while what they gave is unchanged (see :func:`_fill_body`).
 
 Export (:func:`export_urdf`, :func:`urdf_string`)
     See :mod:`kinetree.core.io.urdf_export`.
@@ -279,11 +282,16 @@ def _rgba(v) -> tuple[float, ...]:
     return tuple(c + [1.0] * (4 - len(c)))
 
 
-def _visuals(link, materials, base_dir, package_paths, source, out: _Checked,
+def _visuals(link, materials, base_dir, package_paths, source, out: _Checked, read: dict,
              tag: str = "visual") -> list[Visual]:
-    """The link's visuals (``tag="visual"``) or collision shapes (``"collision"``)."""
+    """The link's visuals (``tag="visual"``) or collision shapes (``"collision"``); their
+    origins and mesh URIs as read go into ``read`` (see :func:`_fill_body`)."""
     visuals = []
-    for v in link.visuals if tag == "visual" else link.collisions:
+    shapes = link.visuals if tag == "visual" else link.collisions
+    origins = out.link_origins.get(link.name, {}).get(tag, [])
+    if len(origins) != len(shapes):  # cannot happen (the check pass keeps what yourdfpy reads)
+        origins = [None] * len(shapes)
+    for v, origin in zip(shapes, origins):
         g = v.geometry
         color = _DEFAULT_COLOR
         material = getattr(v, "material", None)
@@ -311,7 +319,13 @@ def _visuals(link, materials, base_dir, package_paths, source, out: _Checked,
                 shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
                 out.warnings.append((MeshNotFoundWarning, f"{source}: link {link.name!r}: {tag} mesh "
                                                           f"{shown!r} not found; kept as written"))
-        visuals.append(Visual(kind, size, pose, color, filename, v.name or ""))
+        vis = Visual(kind, size, pose, color, filename, v.name or "")
+        if origin is not None:
+            read["poses"].setdefault(vis.pose, origin)
+        if kind == "mesh":  # by shape (two may name one file differently), and by file after an edit
+            read["meshes"].setdefault(vis, uri)
+            read["meshes"].setdefault(filename, uri)
+        visuals.append(vis)
     return visuals
 
 
@@ -367,6 +381,8 @@ def _make_joint(uj, jmap, ctx: _Ctx, out: _Checked) -> Joint:
             j.set_fixed_transform(R.T, "child")
     else:
         j.set_fixed_transform(T)
+    if uj.name in out.joint_origin:  # the origin's numbers as read and the transform they gave
+        j._urdf_origin = (T, *out.joint_origin[uj.name])
     return j
 
 
@@ -407,13 +423,22 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
 
 
 def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _Ctx, out: _Checked) -> None:
+    """Fill ``body`` from the link. The numbers as read are kept (private attributes, copied
+    with the body, not saved in projects) for export to write back while what they gave is
+    unchanged: ``_urdf_inertial`` = (mass, centre of mass, inertia they gave, inertial as read),
+    ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written}}."""
     if link.inertial is not None:
         m, c, inertia = _inertia_about_origin(link.inertial)
     else:
         m, c, inertia = 0.0, np.zeros(3), np.zeros(6)
     body.mass, body.center_of_mass, body.inertia = m, c, inertia
-    body.visuals = _visuals(link, materials, base_dir, package_paths, ctx.source, out)
-    body.collisions = _visuals(link, materials, base_dir, package_paths, ctx.source, out, "collision")
+    if link.inertial is not None and link.name in out.link_inertial:
+        body._urdf_inertial = (m, tuple(c.tolist()), tuple(inertia.tolist()), out.link_inertial[link.name])
+    read: dict = {"poses": {}, "meshes": {}}
+    body.visuals = _visuals(link, materials, base_dir, package_paths, ctx.source, out, read)
+    body.collisions = _visuals(link, materials, base_dir, package_paths, ctx.source, out, read, "collision")
+    if read["poses"] or read["meshes"]:
+        body._urdf_shapes = read
     body.extensions = out.link_ext.get(link.name, ())
 
 

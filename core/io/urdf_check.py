@@ -65,11 +65,14 @@ def _scalar(el, attr: str, ctx: Any, what: str, default: str | None = None,
     return None if v is None else float(v[0])
 
 
-def _check_origin(parent, ctx: Any, what: str, bound: float | None = None) -> None:
+def _check_origin(parent, ctx: Any, what: str, bound: float | None = None) -> tuple[tuple, tuple] | None:
+    """The ``<origin>``'s numbers as read, ``(xyz, rpy)``, or ``None`` without an origin."""
     o = parent.find("origin")
-    if o is not None:
-        _numbers(o, "xyz", (3,), ctx, what, "0 0 0", bound=bound)
-        _numbers(o, "rpy", (3,), ctx, what, "0 0 0", bound=bound)
+    if o is None:
+        return None
+    xyz = _numbers(o, "xyz", (3,), ctx, what, "0 0 0", bound=bound)
+    rpy = _numbers(o, "rpy", (3,), ctx, what, "0 0 0", bound=bound)
+    return tuple(xyz.tolist()), tuple(rpy.tolist())
 
 
 def _finite(el, attr: str, ctx: Any, what: str) -> None:
@@ -117,13 +120,21 @@ class _Checked:
         self.robot_ext: list[str] = []
         self.link_ext: dict[str, list[str]] = {}
         self.joint_ext: dict[str, list[str]] = {}
+        # the numbers as read, for export to write back while unchanged (see urdf_export)
+        self.joint_origin: dict[str, tuple[tuple, tuple]] = {}
+        self.link_inertial: dict[str, tuple] = {}
+        self.link_origins: dict[str, dict[str, list]] = {}  # link -> visual/collision -> origins
 
 
 def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
     """Validate one ``<visual>`` or ``<collision>``; False if KineTree cannot model it (with a
     warning: it is then kept verbatim)."""
     what = f"link {link!r} {vis.tag} {k}"
-    _check_origin(vis, ctx, what, MAX_LENGTH)
+    origin = _check_origin(vis, ctx, what, MAX_LENGTH)
+
+    def ok() -> bool:  # modelled: its origin as read, in yourdfpy's order of the kept shapes
+        out.link_origins.setdefault(link, {}).setdefault(vis.tag, []).append(origin)
+        return True
     mat = vis.find("material")
     if mat is not None and vis.tag == "visual":
         col = mat.find("color")
@@ -163,10 +174,10 @@ def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
         size = _numbers(g, "scale", (1, 3), ctx, what, "1 1 1", commas=True, bound=MAX_LENGTH)
         if np.any(size == 0):
             return skip(f"mesh scale {size.tolist()} has a zero")
-        return True  # a negative scale mirrors the mesh (left/right limbs share one file)
+        return ok()  # a negative scale mirrors the mesh (left/right limbs share one file)
     if np.any(size <= 0):
         return skip(f"{g.tag} size {size.tolist()} is not positive")
-    return True
+    return ok()
 
 
 def _set_aside(el, keep: list[str]) -> None:
@@ -193,23 +204,28 @@ def _check_link(el, ctx: Any, out: _Checked) -> None:
             if k:  # yourdfpy reads the first one only
                 _set_aside(child, keep)
             else:
-                _check_inertial(child, ctx, what)
+                out.link_inertial[name] = _check_inertial(child, ctx, what)
         elif not _check_shape(name, k, child, ctx, out):
             _set_aside(child, keep)
 
 
-def _check_inertial(inertial, ctx: Any, what: str) -> None:
-    _check_origin(inertial, ctx, what + " inertial", MAX_LENGTH)
+def _check_inertial(inertial, ctx: Any, what: str) -> tuple:
+    """Validate an ``<inertial>``; its numbers as read: ``(xyz, rpy, mass, (ixx, ixy, ixz,
+    iyy, iyz, izz))`` (the defaults for what is missing)."""
+    xyz, rpy = _check_origin(inertial, ctx, what + " inertial", MAX_LENGTH) or ((0.0,) * 3, (0.0,) * 3)
     m = inertial.find("mass")
+    mass = 0.0
     if m is not None:
         mass = _scalar(m, "value", ctx, what, "0", bound=MAX_MASS)
         if mass < 0:
             raise ctx.error(m, what, f"mass {mass!r} is negative")
     i = inertial.find("inertia")
+    moments = [0.0] * 6
     if i is not None:
-        for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-            _scalar(i, a, ctx, what, "0", bound=MAX_MASS)
+        for k, a in enumerate(("ixx", "ixy", "ixz", "iyy", "iyz", "izz")):
+            moments[k] = _scalar(i, a, ctx, what, "0", bound=MAX_MASS)
             i.set(a, i.get(a, "0"))  # yourdfpy would default a missing moment to 1
+    return xyz, rpy, mass, tuple(moments)
 
 
 def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
@@ -227,7 +243,9 @@ def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
         if e is None or not (e.get("link") or "").strip():
             raise ctx.error(e if e is not None else el, what, f"missing <{tag} link=\"...\"/>")
         ends.append(e.get("link"))
-    _check_origin(el, ctx, what)
+    origin = _check_origin(el, ctx, what)
+    if origin is not None:
+        out.joint_origin[name] = origin
     ax = el.find("axis")
     if ax is not None:
         v = _numbers(ax, "xyz", (3,), ctx, what, "1 0 0")

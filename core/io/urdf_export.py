@@ -3,7 +3,10 @@
 Export (:func:`export_urdf`, :func:`urdf_string`)
     Each body becomes a link named after it (the base is the root link) and each joint a joint
     named after it, in body order; numbers are written with ``repr`` (shortest exact form), so
-    a round trip reproduces every body pose to rounding (≈1e-15).
+    a round trip reproduces every body pose to rounding (≈1e-15). An origin or inertial whose
+    transform or mass properties are still what the URDF import read is written with the
+    numbers as read (rpy ``0.1`` stays ``0.1``, not ``0.09999999999999998``): URDF → URDF
+    gives the same numbers, and repeated passes the same bytes.
 
     - origin = JointToParent with Corke's offset folded in (``·Rot(axis, offset)`` for revolute,
       ``·Trans(offset·axis)`` for prismatic joints).
@@ -25,16 +28,19 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
     - floating → ``floating``; planar → ``planar`` with axis z of the joint frame; spherical has
       no URDF equivalent and raises :class:`FileFormatError` naming the joint.
     - Mimic joints → ``<mimic joint multiplier offset>``.
-    - Inertials: mass, origin at the centre of mass, inertia about the centre of mass (the
+    - Inertials: as read while unchanged (even a tensor that is not physical, as in Tiago's
+      files); else mass, origin at the centre of mass, inertia about the centre of mass (the
       inverse of the import conversion); omitted for massless bodies with zero inertia. A body
       whose inertia about the centre of mass is not positive semi-definite (e.g. a mass away
       from the body origin with a body-frame inertia smaller than ``m·|c|²``) or over
       :data:`~kinetree.core.io.project_check.MAX_MASS` has no valid URDF inertial: refused
       with a :class:`FileFormatError` naming the body.
     - Visuals with an inline material ``<material name="kt_color_N"><color rgba/></material>``,
-      one name per distinct colour. Mesh paths under the output folder are written relative
-      to it (``../`` for its parent folder, as in the usual ``urdf/`` + ``meshes/`` layout),
-      other absolute paths as ``file://`` URIs, ``package://`` URIs as they are.
+      one name per distinct colour. A mesh read from a URDF is written with its URI as
+      written there: a ``package://`` URI always, a relative path or ``file://`` URI while it
+      still names the file from the output folder. Other mesh paths under the output folder
+      are written relative to it (``../`` for its parent folder, as in the usual ``urdf/`` +
+      ``meshes/`` layout), other absolute paths as ``file://`` URIs.
     - Collision geometry → ``<collision>`` (name, origin, geometry), after the visuals.
     - Elements KineTree does not model (``extensions`` of the tree, of each body and of each
       joint, kept by the import) are written back verbatim in their order: a link's after its
@@ -88,9 +94,29 @@ def _vec(v) -> str:
     return " ".join(_num(x) for x in v)
 
 
-def _origin(parent, T: np.ndarray) -> None:
-    T = np.asarray(T, dtype=float)
-    etree.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(matrix_to_rpy(T[:3, :3])))
+def _origin(parent, T: np.ndarray, as_read: tuple | None = None) -> None:
+    """``<origin>`` of ``T``: the numbers as read (``(xyz, rpy)``, kept by the import) when
+    given, else computed (rpy of a rotation comes back a few ulps off, so computing the
+    numbers of an unchanged origin would change them on every round trip)."""
+    if as_read is None:
+        T = np.asarray(T, dtype=float)
+        as_read = (T[:3, 3], matrix_to_rpy(T[:3, :3]))
+    etree.SubElement(parent, "origin", xyz=_vec(as_read[0]), rpy=_vec(as_read[1]))
+
+
+def _joint_origin_as_read(joint, T: np.ndarray) -> tuple | None:
+    """The joint's origin numbers as read, if ``T`` is still the transform they gave."""
+    read = getattr(joint, "_urdf_origin", None)
+    return read[1:] if read is not None and np.array_equal(read[0], T) else None
+
+
+def _inertial_as_read(body: RigidBody) -> tuple | None:
+    """The body's ``<inertial>`` numbers as read, if its mass properties are still what they gave."""
+    read = getattr(body, "_urdf_inertial", None)
+    if read is None or body.mass != read[0] or tuple(body.center_of_mass.tolist()) != read[1] \
+            or tuple(body.inertia.tolist()) != read[2]:
+        return None
+    return read[3]
 
 
 def _inertia_about_com(body: RigidBody) -> np.ndarray:
@@ -109,10 +135,16 @@ def _inertia_about_com(body: RigidBody) -> np.ndarray:
     else:
         lowest = float(np.linalg.eigvalsh(Ic).min())
     if lowest < -tol:
+        tensor = [float(Ic[i, j]) for i, j in ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))]
+        if m * float(c @ c) == 0.0:  # the tensor itself is wrong
+            why, fix = "", "make it positive semi-definite (e.g. smaller products of inertia)"
+        else:
+            why = f" (its body-frame inertia {Io.tolist()} less mass {m!r} at centre of mass {c.tolist()})"
+            fix = "raise the inertia or move the centre of mass"
         raise FileFormatError(
-            f"body {body.name!r}: inertia {Io.tolist()} about the body frame is less than its mass {m!r} at "
-            f"centre of mass {c.tolist()} requires (about the centre of mass it has a negative principal "
-            f"moment, {lowest:.6g}); a URDF cannot hold it: raise the inertia or move the centre of mass")
+            f"body {body.name!r}: inertia about the centre of mass [ixx iyy izz iyz ixz ixy] = {tensor}{why} "
+            f"is not physical: it has a negative principal moment, {lowest:.6g} (a real body's principal "
+            f"moments are ≥ 0, each at most the sum of the other two); a URDF cannot hold it: {fix}")
     big = max(abs(x) for r in rows for x in r)
     if big > MAX_MASS:
         raise FileFormatError(f"body {body.name!r}: inertia about the centre of mass {big:g} is more than "
@@ -140,7 +172,14 @@ class _Writer:
         self.links = {tree.base_name, *tree.body_names}
         self.joints = set(tree.joint_names())
 
-    def mesh_path(self, filename: str) -> str:
+    def mesh_path(self, filename: str, uri: str | None = None) -> str:
+        """The mesh's URI: ``uri`` (as written in the URDF read) if it still names the file
+        from the output folder (a ``package://`` URI always), else one computed from the path."""
+        if uri is not None and uri != filename:
+            from .urdf import resolve_mesh_uri  # urdf imports this module
+
+            if uri.startswith("package://") or self.out_dir is None or resolve_mesh_uri(uri, self.out_dir) == filename:
+                return uri
         if "://" in filename or not os.path.isabs(filename):
             return filename
         p = Path(filename)
@@ -155,29 +194,36 @@ class _Writer:
     def link(self, body: RigidBody) -> None:
         el = etree.SubElement(self.root, "link", name=body.name)
         m, c, Io = body.mass, body.center_of_mass, body.inertia
-        own = bool(m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0))
-        if own:
+        read = _inertial_as_read(body)
+        own = bool(read is not None or m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0))
+        if read is not None:  # unchanged: as read, bit for bit (even a tensor that is not physical)
+            origin, mass, moments = read[:2], read[2], read[3]
+        elif own:
             Ic = _inertia_about_com(body)
+            origin, mass = (c, (0.0, 0.0, 0.0)), m
+            moments = (Ic[0, 0], Ic[0, 1], Ic[0, 2], Ic[1, 1], Ic[1, 2], Ic[2, 2])
+        if own:
             ine = etree.SubElement(el, "inertial")
-            etree.SubElement(ine, "origin", xyz=_vec(c), rpy="0 0 0")
-            etree.SubElement(ine, "mass", value=_num(m))
-            etree.SubElement(ine, "inertia", ixx=_num(Ic[0, 0]), ixy=_num(Ic[0, 1]), ixz=_num(Ic[0, 2]),
-                             iyy=_num(Ic[1, 1]), iyz=_num(Ic[1, 2]), izz=_num(Ic[2, 2]))
+            _origin(ine, np.eye(4), origin)
+            etree.SubElement(ine, "mass", value=_num(mass))
+            etree.SubElement(ine, "inertia", dict(zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), map(_num, moments))))
+        shapes = getattr(body, "_urdf_shapes", None) or {"poses": {}, "meshes": {}}
         for v in body.visuals:
-            ve = self.shape(el, "visual", v)
+            ve = self.shape(el, "visual", v, shapes)
             color = tuple(v.color)
             name = self.colors.setdefault(color, f"kt_color_{len(self.colors)}")
             mat = etree.SubElement(ve, "material", name=name)
             etree.SubElement(mat, "color", rgba=_vec(color))
         for c in body.collisions:
-            self.shape(el, "collision", c)
+            self.shape(el, "collision", c, shapes)
         if body.extensions:
             check_extensions(body.extensions, f"body {body.name!r}", "link", own)
         self.extensions(el, body.extensions, f"body {body.name!r}")
 
-    def shape(self, parent, tag: str, v: Visual) -> etree._Element:
+    def shape(self, parent, tag: str, v: Visual, read: dict) -> etree._Element:
+        """``read``: the body's shape origins and mesh URIs as read (see urdf._fill_body)."""
         ve = etree.SubElement(parent, tag, name=v.name) if v.name else etree.SubElement(parent, tag)
-        _origin(ve, v.matrix)
+        _origin(ve, v.matrix, read["poses"].get(v.pose))
         g = etree.SubElement(ve, "geometry")
         if v.kind == "box":
             etree.SubElement(g, "box", size=_vec(v.size))
@@ -186,7 +232,8 @@ class _Writer:
         elif v.kind == "sphere":
             etree.SubElement(g, "sphere", radius=_num(v.size[0]))
         else:
-            me = etree.SubElement(g, "mesh", filename=self.mesh_path(v.filename))
+            uri = read["meshes"].get(v, read["meshes"].get(v.filename))
+            me = etree.SubElement(g, "mesh", filename=self.mesh_path(v.filename, uri))
             if tuple(v.size) != (1.0, 1.0, 1.0):
                 me.set("scale", _vec(v.size))
         return ve
@@ -217,11 +264,12 @@ class _Writer:
                 limit = ext
             parent.append(ext)
 
-    def joint_el(self, name: str, jtype: str, parent: str, child: str, T: np.ndarray) -> etree._Element:
+    def joint_el(self, name: str, jtype: str, parent: str, child: str, T: np.ndarray,
+                 as_read: tuple | None = None) -> etree._Element:
         el = etree.SubElement(self.root, "joint", name=name, type=jtype)
         etree.SubElement(el, "parent", link=parent)
         etree.SubElement(el, "child", link=child)
-        _origin(el, T)
+        _origin(el, T, as_read)
         return el
 
     def joint(self, body: RigidBody, parent: str) -> None:
@@ -266,7 +314,7 @@ class _Writer:
         child = body.name
         if extra:
             child = unique_name(f"{j.name}_frame", self.links, "_")
-        el = self.joint_el(j.name, urdf_type, parent, child, origin)
+        el = self.joint_el(j.name, urdf_type, parent, child, origin, _joint_origin_as_read(j, origin))
         if axis is not None:
             etree.SubElement(el, "axis", xyz=_vec(axis))
         limit = None

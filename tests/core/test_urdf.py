@@ -155,7 +155,13 @@ def test_inertial_conversion_matches_hand_computation():
     # and back: about the centre of mass, in link axes
     again = load(urdf_string(tree)).get_body("b")
     assert np.allclose(again.inertia, b.inertia, atol=1e-14)
-    xml = yourdfpy.URDF.load(_tmp_text(urdf_string(tree)), build_scene_graph=False, load_meshes=False)
+    # unchanged, the inertial is written as read; without what was read (a project round trip)
+    # it is computed: about the centre of mass, in link axes
+    from kinetree.core.io.project import tree_from_dict, tree_to_dict
+
+    assert '<origin xyz="0.1 0.2 0.3" rpy="0 0 1.5707963267948966"/>' in urdf_string(tree)
+    text = urdf_string(tree_from_dict(tree_to_dict(tree))[0])
+    xml = yourdfpy.URDF.load(_tmp_text(text), build_scene_graph=False, load_meshes=False)
     I = xml.link_map["b"].inertial.inertia
     assert np.allclose(I, np.diag([2.0, 1.0, 3.0]), atol=1e-14)
 
@@ -270,7 +276,14 @@ def test_mesh_export_paths(package, tmp_path):
     tree = urdf_from_string(_mesh_robot("package://my_pkg/meshes/part.stl"), base_dir=package / "urdf")
     out = package / "urdf" / "out.urdf"
     export_urdf(tree, out)
-    assert 'filename="../meshes/part.stl"' in out.read_text()  # relative to the written file
+    assert 'filename="package://my_pkg/meshes/part.stl"' in out.read_text()  # the URI as read
+    assert import_urdf(out).base.visuals[0].filename == tree.base.visuals[0].filename
+    # a path without the URI it was read from (a project round trip): relative to the written file
+    from kinetree.core.io.project import tree_from_dict, tree_to_dict
+
+    tree = tree_from_dict(tree_to_dict(tree))[0]
+    export_urdf(tree, out)
+    assert 'filename="../meshes/part.stl"' in out.read_text()
     assert import_urdf(out).base.visuals[0].filename == tree.base.visuals[0].filename
     text = urdf_string(tree)  # no file: an absolute file:// URI
     assert f'filename="file://{tree.base.visuals[0].filename}"' in text

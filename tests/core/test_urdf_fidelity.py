@@ -1,5 +1,6 @@
-"""URDF files as readers see them: NaN refused where readers parse numbers; a fixed joint's
-<mimic> loaded (ignored, with a warning)."""
+"""URDF → URDF keeps what the file says: mesh URIs as written, origins and inertials bit for bit
+(and byte-stable over repeated passes), refuses NaN where readers parse numbers, and loads a
+fixed joint's <mimic> (ignored, with a warning)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
-from kinetree.core import FileFormatError, import_robot
+from kinetree.core import FileFormatError, export_robot, import_robot
+from kinetree.core.io import tree_from_dict
+from kinetree.core.io.project import tree_to_dict
 from kinetree.core.io.urdf import UrdfWarning, import_urdf, urdf_from_string, urdf_string
 from lxml import etree
-from urdf_fixtures import EXAMPLE_ROBOTS, joint, link, robot
+from urdf_fixtures import ALL_TYPES, EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
 # the real files of the QA report, besides the test collection
@@ -31,6 +35,167 @@ def _kinetree(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     return subprocess.run([sys.executable, "-m", "kinetree.app", *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=120)
+
+
+# --- the numbers as read, from the XML ------------------------------------------------------------
+
+def _floats(el, attr: str, default: str) -> tuple[float, ...]:
+    return tuple(float(t) for t in (el.get(attr, default) if el is not None else default).split())
+
+
+def _origin(parent) -> tuple:
+    o = parent.find("origin")
+    return _floats(o, "xyz", "0 0 0") + _floats(o, "rpy", "0 0 0")
+
+
+def _numbers(path_or_text) -> dict:
+    """Every origin, mass and inertia of a URDF, as floats, by joint and link name."""
+    root = etree.fromstring(Path(path_or_text).read_bytes() if isinstance(path_or_text, Path)
+                            else path_or_text.encode(), etree.XMLParser(remove_comments=True))
+    out: dict = {}
+    for j in root.iterchildren("joint"):
+        out["joint", j.get("name")] = _origin(j)
+    for lk in root.iterchildren("link"):
+        name = lk.get("name")
+        ine = lk.find("inertial")
+        if ine is not None and (ine.find("mass") is not None or ine.find("inertia") is not None):
+            i = ine.find("inertia")
+            out["inertial", name] = (_origin(ine), _floats(ine.find("mass"), "value", "0"),
+                                     tuple(_floats(i, a, "0")[0] for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")))
+        for tag in ("visual", "collision"):
+            out[tag, name] = sorted(_origin(v) for v in lk.iterchildren(tag))
+    return out
+
+
+# --- origins and inertials ---------------------------------------------------------------------------
+
+RPY_ROBOT = robot("\n".join([
+    link("a", '<inertial><origin xyz="0.1 -0.2 0.3" rpy="0.1 0.2 0.3"/><mass value="0.7"/>'
+              '<inertia ixx="0.00315" ixy="8.2904e-07" ixz="0.00015" iyy="0.00388" iyz="8.2299e-06" izz="0.004285"/>'
+              '</inertial><visual><origin xyz="0.1 0 0" rpy="0.1 -4.71238898038 0.3"/>'
+              '<geometry><box size="1 2 3"/></geometry></visual>'
+              '<collision><origin xyz="0 0.1 0" rpy="0 -1.5708 0"/><geometry><sphere radius="0.1"/></geometry>'
+              '</collision>'),
+    link("b"), link("c"), link("d"),
+    joint("j", "fixed", "a", "b", xyz="0 0 0", rpy="0.1 0.2 0.3", axis=None, limit=None),
+    joint("k", "revolute", "b", "c", xyz="0.3 0.1 0.7", rpy="0 0 -4.71238898038"),
+    joint("p", "prismatic", "c", "d", xyz="0 0 0", rpy="0 -1.5708 0", axis="0.6 0.8 0"),
+]))
+
+
+def test_origins_and_inertias_come_back_as_written_and_stay(tmp_path):
+    """rpy 0.1 used to come back 0.09999999999999998 and drift on each pass; Panda's iyy
+    0.00388 came back 0.0038800000000000006."""
+    (tmp_path / "d0.urdf").write_text(RPY_ROBOT)
+    for i in range(1, 4):  # through the command line, as the QA report did
+        r = _kinetree("convert", f"d{i - 1}.urdf", f"d{i}.urdf", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    first = (tmp_path / "d1.urdf").read_text()
+    assert _numbers(tmp_path / "d1.urdf") == _numbers(RPY_ROBOT)
+    for attr in ('rpy="0.1 0.2 0.3"', 'rpy="0 0 -4.71238898038"', 'rpy="0 -1.5708 0"', 'iyy="0.00388"',
+                 'rpy="0.1 -4.71238898038 0.3"', 'ixy="8.2904e-07"'):
+        assert attr in first, attr
+    # byte-stable after the first pass (the robot name is the file's, so compare without it)
+    assert (tmp_path / "d3.urdf").read_text().replace('"d3"', '"d1"') == first
+
+
+def test_edited_values_are_written_not_the_ones_read():
+    tree = urdf_from_string(RPY_ROBOT)
+    T = np.eye(4)
+    T[:3, 3] = (1.0, 2.0, 3.0)
+    tree.get_body("c").joint.set_fixed_transform(T)
+    tree.base.inertia = 2 * tree.base.inertia
+    v = tree.base.visuals[0]
+    tree.base.visuals = [type(v)(v.kind, v.size, np.eye(4), v.color)]
+    back = _numbers(urdf_string(tree))
+    assert back["joint", "k"] == (1.0, 2.0, 3.0, 0.0, 0.0, 0.0)
+    assert back["inertial", "a"][0] == (0.1, -0.2, 0.3, 0.0, 0.0, 0.0)  # computed: in link axes
+    assert back["visual", "a"] == [(0.0,) * 6]
+    assert back["collision", "a"] == _numbers(RPY_ROBOT)["collision", "a"]  # unchanged: as read
+    again = urdf_from_string(urdf_string(tree))
+    assert np.allclose(again.base.inertia, tree.base.inertia, rtol=0, atol=1e-15)
+    assert np.allclose(again.base.center_of_mass, tree.base.center_of_mass, rtol=0, atol=1e-15)
+
+
+def test_all_joint_types_byte_stable():
+    once = urdf_string(urdf_from_string(ALL_TYPES))
+    twice = urdf_string(urdf_from_string(once))  # (the first adds j_planar_x_frame: its axis is not z)
+    assert urdf_string(urdf_from_string(twice)) == twice
+    src, out = _numbers(ALL_TYPES), _numbers(once)
+    planar_x = ("joint", "j_planar_x")  # a planar joint's axis is rewritten to z: its origin changes
+    assert {k: v for k, v in out.items() if k in src and k != planar_x} == {k: v for k, v in src.items()
+                                                                             if k != planar_x}
+
+
+@needs_robots
+@pytest.mark.parametrize("key", sorted({**REAL_URDFS, **EXTRA_URDFS}))
+def test_real_robots_keep_numbers_uris_and_are_byte_stable(key, tmp_path):
+    src = EXAMPLE_ROBOTS / {**REAL_URDFS, **EXTRA_URDFS}[key]
+    tree = _quiet(import_robot, src)
+    out1, out2 = tmp_path / "one" / "r.urdf", tmp_path / "two" / "r.urdf"
+    out1.parent.mkdir()
+    out2.parent.mkdir()
+    export_robot(tree, out1)
+    expected = _numbers(src)
+    got = _numbers(out1)
+    assert {k: got.get(k) for k in expected} == expected
+    export_robot(_quiet(import_robot, out1, package_paths=(str(EXAMPLE_ROBOTS.parent),)), out2)
+    assert out2.read_bytes() == out1.read_bytes()
+    uris = {m.get("filename") for m in etree.parse(str(src)).iter("mesh") if m.get("filename").startswith("package:")}
+    written = {m.get("filename") for m in etree.parse(str(out1)).iter("mesh")}
+    assert uris <= written
+
+
+# --- mesh URIs ---------------------------------------------------------------------------------
+
+def _pkg(tmp_path: Path) -> Path:
+    """A ROS package layout: ws/my_robot/{urdf/r.urdf, meshes/m.stl}; r.urdf names meshes by
+    package://, file:// and relative paths."""
+    pkg = tmp_path / "ws" / "my_robot"
+    (pkg / "meshes").mkdir(parents=True)
+    (pkg / "urdf").mkdir()
+    (pkg / "meshes" / "m.stl").write_bytes(b"solid m\nendsolid m\n")
+    mesh = '<visual><geometry><mesh filename="{}"/></geometry></visual>'
+    (pkg / "urdf" / "r.urdf").write_text(robot(link("a", mesh.format("package://my_robot/meshes/m.stl") + (
+        '<collision><geometry><mesh filename="package:///my_robot/meshes/m.stl" scale="2 2 2"/></geometry>'
+        '</collision>')) + link("b", mesh.format("../meshes/m.stl")) + link("c", mesh.format(
+            (pkg / "meshes" / "m.stl").as_uri())) + joint("j", "fixed", "a", "b", axis=None, limit=None)
+        + joint("k", "fixed", "a", "c", axis=None, limit=None), name="r"))
+    return pkg
+
+
+def _meshes(path: Path) -> list[str]:
+    return [m.get("filename") for m in etree.parse(str(path)).iter("mesh")]
+
+
+def test_package_uris_exported_as_written(tmp_path):
+    pkg = _pkg(tmp_path)
+    src = pkg / "urdf" / "r.urdf"
+    written = _meshes(src)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for out in (pkg / "urdf" / "r_rt.urdf", elsewhere / "r_rt.urdf"):  # the QA report's command
+        r = _kinetree("convert", str(src), str(out), cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        got = _meshes(out)
+        assert got[:2] == written[:2]  # package:// (even package:///) as written, wherever exported
+        # a relative path or file:// URI: as written while it still names the file, else recomputed
+        tree = import_robot(out, package_paths=(str(pkg.parent),))
+        assert {v.filename for b in (tree.base, *tree.bodies) for v in (*b.visuals, *b.collisions)} == {
+            str((pkg / "meshes" / "m.stl").resolve())}
+        if out.parent == src.parent:
+            assert got == written
+        else:
+            assert got[2] == "../ws/my_robot/meshes/m.stl" and got[3] == written[3]
+
+
+def test_project_keeps_resolved_paths(tmp_path):
+    """The project stores the resolved path (it has no field for the URI): written relative."""
+    pkg = _pkg(tmp_path)
+    tree = tree_from_dict(tree_to_dict(import_robot(pkg / "urdf" / "r.urdf")))[0]
+    assert tree.base.visuals[0].filename == str((pkg / "meshes" / "m.stl").resolve())
+    export_robot(tree, pkg / "urdf" / "p.urdf")
+    assert _meshes(pkg / "urdf" / "p.urdf")[0] == "../meshes/m.stl"
 
 
 # --- refused numbers ------------------------------------------------------------------------------
@@ -61,6 +226,33 @@ def test_export_refuses_a_kept_nan_effort_or_damping():
         tree.get_body("b").joint.extensions = [ext]
         with pytest.raises(FileFormatError, match=f"joint 'j': extension 0: {message}"):
             urdf_string(tree)
+
+
+# --- non-physical inertia ------------------------------------------------------------------------
+
+ODD_INERTIA = robot(link("a") + link("b", '<inertial><origin xyz="0 0 0" rpy="0 0 0"/><mass value="0.000001"/>'
+                    '<inertia ixx="0.00000002371" ixy="0.00000006119" ixz="0.00000001179" iyy="0.00000002833" '
+                    'iyz="0.00000000774" izz="0.00000003849"/></inertial>')
+                    + joint("j", "fixed", "a", "b", axis=None, limit=None))  # Tiago's antenna
+
+
+def test_non_physical_tensor_exported_as_read_and_named_when_edited(tmp_path):
+    tree = urdf_from_string(ODD_INERTIA)
+    assert _numbers(urdf_string(tree)) == _numbers(ODD_INERTIA)
+    tree.get_body("b").mass = 2e-6  # edited: computed, and the tensor itself is wrong
+    with pytest.raises(FileFormatError, match=r"body 'b': inertia about the centre of mass \[ixx iyy izz iyz ixz "
+                                              r"ixy\] = \[2\.371e-08, .*\] is not physical: it has a negative "
+                                              r"principal moment, -3\.53\d*e-08.*make it positive semi-definite"):
+        export_robot(tree, tmp_path / "x.urdf")
+
+
+@needs_robots
+def test_tiago_converts(tmp_path):
+    src = EXAMPLE_ROBOTS / EXTRA_URDFS["tiago"]
+    r = _kinetree("convert", str(src), str(tmp_path / "tiago.urdf"), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert _numbers(tmp_path / "tiago.urdf")["inertial", "base_antenna_left_link"] == _numbers(src)[
+        "inertial", "base_antenna_left_link"]
 
 
 # --- <mimic> on a fixed joint ----------------------------------------------------------------------
