@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
-from kinetree.core.io import dumps, open_robot, save_project
+from kinetree.core.io import dumps, export_robot, open_robot, save_project
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -162,6 +162,16 @@ class RobotDocument(QObject):
         self._path = target
         self.undo_stack.setClean()
         self.pathChanged.emit(target)
+
+    def export(self, path: str | Path, **options) -> str:
+        """Write the robot as URDF or a DH table CSV (``options`` as :func:`export_robot`); the
+        status line to show, saying what the format could not hold."""
+        export_robot(self._tree, path, configuration=self._q, **options)
+        n = len(self._tree.named_poses)
+        if n and not str(path).lower().endswith(".json"):
+            return (f"Exported {path}: {n} named pose{'s' if n > 1 else ''} not written (the format has no "
+                    "place for them; save a project to keep them)")
+        return f"Exported {path}"
 
     # --- selection ---------------------------------------------------------------------------
     def select(self, name: str | None) -> None:

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
-from kinetree.core.io import READ_SUFFIXES, export_robot, open_robot
+from kinetree.core.io import READ_SUFFIXES, open_robot
 from kinetree.core.io.project import load_project
 from PySide6.QtCore import QEventLoop, QObject, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -363,12 +363,12 @@ class MainWindow(QMainWindow):
     def export_to(self, path: Path, tip: str | None = None) -> bool:
         """Write the robot as URDF or a DH table CSV (of the chain to ``tip``); errors become a message."""
         try:
-            export_robot(self.doc.tree, path, tip=tip, convention=self.dh.model.convention,
-                         units="deg" if self.dh.model.degrees else "rad")
+            done = self.doc.export(path, tip=tip, convention=self.dh.model.convention,
+                                   units="deg" if self.dh.model.degrees else "rad")
         except (OSError, KineTreeError) as exc:
             self.show_error("Cannot export", f"{path.name}: {exc}")
             return False
-        self.statusBar().showMessage(f"Exported {path}", 5000)
+        self.statusBar().showMessage(done, 10000)
         return True
 
     # --- drag and drop -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh, rebuild_chain
 from kinetree.core.dh import DHEntry, dh_joint
-from kinetree.core.io import export_robot, import_robot
+from kinetree.core.io import import_robot
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
@@ -460,12 +460,12 @@ class DhTablePanel(QWidget):
             if not path:
                 return False
         try:
-            export_robot(self.doc.tree, path, tip=self._tip(), convention=self.model.convention,
-                         units="deg" if self.model.degrees else "rad")
+            done = self.doc.export(path, tip=self._tip(), convention=self.model.convention,
+                                   units="deg" if self.model.degrees else "rad")
         except (OSError, KineTreeError) as exc:
             self.doc.message.emit(f"Cannot export {Path(path).name}: {exc}")
             return False
-        self.doc.message.emit(f"Wrote {path}")
+        self.doc.message.emit(done)
         return True
 
     def _tip(self) -> str | None:

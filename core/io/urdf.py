@@ -78,7 +78,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
-from .safe_io import MAX_BODIES, read_regular_file
+from .safe_io import MAX_BODIES, read_regular_file, xml_error_text
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
 
 __all__ = [
@@ -227,7 +227,7 @@ def _parse_xml(data: bytes, ctx: _Ctx) -> etree._Element:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or (exc.position[0] if exc.position else None)
-        raise ctx.error(line or 0, "", f"malformed XML: {exc.msg}") from None
+        raise ctx.error(line or 0, "", f"malformed XML: {xml_error_text(exc.msg)}") from None
     except ValueError as exc:
         raise ctx.error(0, "", f"malformed XML: {exc}") from None
     info = root.getroottree().docinfo

@@ -158,3 +158,14 @@ def test_xml_limits_in_plain_words(data, want):
     assert re.match(want, xml_error_text(exc.value.msg))
     assert xml_error_text("Opening and ending tag mismatch: a line 1 and b") == \
         "Opening and ending tag mismatch: a line 1 and b"
+
+
+def test_a_deeply_nested_urdf_is_refused_in_plain_words(tmp_path):
+    from kinetree.core.errors import FileFormatError
+
+    deep = tmp_path / "deep.urdf"
+    deep.write_bytes(b'<robot name="r">' + b"<a>" * 300 + b"</a>" * 300 + b"</robot>")
+    with pytest.raises(FileFormatError) as exc:
+        import_robot(deep)
+    assert "deep.urdf:1" in str(exc.value) and "nested more than 256 elements deep" in str(exc.value)
+    assert "XML_PARSE_HUGE" not in str(exc.value)

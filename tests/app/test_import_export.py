@@ -188,3 +188,18 @@ def test_dh_of_chain_dialog_follows_later_edits(window, tmp_path):
     window.doc.undo_stack.undo()
     assert dialog.extraction is not None and dialog.use_button.isEnabled()
     dialog.close()
+
+
+def test_export_says_which_named_poses_the_format_drops(window, tmp_path):
+    window.doc.open("puma560")  # Corke's qz, qr, qs, qn
+    messages = []
+    window.doc.message.connect(messages.append)
+    with pytest.warns(UserWarning, match="4 named poses not written"):
+        assert window.export_to(tmp_path / "p.urdf")
+    assert "4 named poses not written" in window.statusBar().currentMessage()
+    with pytest.warns(UserWarning, match="4 named poses not written"):
+        assert window.dh.export_csv(str(tmp_path / "p.csv"))
+    assert "4 named poses not written" in messages[-1] and "save a project" in messages[-1]
+    window.doc.open("two_link_planar")  # no poses: nothing to say
+    assert window.export_to(tmp_path / "t.urdf")
+    assert window.statusBar().currentMessage() == f"Exported {tmp_path / 't.urdf'}"
