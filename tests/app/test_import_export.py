@@ -170,7 +170,7 @@ def test_real_robot_with_collada_meshes(window, tmp_path):
     dialog = window.dh.show_chain_dh()
     assert dialog is not None and dialog.table.rowCount() == 7
     assert window.export_to(tmp_path / "baxter.urdf")
-    back = import_robot(tmp_path / "baxter.urdf")
+    back = import_robot(tmp_path / "baxter.urdf", package_paths=(str(robots),))  # its package:// URIs, kept
     q = window.doc.configuration
     np.testing.assert_allclose(back.get_transform(back.config_to_vector(window.doc.tree.config_to_dict(q)),
                                                   "left_gripper"),

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from kinetree.core import extract_dh, import_robot
 from kinetree.core.io import export_robot
+from kinetree.core.io.urdf_check import MeshNotFoundWarning
 from urdf_fixtures import EXAMPLE_ROBOTS as ROBOTS
 from urdf_fixtures import REAL_URDFS as URDFS
 
@@ -74,7 +75,9 @@ def test_export_and_reimport_keeps_every_pose(key, tmp_path):
     tree, _, _ = load(key)
     out = tmp_path / f"{key}.urdf"
     export_robot(tree, out)
-    back = import_robot(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MeshNotFoundWarning)  # package:// URIs kept: found through the package path
+        back = import_robot(out, package_paths=(str(ROBOTS), str(ROBOTS.parents[1])))  # Talos: package:///example-robot-data/…
     rng = np.random.default_rng(3)
     for _ in range(5):
         q = tree.random_configuration(rng)
