@@ -443,6 +443,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
         mine = self._base
         mine._mass, mine._com, mine._inertia = base._mass, base._com.copy(), base._inertia.copy()
         mine._visuals, mine._collisions, mine._extensions = base._visuals, base._collisions, base._extensions
+        mine.__dict__.update({k: v for k, v in base.__dict__.items() if k.startswith("_urdf_")})  # as read
 
     # --- configurations ----------------------------------------------------------------------
     def _positions(self) -> list[tuple[RigidBody, int]]:

@@ -200,6 +200,8 @@ def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) 
     conventions = {e.convention for e in rows}
     if not rows or any(e.link is None for e in rows) or len(conventions) != 1:
         return None
+    if any(tree.get_body(e.body).joint.mimic is not None for e in rows):
+        return None  # a table has no place for a mimic: extract_dh refuses it, saying so
     if convention not in (None, *conventions):
         return None
     eye = np.eye(4)

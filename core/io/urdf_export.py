@@ -178,7 +178,9 @@ class _Writer:
         if uri is not None and uri != filename:
             from .urdf import resolve_mesh_uri  # urdf imports this module
 
-            if uri.startswith("package://") or self.out_dir is None or resolve_mesh_uri(uri, self.out_dir) == filename:
+            if uri.startswith("package://") or (
+                    resolve_mesh_uri(uri, self.out_dir) == filename if self.out_dir is not None
+                    else uri.startswith("file://")):  # a string has no folder: only absolute URIs hold
                 return uri
         if "://" in filename or not os.path.isabs(filename):
             return filename

@@ -222,3 +222,17 @@ def test_reader_undoes_only_the_guard(tmp_path):
     path = tmp_path / "hand.csv"  # as a user or a spreadsheet writes it
     path.write_text("type,a,alpha,d,theta,name,joint\nR,0,0,0,q1,'=a,'x\nR,0,0,0,q2,''-b,it's\n", encoding="utf-8")
     assert [(lk.name, lk.joint_name) for lk in read_dh_csv(path).links] == [("=a", "'x"), ("'-b", "it's")]
+
+
+def test_a_mimic_in_a_stored_table_is_refused_not_dropped(tmp_path):
+    """A table has no mimic column: the stored rows must not be written as if the joint moved."""
+    from kinetree.core import Mimic
+    from kinetree.core.errors import KineTreeError
+
+    src = tmp_path / "in.csv"
+    src.write_text(PUMA_DEG, encoding="utf-8")
+    tree = import_robot(src)
+    tree.get_body("link3").joint.mimic = Mimic("q2", 2.0, 0.1)
+    with pytest.raises(KineTreeError, match="mimic"):
+        export_robot(tree, tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists()

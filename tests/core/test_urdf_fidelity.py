@@ -278,3 +278,31 @@ def test_talos_reduced_loads(tmp_path):
     assert len(tree.bodies) == len(etree.parse(str(src)).getroot().findall("joint"))
     r = _kinetree("convert", str(src), str(tmp_path / "t.urdf"), cwd=tmp_path)  # the command line too
     assert r.returncode == 0, r.stderr
+
+
+# --- found by review: the app edits copies; a string has no folder ------------------------------
+
+@needs_robots
+def test_a_copy_keeps_the_root_links_numbers_and_uris(tmp_path):
+    """Every app edit works on tree.copy(): the root link (the tree's base) kept nothing as read."""
+    tree = _quiet(import_robot, EXAMPLE_ROBOTS / REAL_URDFS["panda"])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    export_robot(tree, tmp_path / "a" / "r.urdf")
+    copy = tree.copy()
+    copy.bodies[0].mass = copy.bodies[0].mass  # a no-op edit, as doc.edit makes on its copy
+    export_robot(copy, tmp_path / "b" / "r.urdf")
+    assert (tmp_path / "b" / "r.urdf").read_text() == (tmp_path / "a" / "r.urdf").read_text()
+
+
+def test_a_urdf_string_names_meshes_that_resolve(tmp_path):
+    """urdf_string has no output folder: a relative URI as read would name nothing."""
+    pkg = _pkg(tmp_path)
+    tree = import_robot(pkg / "urdf" / "r.urdf", package_paths=(str(pkg.parent),))
+    text = urdf_string(tree)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no mesh 'not found'
+        back = urdf_from_string(text, package_paths=(str(pkg.parent),))
+    assert {v.filename for b in (back.base, *back.bodies) for v in (*b.visuals, *b.collisions)} == {
+        str((pkg / "meshes" / "m.stl").resolve())}
+    assert "package://my_robot/meshes/m.stl" in text  # a package URI still as written
