@@ -47,7 +47,7 @@ def name_arg(text: str) -> str:
 
 
 def cmd_details(args: argparse.Namespace) -> int:
-    tree, _ = open_robot(args.robot, allow_env=args.allow_env)
+    tree, _ = open_robot(args.robot, allow_env=args.allow_env, package_paths=tuple(args.package_path))
     print(tree.show_details())
     return 0
 
@@ -96,7 +96,7 @@ def pose_text(T: np.ndarray, fmt: str, digits: int, degrees: bool, extra: dict |
 
 
 def cmd_fk(args: argparse.Namespace) -> int:
-    tree, stored_q = open_robot(args.robot, allow_env=args.allow_env)
+    tree, stored_q = open_robot(args.robot, allow_env=args.allow_env, package_paths=tuple(args.package_path))
     if args.q is None and stored_q is not None:
         q = stored_q
     else:
@@ -117,7 +117,8 @@ def cmd_fk(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    tree, q = open_robot(args.input, allow_env=args.allow_env)  # a project's stored configuration goes on
+    tree, q = open_robot(args.input, allow_env=args.allow_env,  # a project's stored configuration goes on
+                         package_paths=tuple(args.package_path))
     count = export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units,
                          configuration=q)
     print(f"wrote {args.output} ({count} bodies)")  # what the file holds: a CSV holds one chain
@@ -179,6 +180,9 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
     for p in (d, f, c):  # off by default: a xacro's $(env X) would copy the environment into the model
         p.add_argument("--allow-env", action="store_true",
                        help="let a .xacro read environment variables ($(env X), $(optenv X))")
+        p.add_argument("--package-path", action="append", default=[], metavar="DIR",
+                       help="a folder holding ROS packages, for package:// mesh URIs (repeatable; "
+                            "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
 
     sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
     from .cli_ik import add_parser as add_ik  # here: cli_ik imports this module

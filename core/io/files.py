@@ -216,12 +216,12 @@ def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) 
 
 
 def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None,
-               allow_env: bool = False):
+               allow_env: bool = False, package_paths: tuple[str, ...] = ()):
     """``(tree, configuration or None)`` from a file of any readable kind or a library name.
 
     A string that names no existing file and has no robot-file extension is looked up in the
-    library (:func:`kinetree.core.load_robot`). ``on_warning`` and ``allow_env`` as for
-    :func:`import_robot`.
+    library (:func:`kinetree.core.load_robot`). ``on_warning``, ``allow_env`` and
+    ``package_paths`` as for :func:`import_robot`.
     """
     p = Path(source)
     if p.is_file() or p.name.lower().endswith(READ_SUFFIXES):
@@ -229,7 +229,7 @@ def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] |
             from .project import load_project
 
             return load_project(p)
-        return import_robot(p, on_warning=on_warning, allow_env=allow_env), None
+        return import_robot(p, on_warning=on_warning, allow_env=allow_env, package_paths=package_paths), None
     from ..library import load_robot
 
     return load_robot(str(source)), None

@@ -306,3 +306,14 @@ def test_a_urdf_string_names_meshes_that_resolve(tmp_path):
     assert {v.filename for b in (back.base, *back.bodies) for v in (*b.visuals, *b.collisions)} == {
         str((pkg / "meshes" / "m.stl").resolve())}
     assert "package://my_robot/meshes/m.stl" in text  # a package URI still as written
+
+
+def test_the_cli_finds_package_meshes_through_package_path(tmp_path):
+    pkg = _pkg(tmp_path)
+    out = tmp_path / "elsewhere" / "r.urdf"
+    out.parent.mkdir()
+    assert _kinetree("convert", str(pkg / "urdf" / "r.urdf"), str(out), cwd=tmp_path).returncode == 0
+    lost = _kinetree("details", str(out), cwd=tmp_path)
+    assert lost.returncode == 0 and "package://my_robot/meshes/m.stl' not found" in lost.stderr
+    found = _kinetree("details", str(out), "--package-path", str(pkg.parent), cwd=tmp_path)
+    assert found.returncode == 0 and "not found" not in found.stderr, found.stderr
