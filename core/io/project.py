@@ -35,6 +35,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,9 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             jd["mimic"] = {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier, "offset": j.mimic.offset}
         if j.extensions:
             jd["extensions"] = list(j.extensions)
+        read = getattr(j, "_urdf_origin", None)
+        if read is not None:
+            jd["urdf_origin"] = {"xyz": list(read[1]), "rpy": list(read[2])}
         dh = j.dh_parameters
         if dh is not None:
             jd["dh"] = {"convention": dh.convention, "a": dh.a, "alpha": dh.alpha, "d": dh.d,
@@ -107,25 +112,98 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
 
 
 def _inertia_and_visuals(b: RigidBody) -> dict[str, Any]:
+    shapes = getattr(b, "_urdf_shapes", None)
     d = {"mass": b.mass, "center_of_mass": b.center_of_mass.tolist(), "inertia": b.inertia.tolist(),
-         "visuals": [v.to_dict() for v in b.visuals], "collisions": [c.to_dict(color=False) for c in b.collisions]}
+         "visuals": [_shape_dict(v, shapes, True) for v in b.visuals],
+         "collisions": [_shape_dict(c, shapes, False) for c in b.collisions]}
     if b.extensions:
         d["extensions"] = list(b.extensions)
+    read = getattr(b, "_urdf_inertial", None)
+    if read is not None:
+        xyz, rpy, mass, moments = read[3]
+        d["urdf_inertial"] = {"xyz": list(xyz), "rpy": list(rpy), "mass": mass, "inertia": list(moments)}
     return d
 
 
-def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str) -> None:
+def _shape_dict(v: Visual, shapes: dict | None, color: bool) -> dict[str, Any]:
+    """``v``'s fields, with its origin as read and mesh URI as written (what URDF export would
+    write, see urdf_export ``_Writer.shape``) when the URDF import kept them."""
+    d = v.to_dict(color)
+    if shapes is not None:
+        origin = shapes["poses"].get(v.pose)
+        if origin is not None:
+            d["urdf_origin"] = {"xyz": list(origin[0]), "rpy": list(origin[1])}
+        uri = shapes["meshes"].get(v, shapes["meshes"].get(v.filename)) if v.kind == "mesh" else None
+        if uri is not None:
+            d["uri"] = uri
+    return d
+
+
+class _Reading:
+    """What loading needs besides the dictionary: where to look again for a mesh whose saved
+    path is gone (``base_dir``, its ancestors, ``package_paths``, ``$ROS_PACKAGE_PATH``), and
+    the warnings found (issued once the load succeeds)."""
+
+    def __init__(self, base_dir: str | os.PathLike | None, package_paths) -> None:
+        self.base_dir, self.package_paths = base_dir, tuple(package_paths)
+        self.warnings: list[str] = []
+        self._compose = None
+
+    def matrix(self, origin: dict) -> tuple[np.ndarray, tuple, tuple]:
+        """``(transform, xyz, rpy)`` of an ``<origin>`` as read, the transform computed as
+        yourdfpy computes it for the URDF import: bit for bit what export compares against, so
+        numbers that do not give a body's current pose or inertia (a hand-edited or hostile
+        file) are never written in its place."""
+        if self._compose is None:
+            from trimesh.transformations import compose_matrix  # yourdfpy's own (loaded only here)
+
+            self._compose = compose_matrix
+        xyz, rpy = tuple(map(float, origin["xyz"])), tuple(map(float, origin["rpy"]))
+        return self._compose(translate=np.array(xyz), angles=np.array(rpy)), xyz, rpy
+
+    def mesh_file(self, filename: str, uri: str, at: str) -> str:
+        """The saved mesh path if it exists here, else the URI resolved again (a project copied
+        with its package folder, or opened on another machine), else the saved path (warned)."""
+        if filename and os.path.isabs(filename) and os.path.isfile(filename):
+            return filename
+        from .urdf import resolve_mesh_uri
+
+        found = resolve_mesh_uri(uri, self.base_dir, self.package_paths)
+        if found is not None:
+            return found
+        shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
+        self.warnings.append(f"{at}: mesh {shown!r} not found; kept as saved")
+        return filename or uri
+
+
+def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str, reading: _Reading) -> None:
     if not isinstance(bd, dict):
         raise FileFormatError(f"{where}: must be an object")
     body.mass = bd.get("mass", 1.0)
     body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
     body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
-    body.visuals = _shapes(bd, "visuals", where)
-    body.collisions = _shapes(bd, "collisions", where)  # absent in version 1
+    read: dict = {"poses": {}, "meshes": {}}  # as urdf._fill_body keeps them
+    body.visuals = _shapes(bd, "visuals", where, reading, read)
+    body.collisions = _shapes(bd, "collisions", where, reading, read)  # absent in version 1
+    if read["poses"] or read["meshes"]:
+        body._urdf_shapes = read
     body.extensions = _get(bd, "extensions", where, [])
+    inertial = bd.get("urdf_inertial")
+    if inertial is not None:  # what the numbers give, as the URDF import computes it
+        from types import SimpleNamespace
+
+        from .urdf import _inertia_about_origin
+
+        T, xyz, rpy = reading.matrix(inertial)
+        mass = float(inertial["mass"])
+        ixx, ixy, ixz, iyy, iyz, izz = moments = tuple(map(float, inertial["inertia"]))
+        tensor = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        m, c, inertia = _inertia_about_origin(SimpleNamespace(mass=mass, origin=T, inertia=tensor))
+        body._urdf_inertial = (m, tuple(c.tolist()), tuple(inertia.tolist()), (xyz, rpy, mass, moments))
 
 
-def _shapes(bd: dict, key: str, where: str) -> list[Visual]:
+def _shapes(bd: dict, key: str, where: str, reading: _Reading, read: dict) -> list[Visual]:
+    """The visuals or collisions; their origins and mesh URIs as read go into ``read``."""
     items = _get(bd, key, where, [])
     if not isinstance(items, list):
         raise FileFormatError(f"{where}: {key}: must be a list")
@@ -134,11 +212,22 @@ def _shapes(bd: dict, key: str, where: str) -> list[Visual]:
         at = f"{where}: {key}[{k}]"
         if not isinstance(v, dict):
             raise FileFormatError(f"{at}: must be an object")
+        filename, uri = v.get("filename", ""), v.get("uri")
+        if uri is not None and v.get("kind") == "mesh":
+            filename = reading.mesh_file(filename, uri, at)
         try:
-            out.append(Visual(_get(v, "kind", at), _get(v, "size", at), v.get("pose", np.eye(4)),
-                              v.get("color", (0.7, 0.7, 0.75, 1)), v.get("filename", ""), v.get("name", "")))
+            vis = Visual(_get(v, "kind", at), _get(v, "size", at), v.get("pose", np.eye(4)),
+                         v.get("color", (0.7, 0.7, 0.75, 1)), filename, v.get("name", ""))
         except KineTreeError as exc:
             raise FileFormatError(f"{at}: {exc}") from None
+        if "urdf_origin" in v:
+            T, xyz, rpy = reading.matrix(v["urdf_origin"])
+            if tuple(map(tuple, T.tolist())) == vis.pose:  # else not this shape's origin: not kept
+                read["poses"].setdefault(vis.pose, (xyz, rpy))
+        if uri is not None and vis.kind == "mesh":
+            read["meshes"].setdefault(vis, uri)
+            read["meshes"].setdefault(vis.filename, uri)
+        out.append(vis)
     return out
 
 
@@ -150,7 +239,7 @@ def _get(d: dict, key: str, where: str, default: Any = ...) -> Any:
     return default
 
 
-def _joint_from_dict(jd: dict, where: str) -> Joint:
+def _joint_from_dict(jd: dict, where: str, reading: _Reading) -> Joint:
     if not isinstance(jd, dict):
         raise FileFormatError(f"{where}: 'joint' must be an object")
     jtype = _get(jd, "type", where)
@@ -183,11 +272,21 @@ def _joint_from_dict(jd: dict, where: str) -> Joint:
             raise FileFormatError(f"{where}: 'mimic' must be an object")
         j.mimic = Mimic(_get(mimic, "joint", where + ".mimic"), mimic.get("multiplier", 1.0), mimic.get("offset", 0.0))
     j.extensions = _get(jd, "extensions", where, [])
+    if "urdf_origin" in jd:  # export writes it while the joint's origin is still its transform
+        j._urdf_origin = reading.matrix(jd["urdf_origin"])
     return j
 
 
-def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.ndarray | None]:
-    """Rebuild a tree (and the stored configuration, if any) from :func:`tree_to_dict`'s output."""
+def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLike | None = None,
+                   package_paths: Sequence[str | os.PathLike] = (),
+                   on_warning: Callable[[str], None] | None = None) -> tuple[RigidBodyTree, np.ndarray | None]:
+    """Rebuild a tree (and the stored configuration, if any) from :func:`tree_to_dict`'s output.
+
+    A mesh saved with its URI (``uri``) whose saved path does not exist is looked for again
+    from ``base_dir`` (the project's folder), ``package_paths`` and ``$ROS_PACKAGE_PATH``; one
+    not found is kept with a :class:`~kinetree.core.io.urdf.MeshNotFoundWarning` (to
+    ``on_warning`` when given), issued only when the load succeeds."""
+    reading = _Reading(base_dir, package_paths)
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise FileFormatError(f"{source}: not a KineTree project (missing \"format\": \"{FORMAT}\")")
     version = d.get("version")
@@ -214,12 +313,12 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
                 raise FileFormatError(f"{where}: must be an object")
             where = f"{source}: body {bd.get('name', k)!r}"
             body = RigidBody(_get(bd, "name", where))
-            body.joint = _joint_from_dict(_get(bd, "joint", where), where)
-            _set_inertia_and_visuals(body, bd, where)
+            body.joint = _joint_from_dict(_get(bd, "joint", where), where, reading)
+            _set_inertia_and_visuals(body, bd, where, reading)
             items.append((body, _get(bd, "parent", where)))
         tree.add_bodies(items)
         if "base" in d:
-            _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base")
+            _set_inertia_and_visuals(tree.base, d["base"], f"{source}: base", reading)
         tree.extensions = _get(d, "extensions", source, [])
         tree.check_mimics()
         q = d.get("configuration")
@@ -231,6 +330,14 @@ def tree_from_dict(d: Any, source: str = "project") -> tuple[RigidBodyTree, np.n
         raise FileFormatError(f"{source}: {exc}") from None
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise FileFormatError(f"{source}: malformed field ({type(exc).__name__}: {exc})") from None
+    if reading.warnings:
+        from .urdf_check import MeshNotFoundWarning
+
+        for msg in reading.warnings:
+            if on_warning is not None:
+                on_warning(msg)
+            else:
+                warnings.warn(msg, MeshNotFoundWarning, stacklevel=3)
     return tree, config
 
 
@@ -257,8 +364,13 @@ def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np
     atomic_write_text(path, text)
 
 
-def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | None]:
-    """Load a project file; raises :class:`FileFormatError` naming the file and the problem."""
+def load_project(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),
+                 on_warning: Callable[[str], None] | None = None) -> tuple[RigidBodyTree, np.ndarray | None]:
+    """Load a project file; raises :class:`FileFormatError` naming the file and the problem.
+    A mesh whose saved path is gone is looked for again from its URI as written (see
+    :func:`tree_from_dict`: the project's folder and its ancestors, ``package_paths``,
+    ``$ROS_PACKAGE_PATH``); warnings go to ``on_warning`` when given, else to
+    :func:`warnings.warn`."""
     path = Path(path)
     data = read_regular_file(path, MAX_BYTES, "project")
     try:
@@ -266,4 +378,5 @@ def load_project(path: str | os.PathLike) -> tuple[RigidBodyTree, np.ndarray | N
     except UnicodeDecodeError as exc:
         raise FileFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     with gc_paused():  # a third of a big load was garbage-collector passes
-        return tree_from_dict(parse_json(text, str(path)), str(path))
+        return tree_from_dict(parse_json(text, str(path)), str(path), base_dir=path.parent.absolute(),
+                              package_paths=package_paths, on_warning=on_warning)

@@ -5,6 +5,8 @@ checked where they are read, by :func:`kinetree.core.xml_fragment.check_fragment
 A project is hostile input: ``"mass": "1.5"`` or a visual ``"name": {}`` must be refused with
 the field's path, not loaded (and fail later at export), and ``1e400`` or a 5000-digit integer
 must not reach ``float()``/``int()``. Unknown fields are ignored (newer minor additions).
+The numbers and mesh URIs a URDF import read (``urdf_origin``, ``urdf_inertial``, ``uri``)
+get the URDF reader's bounds.
 
 Bounds, the engine's own (so whatever KineTree saves, it loads): lengths (translations, DH
 ``a``/``d``, centres of mass, visual sizes, prismatic and planar positions and offsets),
@@ -199,7 +201,41 @@ def _check_visual(v: Any, where: Where) -> None:
         "color": lambda x, w: numbers(x, (3, 4), w),
         "filename": string,
         "name": string,
+        "urdf_origin": lambda x, w: _check_urdf_origin(x, w, MAX_LENGTH),
+        "uri": _check_uri,
     })
+    if "uri" in v and v["kind"] != "mesh":
+        raise FileFormatError(f"{where / 'uri'}: only a mesh has a URI (this shape is a {v['kind']!r:.40})")
+
+
+def _check_urdf_origin(v: Any, where: Where, rpy_bound: float) -> None:
+    """An ``<origin>``'s numbers as a URDF gave them: ``{"xyz": [3], "rpy": [3]}``, within the
+    URDF reader's bounds."""
+    obj(v, where)
+    _require(v, where, "xyz", "rpy")
+    numbers(v["xyz"], 3, where / "xyz", MAX_LENGTH)
+    numbers(v["rpy"], 3, where / "rpy", rpy_bound)
+
+
+def _check_urdf_inertial(v: Any, where: Where) -> None:
+    """An ``<inertial>`` as a URDF gave it: origin ``xyz``/``rpy``, ``mass`` (≥ 0) and
+    ``inertia`` ``[ixx ixy ixz iyy iyz izz]`` about the centre of mass (as the URDF reader:
+    not necessarily physical, each at most :data:`MAX_MASS`)."""
+    _check_urdf_origin(v, where, MAX_LENGTH)
+    _require(v, where, "mass", "inertia")
+    if number(v["mass"], where / "mass", MAX_MASS) < 0:
+        raise FileFormatError(f"{where / 'mass'} = {v['mass']!r} is negative")
+    numbers(v["inertia"], 6, where / "inertia", MAX_MASS)
+
+
+def _check_uri(v: Any, where: Where) -> None:
+    """A mesh URI as a URDF wrote it: a file name's rules (no control character, NUL included;
+    at most MAX_PATH_LENGTH characters)."""
+    from ..names import MAX_PATH_LENGTH, text_problem
+
+    problem = text_problem(v, max_length=MAX_PATH_LENGTH)
+    if problem is not None:
+        raise FileFormatError(f"{where} {problem}")
 
 
 def check_inertia_and_visuals(bd: dict, where: Where) -> None:
@@ -210,6 +246,7 @@ def check_inertia_and_visuals(bd: dict, where: Where) -> None:
         "inertia": lambda x, w: numbers(x, 6, w, MAX_BODY_INERTIA),
         "visuals": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
         "collisions": lambda x, w: [_check_visual(vi, w[i]) for i, vi in enumerate(array(x, w))],
+        "urdf_inertial": _check_urdf_inertial,
     })
 
 
@@ -281,6 +318,7 @@ def check_joint(jd: Any, where: Where) -> None:
         "joint_to_parent_transform": transform,
         "child_to_joint_transform": transform,
         "mimic": _check_mimic,
+        "urdf_origin": lambda x, w: _check_urdf_origin(x, w, FINITE),  # a joint's rpy: finite, as the URDF reader
     })
 
 

@@ -189,13 +189,14 @@ def test_package_uris_exported_as_written(tmp_path):
             assert got[2] == "../ws/my_robot/meshes/m.stl" and got[3] == written[3]
 
 
-def test_project_keeps_resolved_paths(tmp_path):
-    """The project stores the resolved path (it has no field for the URI): written relative."""
+def test_project_keeps_resolved_paths_and_uris(tmp_path):
+    """The project stores the resolved path and the URI as written (see
+    test_project_urdf_fidelity.py): exported as written."""
     pkg = _pkg(tmp_path)
     tree = tree_from_dict(tree_to_dict(import_robot(pkg / "urdf" / "r.urdf")))[0]
     assert tree.base.visuals[0].filename == str((pkg / "meshes" / "m.stl").resolve())
     export_robot(tree, pkg / "urdf" / "p.urdf")
-    assert _meshes(pkg / "urdf" / "p.urdf")[0] == "../meshes/m.stl"
+    assert _meshes(pkg / "urdf" / "p.urdf") == _meshes(pkg / "urdf" / "r.urdf")
 
 
 # --- refused numbers ------------------------------------------------------------------------------
