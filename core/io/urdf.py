@@ -401,6 +401,8 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
     try:
         tree = RigidBodyTree(out.root)
         tree.extensions = out.robot_ext
+        if out.robot_name:  # on the base body: tree.copy() carries its _urdf_* attributes
+            tree.base._urdf_robot = out.robot_name
         _fill_body(tree.base, links[out.root], materials, base_dir, package_paths, ctx, out)
         for jname in out.order:
             uj = jmap[jname]

@@ -124,6 +124,7 @@ class _Checked:
         self.joint_origin: dict[str, tuple[tuple, tuple]] = {}
         self.link_inertial: dict[str, tuple] = {}
         self.link_origins: dict[str, dict[str, list]] = {}  # link -> visual/collision -> origins
+        self.robot_name: str | None = None  # as read
 
 
 def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
@@ -294,9 +295,10 @@ def check_document(root, ctx: Any, max_links: int) -> _Checked:
     """Validate what KineTree reads, set aside what it does not model, and order the joints."""
     if not isinstance(root.tag, str) or root.tag != "robot":
         raise ctx.error(root, "", f"root element is <{root.tag}>, expected <robot>")
-    if not root.get("name"):
-        root.set("name", "robot")
     out = _Checked()
+    out.robot_name = root.get("name") or None
+    if not out.robot_name:
+        root.set("name", "robot")
     n_links = sum(1 for _ in root.iterchildren("link"))
     if n_links > max_links:
         raise ctx.error(root, "robot", f"{n_links} links is more than the {max_links} KineTree accepts")

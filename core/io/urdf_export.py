@@ -336,8 +336,9 @@ class _Writer:
 
 
 def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
-    """The URDF text of ``tree`` (see the module docstring for how each part is written)."""
-    return _export(tree, robot_name or "robot", None)
+    """The URDF text of ``tree`` (see the module docstring for how each part is written); the
+    robot is named ``robot_name``, else as in the URDF read, else ``robot``."""
+    return _export(tree, robot_name or getattr(tree.base, "_urdf_robot", None) or "robot", None)
 
 
 def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
@@ -364,8 +365,8 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
 
 
 def export_urdf(tree: RigidBodyTree, path: str | os.PathLike, *, robot_name: str | None = None) -> None:
-    """Write ``tree`` as URDF to ``path`` atomically; the robot is named after the file unless
-    ``robot_name`` is given. Raises :class:`FileFormatError` for a spherical joint."""
+    """Write ``tree`` as URDF to ``path`` atomically; the robot is named ``robot_name``, else as
+    in the URDF read, else after the file. Raises :class:`FileFormatError` for a spherical joint."""
     path = Path(path)
-    name = robot_name or path.name.split(".")[0] or "robot"
+    name = robot_name or getattr(tree.base, "_urdf_robot", None) or path.name.split(".")[0] or "robot"
     atomic_write_text(path, _export(tree, name, path.parent.resolve()))
