@@ -383,6 +383,8 @@ def _make_joint(uj, jmap, ctx: _Ctx, out: _Checked) -> Joint:
         j.set_fixed_transform(T)
     if uj.name in out.joint_origin:  # the origin's numbers as read and the transform they gave
         j._urdf_origin = (T, *out.joint_origin[uj.name])
+    if uj.name in out.joint_attrs:  # attributes KineTree does not model (dont_collapse …)
+        j._urdf_attrs = out.joint_attrs[uj.name]
     return j
 
 
@@ -401,8 +403,10 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
     try:
         tree = RigidBodyTree(out.root)
         tree.extensions = out.robot_ext
-        if out.robot_name:  # on the base body: tree.copy() carries its _urdf_* attributes
-            tree.base._urdf_robot = out.robot_name
+        # the robot's own data as read, on the base body (tree.copy() carries its _urdf_* attributes)
+        for attr, value in (("_urdf_robot", out.robot_name), ("_urdf_robot_attrs", out.robot_attrs)):
+            if value:
+                setattr(tree.base, attr, value)
         _fill_body(tree.base, links[out.root], materials, base_dir, package_paths, ctx, out)
         for jname in out.order:
             uj = jmap[jname]
@@ -428,7 +432,8 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     """Fill ``body`` from the link. The numbers as read are kept (private attributes, copied
     with the body, not saved in projects) for export to write back while what they gave is
     unchanged: ``_urdf_inertial`` = (mass, centre of mass, inertia they gave, inertial as read),
-    ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written}}."""
+    ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written}},
+    ``_urdf_attrs`` = the link's attributes KineTree does not model."""
     if link.inertial is not None:
         m, c, inertia = _inertia_about_origin(link.inertial)
     else:
@@ -441,6 +446,8 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     body.collisions = _visuals(link, materials, base_dir, package_paths, ctx.source, out, read, "collision")
     if read["poses"] or read["meshes"]:
         body._urdf_shapes = read
+    if link.name in out.link_attrs:
+        body._urdf_attrs = out.link_attrs[link.name]
     body.extensions = out.link_ext.get(link.name, ())
 
 

@@ -124,7 +124,11 @@ class _Checked:
         self.joint_origin: dict[str, tuple[tuple, tuple]] = {}
         self.link_inertial: dict[str, tuple] = {}
         self.link_origins: dict[str, dict[str, list]] = {}  # link -> visual/collision -> origins
-        self.robot_name: str | None = None  # as read
+        # the robot's name and the attributes KineTree does not model, as read
+        self.robot_name: str | None = None
+        self.robot_attrs: dict[str, str] = {}
+        self.link_attrs: dict[str, dict[str, str]] = {}
+        self.joint_attrs: dict[str, dict[str, str]] = {}
 
 
 def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
@@ -191,6 +195,8 @@ def _check_link(el, ctx: Any, out: _Checked) -> None:
     if name in out.link_line:
         raise ctx.error(el, f"link {name!r}", f"duplicate link name (first defined on line {out.link_line[name]})")
     out.link_line[name] = el.sourceline or 0
+    if len(el.attrib) > 1:
+        out.link_attrs[name] = _unmodelled_attrs(el, ("name",))
     what = f"link {name!r}"
     keep = out.link_ext.setdefault(name, [])
     count = {"visual": 0, "collision": 0, "inertial": 0}
@@ -208,6 +214,12 @@ def _check_link(el, ctx: Any, out: _Checked) -> None:
                 out.link_inertial[name] = _check_inertial(child, ctx, what)
         elif not _check_shape(name, k, child, ctx, out):
             _set_aside(child, keep)
+
+
+def _unmodelled_attrs(el, modelled: tuple[str, ...]) -> dict[str, str]:
+    """``el``'s attributes KineTree does not model (``version``, ``dont_collapse`` …), in order;
+    only plain names (a namespaced one would come back under another prefix)."""
+    return {k: v for k, v in el.attrib.items() if k not in modelled and not k.startswith("{")}
 
 
 def _check_inertial(inertial, ctx: Any, what: str) -> tuple:
@@ -235,6 +247,8 @@ def _check_joint(el, ctx: Any, out: _Checked) -> tuple[str, str, str]:
     if name in out.joint_line:
         raise ctx.error(el, what, f"duplicate joint name (first defined on line {out.joint_line[name]})")
     out.joint_line[name] = el.sourceline or 0
+    if len(el.attrib) > 2:
+        out.joint_attrs[name] = _unmodelled_attrs(el, ("name", "type"))
     jtype = el.get("type")
     if jtype not in _URDF_TYPES:
         raise ctx.error(el, what, f"joint type {jtype!r} is not one of {', '.join(_URDF_TYPES)}")
@@ -299,6 +313,8 @@ def check_document(root, ctx: Any, max_links: int) -> _Checked:
     out.robot_name = root.get("name") or None
     if not out.robot_name:
         root.set("name", "robot")
+    if len(root.attrib) > 1:
+        out.robot_attrs = _unmodelled_attrs(root, ("name",))
     n_links = sum(1 for _ in root.iterchildren("link"))
     if n_links > max_links:
         raise ctx.error(root, "robot", f"{n_links} links is more than the {max_links} KineTree accepts")

@@ -168,6 +168,7 @@ class _Writer:
         self.tree = tree
         self.out_dir = out_dir
         self.root = etree.Element("robot", name=robot_name)
+        self.root.attrib.update(getattr(tree.base, "_urdf_robot_attrs", {}))
         self.colors: dict[tuple[float, ...], str] = {}
         self.links = {tree.base_name, *tree.body_names}
         self.joints = set(tree.joint_names())
@@ -195,6 +196,7 @@ class _Writer:
 
     def link(self, body: RigidBody) -> None:
         el = etree.SubElement(self.root, "link", name=body.name)
+        el.attrib.update(getattr(body, "_urdf_attrs", {}))
         m, c, Io = body.mass, body.center_of_mass, body.inertia
         read = _inertial_as_read(body)
         own = bool(read is not None or m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0))
@@ -267,8 +269,9 @@ class _Writer:
             parent.append(ext)
 
     def joint_el(self, name: str, jtype: str, parent: str, child: str, T: np.ndarray,
-                 as_read: tuple | None = None) -> etree._Element:
+                 as_read: tuple | None = None, attrs: dict | None = None) -> etree._Element:
         el = etree.SubElement(self.root, "joint", name=name, type=jtype)
+        el.attrib.update(attrs or {})
         etree.SubElement(el, "parent", link=parent)
         etree.SubElement(el, "child", link=child)
         _origin(el, T, as_read)
@@ -316,7 +319,8 @@ class _Writer:
         child = body.name
         if extra:
             child = unique_name(f"{j.name}_frame", self.links, "_")
-        el = self.joint_el(j.name, urdf_type, parent, child, origin, _joint_origin_as_read(j, origin))
+        el = self.joint_el(j.name, urdf_type, parent, child, origin, _joint_origin_as_read(j, origin),
+                           getattr(j, "_urdf_attrs", None))
         if axis is not None:
             etree.SubElement(el, "axis", xyz=_vec(axis))
         limit = None

@@ -1,5 +1,6 @@
 """URDF → URDF keeps the robot's name (``<robot name="ur5">`` exported to out01.urdf stayed
-ur5 only with ``robot_name=``)."""
+ur5 only with ``robot_name=``) and the attributes KineTree does not model (``version``,
+``dont_collapse`` …)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,21 @@ def test_robot_name_order_and_tree_copy(tmp_path):
     unnamed = urdf_from_string('<robot><link name="a"/></robot>')
     export_urdf(unnamed, tmp_path / "stem.urdf")
     assert _name(tmp_path / "stem.urdf") == "stem"
+
+
+ATTRS = '<robot name="r" version="1.0"><link name="a" custom="yes"/><link name="b"/>' \
+        '<joint name="j" type="fixed" dont_collapse="true"><parent link="a"/><child link="b"/></joint></robot>'
+
+
+def test_cli_convert_keeps_unmodelled_attributes(tmp_path):
+    (tmp_path / "a.urdf").write_text(ATTRS)
+    for src, dst in (("a.urdf", "b.urdf"), ("b.urdf", "c.urdf")):
+        r = _kinetree("convert", src, dst, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    root = etree.parse(str(tmp_path / "b.urdf")).getroot()
+    assert dict(root.attrib) == {"name": "r", "version": "1.0"}
+    assert dict(root.find("link").attrib) == {"name": "a", "custom": "yes"}
+    assert dict(root.find("joint").attrib) == {"name": "j", "type": "fixed", "dont_collapse": "true"}
+    assert (tmp_path / "c.urdf").read_bytes() == (tmp_path / "b.urdf").read_bytes()
+    copy = urdf_from_string(ATTRS).copy()  # as every app edit
+    assert urdf_string(copy) == urdf_string(urdf_from_string(ATTRS))
