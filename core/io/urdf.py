@@ -53,7 +53,9 @@ Import (:func:`import_urdf`, :func:`urdf_from_string`)
       with a :class:`MeshNotFoundWarning`. Warnings are issued only when the import succeeds.
     - The numbers as read (each ``<origin>``'s xyz and rpy, each ``<inertial>``) and the mesh
       URIs as written are kept with the joint and body (not in projects), so that export writes
-      them back, bit for bit, while what they gave is unchanged (see :func:`_fill_body`).
+      them back, bit for bit, while what they gave is unchanged (see :func:`_fill_body`); so
+      are the robot's name, its ``<material>`` definitions, each visual's ``<material>`` and
+      the attributes of ``<robot>``, ``<link>`` and ``<joint>`` KineTree does not model.
 
 Export (:func:`export_urdf`, :func:`urdf_string`)
     See :mod:`kinetree.core.io.urdf_export`.
@@ -291,7 +293,9 @@ def _visuals(link, materials, base_dir, package_paths, source, out: _Checked, re
     origins = out.link_origins.get(link.name, {}).get(tag, [])
     if len(origins) != len(shapes):  # cannot happen (the check pass keeps what yourdfpy reads)
         origins = [None] * len(shapes)
-    for v, origin in zip(shapes, origins):
+    mats = out.link_materials.get(link.name, []) if tag == "visual" else []
+    known = len(mats) == len(shapes)  # else (cannot happen) the materials as read are not kept
+    for k, (v, origin) in enumerate(zip(shapes, origins)):
         g = v.geometry
         color = _DEFAULT_COLOR
         material = getattr(v, "material", None)
@@ -325,6 +329,10 @@ def _visuals(link, materials, base_dir, package_paths, source, out: _Checked, re
         if kind == "mesh":  # by shape (two may name one file differently), and by file after an edit
             read["meshes"].setdefault(vis, uri)
             read["meshes"].setdefault(filename, uri)
+        if known:  # by shape (None: it had no material), and by the colour it gave after an edit
+            read["materials"].setdefault(vis, mats[k])
+            if mats[k] is not None:
+                read["materials"].setdefault(vis.color, mats[k])
         visuals.append(vis)
     return visuals
 
@@ -404,7 +412,8 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
         tree = RigidBodyTree(out.root)
         tree.extensions = out.robot_ext
         # the robot's own data as read, on the base body (tree.copy() carries its _urdf_* attributes)
-        for attr, value in (("_urdf_robot", out.robot_name), ("_urdf_robot_attrs", out.robot_attrs)):
+        for attr, value in (("_urdf_robot", out.robot_name), ("_urdf_robot_attrs", out.robot_attrs),
+                            ("_urdf_materials", tuple(out.robot_materials))):
             if value:
                 setattr(tree.base, attr, value)
         _fill_body(tree.base, links[out.root], materials, base_dir, package_paths, ctx, out)
@@ -432,8 +441,9 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     """Fill ``body`` from the link. The numbers as read are kept (private attributes, copied
     with the body, not saved in projects) for export to write back while what they gave is
     unchanged: ``_urdf_inertial`` = (mass, centre of mass, inertia they gave, inertial as read),
-    ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written}},
-    ``_urdf_attrs`` = the link's attributes KineTree does not model."""
+    ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written},
+    "materials": {visual or colour: ``<material>`` text or None}}, ``_urdf_attrs`` = the link's
+    attributes KineTree does not model."""
     if link.inertial is not None:
         m, c, inertia = _inertia_about_origin(link.inertial)
     else:
@@ -441,10 +451,10 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     body.mass, body.center_of_mass, body.inertia = m, c, inertia
     if link.inertial is not None and link.name in out.link_inertial:
         body._urdf_inertial = (m, tuple(c.tolist()), tuple(inertia.tolist()), out.link_inertial[link.name])
-    read: dict = {"poses": {}, "meshes": {}}
+    read: dict = {"poses": {}, "meshes": {}, "materials": {}}
     body.visuals = _visuals(link, materials, base_dir, package_paths, ctx.source, out, read)
     body.collisions = _visuals(link, materials, base_dir, package_paths, ctx.source, out, read, "collision")
-    if read["poses"] or read["meshes"]:
+    if read["poses"] or read["meshes"] or read["materials"]:
         body._urdf_shapes = read
     if link.name in out.link_attrs:
         body._urdf_attrs = out.link_attrs[link.name]

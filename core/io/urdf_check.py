@@ -124,9 +124,12 @@ class _Checked:
         self.joint_origin: dict[str, tuple[tuple, tuple]] = {}
         self.link_inertial: dict[str, tuple] = {}
         self.link_origins: dict[str, dict[str, list]] = {}  # link -> visual/collision -> origins
-        # the robot's name and the attributes KineTree does not model, as read
+        self.link_materials: dict[str, list] = {}  # link -> each kept visual's <material> text (or None)
+        self.material_texts: dict[tuple, str] = {}
+        # the robot's name, attributes KineTree does not model and <material> definitions, as read
         self.robot_name: str | None = None
         self.robot_attrs: dict[str, str] = {}
+        self.robot_materials: list[str] = []
         self.link_attrs: dict[str, dict[str, str]] = {}
         self.joint_attrs: dict[str, dict[str, str]] = {}
 
@@ -137,10 +140,13 @@ def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
     what = f"link {link!r} {vis.tag} {k}"
     origin = _check_origin(vis, ctx, what, MAX_LENGTH)
 
-    def ok() -> bool:  # modelled: its origin as read, in yourdfpy's order of the kept shapes
-        out.link_origins.setdefault(link, {}).setdefault(vis.tag, []).append(origin)
-        return True
     mat = vis.find("material")
+
+    def ok() -> bool:  # modelled: its origin (and material) as read, in yourdfpy's order of the kept shapes
+        out.link_origins.setdefault(link, {}).setdefault(vis.tag, []).append(origin)
+        if vis.tag == "visual":
+            out.link_materials.setdefault(link, []).append(None if mat is None else _material_text(mat, out))
+        return True
     if mat is not None and vis.tag == "visual":
         col = mat.find("color")
         if col is not None:
@@ -183,6 +189,17 @@ def _check_shape(link: str, k: int, vis, ctx: Any, out: _Checked) -> bool:
     if np.any(size <= 0):
         return skip(f"{g.tag} size {size.tolist()} is not positive")
     return ok()
+
+
+def _material_text(mat, out: _Checked) -> str:
+    """``fragment_text(mat)``, shared by the usual ``<material name="…"/>`` references (fast
+    imports of big robots)."""
+    if len(mat) or mat.text:
+        return fragment_text(mat)
+    key = tuple(mat.attrib.items())
+    if key not in out.material_texts:
+        out.material_texts[key] = fragment_text(mat)
+    return out.material_texts[key]
 
 
 def _set_aside(el, keep: list[str]) -> None:
@@ -322,6 +339,7 @@ def check_document(root, ctx: Any, max_links: int) -> _Checked:
         if isinstance(el.tag, str) and el.tag not in _ROBOT_MODELLED:
             _set_aside(el, out.robot_ext)
     for el in root.findall("material"):
+        out.robot_materials.append(fragment_text(el))
         col = el.find("color")
         if col is not None:
             _numbers(col, "rgba", (3, 4), ctx, f"material {el.get('name')!r}", "1 1 1 1")

@@ -35,10 +35,16 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
       from the body origin with a body-frame inertia smaller than ``m·|c|²``) or over
       :data:`~kinetree.core.io.project_check.MAX_MASS` has no valid URDF inertial: refused
       with a :class:`FileFormatError` naming the body.
-    - Visuals with an inline material ``<material name="kt_color_N"><color rgba/></material>``,
-      one name per distinct colour. A mesh read from a URDF is written with its URI as
-      written there: a ``package://`` URI always, a relative path or ``file://`` URI while it
-      still names the file from the output folder. Other mesh paths under the output folder
+    - A visual read from a URDF keeps its ``<material>`` as read (name, ``<texture>`` …) while
+      that still gives its colour (a reference to a named material is resolved as the reader
+      does, against what is written), and has none if it had none; the robot-level
+      ``<material>`` definitions are written back as read, first. Other visuals get an inline
+      ``<material name="kt_color_N"><color rgba/></material>``, one name per distinct colour
+      (never a name the file uses). The robot's name and the attributes of ``<robot>``,
+      ``<link>`` and ``<joint>`` KineTree does not model are written as read.
+    - A mesh read from a URDF is written with its URI as written there: a ``package://`` URI
+      always, a relative path or ``file://`` URI while it still names the file from the output
+      folder. Other mesh paths under the output folder
       are written relative to it (``../`` for its parent folder, as in the usual ``urdf/`` +
       ``meshes/`` layout), other absolute paths as ``file://`` URIs.
     - Collision geometry → ``<collision>`` (name, origin, geometry), after the visuals.
@@ -75,6 +81,7 @@ from .urdf_check import UrdfWarning, check_joint_numbers
 __all__ = ["export_urdf", "urdf_string"]
 
 _BIG = sys.float_info.max
+_NEW = object()  # a visual whose material as read is not known (not from a URDF, or edited)
 #: The URDF reader's size limit (kinetree.core.io.urdf.MAX_BYTES; that module imports this one).
 _MAX_URDF_BYTES = 50 * 1024 * 1024
 #: Extension tags that would change the robot's structure if written back where they are kept.
@@ -170,6 +177,8 @@ class _Writer:
         self.root = etree.Element("robot", name=robot_name)
         self.root.attrib.update(getattr(tree.base, "_urdf_robot_attrs", {}))
         self.colors: dict[tuple[float, ...], str] = {}
+        # each visual's <visual> element, colour and <material> as read (None: none; _NEW: not known)
+        self.materials: list[tuple[etree._Element, tuple[float, ...], str | None]] = []
         self.links = {tree.base_name, *tree.body_names}
         self.joints = set(tree.joint_names())
 
@@ -212,17 +221,55 @@ class _Writer:
             etree.SubElement(ine, "mass", value=_num(mass))
             etree.SubElement(ine, "inertia", dict(zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), map(_num, moments))))
         shapes = getattr(body, "_urdf_shapes", None) or {"poses": {}, "meshes": {}}
+        mats = shapes.get("materials", {})
         for v in body.visuals:
             ve = self.shape(el, "visual", v, shapes)
             color = tuple(v.color)
-            name = self.colors.setdefault(color, f"kt_color_{len(self.colors)}")
-            mat = etree.SubElement(ve, "material", name=name)
-            etree.SubElement(mat, "color", rgba=_vec(color))
+            # the material as read while the visual (or at least its colour) is unchanged
+            self.materials.append((ve, color, mats.get(v, mats.get(color, _NEW))))
         for c in body.collisions:
             self.shape(el, "collision", c, shapes)
         if body.extensions:
             check_extensions(body.extensions, f"body {body.name!r}", "link", own)
         self.extensions(el, body.extensions, f"body {body.name!r}")
+
+    def write_materials(self) -> None:
+        """Give each visual its ``<material>``: as read if it still gives the visual's colour
+        (a reference to a named material is resolved as the reader does, against what is
+        written), none if it had none, else ``kt_color_N`` with the colour inline."""
+        from .urdf import _DEFAULT_COLOR, _rgba  # urdf imports this module
+
+        def rgba(mat) -> tuple[float, ...]:
+            return _rgba((mat.find("color").get("rgba") or "1 1 1 1").split())
+
+        named: dict[str, tuple[float, ...]] = {}  # the reader's global materials, robot-level first
+        taken = set()
+        for mat in self.root.iterchildren("material"):
+            taken.add(mat.get("name"))
+            if mat.get("name") and mat.find("color") is not None:
+                named.setdefault(mat.get("name"), rgba(mat))
+        placed, count = [], 0
+        for ve, color, text in self.materials:
+            mat = None if text in (None, _NEW) else fragment_element(text)
+            if mat is not None:
+                taken.add(mat.get("name"))
+                if mat.get("name") and mat.find("color") is not None:
+                    named.setdefault(mat.get("name"), rgba(mat))
+            placed.append((ve, color, text, mat))
+        for ve, color, text, mat in placed:
+            if mat is not None and mat.find("color") is None \
+                    and named.get(mat.get("name"), _DEFAULT_COLOR) != color:
+                mat = None  # the name now gives another colour (its definition was edited)
+            if mat is None and text is not None:
+                if color not in self.colors:
+                    while f"kt_color_{count}" in taken:  # never a name the file uses
+                        count += 1
+                    self.colors[color] = f"kt_color_{count}"
+                    count += 1
+                mat = etree.Element("material", name=self.colors[color])
+                etree.SubElement(mat, "color", rgba=_vec(color))
+            if mat is not None:
+                ve.append(mat)
 
     def shape(self, parent, tag: str, v: Visual, read: dict) -> etree._Element:
         """``read``: the body's shape origins and mesh URIs as read (see urdf._fill_body)."""
@@ -351,10 +398,13 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
                               "to be read back")
     w = _Writer(tree, robot_name, out_dir)
     w.root.append(etree.Comment(" Exported by KineTree "))
+    for text in getattr(tree.base, "_urdf_materials", ()):  # the robot's <material> definitions as read
+        w.root.append(fragment_element(text))
     w.link(tree.base)
     for b in tree.bodies:
         w.link(b)
         w.joint(b, tree.parent_name(b.name))
+    w.write_materials()
     check_extensions(tree.extensions, "robot", "robot")
     w.extensions(w.root, tree.extensions, "robot", "robot")
     n_links = sum(1 for _ in w.root.iterchildren("link"))
