@@ -80,7 +80,7 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
     if kind == "project":
         from .project import load_project
 
-        return load_project(path)[0]
+        return load_project(path, package_paths=package_paths, on_warning=on_warning)[0]
     from .dh_csv import read_dh_csv
 
     table = read_dh_csv(path)
@@ -228,7 +228,7 @@ def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] |
         if file_kind(p) == "project":
             from .project import load_project
 
-            return load_project(p)
+            return load_project(p, package_paths=package_paths, on_warning=on_warning)
         return import_robot(p, on_warning=on_warning, allow_env=allow_env, package_paths=package_paths), None
     from ..library import load_robot
 

@@ -318,3 +318,17 @@ def test_the_cli_finds_package_meshes_through_package_path(tmp_path):
     assert lost.returncode == 0 and "package://my_robot/meshes/m.stl' not found" in lost.stderr
     found = _kinetree("details", str(out), "--package-path", str(pkg.parent), cwd=tmp_path)
     assert found.returncode == 0 and "not found" not in found.stderr, found.stderr
+
+
+def test_the_cli_finds_a_projects_package_meshes_through_package_path(tmp_path):
+    pkg = _pkg(tmp_path)
+    project = tmp_path / "elsewhere" / "r.kinetree.json"
+    project.parent.mkdir()
+    assert _kinetree("convert", str(pkg / "urdf" / "r.urdf"), str(project), cwd=tmp_path).returncode == 0
+    moved = tmp_path / "moved"
+    pkg.parent.rename(moved)  # the saved paths are gone; the URIs remain
+    lost = _kinetree("details", str(project), cwd=tmp_path)
+    assert lost.returncode == 0 and "mesh 'package:" in lost.stderr
+    found = _kinetree("details", str(project), "--package-path", str(moved), cwd=tmp_path)
+    # the package:// meshes are found; the relative and file:// ones named the old place
+    assert found.returncode == 0 and "mesh 'package:" not in found.stderr and "body 'b'" in found.stderr, found.stderr
