@@ -5,16 +5,13 @@ is written, never the stale material."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import warnings
 from pathlib import Path
 
 import pytest
 from kinetree.core.io.urdf import export_urdf, import_urdf, urdf_from_string, urdf_string
 from kinetree.core.xml_fragment import fragment_text
 from lxml import etree
+from test_urdf_fidelity import _kinetree, _quiet
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
@@ -36,16 +33,6 @@ TEXTURED = """<robot name="r" version="1.0">
 """
 
 
-def _quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
-
-
-def _kinetree(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "kinetree.app", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
 
 
 def _summary(path_or_text) -> dict:
