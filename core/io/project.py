@@ -139,6 +139,9 @@ def _shape_dict(v: Visual, shapes: dict | None, color: bool) -> dict[str, Any]:
     return d
 
 
+MAX_MISSING_LISTED = 50  # missing meshes named in warnings; past them a load stops looking
+
+
 class _Reading:
     """What loading needs besides the dictionary: where to look again for a mesh whose saved
     path is gone (``base_dir``, its ancestors, ``package_paths``, ``$ROS_PACKAGE_PATH``), and
@@ -148,6 +151,8 @@ class _Reading:
         self.base_dir, self.package_paths = base_dir, tuple(package_paths)
         self.warnings: list[str] = []
         self._compose = None
+        self._resolved: dict[str, str | None] = {}  # URI → file: a robot names a mesh many times
+        self.missing = 0  # meshes found nowhere
 
     def matrix(self, origin: dict) -> tuple[np.ndarray, tuple, tuple]:
         """``(transform, xyz, rpy)`` of an ``<origin>`` as read, the transform computed as
@@ -161,19 +166,38 @@ class _Reading:
         xyz, rpy = tuple(map(float, origin["xyz"])), tuple(map(float, origin["rpy"]))
         return self._compose(translate=np.array(xyz), angles=np.array(rpy)), xyz, rpy
 
-    def mesh_file(self, filename: str, uri: str, at: str) -> str:
-        """The saved mesh path if it exists here, else the URI resolved again (a project copied
-        with its package folder, or opened on another machine), else the saved path (warned)."""
+    def mesh_file(self, filename: str, uri: str, at: str) -> tuple[str, bool]:
+        """``(path, keep_uri)``: the saved mesh path if it exists here, else the URI resolved
+        again (a project copied with its package folder, or opened on another machine), else
+        the saved path (warned). A ``package://`` URI is kept only if it names that path (export
+        writes it without looking: a hand-edited or hostile one must not stand for another
+        file); export checks other URIs against its own folder."""
         if filename and os.path.isabs(filename) and os.path.isfile(filename):
-            return filename
-        from .urdf import resolve_mesh_uri
+            path = filename
+        else:
+            path = self._resolve(uri)
+            if path is None:
+                self.missing += 1
+                if self.missing <= MAX_MISSING_LISTED:
+                    shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
+                    self.warnings.append(f"{at}: mesh {shown!r} not found; kept as saved")
+                elif self.missing == MAX_MISSING_LISTED + 1:
+                    self.warnings.append(f"{at}: and more meshes not found (not listed, no longer looked for)")
+                return filename or uri, True
+        if not uri.startswith("package://"):
+            return path, True
+        tail = uri[len("package://"):].lstrip("/")
+        return path, Path(path).as_posix().endswith("/" + tail) or self._resolve(uri) == path
 
-        found = resolve_mesh_uri(uri, self.base_dir, self.package_paths)
-        if found is not None:
-            return found
-        shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
-        self.warnings.append(f"{at}: mesh {shown!r} not found; kept as saved")
-        return filename or uri
+    def _resolve(self, uri: str) -> str | None:
+        """The file ``uri`` names from here (cached; not looked for once many were missing)."""
+        if uri not in self._resolved:
+            if self.missing > MAX_MISSING_LISTED:  # bounded work for a hostile file
+                return None
+            from .urdf import resolve_mesh_uri
+
+            self._resolved[uri] = resolve_mesh_uri(uri, self.base_dir, self.package_paths)
+        return self._resolved[uri]
 
 
 def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str, reading: _Reading) -> None:
@@ -214,7 +238,8 @@ def _shapes(bd: dict, key: str, where: str, reading: _Reading, read: dict) -> li
             raise FileFormatError(f"{at}: must be an object")
         filename, uri = v.get("filename", ""), v.get("uri")
         if uri is not None and v.get("kind") == "mesh":
-            filename = reading.mesh_file(filename, uri, at)
+            filename, keep = reading.mesh_file(filename, uri, at)
+            uri = uri if keep else None
         try:
             vis = Visual(_get(v, "kind", at), _get(v, "size", at), v.get("pose", np.eye(4)),
                          v.get("color", (0.7, 0.7, 0.75, 1)), filename, v.get("name", ""))

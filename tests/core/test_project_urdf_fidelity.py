@@ -18,18 +18,12 @@ from kinetree.core import FileFormatError, export_robot, import_robot
 from kinetree.core.io.project import load_project
 from kinetree.core.io.urdf import MeshNotFoundWarning
 from lxml import etree
-from test_urdf_fidelity import _pkg
+from test_urdf_fidelity import _pkg, _quiet
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
 #: What a project keeps of the URDF as read (the URDF reader may keep more, e.g. the robot's name).
 CARRIED = ("_urdf_origin", "_urdf_inertial", "_urdf_shapes")
-
-
-def _quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 def _carried_only(tree):
@@ -283,3 +277,34 @@ def test_as_read_values_that_do_not_give_the_body_are_not_written(tmp_path):
     assert _floats(l1.find("inertial/mass"), "value") == [1.0]
     assert _floats(l1.find("visual/origin"), "xyz") == [0.0, 0.0, 0.1]
     assert _floats(root.find("joint[@name='j1']/origin"), "rpy")[0] == pytest.approx(0.1, abs=1e-15)
+
+
+# --- found by review: a URI beside an existing file; many missing meshes -------------------------
+
+def test_a_package_uri_naming_another_file_is_not_exported(tmp_path):
+    pkg = _pkg(tmp_path)
+    tree = _quiet(import_robot, pkg / "urdf" / "r.urdf")
+    export_robot(tree, tmp_path / "p.kinetree.json")
+    d = json.loads((tmp_path / "p.kinetree.json").read_text())
+    visual = d["base"]["visuals"][0]
+    assert visual["uri"] == "package://my_robot/meshes/m.stl"
+    visual["uri"] = "package://evil_pkg/other.stl"  # beside a filename that exists
+    (tmp_path / "p.kinetree.json").write_text(json.dumps(d))
+    back, _ = load_project(tmp_path / "p.kinetree.json")
+    export_robot(back, tmp_path / "out.urdf")
+    assert "evil_pkg" not in (tmp_path / "out.urdf").read_text()
+
+
+def test_many_missing_meshes_are_bounded_work(tmp_path):
+    pkg = _pkg(tmp_path)
+    tree = _quiet(import_robot, pkg / "urdf" / "r.urdf")
+    export_robot(tree, tmp_path / "p.kinetree.json")
+    d = json.loads((tmp_path / "p.kinetree.json").read_text())
+    template = d["base"]["visuals"][0]
+    d["base"]["visuals"] = [{**template, "filename": f"/gone/{k}.stl", "uri": f"package://gone{k}/m.stl"}
+                            for k in range(2000)]
+    (tmp_path / "p.kinetree.json").write_text(json.dumps(d))
+    seen = []
+    back, _ = load_project(tmp_path / "p.kinetree.json", on_warning=seen.append)
+    assert len(back.base.visuals) == 2000  # kept as saved
+    assert len(seen) == 51 and "no longer looked for" in seen[-1]
