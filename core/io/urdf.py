@@ -331,8 +331,8 @@ def _visuals(link, materials, base_dir, package_paths, source, out: _Checked, re
             read["meshes"].setdefault(filename, uri)
         if known:  # by shape (None: it had no material), and by the colour it gave after an edit
             read["materials"].setdefault(vis, mats[k])
-            if mats[k] is not None:
-                read["materials"].setdefault(vis.color, mats[k])
+            if mats[k] is not None:  # a visual moved or resized keeps its material; a new one of that colour does not
+                read["materials"].setdefault((vis.color, vis.kind, vis.filename), mats[k])
         visuals.append(vis)
     return visuals
 
@@ -442,7 +442,7 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
     with the body, not saved in projects) for export to write back while what they gave is
     unchanged: ``_urdf_inertial`` = (mass, centre of mass, inertia they gave, inertial as read),
     ``_urdf_shapes`` = {"poses": {pose: (xyz, rpy)}, "meshes": {shape or filename: URI as written},
-    "materials": {visual or colour: ``<material>`` text or None}}, ``_urdf_attrs`` = the link's
+    "materials": {visual or (colour, kind, mesh file): ``<material>`` text or None}}, ``_urdf_attrs`` = the link's
     attributes KineTree does not model."""
     if link.inertial is not None:
         m, c, inertia = _inertia_about_origin(link.inertial)

@@ -225,8 +225,8 @@ class _Writer:
         for v in body.visuals:
             ve = self.shape(el, "visual", v, shapes)
             color = tuple(v.color)
-            # the material as read while the visual (or at least its colour) is unchanged
-            self.materials.append((ve, color, mats.get(v, mats.get(color, _NEW))))
+            # the material as read while the visual (or its colour, kind and mesh file) is unchanged
+            self.materials.append((ve, color, mats.get(v, mats.get((color, v.kind, v.filename), _NEW))))
         for c in body.collisions:
             self.shape(el, "collision", c, shapes)
         if body.extensions:

@@ -159,3 +159,20 @@ def test_cli_convert_keeps_unmodelled_attributes(tmp_path):
     assert (tmp_path / "c.urdf").read_bytes() == (tmp_path / "b.urdf").read_bytes()
     copy = urdf_from_string(ATTRS).copy()  # as every app edit
     assert urdf_string(copy) == urdf_string(urdf_from_string(ATTRS))
+
+
+def test_a_new_visual_of_the_same_colour_gets_no_texture():
+    from dataclasses import replace
+
+    from kinetree.core import Visual
+
+    tree = urdf_from_string(TEXTURED)
+    a = tree.base
+    textured = a.visuals[0]
+    moved = replace(textured, pose=((1, 0, 0, 0.5), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)))
+    a.visuals = [moved, *a.visuals[1:], Visual("sphere", (0.1,), color=textured.color)]
+    text = urdf_string(tree)
+    link_a = etree.fromstring(text.encode()).find("link[@name='a']")
+    materials = [v.find("material") for v in link_a.findall("visual")]
+    assert materials[0].get("name") == "tex"  # the moved visual keeps its material
+    assert materials[-1] is None or materials[-1].get("name") != "tex"  # the new sphere: not the textured material
