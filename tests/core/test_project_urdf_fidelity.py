@@ -281,11 +281,14 @@ def test_as_read_values_that_do_not_give_the_body_are_not_written(tmp_path):
 
 # --- found by review: a URI beside an existing file; many missing meshes -------------------------
 
+def _package_project(tmp_path: Path) -> dict:
+    """The project of _pkg's robot, as a dictionary to tamper with (written back to p.kinetree.json)."""
+    export_robot(_quiet(import_robot, _pkg(tmp_path) / "urdf" / "r.urdf"), tmp_path / "p.kinetree.json")
+    return json.loads((tmp_path / "p.kinetree.json").read_text())
+
+
 def test_a_package_uri_naming_another_file_is_not_exported(tmp_path):
-    pkg = _pkg(tmp_path)
-    tree = _quiet(import_robot, pkg / "urdf" / "r.urdf")
-    export_robot(tree, tmp_path / "p.kinetree.json")
-    d = json.loads((tmp_path / "p.kinetree.json").read_text())
+    d = _package_project(tmp_path)
     visual = d["base"]["visuals"][0]
     assert visual["uri"] == "package://my_robot/meshes/m.stl"
     visual["uri"] = "package://evil_pkg/other.stl"  # beside a filename that exists
@@ -296,10 +299,7 @@ def test_a_package_uri_naming_another_file_is_not_exported(tmp_path):
 
 
 def test_many_missing_meshes_are_bounded_work(tmp_path):
-    pkg = _pkg(tmp_path)
-    tree = _quiet(import_robot, pkg / "urdf" / "r.urdf")
-    export_robot(tree, tmp_path / "p.kinetree.json")
-    d = json.loads((tmp_path / "p.kinetree.json").read_text())
+    d = _package_project(tmp_path)
     template = d["base"]["visuals"][0]
     d["base"]["visuals"] = [{**template, "filename": f"/gone/{k}.stl", "uri": f"package://gone{k}/m.stl"}
                             for k in range(2000)]
