@@ -655,20 +655,3 @@ def test_non_robot_root_refused():
 def test_missing_file():
     with pytest.raises(FileFormatError, match="no such file"):
         import_urdf("/nonexistent/robot.urdf")
-
-
-# =============================================================================================
-# speed
-# =============================================================================================
-
-def test_130_link_import_is_fast():
-    text = urdf_string(random_tree(129))  # 130 links with the base
-    load(text)  # warm up (first call imports yourdfpy)
-    best = min(_timed(lambda: load(text)) for _ in range(3))
-    assert best < 0.3, f"130-link import took {best:.3f} s"
-
-
-def _timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
