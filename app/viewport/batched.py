@@ -41,8 +41,10 @@ _VERTEX = f"""
         int i = k * 3;
         vec4 p = vec4(dot(u_rows[i], a_position), dot(u_rows[i + 1], a_position),
                       dot(u_rows[i + 2], a_position), 1.0);
-        // a highlighted body (self-collision) is drawn in HIGHLIGHT's red, its shading kept
-        v_color = u_tint[k] > 0.5 ? vec4(1.0, 0.12, 0.1, a_color.a) : a_color;
+        // a highlighted body (self-collision, tint 1) is drawn red, its shading kept; the body
+        // under the cursor (tint 0.5) lighter
+        v_color = u_tint[k] > 0.75 ? vec4(1.0, 0.12, 0.1, a_color.a)
+                : u_tint[k] > 0.25 ? vec4(min(a_color.rgb * 1.3 + vec3(0.15), vec3(1.0)), a_color.a) : a_color;
         v_view = (u_mv * p).xyz;
         gl_Position = u_mvp * p;
     }}
@@ -191,6 +193,8 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         self.detailed = True
         self._rows = np.zeros((0, 3, 4), dtype=np.float32)
         self._tint = np.zeros(0, dtype=np.float32)
+        self._red: list[int] = []
+        self._hovered: int | None = None
 
     def set_parts(self, parts: list[Part]) -> None:
         """Replace every mesh (and drop the decimated copy)."""
@@ -212,8 +216,19 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
 
     def set_highlighted(self, slots) -> None:
         """Draw the meshes of these slots in red (none: every mesh in its own colour)."""
-        tint = np.zeros(max([len(self._rows), *(s + 1 for s in slots)]), dtype=np.float32)
-        tint[list(slots)] = 1.0
+        self._red = [int(s) for s in slots]
+        self._set_tint()
+
+    def set_hovered(self, slot: int | None) -> None:
+        """Draw the meshes of this slot lighter (the body under the cursor); None: none."""
+        self._hovered = slot
+        self._set_tint()
+
+    def _set_tint(self) -> None:
+        hovered = [] if self._hovered is None else [self._hovered]
+        tint = np.zeros(max([len(self._rows), *(s + 1 for s in [*self._red, *hovered])]), dtype=np.float32)
+        tint[hovered] = 0.5
+        tint[self._red] = 1.0
         if not np.array_equal(tint, self._tint):
             self._tint = tint
             self.update()

@@ -43,13 +43,14 @@ def label_order(count: int, selected: int | None, hovered: int | None, leaves, a
 
 
 def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor,
-                font: QFont, cache: dict[str, QStaticText],
-                order: list[int] | None = None) -> list[tuple[str, QRectF]]:
+                font: QFont, cache: dict[str, QStaticText], order: list[int] | None = None,
+                hits: list[tuple[QRectF, list[int]]] | None = None) -> list[tuple[str, QRectF]]:
     """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts.
 
     ``order`` lists the labels to draw, most important first (default: all, in index order). A
     label whose rectangle would overlap one already kept is dropped, so what is drawn stays
-    readable. Returns the drawn texts with their rectangles."""
+    readable. Returns the drawn texts with their rectangles; ``hits`` gets each drawn rectangle
+    with the indices of the labels it shows (for picking)."""
     painter.setFont(font)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
@@ -59,7 +60,9 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
             continue
         (x, y), ok = px[k], front[k]
         if ok and np.isfinite(x) and np.isfinite(y) and abs(x) < 1e6 and abs(y) < 1e6:
-            groups.setdefault((round(x / 5), round(y / 5)), [x, y, []])[2].append(texts[k])
+            group = groups.setdefault((round(x / 5), round(y / 5)), [x, y, [], []])
+            group[2].append(texts[k])
+            group[3].append(k)
     metrics = QFontMetricsF(font)
     ascent, height = metrics.ascent(), metrics.height()
     widths = _widths(font)
@@ -67,7 +70,7 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
     # kept rectangles (x0, y0, x1, y1) by the 64-px cells they cover: a 1000-body tree's labels
     # are checked against their neighbours only, in plain Python numbers
     cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-    for x, y, names in groups.values():  # in priority order: the first label of a group set it
+    for x, y, names, indices in groups.values():  # in priority order: the first label of a group set it
         text = ", ".join(names)
         width = widths.get(text)
         if width is None:
@@ -78,6 +81,8 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
                    for j in range(int(y0 // 64), int(y1 // 64) + 1)]
         if not any(x0 < r[2] and r[0] < x1 and y0 < r[3] and r[1] < y1 for c in covered for r in cells.get(c, ())):
             kept.append((text, QRectF(x0, y0, width, height), QPointF(x0, y0)))
+            if hits is not None:
+                hits.append((kept[-1][1], indices))
             for c in covered:
                 cells.setdefault(c, []).append((x0, y0, x1, y1))
     shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
@@ -120,6 +125,7 @@ class LabelsItem(GLGraphicsItem):
         self.static_texts: dict[str, QStaticText] = {}
         self.order: list[int] | None = None
         self.drawn: list[tuple[str, QRectF]] = []  # what the last paint drew, and where
+        self.drawn_bodies: list[tuple[QRectF, list[int]]] = []  # each drawn label's rectangle and indices
 
     def set_data(self, texts: list[str] | None = None, positions: np.ndarray | None = None,
                  color: QColor | None = None, order: list[int] | None | bool = False) -> None:
@@ -139,6 +145,7 @@ class LabelsItem(GLGraphicsItem):
         view = self.view()
         px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
         painter = QPainter(view)
+        self.drawn_bodies = []
         self.drawn = draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts,
-                                 self.order)
+                                 self.order, self.drawn_bodies)
         painter.end()

@@ -16,6 +16,7 @@ from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .meshes import SHADER, visual_mesh
+from .picking import Picker
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
                         [0, 0.3, 1, 1], [0, 0.3, 1, 1]], dtype=float)
@@ -81,6 +82,7 @@ class RobotViewport(gl.GLViewWidget):
         self.addItem(self.collisions)
         self._collision_parts: list[Part] = []
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
+        self.picker = Picker(self)  # click or hover: the body under the cursor
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
@@ -155,6 +157,7 @@ class RobotViewport(gl.GLViewWidget):
         self.show_collisions = bool(on)
         self._build_collisions()
         self._place_collisions()
+        self.picker.invalidate()
         self.update()
 
     def _build_collisions(self) -> None:
@@ -265,7 +268,9 @@ class RobotViewport(gl.GLViewWidget):
         if new_items:
             self._lod_ready = False  # decimated copies are made on the first drag, not at every edit
         self.labels.set_data(texts=[tree.base_name, *(b.name for b in bodies)])
+        self.picker.invalidate()
         self._hovered = None
+        self.batch.set_hovered(None)
         self._update_label_order()
         self._build_collisions()
         self.set_theme(self.theme)
@@ -437,15 +442,26 @@ class RobotViewport(gl.GLViewWidget):
         """Widget pixel coordinates (x right, y down) of 3D points."""
         return project_points(view_mvp(self), points, self.width(), self.height())[0]
 
-    def body_at(self, x: float, y: float, radius: float = 14.0) -> str | None:
-        """The body whose frame origin is drawn nearest (within ``radius`` px) to (x, y)."""
-        names = [self.doc.tree.base_name, *self.doc.tree.body_names]
-        pts = np.vstack([np.zeros((1, 3)), self._poses[:, :3, 3]]) if len(self._poses) else np.zeros((1, 3))
-        px = self.project(pts)
-        dist = np.hypot(px[:, 0] - x, px[:, 1] - y)
-        k = int(np.argmin(dist[::-1]))
-        k = len(dist) - 1 - k  # prefer the deepest body when frames coincide
-        return names[k] if dist[k] <= radius else None
+    def _name(self, k: int | None) -> str | None:
+        if k is None:
+            return None
+        return self.doc.tree.base_name if k == 0 else self.doc.tree.body_names[k - 1]
+
+    def body_at(self, x: float, y: float) -> str | None:
+        """The body drawn under (x, y): its frame origin or label, else its nearest surface."""
+        return self._name(self.picker.body_at(x, y))
+
+    def _set_hovered(self, k: int | None) -> None:
+        if k != self._hovered:
+            self._hovered = k
+            self._update_label_order()
+            self.batch.set_hovered(None if k is None else int(self._slot_of_index[k]))
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Escape and self.doc.selection is not None:
+            self.doc.select(None)  # Esc clears the selection, as a click on empty space does
+            return
+        super().keyPressEvent(ev)
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         self._press = ev.position()
@@ -460,17 +476,12 @@ class RobotViewport(gl.GLViewWidget):
             return
         if ev.buttons():  # orbiting or panning: as fluid as a slider drag
             self._interacting()
-        else:  # the body under the cursor is labelled
-            hovered = self._label_index(self.body_at(ev.position().x(), ev.position().y()))
-            if hovered != self._hovered:
-                self._hovered = hovered
-                self._update_label_order()
+        else:  # the body under the cursor is labelled and lit
+            self._set_hovered(self.picker.body_at(ev.position().x(), ev.position().y()))
         super().mouseMoveEvent(ev)
 
     def leaveEvent(self, ev) -> None:  # noqa: N802
-        if self._hovered is not None:
-            self._hovered = None
-            self._update_label_order()
+        self._set_hovered(None)
         super().leaveEvent(ev)
 
     def wheelEvent(self, ev) -> None:  # noqa: N802
@@ -482,7 +493,7 @@ class RobotViewport(gl.GLViewWidget):
         self.ik_handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
-                self.doc.select(self.body_at(ev.position().x(), ev.position().y()))
+                self.doc.select(self._name(self.picker.click(ev.position().x(), ev.position().y())))
         self._press = None
         if not handle:
             super().mouseReleaseEvent(ev)

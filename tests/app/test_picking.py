@@ -1,0 +1,151 @@
+"""Picking in the viewport, as a user clicks: a body's geometry, its frame or its label selects
+it, the nearest surface along the ray wins, empty space and Esc clear, the body under the cursor
+is lit, and coinciding frames are reached by clicking again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from kinetree.core import Joint, RigidBody, RigidBodyTree, Visual
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from test_view_docks_pose import image_array
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+def pixel(vp, point) -> QPoint:
+    x, y = vp.project(np.asarray(point, dtype=float)[None])[0]
+    return QPoint(int(round(x)), int(round(y)))
+
+
+def translated(x=0.0, y=0.0, z=0.0) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, 3] = x, y, z
+    return T
+
+
+def box(size, at, color=(0.3, 0.5, 0.8, 1.0)) -> Visual:
+    return Visual("box", tuple(size), pose=tuple(map(tuple, translated(*at))), color=color)
+
+
+def arm() -> RigidBodyTree:
+    """base → upper (revolute about z, a 0.6 m box along x) → fore (revolute, at x = 0.6, a box
+    along x) → tool (fixed, at fore's origin: two frames in one place)."""
+    tree = RigidBodyTree()
+    upper = RigidBody("upper")
+    upper.joint = Joint("j1", "revolute")
+    upper.visuals = (box((0.6, 0.08, 0.08), (0.3, 0, 0)),)
+    tree.add_body(upper, tree.base_name)
+    fore = RigidBody("fore")
+    fore.joint = Joint("j2", "revolute")
+    fore.joint.set_fixed_transform(translated(0.6))
+    fore.visuals = (box((0.4, 0.06, 0.06), (0.2, 0, 0), (0.8, 0.5, 0.2, 1.0)),)
+    tree.add_body(fore, "upper")
+    tool = RigidBody("tool")
+    tool.joint = Joint("tool_joint", "fixed")
+    tree.add_body(tool, "fore")
+    return tree
+
+
+@pytest.fixture
+def win(make_window):
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.load(arm())
+    vp = w.viewport
+    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
+    vp.repaint()
+    return w
+
+
+def click(vp, p: QPoint) -> None:
+    QTest.mouseClick(vp, LEFT, NONE, p)
+
+
+def test_a_click_on_a_bodys_geometry_selects_it(win):
+    vp, doc = win.viewport, win.doc
+    click(vp, pixel(vp, [0.3, 0, 0]))  # the middle of upper's box, far from any frame origin
+    assert doc.selection == "upper"
+    click(vp, pixel(vp, [0.85, 0, 0]))  # fore's box
+    assert doc.selection == "fore"
+    assert win.bodies.view.currentIndex().data() == "fore"  # the Bodies panel follows
+
+
+def test_a_click_on_empty_space_or_esc_clears_the_selection(win):
+    vp, doc = win.viewport, win.doc
+    click(vp, pixel(vp, [0.3, 0, 0]))
+    assert doc.selection == "upper"
+    click(vp, QPoint(8, vp.height() - 8))  # a corner: nothing drawn
+    assert doc.selection is None
+    click(vp, pixel(vp, [0.3, 0, 0]))
+    vp.setFocus()
+    QTest.keyClick(vp, Qt.Key.Key_Escape)
+    assert doc.selection is None
+
+
+def test_the_surface_nearest_the_camera_wins(win):
+    vp, doc = win.viewport, win.doc
+    # a box on the base placed between the camera and the middle of upper's box
+    eye = np.array(vp.cameraPosition())
+    target = np.array([0.3, 0.0, 0.0])
+    between = target + 0.4 * (eye - target)
+    tree = doc.tree.copy()
+    tree.base.visuals = (box((0.05, 0.05, 0.05), between, (0.2, 0.8, 0.2, 1.0)),)
+    doc.load(tree)
+    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
+    vp.repaint()
+    click(vp, pixel(vp, target))
+    assert doc.selection == doc.tree.base_name  # the small box in front, not upper behind it
+    vp.picker._last_click = None
+    click(vp, pixel(vp, [0.1, 0, 0]))  # beside it: upper
+    assert doc.selection == "upper"
+
+
+def test_clicking_again_on_coinciding_frames_reaches_each(win):
+    vp, doc = win.viewport, win.doc
+    at = pixel(vp, [0.6, 0, 0])  # fore's and tool's origins (upper's box ends there too)
+    picked = []
+    for _ in range(3):
+        click(vp, at)
+        picked.append(doc.selection)
+    assert {"fore", "tool"} <= set(picked[:2]) and picked[2] == picked[0]
+
+
+def test_a_click_on_a_label_selects_its_body(win):
+    vp, doc = win.viewport, win.doc
+    tree = arm()
+    tree.get_body("upper").joint.set_fixed_transform(translated(z=0.3))  # upper's label apart from the base's
+    doc.load(tree)
+    vp.set_all_labels(True)
+    vp.repaint()
+    rect = next(r for r, i in vp.labels.drawn_bodies if i == [1])  # upper's label
+    at = rect.center().toPoint() + QPoint(int(rect.width() / 4), 0)
+    assert vp.picker.frames_at(at.x(), at.y()) == [1]  # the label, not the frame origin
+    click(vp, at)
+    assert doc.selection == "upper"
+
+
+def test_the_body_under_the_cursor_is_lit(win):
+    vp = win.viewport
+    p = pixel(vp, [0.3, 0, 0])
+    vp.repaint()
+    before = image_array(vp.grabFramebuffer())[p.y() - 2:p.y() + 3, p.x() - 2:p.x() + 3].mean(axis=(0, 1))
+    QTest.mouseMove(vp, p)
+    assert vp._hovered == 1
+    vp.repaint()
+    after = image_array(vp.grabFramebuffer())[p.y() - 2:p.y() + 3, p.x() - 2:p.x() + 3].mean(axis=(0, 1))
+    assert after.sum() > before.sum() + 30, (before, after)
+    QTest.mouseMove(vp, QPoint(8, vp.height() - 8))
+    assert vp._hovered is None
+
+
+def test_picking_follows_the_pose(win):
+    vp, doc = win.viewport, win.doc
+    doc.set_configuration(np.array([np.pi / 2, 0.0]))
+    vp.repaint()
+    click(vp, pixel(vp, [0.0, 0.3, 0.0]))  # upper's box now lies along y
+    assert doc.selection == "upper"
+    click(vp, QPoint(8, vp.height() - 8))
+    click(vp, pixel(vp, [0.3, 0.0, 0.0]))  # where it was: nothing
+    assert doc.selection is None
