@@ -335,7 +335,8 @@ def install_analysis(window: MainWindow) -> Analysis:
     view_menu = menu_named(window, "&View")
     view_menu.addSeparator()
     analysis.workspace_action = window._toggle(
-        view_menu, "&Workspace", analysis.set_workspace, "showWorkspace", False, "W", name="workspaceAction")
+        view_menu, "&Workspace", analysis.set_workspace, "showWorkspace", False, "Shift+W",
+        name="workspaceAction")  # W is the move-frame tool
     analysis.workspace_action.setToolTip("Where the selected body (else the end effector) can reach, "
                                          f"{WORKSPACE_SAMPLES:,} random configurations coloured by manipulability")
     analysis.com_action = window._toggle(

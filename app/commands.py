@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .document import RobotDocument
 
 CONFIGURATION_ID = 1001
+TREE_DRAG_ID = 1002
 
 
 class TreeEditCommand(QUndoCommand):
@@ -26,11 +27,28 @@ class TreeEditCommand(QUndoCommand):
 
     def __init__(self, doc: RobotDocument, text: str, before: tuple[RigidBodyTree, np.ndarray],
                  after: tuple[RigidBodyTree, np.ndarray], selection_after: str | None,
-                 change: TreeChange) -> None:
+                 change: TreeChange, drag: int | None = None) -> None:
         super().__init__(text)
-        self._doc, self.change = doc, change
+        self._doc, self.change, self._drag = doc, change, drag
         self._before, self._after = before, after
         self._sel_before, self._sel_after = doc.selection, selection_after
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return TREE_DRAG_ID if self._drag is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        """Every edit of one drag (a frame dragged in the viewport) is one undo step; a drag
+        that ends where it began (Esc) leaves none."""
+        if not isinstance(other, TreeEditCommand) or self._drag is None or other._drag != self._drag:
+            return False
+        from .changes import TreeChange
+
+        kind = other.change.kind if other.change.at_least(self.change.kind) else self.change.kind
+        self.change = TreeChange(kind, self.change.bodies | other.change.bodies,
+                                 self.change.renamed + other.change.renamed)
+        self._after, self._sel_after = other._after, other._sel_after
+        self.setObsolete(self._after[0] is self._before[0])
+        return True
 
     def redo(self) -> None:
         self._doc._restore(*self._after, self._sel_after, self.change)

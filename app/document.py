@@ -182,13 +182,15 @@ class RobotDocument(QObject):
             self.selectionChanged.emit(name)
 
     # --- edits -------------------------------------------------------------------------------
-    def edit(self, text: str, change: Callable[[RigidBodyTree], str | None | object]) -> bool:
+    def edit(self, text: str, change: Callable[[RigidBodyTree], str | None | object],
+             drag: int | None = None) -> bool:
         """Apply ``change`` to a copy of the tree; if it succeeds push it as one undo step.
 
         ``change`` may return the name of the body to select afterwards, or a whole new tree
         to replace the current one. On a KineTreeError
         nothing changes, ``message`` is emitted, and the error is re-raised for the caller
-        that wants to show it in place.
+        that wants to show it in place. Edits made with one ``drag`` token (:meth:`begin_drag`)
+        merge into one undo step.
         """
         before = (self._tree, self._q)
         new_tree = self._tree.copy()
@@ -202,7 +204,7 @@ class RobotDocument(QObject):
         new_q = adapt_configuration(self._tree, self._q, new_tree)
         # the command keeps both trees and swaps them: no copy beyond the one edited here
         self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel,
-                                             diff_trees(self._tree, new_tree)))
+                                             diff_trees(self._tree, new_tree), drag))
         return True
 
     def try_edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:

@@ -38,6 +38,7 @@ from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
+from .tools import install_tools
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
+        self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         place_default(self)
         apply_default_layout(self)

@@ -77,10 +77,15 @@ class IkHandle:
             name = tree.end_effector
         return name
 
+    @property
+    def active(self) -> bool:
+        """Shown and draggable: switched on, and the viewport's tool is the pose handle (Q)."""
+        return self.enabled and getattr(self.view, "tool", "pose") == "pose"
+
     def refresh(self) -> None:
         """Follow the document (pose, selection, tree) unless a drag draws the target."""
         if self._grab is None:
-            self.body = self.target_body() if self.enabled else None
+            self.body = self.target_body() if self.active else None
             if self.body is not None:
                 self.pose = self.view.doc.poses()[self.view.doc.tree.body_names.index(self.body)]
                 self.reached = True
@@ -154,7 +159,7 @@ class IkHandle:
 
     def press(self, x: float, y: float) -> bool:
         """Start a drag if (x, y) is on the handle; True if it was (the press is the handle's)."""
-        if not self.enabled:
+        if not self.active:
             return False
         part = self.pick(x, y)
         if part is None:
@@ -162,7 +167,7 @@ class IkHandle:
         kind, k = part
         o, d = mouse_ray(self.view, x, y)
         self._grab = {"kind": kind, "axis": k, "start": self.pose.copy(), "normal": d,
-                      "drag": self.view.doc.begin_drag(), "hit": None}
+                      "drag": self.view.doc.begin_drag(), "hit": None, "q0": self.view.doc.configuration.copy()}
         self._grab["hit"] = self._hit(o, d)
         return True
 
@@ -184,25 +189,38 @@ class IkHandle:
             return None
         return o + float((p0 - o) @ n) / den * d
 
-    def move(self, x: float, y: float) -> None:
-        """Move the target with the mouse and solve IK towards it."""
+    def move(self, x: float, y: float, free: bool = False) -> None:
+        """Move the target with the mouse and solve IK towards it (``free``: Ctrl held)."""
+        T = self._dragged(x, y)
+        if T is not None:
+            self.go_to(T, drag=self._grab["drag"])
+
+    def _dragged(self, x: float, y: float) -> np.ndarray | None:
+        """The handle's pose with the grabbed part dragged to (x, y) (None: no drag, or the ray
+        runs parallel to what the part moves along)."""
         g = self._grab
         if g is None:
-            return
+            return None
         hit = self._hit(*mouse_ray(self.view, x, y))
         if hit is None or g["hit"] is None:
-            return
+            return None
         T = g["start"].copy()
         if g["kind"] == "axis":
-            T[:3, 3] += (hit - g["hit"]) * T[:3, g["axis"]]
+            T[:3, 3] += self._snap_length(hit - g["hit"]) * T[:3, g["axis"]]
         elif g["kind"] == "centre":
             T[:3, 3] += hit - g["hit"]
         else:
             a, p0 = T[:3, g["axis"]], T[:3, 3]
             u, v = g["hit"] - p0, hit - p0
-            angle = math.atan2(float(np.cross(u, v) @ a), float(u @ v))
+            angle = self._snap_angle(math.atan2(float(np.cross(u, v) @ a), float(u @ v)))
             T[:3, :3] = axis_angle_rotation(a, angle) @ T[:3, :3]
-        self.go_to(T, drag=g["drag"])
+        return T
+
+    def _snap_length(self, distance: float) -> float:
+        return distance  # the IK handle follows the mouse freely
+
+    def _snap_angle(self, angle: float) -> float:
+        return angle
 
     def go_to(self, target: np.ndarray, drag: int | None = None) -> bool:
         """Move the handle's body towards ``target`` (IK from the current configuration; the
@@ -221,6 +239,17 @@ class IkHandle:
         self.reached = result.success
         self._draw()
         return result.success
+
+    def cancel(self) -> bool:
+        """Esc during a drag: the joints go back (the drag leaves no undo step); True if a drag
+        was cancelled."""
+        g = self._grab
+        if g is None:
+            return False
+        self.view.doc.set_configuration(g["q0"], drag=g["drag"])
+        self._grab = None
+        self.refresh()
+        return True
 
     def release(self) -> None:
         if self._grab is not None:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 from ..changes import TreeChange
 from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
+from .frame_handle import FrameHandle
 from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
@@ -81,7 +82,9 @@ class RobotViewport(gl.GLViewWidget):
         self.collisions.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
         self.addItem(self.collisions)
         self._collision_parts: list[Part] = []
+        self.tool = "pose"  # Q: the IK handle moves the joints; W / E: move / rotate the frame
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
+        self.frame_handle = FrameHandle(self)  # drag the selected body's frame: its joint transform
         self.picker = Picker(self)  # click or hover: the body under the cursor
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
@@ -429,6 +432,7 @@ class RobotViewport(gl.GLViewWidget):
         if name is None or (name not in names and name != self.doc.tree.base_name):
             self.selected_triad.setVisible(False)
             self.ik_handle.refresh()
+            self.frame_handle.refresh()
             return
         T = np.eye(4) if name == self.doc.tree.base_name else self._poses[names.index(name)]
         s = self._scale * 1.5
@@ -436,6 +440,7 @@ class RobotViewport(gl.GLViewWidget):
         self.selected_triad.setData(pos=pts @ T[:3, :3].T + T[:3, 3], color=AXIS_COLORS)
         self.selected_triad.setVisible(True)
         self.ik_handle.refresh()
+        self.frame_handle.refresh()
 
     # --- picking -----------------------------------------------------------------------------
     def project(self, points: np.ndarray) -> np.ndarray:
@@ -457,22 +462,43 @@ class RobotViewport(gl.GLViewWidget):
             self._update_label_order()
             self.batch.set_hovered(None if k is None else int(self._slot_of_index[k]))
 
+    @property
+    def handle(self):
+        """The handle of the current tool."""
+        return self.ik_handle if self.tool == "pose" else self.frame_handle
+
+    def set_tool(self, tool: str) -> None:
+        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame."""
+        if tool not in ("pose", "move", "rotate"):
+            raise ValueError(f"unknown viewport tool {tool!r}")
+        if self.handle.dragging:
+            self.handle.cancel()
+        self.tool = tool
+        self.ik_handle.refresh()
+        self.frame_handle.refresh()
+
     def keyPressEvent(self, ev) -> None:  # noqa: N802
-        if ev.key() == Qt.Key.Key_Escape and self.doc.selection is not None:
-            self.doc.select(None)  # Esc clears the selection, as a click on empty space does
-            return
+        if ev.key() == Qt.Key.Key_Escape:
+            if self.handle.dragging:  # Esc during a drag puts it back
+                self.handle.cancel()
+                self._press = None
+                return
+            if self.doc.selection is not None:
+                self.doc.select(None)  # Esc clears the selection, as a click on empty space does
+                return
         super().keyPressEvent(ev)
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         self._press = ev.position()
-        if ev.button() == Qt.MouseButton.LeftButton and self.ik_handle.press(ev.position().x(), ev.position().y()):
+        if ev.button() == Qt.MouseButton.LeftButton and self.handle.press(ev.position().x(), ev.position().y()):
             self._interacting()
             return  # the handle's drag, not the camera's
         super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
-        if self.ik_handle.dragging:
-            self.ik_handle.move(ev.position().x(), ev.position().y())
+        if self.handle.dragging:
+            self.handle.move(ev.position().x(), ev.position().y(),
+                             free=bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier))
             return
         if ev.buttons():  # orbiting or panning: as fluid as a slider drag
             self._interacting()
@@ -489,8 +515,8 @@ class RobotViewport(gl.GLViewWidget):
         super().wheelEvent(ev)
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
-        handle = self.ik_handle.dragging
-        self.ik_handle.release()
+        handle = self.handle.dragging
+        self.handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
                 self.doc.select(self._name(self.picker.click(ev.position().x(), ev.position().y())))

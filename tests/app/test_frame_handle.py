@@ -1,0 +1,159 @@
+"""The W (move frame) and E (rotate frame) handles, driven as a user does: select a body by
+clicking it, press the key, drag the arrow or ring at its screen point, then read the engine."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from test_ik_handle import pixel
+from test_picking import arm
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+@pytest.fixture
+def win(make_window):
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.load(arm())
+    w.doc.set_configuration(np.array([0.3, -0.5]))
+    w.doc.undo_stack.clear()
+    vp = w.viewport
+    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
+    vp.repaint()
+    fore = w.doc.pose_of("fore")
+    QTest.mouseClick(vp, LEFT, NONE, pixel(vp, fore[:3, :3] @ [0.25, 0, 0] + fore[:3, 3]))  # fore's box
+    assert w.doc.selection == "fore"
+    return w
+
+
+def key(qtbot, window, k, modifiers=NONE) -> None:
+    """A key pressed with the mouse over the viewport (the window active, as a user's is)."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    QTest.keyClick(window.viewport, k, modifiers)
+
+
+def along(vp, origin, direction, pixels: float) -> tuple[QPoint, QPoint]:
+    """A point on the arrow from ``origin`` along ``direction`` and one ``pixels`` further along
+    its screen direction."""
+    h = vp.frame_handle
+    a, b = vp.project(np.array([origin, origin + h.size * np.asarray(direction)]))
+    u = (b - a) / np.linalg.norm(b - a)
+    start = pixel(vp, origin + 0.7 * h.size * np.asarray(direction))
+    return start, start + QPoint(int(round(pixels * u[0])), int(round(pixels * u[1])))
+
+
+def drag(vp, start: QPoint, end: QPoint, steps: int = 6, modifiers=NONE, release: bool = True) -> None:
+    QTest.mousePress(vp, LEFT, modifiers, start)
+    for k in range(1, steps + 1):
+        p = QPointF(start + (end - start) * (k / steps))
+        # the move events carry the keys held, as the window system's do (QTest.mouseMove's cannot)
+        QApplication.sendEvent(vp, QMouseEvent(QEvent.Type.MouseMove, p, QPointF(vp.mapToGlobal(p)),
+                                               Qt.MouseButton.NoButton, LEFT, modifiers))
+    if release:
+        QTest.mouseRelease(vp, LEFT, modifiers, end)
+
+
+def test_w_then_dragging_the_x_arrow_moves_the_frame_by_grid_steps_in_one_undo_step(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    key(qtbot, win, Qt.Key.Key_W)
+    assert vp.tool == "move" and win.tool_actions["move"].isChecked()
+    q = doc.configuration.copy()
+    T0 = doc.pose_of("fore")
+    jtp0 = doc.tree.get_body("fore").joint.joint_to_parent_transform
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
+    assert vp.frame_handle.pick(start.x(), start.y()) == ("axis", 0)
+    drag(vp, start, end)
+    T1 = doc.pose_of("fore")
+    moved = (T1[:3, 3] - T0[:3, 3]) @ T0[:3, 0]
+    assert moved > 0.02 and abs(moved / 0.01 - round(moved / 0.01)) < 1e-9  # 10 mm steps
+    assert np.allclose(T1[:3, 3] - T0[:3, 3], moved * T0[:3, 0]) and np.allclose(T1[:3, :3], T0[:3, :3])
+    assert np.array_equal(doc.configuration, q)  # the joints did not move
+    jtp1 = doc.tree.get_body("fore").joint.joint_to_parent_transform
+    q2 = q[1]  # fore's x, in its parent's frame, is turned by q2
+    assert np.allclose(jtp1[:3, 3] - jtp0[:3, 3], moved * np.array([math.cos(q2), math.sin(q2), 0]))
+    assert doc.undo_stack.count() == 1
+    key(qtbot, win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert np.allclose(doc.tree.get_body("fore").joint.joint_to_parent_transform, jtp0)
+
+
+def test_e_then_dragging_the_z_ring_turns_the_frame_by_15_degree_steps(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    key(qtbot, win, Qt.Key.Key_E)
+    assert vp.tool == "rotate"
+    T0 = doc.pose_of("fore")
+    h = vp.frame_handle
+    ring = h._ring(2)
+    px = vp.project(ring)
+    i = int(np.argmax(px[:, 1]))  # the ring's lowest point on screen: drag it sideways
+    start = QPoint(int(round(px[i, 0])), int(round(px[i, 1])))
+    assert h.pick(start.x(), start.y()) == ("ring", 2)
+    drag(vp, start, start + QPoint(60, 0))
+    T1 = doc.pose_of("fore")
+    assert np.allclose(T1[:3, 3], T0[:3, 3])  # turned about its own origin
+    R = T0[:3, :3].T @ T1[:3, :3]
+    angle = math.degrees(math.atan2(R[1, 0], R[0, 0]))
+    assert abs(angle) > 10 and abs(angle / 15 - round(angle / 15)) < 1e-9
+    assert np.allclose(R[:, 2], [0, 0, 1])  # about z
+    assert doc.undo_stack.count() == 1
+
+
+def test_esc_during_a_drag_puts_the_frame_back_and_leaves_no_undo_step(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    key(qtbot, win, Qt.Key.Key_W)
+    tree0 = doc.tree
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
+    drag(vp, start, end, release=False)
+    assert not np.allclose(doc.pose_of("fore"), T0)  # moving live
+    QTest.keyClick(vp, Qt.Key.Key_Escape)
+    QTest.mouseRelease(vp, LEFT, NONE, end)
+    assert doc.tree is tree0 and np.allclose(doc.pose_of("fore"), T0)
+    assert doc.undo_stack.count() == 0 and doc.selection == "fore"
+
+
+def test_ctrl_drags_freely(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    key(qtbot, win, Qt.Key.Key_W)
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 37)
+    drag(vp, start, end, modifiers=Qt.KeyboardModifier.ControlModifier)
+    moved = (doc.pose_of("fore")[:3, 3] - T0[:3, 3]) @ T0[:3, 0]
+    assert moved > 0.02 and abs(moved / 0.01 - round(moved / 0.01)) > 1e-6
+
+
+def test_the_subtree_follows_and_q_brings_back_the_pose_handle(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    key(qtbot, win, Qt.Key.Key_W)
+    T0, tool0 = doc.pose_of("fore"), doc.pose_of("tool")
+    start, end = along(vp, T0[:3, 3], T0[:3, 1], 40)
+    drag(vp, start, end)
+    delta = doc.pose_of("fore")[:3, 3] - T0[:3, 3]
+    assert np.linalg.norm(delta) > 0.02
+    assert np.allclose(doc.pose_of("tool")[:3, 3] - tool0[:3, 3], delta)
+    key(qtbot, win, Qt.Key.Key_Q)
+    assert vp.tool == "pose" and vp.ik_handle.body == "fore" and vp.frame_handle.body is None
+
+
+def test_a_dh_body_is_not_turned_into_a_matrix(make_window, qtbot):
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.open("puma560")
+    vp, doc = w.viewport, w.doc
+    doc.select("link3")
+    key(qtbot, w, Qt.Key.Key_W)
+    T0 = doc.pose_of("link3")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
+    messages = []
+    doc.message.connect(messages.append)
+    drag(vp, start, end)
+    assert doc.tree.get_body("link3").joint.dh_parameters is not None
+    assert np.allclose(doc.pose_of("link3"), T0) and doc.undo_stack.count() == 0
+    assert messages and "DH table" in messages[-1]
