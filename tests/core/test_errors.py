@@ -346,12 +346,12 @@ def test_unknown_transform_kind():
 
 def test_bad_dh_link_joint_letter():
     with raises(InvalidJointError, "'X'"):
-        dh_chain([DHLink("X", 1, 0, 0, 0)])
+        dh_chain([DHLink("X", a=1, alpha=0, d=0, theta=0)])
 
 
 def test_bad_dh_link_limits():
     with raises(InvalidLimitsError, "'q1'"):
-        dh_chain([DHLink("R", 1, 0, 0, 0, qlim=(1.0, -1.0))])
+        dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0, qlim=(1.0, -1.0))])
 
 
 # --- bodies and visuals --------------------------------------------------------------------------

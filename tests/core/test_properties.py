@@ -257,7 +257,7 @@ def dh_links(draw):
     joint = draw(st.sampled_from("RP"))
     lo = draw(st.floats(-3.0, 1.0))
     width = draw(st.floats(0.0, 2.0))
-    return DHLink(joint, draw(finite), draw(finite), draw(finite), draw(finite), offset=draw(finite),
+    return DHLink(joint, a=draw(finite), alpha=draw(finite), d=draw(finite), theta=draw(finite), offset=draw(finite),
                   qlim=(lo, lo + width), flip=draw(st.booleans()))
 
 
@@ -286,7 +286,7 @@ def test_dh_tree_dh_round_trip(links, convention, seed):
 
 
 def test_dh_table_reasons_for_non_dh_bodies():
-    tree = dh_chain([DHLink("R", 0.1, 0.2, 0.3, 0.0)])
+    tree = dh_chain([DHLink("R", a=0.1, alpha=0.2, d=0.3, theta=0.0)])
     b = RigidBody("m")
     j = Joint("jm", "revolute")
     j.set_fixed_transform(np.eye(4))
