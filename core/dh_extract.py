@@ -152,7 +152,8 @@ class DHExtraction:
             body = RigidBody(base_body)
             body.joint = _fixed_joint(unique_name(f"{base_body}_fixed", joint_names), self.base)
             if (inertial := self._extras.get("base_inertial")) is not None:  # fixed bodies before joint 1
-                body.mass, body.center_of_mass, body.inertia = inertial
+                body.mass, body.center_of_mass = inertial[:2]
+                body._set_inertia_as_read(inertial[2])  # the original bodies' tensors, moved
             else:
                 body.mass, body.inertia = 0.0, np.zeros(6)
             body.visuals = self._extras.get("base_visuals", ())
@@ -163,7 +164,8 @@ class DHExtraction:
             body = RigidBody(link.name or unique_name("link", {b for b in tree.body_names} | {self.base_name}))
             body.joint = dh_joint(link, link.joint_name or unique_name("q", joint_names), self.convention)
             if inertials[k] is not None:
-                body.mass, body.center_of_mass, body.inertia = inertials[k]
+                body.mass, body.center_of_mass = inertials[k][:2]
+                body._set_inertia_as_read(inertials[k][2])
             body.visuals = tuple(link.visuals)
             tree.add_body(body, parent)
             parent = body.name
@@ -465,9 +467,9 @@ def extract_dh(tree: RigidBodyTree, tip: str | None = None, convention: str = "d
         j = tree.get_body(name).joint
         lo, hi = j.position_limits
         if lines[k].kind == "R":
-            link = DHLink("R", a, alpha, d, 0.0, theta, (float(lo), float(hi)))
+            link = DHLink("R", a=a, alpha=alpha, d=d, theta=0.0, offset=theta, qlim=(float(lo), float(hi)))
         else:
-            link = DHLink("P", a, alpha, 0.0, theta, d, (float(lo), float(hi)))
+            link = DHLink("P", a=a, alpha=alpha, d=0.0, theta=theta, offset=d, qlim=(float(lo), float(hi)))
         link.name, link.joint_name, link.home = name, j.name, float(j.home_position)
         links.append(link)
     base = frames[0]
