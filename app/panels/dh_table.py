@@ -71,13 +71,22 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
         a, alpha, d, theta = vals[:4]
         offset = vals[4] if len(vals) > 4 else 0.0
         ak = angle if jt == "R" else identity
-        link = DHLink(jt, a, angle(alpha), d, angle(theta), ak(offset))
+        link = DHLink(jt, a=a, alpha=angle(alpha), d=d, theta=angle(theta), offset=ak(offset))
         if len(vals) == 7:
             link.qlim = (ak(vals[5]), ak(vals[6]))
         rows.append(link)
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
     return rows
+
+
+def retyped(link: DHLink, jt: str) -> DHLink:
+    """``link`` as an ``jt`` row: the same link at q = 0 (the old variable's offset becomes the
+    new constant, the old constant the new offset), with the new type's default limits and home
+    (radians are no metres)."""
+    if jt == "P":
+        return replace(link, joint=jt, theta=link.offset, offset=link.d, qlim=None, home=None)
+    return replace(link, joint=jt, d=link.offset, offset=link.theta, qlim=None, home=None)
 
 
 class DhTableModel(QAbstractTableModel):
@@ -234,7 +243,7 @@ class DhTableModel(QAbstractTableModel):
                     raise KineTreeError(f"joint type must be R or P, got {value!r}")
                 if jt == link.joint:
                     return True  # no change, no undo step
-                new = replace(link, joint=jt)
+                new = retyped(link, jt)
             else:
                 if isinstance(value, (int, float)):
                     shown = float(value)
