@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
-from ..numbers import exact_text, identity, parse_number, short_text, to_degrees, to_radians
+from ..numbers import DEGREES, METRES, RADIANS, exact_text, identity, read_number, short_text, to_degrees, to_radians
 from ..text import matrix_text
 from .cell_editor import ExactDelegate
 
@@ -67,7 +67,10 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
                 vals.append(0.0)
                 continue
-            vals.append(parse_number(c, f"pasted line {lineno}", allow_inf=len(vals) >= 5))
+            k = len(vals)  # a α d θ offset min max: angles in the table's unit, lengths in metres
+            angle_cell = k in (1, 3) or (k >= 4 and jt == "R")
+            quantity = (DEGREES if degrees else RADIANS) if angle_cell else METRES
+            vals.append(read_number(c, f"pasted line {lineno}", quantity, allow_inf=k >= 5).value)
         a, alpha, d, theta = vals[:4]
         offset = vals[4] if len(vals) > 4 else 0.0
         ak = angle if jt == "R" else identity
@@ -248,7 +251,8 @@ class DhTableModel(QAbstractTableModel):
                 if isinstance(value, (int, float)):
                     shown = float(value)
                 else:
-                    shown = parse_number(str(value), what, allow_inf=col in (6, 7))
+                    quantity = (DEGREES if self.degrees else RADIANS) if self._is_angle(col, link) else METRES
+                    shown = read_number(str(value), what, quantity, allow_inf=col in (6, 7)).value
                 v = self._units(col, link)[1](shown)
                 if v == self._value(link, col):
                     return True  # the stored value: no edit
