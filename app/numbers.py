@@ -6,7 +6,8 @@ small tokenizer and recursive-descent parser: nothing typed is ever evaluated as
 
 Every typed number goes through :func:`read_number`, which knows what the field holds
 (:class:`Quantity`: an angle, a length or a plain number, and the unit it is shown in): a number
-typed with ``pi`` is in radians wherever angles have a unit (``pi/2`` is 90 in a degree field),
+whose value holds ``pi`` is in radians wherever angles have a unit (``pi/2`` is 90 in a degree
+field; ``pi/2*180/pi`` is 90 there too),
 and a unit suffix (``90deg``, ``90°``, ``1.5708rad``, ``250mm``, ``0.25m``) is converted to the
 field's unit; a length in an angle field (or the reverse) and a decimal comma are refused with
 one line naming the field and the value.
@@ -72,51 +73,54 @@ class _Parser:
         self.i += 1
         return tok
 
-    def expr(self) -> float:
-        v = self.term()
+    # each rule gives (value, power of pi in it): pi/2 has power 1, pi/2*180/pi power 0
+    def expr(self) -> tuple[float, int]:
+        v, p = self.term()
         while (tok := self.peek()) is not None and tok[1] in "+-":
             self.i += 1
-            v = v + self.term() if tok[1] == "+" else v - self.term()
-        return v
+            w, q = self.term()
+            v = v + w if tok[1] == "+" else v - w
+            p = p if abs(p) >= abs(q) else q
+        return v, p
 
-    def term(self) -> float:
-        v = self.unary()
+    def term(self) -> tuple[float, int]:
+        v, p = self.unary()
         while (tok := self.peek()) is not None and tok[1] in "*/":
             self.i += 1
-            rhs = self.unary()
+            rhs, q = self.unary()
             if tok[1] == "*":
-                v = v * rhs
+                v, p = v * rhs, p + q
             elif rhs == 0:
                 raise self.fail("division by zero")
             else:
-                v = v / rhs
-        return v
+                v, p = v / rhs, p - q
+        return v, p
 
-    def unary(self) -> float:
+    def unary(self) -> tuple[float, int]:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.fail("nested too deeply")
         tok = self.peek()
         if tok is not None and tok[0] == "op" and tok[1] in "+-":
             self.i += 1
-            v = self.unary()
+            v, p = self.unary()
             v = -v if tok[1] == "-" else v
         else:
-            v = self.atom()
+            v, p = self.atom()
         self.depth -= 1
-        return v
+        return v, p
 
-    def atom(self) -> float:
+    def atom(self) -> tuple[float, int]:
         kind, s = self.take()
         if kind == "number":
-            return float(s)
+            return float(s), 0
         if kind == "name":
             low = s.lower()
             if low in _CONSTANTS:
-                return _CONSTANTS[low]
+                return _CONSTANTS[low], 1
             if low in ("inf", "infinity") and self.allow_inf:
                 self.typed_inf = True
-                return math.inf
+                return math.inf, 0
             if low in ("inf", "infinity", "nan"):
                 raise self.fail(f"{s} is not allowed here")
             raise self.fail(f"unknown name {s!r}")
@@ -132,18 +136,24 @@ def parse_number(text: str, what: str = "value", allow_inf: bool = False) -> flo
     """The float ``text`` stands for; a :class:`KineTreeError` naming ``what`` if it is none.
 
     ``inf``/``-inf`` only with ``allow_inf``; ``nan`` never; results must be finite otherwise.
+    A plain number: fields that hold angles or lengths read through :func:`read_number`.
     """
+    return _parse(text, what, allow_inf)[0]
+
+
+def _parse(text: str, what: str, allow_inf: bool) -> tuple[float, bool]:
+    """The value and whether pi is in it (``pi/2``: yes; ``pi/2*180/pi``: no)."""
     if len(text) > MAX_LENGTH:
         raise KineTreeError(f"{what}: {len(text)} characters is too long for a number")
     if not text.strip():
         raise KineTreeError(f"{what}: empty, a number is needed")
     p = _Parser(_tokens(text, what), text, what, allow_inf)
-    v = p.expr()
+    v, power = p.expr()
     if p.peek() is not None:
         raise p.fail(f"unexpected {p.peek()[1]!r}")
     if math.isnan(v) or (math.isinf(v) and not p.typed_inf):
         raise p.fail("the result is not finite" + ("; type inf for no limit" if allow_inf else ""))
-    return v
+    return v, power != 0
 
 
 # --- quantities and units -----------------------------------------------------------------------
@@ -194,9 +204,10 @@ def read_number(text: str, what: str = "value", quantity: Quantity = PLAIN, allo
     """The one entry point for a typed number: ``text`` read for a field holding ``quantity``.
 
     Arithmetic with ``pi`` as :func:`parse_number`; a trailing unit (``deg``/``°``/``rad``,
-    ``mm``/``m``) is converted to the field's unit; without one, an expression with ``pi`` in
-    an angle field is radians. A unit of the other kind, a unit in a plain field and a decimal
-    comma are refused (:class:`KineTreeError`, one line naming ``what`` and the text)."""
+    ``mm``/``m``) is converted to the field's unit; without one, an expression whose value holds
+    ``pi`` (``2*pi/3``; not ``pi/2*180/pi``) in an angle field is radians. A unit of the other
+    kind, a unit in a plain field and a decimal comma are refused (:class:`KineTreeError`, one
+    line naming ``what`` and the text)."""
     if len(text) > MAX_LENGTH:
         raise KineTreeError(f"{what}: {len(text)} characters is too long for a number")
     if m := _DECIMAL_COMMA.match(text):
@@ -214,10 +225,9 @@ def read_number(text: str, what: str = "value", quantity: Quantity = PLAIN, allo
             kinds = "° or rad" if quantity.kind == "angle" else "m or mm"
             raise KineTreeError(f"{what}: {text.strip()!r} is {'an angle' if unit in ('deg', 'rad') else 'a length'}; "
                                 f"this field takes {'an angle' if quantity.kind == 'angle' else 'a length'} ({kinds})")
-    typed = parse_number(body, what, allow_inf)
+    typed, with_pi = _parse(body, what, allow_inf)
     if not unit:
-        implied_rad = quantity.kind == "angle" and re.search(r"pi|π|tau", body, re.IGNORECASE)
-        unit = "rad" if implied_rad else quantity.unit
+        unit = "rad" if quantity.kind == "angle" and with_pi else quantity.unit
     if unit == quantity.unit or not math.isfinite(typed):
         return Reading(typed, typed, unit)
     value = core_to_unit(quantity.unit)(unit_to_core(unit)(typed))

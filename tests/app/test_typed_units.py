@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-
 from test_values_kept_gui import open_cell
 
 
@@ -139,3 +138,11 @@ def test_pi_in_an_exercise_row_answer_is_radians(window, qtbot):
         QTest.keyClicks(cell, text)
     QTest.keyClick(panel.cells[3], Qt.Key.Key_Return)
     assert panel.marks == [True] * 4
+
+
+def test_read_number_takes_pi_as_radians_only_when_pi_is_in_the_value():
+    from kinetree.app.numbers import DEGREES, RADIANS, read_number
+    assert read_number("pi/2", "α", DEGREES).value == 90.0
+    assert read_number("pi/2*180/pi", "α", DEGREES) == (90.0, 90.0, "deg")  # converted by hand: degrees
+    assert read_number("-2*pi/3", "α", DEGREES).value == -120.0
+    assert read_number("90", "α", RADIANS).value == 90.0  # a bare number is in the field's unit
