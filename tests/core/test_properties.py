@@ -319,7 +319,10 @@ def _decorated_tree(rng, n, exact_axes=True):
     for k, b in enumerate(tree.bodies):
         b.mass = float(rng.uniform(0, 5))
         b.center_of_mass = rng.normal(size=3)
-        b.inertia = np.concatenate([rng.uniform(0, 2, 3), rng.normal(size=3)])
+        # a physical tensor (moments y+z, x+z, x+y of positive x, y, z), turned at random
+        x, y, z = rng.uniform(0, 1, 3)
+        R = random_transform(rng)[:3, :3]
+        b.inertia = R @ np.diag([y + z, x + z, x + y]) @ R.T
         if k % 2 == 0:
             b.add_visual("box", rng.uniform(0.1, 1, 3), pose=random_transform(rng), color=(0.1, 0.2, 0.3, 0.5))
         if k % 3 == 0:
