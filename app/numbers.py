@@ -189,11 +189,18 @@ def unit_to_core(unit: str) -> Conversion:
 
 class Reading(NamedTuple):
     """A typed number: ``value`` in the field's unit, and as typed (``typed`` in ``unit``,
-    the unit the user wrote or implied with ``pi``; the field's unit otherwise)."""
+    the unit the user wrote or implied with ``pi``; the field's unit otherwise; "" for a
+    plain number)."""
 
     value: float
     typed: float
     unit: str
+
+    @property
+    def core(self) -> float:
+        """The value in core units (radians, metres), converted once from what was typed:
+        ``-2*pi/3`` stays the float typed, not the one back from −119.99999999999999°."""
+        return unit_to_core(self.unit)(self.typed)
 
     def label(self) -> str:
         """The typed value with its unit, for a message (``4 rad``, ``90°``, ``250 mm``)."""

@@ -51,7 +51,6 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     Angles (α, θ, offset and limits of R joints) are in the table's unit.
     """
     rows = []
-    angle = to_radians if degrees else identity
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
         if not cells:
@@ -70,13 +69,12 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             k = len(vals)  # a α d θ offset min max: angles in the table's unit, lengths in metres
             angle_cell = k in (1, 3) or (k >= 4 and jt == "R")
             quantity = (DEGREES if degrees else RADIANS) if angle_cell else METRES
-            vals.append(read_number(c, f"pasted line {lineno}", quantity, allow_inf=k >= 5).value)
+            vals.append(read_number(c, f"pasted line {lineno}", quantity, allow_inf=k >= 5).core)  # rad, m
         a, alpha, d, theta = vals[:4]
         offset = vals[4] if len(vals) > 4 else 0.0
-        ak = angle if jt == "R" else identity
-        link = DHLink(jt, a=a, alpha=angle(alpha), d=d, theta=angle(theta), offset=ak(offset))
+        link = DHLink(jt, a=a, alpha=alpha, d=d, theta=theta, offset=offset)
         if len(vals) == 7:
-            link.qlim = (ak(vals[5]), ak(vals[6]))
+            link.qlim = (vals[5], vals[6])
         rows.append(link)
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
@@ -249,11 +247,10 @@ class DhTableModel(QAbstractTableModel):
                 new = retyped(link, jt)
             else:
                 if isinstance(value, (int, float)):
-                    shown = float(value)
+                    v = self._units(col, link)[1](float(value))
                 else:
                     quantity = (DEGREES if self.degrees else RADIANS) if self._is_angle(col, link) else METRES
-                    shown = read_number(str(value), what, quantity, allow_inf=col in (6, 7)).value
-                v = self._units(col, link)[1](shown)
+                    v = read_number(str(value), what, quantity, allow_inf=col in (6, 7)).core
                 if v == self._value(link, col):
                     return True  # the stored value: no edit
                 if col in (6, 7):

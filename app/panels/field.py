@@ -80,9 +80,13 @@ class Field(QLineEdit):
         parts = numbers_of(self.text(), n, what)
         shown = split_numbers(self._shown, n)
         same = len(shown) == n == len(self._stored)
-        return [self._stored[i] if same and p.strip() == shown[i].strip()
-                else self._from_shown(read_number(p, what, self.quantity, allow_inf).value)
+        return [self._stored[i] if same and p.strip() == shown[i].strip() else self._core(p, what, allow_inf)
                 for i, p in enumerate(parts)]
+
+    def _core(self, text: str, what: str, allow_inf: bool) -> float:
+        reading = read_number(text, what, self.quantity, allow_inf)
+        # an angle or a length goes to core units (rad, m) from the unit it was typed in
+        return reading.core if self.quantity.kind != "plain" else self._from_shown(reading.value)
 
     def set_tip(self, tip: str) -> None:
         """The tooltip shown while there is no refusal."""

@@ -61,6 +61,7 @@ class ExactSpinBox(QDoubleSpinBox):
         self.core_range = (-math.inf, math.inf)
         self.error = ""
         self._exact = False  # the exact text while editing, 6 significant digits otherwise
+        self._typed: tuple[float, float] | None = None  # (shown, core) of the last text read
         self.setDecimals(MAX_DECIMALS)
         self.setKeyboardTracking(False)
         self.valueChanged.connect(self._value_changed)
@@ -89,6 +90,8 @@ class ExactSpinBox(QDoubleSpinBox):
         when it is that limit as shown (19° is not always the float radians(19) stored)."""
         if shown == self.to_shown(self.core):
             return self.core
+        if self._typed is not None and self._typed[0] == shown:  # as typed: -2*pi/3, not radians(-119.99…°)
+            return self._typed[1]
         core = self.from_shown(shown)
         at = self._at_limit(core)
         return core if at is None else at
@@ -106,7 +109,10 @@ class ExactSpinBox(QDoubleSpinBox):
         return {"°": DEGREES, " rad": RADIANS, " m": METRES, " mm": MILLIMETRES}.get(self.unit, PLAIN)
 
     def read(self, text: str) -> Reading:
-        return read_number(text, self.what, self.quantity)
+        reading = read_number(text, self.what, self.quantity)
+        if self.quantity.kind != "plain":
+            self._typed = (reading.value, reading.core)
+        return reading
 
     # --- text --------------------------------------------------------------------------------
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name

@@ -47,6 +47,8 @@ def test_pi_in_a_degree_spin_box_is_radians(window, qtbot):
     assert q(doc, "q2") == pytest.approx(-1.5708, abs=1e-15)
     type_spin(qtbot, window, "q2", "45°")
     assert q(doc, "q2") == math.pi / 4
+    type_spin(qtbot, window, "q2", "-2*pi/3")  # -119.99999999999999° shown: the radians typed are kept
+    assert q(doc, "q2") == -2 * math.pi / 3
     window.sliders.angle_units.setCurrentIndex(1)  # radians
     window.sliders.angle_units.activated.emit(1)
     type_spin(qtbot, window, "q1", "90deg")
@@ -144,5 +146,6 @@ def test_read_number_takes_pi_as_radians_only_when_pi_is_in_the_value():
     from kinetree.app.numbers import DEGREES, RADIANS, read_number
     assert read_number("pi/2", "α", DEGREES).value == 90.0
     assert read_number("pi/2*180/pi", "α", DEGREES) == (90.0, 90.0, "deg")  # converted by hand: degrees
-    assert read_number("-2*pi/3", "α", DEGREES).value == -120.0
+    assert read_number("-2*pi/3", "α", DEGREES).value == pytest.approx(-120.0, abs=1e-12)
+    assert read_number("-2*pi/3", "α", DEGREES).core == -2 * math.pi / 3  # the float typed, exactly
     assert read_number("90", "α", RADIANS).value == 90.0  # a bare number is in the field's unit
