@@ -127,10 +127,7 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     new._take_base_properties(tree.base)
     # kept per joint name, for the rows that keep theirs: a deleted row's value must not come
     # back if a new row is later given its (fresh) name
-    # (and a retyped row's joint starts at home: 1.5708 rad is no prismatic position)
-    types = {b.joint.name: b.joint.type for b in tree.bodies}
-    new._named_poses = tree.named_poses._copy_for(
-        new, [link.joint_name for link in links if link.joint_name and types.get(link.joint_name) == link.joint_type])
+    new._named_poses = tree.named_poses._copy_for(new, [link.joint_name for link in links if link.joint_name])
     old_bodies = set(tree.body_names)
     parent = tree.base_name
     for link, (name, joint_name) in zip(links, chain_names(links, tree.base_name)):

@@ -133,3 +133,16 @@ def test_files_keep_an_unphysical_inertia_as_read(tmp_path):
                     '<inertia ixx="0" ixy="0" ixz="0" iyy="0.35" iyz="0" izz="0"/></inertial></link>'
                     '<joint name="j" type="fixed"><parent link="w"/><child link="b"/></joint></robot>')
     np.testing.assert_array_equal(import_robot(urdf).get_body("b").inertia, [0, 0.35, 0, 0, 0, 0])
+
+
+def test_a_chain_rebuilt_with_a_retyped_row_starts_that_joint_at_home_in_named_poses():
+    from dataclasses import replace
+
+    from kinetree.core import chain_dh_table, load_robot, rebuild_chain
+    arm = load_robot("two_link_planar")
+    arm.named_poses["bent"] = {"q1": 0.5, "q2": np.radians(60)}
+    links = [e.link for e in chain_dh_table(arm)]
+    links[1] = replace(links[1], joint="P", qlim=None, home=None)
+    new = rebuild_chain(arm, links)
+    pose = new.config_to_dict(new.named_poses["bent"])
+    assert pose["q1"] == 0.5 and pose["q2"] == new.get_body("link2").joint.home_position  # not 1.047 m
