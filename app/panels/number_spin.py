@@ -90,9 +90,8 @@ class ExactSpinBox(QDoubleSpinBox):
         when it is that limit as shown (19° is not always the float radians(19) stored)."""
         if shown == self.to_shown(self.core):
             return self.core
-        if self._typed is not None and self._typed[0] == shown:  # as typed: -2*pi/3, not radians(-119.99…°)
-            return self._typed[1]
-        core = self.from_shown(shown)
+        typed = self._typed is not None and self._typed[0] == shown  # -2*pi/3, not radians(-119.99…°)
+        core = self._typed[1] if typed else self.from_shown(shown)
         at = self._at_limit(core)
         return core if at is None else at
 
