@@ -30,12 +30,17 @@ def source_name(source: str | Path) -> str:
 
 def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None,
                         new_tree: RigidBodyTree) -> np.ndarray:
-    """Carry joint positions over to an edited tree by joint name (new joints start at home)."""
+    """Carry joint positions over to an edited tree by joint name (new joints start at home, and
+    so does a retyped one: 1.047 rad is no prismatic position)."""
     q = new_tree.home_configuration()
     if old_tree is None or old_q is None or len(old_q) != old_tree.position_count:
         return q
     old = old_tree.config_to_dict(old_q)
+    old_types = {b.joint.name: b.joint.type for b in old_tree.bodies}
+    new_types = {b.joint.name: b.joint.type for b in new_tree.bodies}
     for name, value in old.items():
+        if old_types.get(name) != new_types.get(name):
+            continue
         try:
             sl = new_tree.position_index(name)
         except KineTreeError:

@@ -4,6 +4,14 @@ Editors accept any float notation (``0.0203``, ``1e-3``, ``-90``) and simple ari
 ``pi`` (``pi/2``, ``-0.4318*2``, parentheses, unary minus, ``+ - * /``). The text is read by a
 small tokenizer and recursive-descent parser: nothing typed is ever evaluated as code.
 
+Every typed number goes through :func:`read_number`, which knows what the field holds
+(:class:`Quantity`: an angle, a length or a plain number, and the unit it is shown in): a number
+whose value holds ``pi`` is in radians wherever angles have a unit (``pi/2`` is 90 in a degree
+field; ``pi/2*180/pi`` is 90 there too),
+and a unit suffix (``90deg``, ``90°``, ``1.5708rad``, ``250mm``, ``0.25m``) is converted to the
+field's unit; a length in an angle field (or the reverse) and a decimal comma are refused with
+one line naming the field and the value.
+
 An editor opens with :func:`exact_text`: the shortest text that converts back to the identical
 stored float in the shown unit, so opening and leaving an editor can never change a value.
 """
@@ -15,6 +23,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from kinetree.core import KineTreeError
 
@@ -64,51 +73,54 @@ class _Parser:
         self.i += 1
         return tok
 
-    def expr(self) -> float:
-        v = self.term()
+    # each rule gives (value, power of pi in it): pi/2 has power 1, pi/2*180/pi power 0
+    def expr(self) -> tuple[float, int]:
+        v, p = self.term()
         while (tok := self.peek()) is not None and tok[1] in "+-":
             self.i += 1
-            v = v + self.term() if tok[1] == "+" else v - self.term()
-        return v
+            w, q = self.term()
+            v = v + w if tok[1] == "+" else v - w
+            p = p if abs(p) >= abs(q) else q
+        return v, p
 
-    def term(self) -> float:
-        v = self.unary()
+    def term(self) -> tuple[float, int]:
+        v, p = self.unary()
         while (tok := self.peek()) is not None and tok[1] in "*/":
             self.i += 1
-            rhs = self.unary()
+            rhs, q = self.unary()
             if tok[1] == "*":
-                v = v * rhs
+                v, p = v * rhs, p + q
             elif rhs == 0:
                 raise self.fail("division by zero")
             else:
-                v = v / rhs
-        return v
+                v, p = v / rhs, p - q
+        return v, p
 
-    def unary(self) -> float:
+    def unary(self) -> tuple[float, int]:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.fail("nested too deeply")
         tok = self.peek()
         if tok is not None and tok[0] == "op" and tok[1] in "+-":
             self.i += 1
-            v = self.unary()
+            v, p = self.unary()
             v = -v if tok[1] == "-" else v
         else:
-            v = self.atom()
+            v, p = self.atom()
         self.depth -= 1
-        return v
+        return v, p
 
-    def atom(self) -> float:
+    def atom(self) -> tuple[float, int]:
         kind, s = self.take()
         if kind == "number":
-            return float(s)
+            return float(s), 0
         if kind == "name":
             low = s.lower()
             if low in _CONSTANTS:
-                return _CONSTANTS[low]
+                return _CONSTANTS[low], 1
             if low in ("inf", "infinity") and self.allow_inf:
                 self.typed_inf = True
-                return math.inf
+                return math.inf, 0
             if low in ("inf", "infinity", "nan"):
                 raise self.fail(f"{s} is not allowed here")
             raise self.fail(f"unknown name {s!r}")
@@ -124,18 +136,111 @@ def parse_number(text: str, what: str = "value", allow_inf: bool = False) -> flo
     """The float ``text`` stands for; a :class:`KineTreeError` naming ``what`` if it is none.
 
     ``inf``/``-inf`` only with ``allow_inf``; ``nan`` never; results must be finite otherwise.
+    A plain number: fields that hold angles or lengths read through :func:`read_number`.
     """
+    return _parse(text, what, allow_inf)[0]
+
+
+def _parse(text: str, what: str, allow_inf: bool) -> tuple[float, bool]:
+    """The value and whether pi is in it (``pi/2``: yes; ``pi/2*180/pi``: no)."""
     if len(text) > MAX_LENGTH:
         raise KineTreeError(f"{what}: {len(text)} characters is too long for a number")
     if not text.strip():
         raise KineTreeError(f"{what}: empty, a number is needed")
     p = _Parser(_tokens(text, what), text, what, allow_inf)
-    v = p.expr()
+    v, power = p.expr()
     if p.peek() is not None:
         raise p.fail(f"unexpected {p.peek()[1]!r}")
     if math.isnan(v) or (math.isinf(v) and not p.typed_inf):
         raise p.fail("the result is not finite" + ("; type inf for no limit" if allow_inf else ""))
-    return v
+    return v, power != 0
+
+
+# --- quantities and units -----------------------------------------------------------------------
+class Quantity(NamedTuple):
+    """What a field holds: ``kind`` "angle", "length" or "plain", shown in ``unit`` ("deg" or
+    "rad" for an angle, "m" or "mm" for a length, "" for a plain number)."""
+
+    kind: str = "plain"
+    unit: str = ""
+
+
+PLAIN = Quantity()
+DEGREES, RADIANS = Quantity("angle", "deg"), Quantity("angle", "rad")
+METRES, MILLIMETRES = Quantity("length", "m"), Quantity("length", "mm")
+
+_UNIT_WORDS = {"deg": "deg", "degree": "deg", "degrees": "deg", "°": "deg", "rad": "rad", "radian": "rad",
+               "radians": "rad", "mm": "mm", "m": "m"}
+_UNIT_KIND = {"deg": "angle", "rad": "angle", "mm": "length", "m": "length"}
+UNIT_LABEL = {"deg": "°", "rad": " rad", "m": " m", "mm": " mm", "": ""}
+_SUFFIX = re.compile(r"^(?P<body>.*?)\s*(?P<unit>°|degrees?|deg|radians?|rad|mm|m)\s*$", re.IGNORECASE | re.DOTALL)
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?(\d*),(\d+)\s*(?:°|[A-Za-z]*)\s*$")
+
+
+def core_to_unit(unit: str) -> Conversion:
+    """Core value (radians, metres) → ``unit``."""
+    return {"deg": to_degrees, "mm": metres_to_mm}.get(unit, identity)
+
+
+def unit_to_core(unit: str) -> Conversion:
+    """``unit`` → core value (radians, metres)."""
+    return {"deg": to_radians, "mm": mm_to_metres}.get(unit, identity)
+
+
+class Reading(NamedTuple):
+    """A typed number: ``value`` in the field's unit, and as typed (``typed`` in ``unit``,
+    the unit the user wrote or implied with ``pi``; the field's unit otherwise; "" for a
+    plain number)."""
+
+    value: float
+    typed: float
+    unit: str
+
+    @property
+    def core(self) -> float:
+        """The value in core units (radians, metres), converted once from what was typed:
+        ``-2*pi/3`` stays the float typed, not the one back from −119.99999999999999°."""
+        return unit_to_core(self.unit)(self.typed)
+
+    def label(self) -> str:
+        """The typed value with its unit, for a message (``4 rad``, ``90°``, ``250 mm``)."""
+        return short_text(self.typed) + UNIT_LABEL.get(self.unit, "")
+
+
+def read_number(text: str, what: str = "value", quantity: Quantity = PLAIN, allow_inf: bool = False) -> Reading:
+    """The one entry point for a typed number: ``text`` read for a field holding ``quantity``.
+
+    Arithmetic with ``pi`` as :func:`parse_number`; a trailing unit (``deg``/``°``/``rad``,
+    ``mm``/``m``) is converted to the field's unit; without one, an expression whose value holds
+    ``pi`` (``2*pi/3``; not ``pi/2*180/pi``) in an angle field is radians. A unit of the other
+    kind, a unit in a plain field and a decimal comma are refused (:class:`KineTreeError`, one
+    line naming ``what`` and the text)."""
+    if len(text) > MAX_LENGTH:
+        raise KineTreeError(f"{what}: {len(text)} characters is too long for a number")
+    if m := _DECIMAL_COMMA.match(text):
+        point = text.strip().replace(",", ".", 1)
+        raise KineTreeError(f"{what}: {text.strip()!r} has a decimal comma; use a point: {point}")
+    body, unit = text, ""
+    m = _SUFFIX.match(text)
+    if m and m.group("body").strip() and not m.group("body").rstrip().endswith(("*", "/", "+", "-", "(")):
+        body, unit = m.group("body"), _UNIT_WORDS[m.group("unit").lower()]
+    if unit:
+        if quantity.kind == "plain":
+            raise KineTreeError(f"{what}: {text.strip()!r} has a unit ({m.group('unit')}); "
+                                "this field takes a plain number")
+        if _UNIT_KIND[unit] != quantity.kind:
+            kinds = "° or rad" if quantity.kind == "angle" else "m or mm"
+            raise KineTreeError(f"{what}: {text.strip()!r} is {'an angle' if unit in ('deg', 'rad') else 'a length'}; "
+                                f"this field takes {'an angle' if quantity.kind == 'angle' else 'a length'} ({kinds})")
+    typed, with_pi = _parse(body, what, allow_inf)
+    if not unit:
+        unit = "rad" if quantity.kind == "angle" and with_pi else quantity.unit
+    if unit == quantity.unit or not math.isfinite(typed):
+        return Reading(typed, typed, unit)
+    value = core_to_unit(quantity.unit)(unit_to_core(unit)(typed))
+    if not math.isfinite(value):
+        raise KineTreeError(f"{what}: {text.strip()!r} is too large")
+    return Reading(value, typed, unit)
 
 
 def split_numbers(text: str, n: int) -> list[str]:
@@ -150,10 +255,19 @@ def split_numbers(text: str, n: int) -> list[str]:
 
 def parse_numbers(text: str, n: int, what: str, allow_inf: bool = False) -> list[float]:
     """Exactly ``n`` numbers from ``text`` (see :func:`split_numbers`)."""
+    return [read_number(p, what, PLAIN, allow_inf).value for p in numbers_of(text, n, what)]
+
+
+def numbers_of(text: str, n: int, what: str) -> list[str]:
+    """:func:`split_numbers`, refusing a wrong count; decimal commas (``1,5 2,5 3,5``) are named."""
     parts = split_numbers(text, n)
     if len(parts) != n:
+        commas = [w for w in text.split() if re.fullmatch(r"[-+]?\d*,\d+", w)]
+        if commas:
+            point = commas[0].replace(",", ".")
+            raise KineTreeError(f"{what}: {commas[0]!r} has a decimal comma; use a point: {point}")
         raise KineTreeError(f"{what}: expected {n} number{'s' if n > 1 else ''}, got {len(parts)}")
-    return [parse_number(p, what, allow_inf) for p in parts]
+    return parts
 
 
 # --- units -----------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter
 
 from .layout import hidden_tab, optional_dock
+from .numbers import read_number
 from .qt_utils import menu_named
 from .safe_output import atomic_output
 
@@ -326,10 +327,10 @@ def export_animation_dialog(window: MainWindow) -> None:
     try:
         size_text, _, fps_text = text.partition("@")
         w, h = (int(v) for v in size_text.strip().lower().replace("×", "x").split("x"))
-        fps = float(fps_text or 25)
+        fps = read_number(fps_text, "frames per second").value if fps_text.strip() else 25.0
         if not (16 <= w <= 4096 and 16 <= h <= 4096 and 1 <= fps <= 120):
             raise ValueError
-    except ValueError:
+    except ValueError:  # KineTreeError is one too
         window.show_error("Export animation", f"{text!r} is not like 640x400 @ 25 (16…4096 pixels, 1…120 fps)")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export animation", "motion.gif", ANIMATION_FILTER)

@@ -109,6 +109,61 @@ def _vector(value: ArrayLike, n: int, what: str, body: str) -> np.ndarray:
     return v
 
 
+def _matrix(v: np.ndarray) -> np.ndarray:
+    """The 3×3 tensor of ``[Ixx Iyy Izz Iyz Ixz Ixy]``."""
+    ixx, iyy, izz, iyz, ixz, ixy = v
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+
+
+def _from_corke_order(v: np.ndarray) -> np.ndarray:
+    """MATLAB's ``[Ixx Iyy Izz Iyz Ixz Ixy]`` of Corke's ``[Ixx Iyy Izz Ixy Iyz Ixz]``."""
+    return np.array([v[0], v[1], v[2], v[4], v[5], v[3]])
+
+
+def _to_corke_order(v: np.ndarray) -> np.ndarray:
+    return np.array([v[0], v[1], v[2], v[5], v[3], v[4]])
+
+
+def _short(v: np.ndarray) -> str:
+    return "[" + " ".join(f"{x:.6g}" for x in v) + "]"
+
+
+def _inertia_vector(value: ArrayLike, body: str, what: str, corke: bool = False) -> np.ndarray:
+    """``[Ixx Iyy Izz Iyz Ixz Ixy]`` of 3 principal moments, 6 numbers (MATLAB's order, or
+    Corke's with ``corke``) or a symmetric 3×3 matrix."""
+    try:
+        a = np.array(value, dtype=float)
+    except (ValueError, TypeError):
+        a = None
+    order = "[Ixx Iyy Izz Ixy Iyz Ixz]" if corke else "[Ixx Iyy Izz Iyz Ixz Ixy]"
+    if a is None or a.shape not in ((3,), (6,), (3, 3)):
+        raise InvalidPropertyError(f"body {body!r}: {what} must be 3 numbers [Ixx Iyy Izz], 6 numbers {order} "
+                                   f"or a 3×3 matrix, got {value!r:.120}")
+    if not np.all(np.isfinite(a)):
+        raise InvalidPropertyError(f"body {body!r}: {what} must be finite, got {a.tolist()}")
+    if a.shape == (3, 3):
+        if not np.allclose(a, a.T, rtol=0, atol=1e-12 * max(1.0, float(np.abs(a).max()))):
+            raise InvalidPropertyError(f"body {body!r}: {what} matrix must be symmetric, got {a.tolist()}")
+        return np.array([a[0, 0], a[1, 1], a[2, 2], a[1, 2], a[0, 2], a[0, 1]])
+    if a.shape == (3,):
+        return np.array([*a, 0.0, 0.0, 0.0])
+    return _from_corke_order(a) if corke else a
+
+
+def inertia_problem(v: ArrayLike) -> str:
+    """Why ``[Ixx Iyy Izz Iyz Ixz Ixy]`` is no mass distribution's inertia ("" if it is one):
+    its principal moments must be ≥ 0 and each at most the sum of the other two (the triangle
+    inequality), up to rounding."""
+    eig = np.linalg.eigvalsh(_matrix(np.asarray(v, dtype=float)))
+    tol = 1e-9 * max(float(np.abs(eig).max()), 1e-300)
+    if eig[0] < -tol:
+        return f"principal moment {eig[0]:.6g} < 0"
+    if eig[2] > eig[0] + eig[1] + tol:
+        return (f"principal moments {_short(eig)} break the triangle inequality "
+                f"({eig[2]:.6g} > {eig[0]:.6g} + {eig[1]:.6g})")
+    return ""
+
+
 class RigidBody:
     """A rigid body: a name, the joint to its parent, inertial data, visuals, collision
     geometry and the robot file's elements KineTree does not model (``extensions``).
@@ -186,11 +241,31 @@ class RigidBody:
 
     @property
     def inertia(self) -> np.ndarray:
-        """``[Ixx Iyy Izz Iyz Ixz Ixy]`` about the body frame."""
+        """``[Ixx Iyy Izz Iyz Ixz Ixy]`` (MATLAB's order) about the body frame.
+
+        Set it from 3 numbers (principal moments ``[Ixx Iyy Izz]``), 6 numbers in MATLAB's
+        order, or a symmetric 3×3 matrix; a tensor no mass distribution has (a negative
+        moment, or one larger than the sum of the other two: the triangle inequality) is
+        refused. Corke's order ``[Ixx Iyy Izz Ixy Iyz Ixz]`` about the centre of mass goes
+        through :meth:`set_inertia_corke` / :attr:`inertia_corke`."""
         return self._inertia.copy()
 
     @inertia.setter
     def inertia(self, value: ArrayLike) -> None:
+        v = _inertia_vector(value, self._name, "inertia")
+        if problem := inertia_problem(v):
+            hint = ""
+            if len(np.asarray(value, dtype=float).reshape(-1)) == 6 and not inertia_problem(_from_corke_order(v)):
+                hint = ("; read in Corke's order [Ixx Iyy Izz Ixy Iyz Ixz] it would be physical: "
+                        "use set_inertia_corke")
+            raise InvalidPropertyError(f"body {self._name!r}: inertia [Ixx Iyy Izz Iyz Ixz Ixy] = "
+                                       f"{_short(v)} is not physical: {problem}{hint}")
+        self._set_inertia_as_read(v)
+
+    def _set_inertia_as_read(self, value: ArrayLike) -> None:
+        """The 6 numbers as a file or a published table gives them, physical or not (URDF
+        files and Corke's Puma hold tensors that break the triangle inequality; they load and
+        are written back as read). Finite, principal moments ≥ 0."""
         v = _vector(value, 6, "inertia", self._name)
         if np.any(v[:3] < 0):
             raise InvalidPropertyError(
@@ -198,6 +273,41 @@ class RigidBody:
             )
         self._inertia = v
         self._changed()
+
+    @property
+    def inertia_corke(self) -> np.ndarray:
+        """Corke's ``I``: ``[Ixx Iyy Izz Ixy Iyz Ixz]`` about the centre of mass (his ``r``).
+        Setting it moves the tensor to the body frame with the current mass and centre of mass;
+        see :meth:`set_inertia_corke`."""
+        m, c = self._mass, self._com
+        I = _matrix(self._inertia) - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        return np.array([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]])
+
+    @inertia_corke.setter
+    def inertia_corke(self, value: ArrayLike) -> None:
+        self.set_inertia_corke(value)
+
+    def set_inertia_corke(self, I: ArrayLike, m: float | None = None, r: ArrayLike | None = None) -> None:
+        """Set mass properties as Corke's ``Link`` holds them: ``I`` is ``[Ixx Iyy Izz]``,
+        ``[Ixx Iyy Izz Ixy Iyz Ixz]`` (his order) or a 3×3 matrix, about the centre of mass;
+        ``m`` and ``r`` (mass, centre of mass in the body frame) replace the body's when given.
+        Stored about the body frame (parallel axes), as :attr:`inertia` is."""
+        v = _inertia_vector(I, self._name, "Corke inertia", corke=True)
+        if problem := inertia_problem(v):
+            raise InvalidPropertyError(f"body {self._name!r}: Corke inertia [Ixx Iyy Izz Ixy Iyz Ixz] = "
+                                       f"{_short(_to_corke_order(v))} is not physical: {problem}")
+        old = self._mass, self._com
+        try:
+            if m is not None:
+                self.mass = m
+            if r is not None:
+                self.center_of_mass = r
+            mass, c = self._mass, self._com
+            M = _matrix(v) + mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+            self.inertia = [M[0, 0], M[1, 1], M[2, 2], M[1, 2], M[0, 2], M[0, 1]]
+        except InvalidPropertyError:
+            self._mass, self._com = old
+            raise
 
     @property
     def visuals(self) -> tuple[Visual, ...]:

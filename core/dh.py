@@ -6,21 +6,13 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .body import RigidBody
-from .errors import InvalidJointError
+from .errors import InvalidJointError, InvalidTransformError
 from .joint import Joint
 from .tree import RigidBodyTree
 
 
 @dataclass
-class DHLink:
-    """One row of a DH table.
-
-    ``joint`` is ``"R"`` (revolute: θ is the variable) or ``"P"`` (prismatic: d is the
-    variable). The variable's own cell is kept but does not move the link; ``offset`` does
-    (Corke's convention: the joint moves by ``q + offset``). ``qlim`` is ``(min, max)``;
-    ``home`` the home position (default: 0 clipped into the limits).
-    """
-
+class _DHRow:
     joint: str = "R"
     a: float = 0.0
     alpha: float = 0.0
@@ -33,6 +25,55 @@ class DHLink:
     flip: bool = False
     visuals: list = field(default_factory=list)
     home: float | None = None
+    convention: str | None = field(default=None, compare=False)
+
+
+_ORDERS = ("DHLink takes its numbers by keyword (DHLink('R', a=…, alpha=…, d=…, theta=…, offset=…)); "
+           "positional numbers would be read in KineTree's order [a α d θ], not in Corke's Link "
+           "order [θ d a α]; for Corke's list use DHLink.from_corke([θ, d, a, α, σ, offset])")
+
+
+class DHLink(_DHRow):
+    """One row of a DH table.
+
+    ``joint`` is ``"R"`` (revolute: θ is the variable) or ``"P"`` (prismatic: d is the
+    variable). The variable's own cell is kept but does not move the link; ``offset`` does
+    (Corke's convention: the joint moves by ``q + offset``). ``qlim`` is ``(min, max)``;
+    ``home`` the home position (default: 0 clipped into the limits).
+
+    Give the numbers by keyword (``a=``, ``alpha=``, ``d=``, ``theta=``, ``offset=``): a list
+    of four positional numbers, Corke's ``Link([θ d a α])`` habit, is refused rather than read
+    as ``[a α d θ]``; :meth:`from_corke` reads Corke's order.
+    """
+
+    def __init__(self, joint: str = "R", *numbers, **fields) -> None:
+        if not isinstance(joint, str):
+            raise InvalidJointError(f"DHLink: joint must be 'R' or 'P', got {joint!r:.80}; {_ORDERS}")
+        if len(numbers) >= 4:
+            raise InvalidJointError(f"DHLink({joint!r}, {', '.join(f'{v!r:.20}' for v in numbers)}): {_ORDERS}")
+        super().__init__(joint, *numbers, **fields)
+
+    @classmethod
+    def from_corke(cls, dh, convention: str = "standard", **fields) -> DHLink:
+        """A row from Corke's ``Link(dh)`` list ``[θ d a α]``, ``[θ d a α σ]`` or
+        ``[θ d a α σ offset]`` (σ = 0 revolute, 1 prismatic). ``convention`` is Corke's
+        ``"standard"`` or ``"modified"``, kept as the row's ``convention`` (``"dh"``/``"mdh"``),
+        which :func:`dh_chain` follows. Other fields (``qlim=``, ``name=`` …) by keyword."""
+        if convention not in ("standard", "modified"):
+            raise InvalidJointError(f"DHLink.from_corke: convention must be 'standard' or 'modified', "
+                                    f"got {convention!r:.40}")
+        try:
+            values = [float(v) for v in dh]
+        except (TypeError, ValueError):
+            raise InvalidJointError(f"DHLink.from_corke: [θ d a α σ offset] must be numbers, got {dh!r:.80}") from None
+        if len(values) not in (4, 5, 6):
+            raise InvalidJointError(f"DHLink.from_corke: expected 4, 5 or 6 numbers [θ d a α σ offset], "
+                                    f"got {len(values)}: {values}")
+        theta, d, a, alpha, sigma, offset = (values + [0.0, 0.0])[:6]
+        if sigma not in (0.0, 1.0):
+            raise InvalidJointError(f"DHLink.from_corke: σ must be 0 (revolute) or 1 (prismatic), got {sigma:g}")
+        return cls("P" if sigma else "R", a=a, alpha=alpha, d=d, theta=theta, offset=offset,
+                   convention="mdh" if convention == "modified" else "dh", **fields)
 
     @property
     def joint_type(self) -> str:
@@ -102,10 +143,17 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     return new
 
 
-def dh_chain(links: list[DHLink], convention: str = "dh", base_name: str = "base") -> RigidBodyTree:
+def dh_chain(links: list[DHLink], convention: str | None = None, base_name: str = "base") -> RigidBodyTree:
     """A serial chain with one body per DH row: bodies ``link1…linkN`` and joints ``q1…qN``
-    unless the rows name them. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
-    return rebuild_chain(RigidBodyTree(base_name), links, convention)
+    unless the rows name them. Rows are standard (``"dh"``, the default) or modified
+    (``"mdh"``) DH; rows made by :meth:`DHLink.from_corke` bring their own convention, and one
+    that contradicts ``convention`` or another row's is refused."""
+    said = {link.convention for link in links if link.convention is not None}
+    if convention is not None:
+        said.add(convention)
+    if len(said) > 1:
+        raise InvalidTransformError(f"dh_chain: rows in both conventions {sorted(said)}; a chain has one")
+    return rebuild_chain(RigidBodyTree(base_name), links, said.pop() if said else "dh")
 
 
 class DHEntry(NamedTuple):
@@ -144,8 +192,9 @@ def chain_dh_table(tree: RigidBodyTree, tip: str | None = None) -> list[DHEntry]
             rows.append(DHEntry(name, None, None, f"its axis {j.axis.round(3).tolist()} is not ±z"))
         else:
             lo, hi = j.position_limits
-            link = DHLink("R" if j.type == "revolute" else "P", dh.a, dh.alpha, dh.d, dh.theta,
-                          j.offset, (float(lo), float(hi)), name, j.name, flip=bool(j.axis[2] < 0),
+            link = DHLink("R" if j.type == "revolute" else "P", a=dh.a, alpha=dh.alpha, d=dh.d, theta=dh.theta,
+                          offset=j.offset, qlim=(float(lo),
+                                                 float(hi)), name=name, joint_name=j.name, flip=bool(j.axis[2] < 0),
                           visuals=list(tree.get_body(name).visuals), home=float(j.home_position))
             rows.append(DHEntry(name, link, dh.convention))
     return rows

@@ -118,7 +118,8 @@ class DHExtraction:
     def _names(self) -> tuple[str | None, str | None]:
         taken = {self.base_name} | {link.name for link in self.links}
         base_body = None
-        if _needs_body(self.base) or self._extras.get("base_visuals"):
+        if (_needs_body(self.base) or self._extras.get("base_visuals")
+                or self._extras.get("base_inertial") is not None):
             base_body = unique_name("dh_base", taken)
         tool_body = None
         if _needs_body(self.tool) or not self.links or self.tip != self.links[-1].name:
@@ -138,15 +139,23 @@ class DHExtraction:
         named as in the original), and a fixed tool body, whose :attr:`tip_name` body has the
         original tip pose at every configuration (q = the path's movable joints, in order).
         Visuals and inertia of the moving bodies (and of the fixed bodies absorbed into them)
-        are carried over, re-expressed in the DH frames."""
-        tree = RigidBodyTree(self.base_name)
+        are carried over, re-expressed in the DH frames; the fixed bodies before the first joint
+        give the base body theirs. The tree's gravity and its base body (mass, centre of mass,
+        inertia, visuals, collisions, extensions), which a DH table does not describe, stay."""
+        tree = RigidBodyTree(self.base_name, self._extras.get("gravity", (0.0, 0.0, 0.0)))
+        if (base := self._extras.get("base")) is not None:  # the DH table does not describe the base
+            tree._take_base_properties(base)
         base_body, tool_body = self._names()
         joint_names = {link.joint_name for link in self.links}
         parent = self.base_name
         if base_body is not None:
             body = RigidBody(base_body)
             body.joint = _fixed_joint(unique_name(f"{base_body}_fixed", joint_names), self.base)
-            body.mass, body.inertia = 0.0, np.zeros(6)
+            if (inertial := self._extras.get("base_inertial")) is not None:  # fixed bodies before joint 1
+                body.mass, body.center_of_mass = inertial[:2]
+                body._set_inertia_as_read(inertial[2])  # the original bodies' tensors, moved
+            else:
+                body.mass, body.inertia = 0.0, np.zeros(6)
             body.visuals = self._extras.get("base_visuals", ())
             tree.add_body(body, parent)
             parent = base_body
@@ -155,7 +164,8 @@ class DHExtraction:
             body = RigidBody(link.name or unique_name("link", {b for b in tree.body_names} | {self.base_name}))
             body.joint = dh_joint(link, link.joint_name or unique_name("q", joint_names), self.convention)
             if inertials[k] is not None:
-                body.mass, body.center_of_mass, body.inertia = inertials[k]
+                body.mass, body.center_of_mass = inertials[k][:2]
+                body._set_inertia_as_read(inertials[k][2])
             body.visuals = tuple(link.visuals)
             tree.add_body(body, parent)
             parent = body.name
@@ -457,9 +467,9 @@ def extract_dh(tree: RigidBodyTree, tip: str | None = None, convention: str = "d
         j = tree.get_body(name).joint
         lo, hi = j.position_limits
         if lines[k].kind == "R":
-            link = DHLink("R", a, alpha, d, 0.0, theta, (float(lo), float(hi)))
+            link = DHLink("R", a=a, alpha=alpha, d=d, theta=0.0, offset=theta, qlim=(float(lo), float(hi)))
         else:
-            link = DHLink("P", a, alpha, 0.0, theta, d, (float(lo), float(hi)))
+            link = DHLink("P", a=a, alpha=alpha, d=0.0, theta=theta, offset=d, qlim=(float(lo), float(hi)))
         link.name, link.joint_name, link.home = name, j.name, float(j.home_position)
         links.append(link)
     base = frames[0]
@@ -483,6 +493,7 @@ def _collect_extras(tree: RigidBodyTree, path: list[str], movable: list[str], fr
     link_visuals: list[list[Visual]] = [[] for _ in movable]
     inertials: list = [None] * len(movable)
     base_visuals: list[Visual] = []
+    base_inertial = None
     for name in path:
         body = tree.get_body(name)
         if body.joint.type != "fixed":
@@ -491,10 +502,14 @@ def _collect_extras(tree: RigidBodyTree, path: list[str], movable: list[str], fr
         G = inverse_transform(F) @ poses[name]
         if owner < 0:
             base_visuals += _moved_visuals(body, G)
+            if body.mass > 0:
+                base_inertial = _add_inertial(base_inertial, body, G)
         else:
             link_visuals[owner] += _moved_visuals(body, G)
             inertials[owner] = _add_inertial(inertials[owner], body, G)
     return {"link_visuals": link_visuals, "base_visuals": tuple(base_visuals),
             "inertials": [_finish_inertial(acc) for acc in inertials],
+            "base_inertial": None if base_inertial is None else _finish_inertial(base_inertial),
+            "base": tree.base.copy(), "gravity": tree.gravity.copy(),
             # a snapshot: to_tree may come after more edits of ``tree``
             "named_poses": tree.named_poses._copy_for(tree)}

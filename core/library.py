@@ -63,8 +63,8 @@ def two_link_planar() -> RigidBodyTree:
 
     At θ = (60°, 30°) the end effector is at (0.5, 1.366, 0).
     """
-    return dh_chain([DHLink("R", 1.0, 0, 0, 0, qlim=(-pi, pi)),
-                     DHLink("R", 0.5, 0, 0, 0, qlim=(-pi, pi))])
+    return dh_chain([DHLink("R", a=1.0, alpha=0, d=0, theta=0, qlim=(-pi, pi)),
+                     DHLink("R", a=0.5, alpha=0, d=0, theta=0, qlim=(-pi, pi))])
 
 
 @_robot(source="Spong, Hutchinson & Vidyasagar, Robot Modeling and Control (2006), Example 3.2")
@@ -75,9 +75,9 @@ def cylindrical() -> RigidBodyTree:
     Symbolic in the book; here d1 = 0.5 m, d2 ∈ [0, 1] m, d3 ∈ [0, 0.8] m.
     """
     return dh_chain([
-        DHLink("R", 0, 0, 0.5, 0, qlim=(-pi, pi)),
-        DHLink("P", 0, radians(-90), 0, 0, qlim=(0.0, 1.0)),
-        DHLink("P", 0, 0, 0, 0, qlim=(0.0, 0.8)),
+        DHLink("R", a=0, alpha=0, d=0.5, theta=0, qlim=(-pi, pi)),
+        DHLink("P", a=0, alpha=radians(-90), d=0, theta=0, qlim=(0.0, 1.0)),
+        DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0.0, 0.8)),
     ])
 
 
@@ -89,10 +89,10 @@ def scara() -> RigidBodyTree:
     Symbolic in the book; here a1 = 0.4 m, a2 = 0.3 m, d3 ∈ [0, 0.3] m, d4 = 0.1 m.
     """
     return dh_chain([
-        DHLink("R", 0.4, 0, 0, 0, qlim=_deg(-150, 150)),
-        DHLink("R", 0.3, pi, 0, 0, qlim=_deg(-150, 150)),
-        DHLink("P", 0, 0, 0, 0, qlim=(0.0, 0.3)),
-        DHLink("R", 0, 0, 0.1, 0, qlim=(-pi, pi)),
+        DHLink("R", a=0.4, alpha=0, d=0, theta=0, qlim=_deg(-150, 150)),
+        DHLink("R", a=0.3, alpha=pi, d=0, theta=0, qlim=_deg(-150, 150)),
+        DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0.0, 0.3)),
+        DHLink("R", a=0, alpha=0, d=0.1, theta=0, qlim=(-pi, pi)),
     ])
 
 
@@ -104,9 +104,9 @@ def spherical_wrist() -> RigidBodyTree:
     Joints are named q4, q5, q6 as in the book.
     """
     return dh_chain([
-        DHLink("R", 0, -pi / 2, 0, 0, qlim=(-pi, pi), name="link4", joint_name="q4"),
-        DHLink("R", 0, pi / 2, 0, 0, qlim=_deg(-120, 120), name="link5", joint_name="q5"),
-        DHLink("R", 0, 0, 0.1, 0, qlim=(-pi, pi), name="link6", joint_name="q6"),
+        DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=(-pi, pi), name="link4", joint_name="q4"),
+        DHLink("R", a=0, alpha=pi / 2, d=0, theta=0, qlim=_deg(-120, 120), name="link5", joint_name="q5"),
+        DHLink("R", a=0, alpha=0, d=0.1, theta=0, qlim=(-pi, pi), name="link6", joint_name="q6"),
     ])
 
 
@@ -120,12 +120,12 @@ def stanford() -> RigidBodyTree:
     The −90° θ of the prismatic row is a fixed rotation, carried as its DH θ.
     """
     return dh_chain([
-        DHLink("R", 0, -pi / 2, 0.412, 0, qlim=_deg(-170, 170)),
-        DHLink("R", 0, pi / 2, 0.154, 0, qlim=_deg(-170, 170)),
-        DHLink("P", 0, 0, 0, -pi / 2, qlim=(0.3048, 1.27)),
-        DHLink("R", 0, -pi / 2, 0, 0, qlim=_deg(-170, 170)),
-        DHLink("R", 0, pi / 2, 0, 0, qlim=_deg(-90, 90)),
-        DHLink("R", 0, 0, 0.263, 0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=-pi / 2, d=0.412, theta=0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=pi / 2, d=0.154, theta=0, qlim=_deg(-170, 170)),
+        DHLink("P", a=0, alpha=0, d=0, theta=-pi / 2, qlim=(0.3048, 1.27)),
+        DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=pi / 2, d=0, theta=0, qlim=_deg(-90, 90)),
+        DHLink("R", a=0, alpha=0, d=0.263, theta=0, qlim=_deg(-170, 170)),
     ])
 
 
@@ -143,12 +143,12 @@ def stanford_lecture() -> RigidBodyTree:
     ``[0 1 0 0]``, which is right.
     """
     return dh_chain([
-        DHLink("R", 0, -pi / 2, 0, 0, qlim=_deg(-170, 170)),
-        DHLink("R", 0, pi / 2, 0.154, 0, qlim=_deg(-170, 170)),
-        DHLink("P", 0, 0, 0, 0, qlim=(0.3048, 1.27)),
-        DHLink("R", 0, -pi / 2, 0, 0, qlim=_deg(-170, 170)),
-        DHLink("R", 0, pi / 2, 0, 0, qlim=_deg(-90, 90)),
-        DHLink("R", 0, 0, 0.263, 0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=pi / 2, d=0.154, theta=0, qlim=_deg(-170, 170)),
+        DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0.3048, 1.27)),
+        DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=_deg(-170, 170)),
+        DHLink("R", a=0, alpha=pi / 2, d=0, theta=0, qlim=_deg(-90, 90)),
+        DHLink("R", a=0, alpha=0, d=0.263, theta=0, qlim=_deg(-170, 170)),
     ])
 
 
@@ -168,7 +168,7 @@ def puma560() -> RigidBodyTree:
     ``mdl_puma560`` (link 1 massless, no base mass)."""
     rows = [(0, pi / 2, 0), (0.4318, 0, 0), (0.0203, -pi / 2, 0.15005),
             (0, pi / 2, 0.4318), (0, -pi / 2, 0), (0, 0, 0)]
-    tree = dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
+    tree = dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
     return _with_inertials(tree, _PUMA_INERTIALS)
 
 
@@ -199,7 +199,8 @@ def _with_inertials(tree: RigidBodyTree, table: list, frames: np.ndarray | None 
         c = F[:3, :3] @ np.array(r, dtype=float) + F[:3, 3]
         I = F[:3, :3] @ np.diag(moments) @ F[:3, :3].T + m * (float(c @ c) * np.eye(3) - np.outer(c, c))
         body.mass, body.center_of_mass = m, c
-        body.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
+        # as published: Corke's Puma link 1 (m = 0, I = [0 0.35 0]) has no mass distribution
+        body._set_inertia_as_read([I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]])
     return tree
 
 
@@ -217,7 +218,7 @@ def puma560_mdh() -> RigidBodyTree:
     """
     rows = [(0, 0, 0), (0, pi / 2, 0), (0.4318, 0, 0.15005),
             (0.0203, -pi / 2, 0.4318), (0, pi / 2, 0), (0, -pi / 2, 0)]
-    tree = dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)],
+    tree = dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)],
                     convention="mdh")
     # the inertials are given in the standard-DH link frames: the pose of link i's standard frame in
     # its modified-DH frame is the same at every q (both are fixed to link i); read it at q = 0
@@ -249,8 +250,8 @@ _UR_HOME = [0.0, -pi / 2, 0.0, -pi / 2, 0.0, 0.0]
 
 def _ur(a: tuple[float, ...], d: tuple[float, ...]) -> RigidBodyTree:
     lim = (-2 * pi, 2 * pi)
-    return _with_home(dh_chain([DHLink("R", ai, al, di, 0, qlim=lim) for ai, al, di in zip(a, _UR_ALPHA, d)]),
-                      _UR_HOME)
+    rows = [DHLink("R", a=ai, alpha=al, d=di, theta=0, qlim=lim) for ai, al, di in zip(a, _UR_ALPHA, d)]
+    return _with_home(dh_chain(rows), _UR_HOME)
 
 
 @_robot(source=_UR_ARTICLE.format(model="UR3"), style=_UR_STYLE)
@@ -305,7 +306,7 @@ def kuka_kr5() -> RigidBodyTree:
     rows = [(0.18, -pi / 2, 0.4), (0.6, 0, 0), (0.12, pi / 2, 0), (0, -pi / 2, -0.62), (0, pi / 2, 0),
             (0, pi, -0.115)]
     lims = [_deg(-155, 155), _deg(-180, 65), _deg(-15, 158), _deg(-350, 350), _deg(-130, 130), _deg(-350, 350)]
-    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
+    return dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
 
 
 @_robot(source="Corke, Robotics Toolbox mdl_irb140 / rtb.models.DH.IRB140 (after the ABB IRB 140 data sheet "
@@ -322,7 +323,7 @@ def abb_irb140() -> RigidBodyTree:
     rows = [(0.07, -pi / 2, 0.352), (0.36, 0, 0), (0, -pi / 2, 0), (0, pi / 2, 0.38), (0, -pi / 2, 0),
             (0, 0, 0.065)]
     lims = [_deg(-180, 180), _deg(-100, 100), _deg(-220, 60), _deg(-200, 200), _deg(-120, 120), _deg(-400, 400)]
-    return dh_chain([DHLink("R", a, al, d, 0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
+    return dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, qlim=lim) for (a, al, d), lim in zip(rows, lims)])
 
 
 @_robot(source='Franka Emika, "Robot and interface specifications" (frankaemika.github.io/docs/'
@@ -344,7 +345,7 @@ def panda() -> RigidBodyTree:
     alpha = (0, -pi / 2, pi / 2, pi / 2, -pi / 2, pi / 2, pi / 2)
     lims = [(-2.8973, 2.8973), (-1.7628, 1.7628), (-2.8973, 2.8973), (-3.0718, -0.0698), (-2.8973, 2.8973),
             (-0.0175, 3.7525), (-2.8973, 2.8973)]
-    links = [DHLink("R", ai, al, di, 0, qlim=lim) for ai, al, di, lim in zip(a, alpha, d, lims)]
+    links = [DHLink("R", a=ai, alpha=al, d=di, theta=0, qlim=lim) for ai, al, di, lim in zip(a, alpha, d, lims)]
     return _with_home(dh_chain(links, convention="mdh"), [0, -pi / 4, 0, -3 * pi / 4, 0, pi / 2, pi / 4])
 
 
@@ -369,12 +370,12 @@ def jaco() -> RigidBodyTree:
     d4b, d5b, d6b = D3 + k * D4, k * D4 + k * D5, k * D5 + D6
     full = (-2 * pi, 2 * pi)
     return _with_home(dh_chain([
-        DHLink("R", 0, pi / 2, D1, 0, qlim=full, flip=True),
-        DHLink("R", D2, pi, 0, 0, offset=-pi / 2, qlim=_deg(47, 313)),
-        DHLink("R", 0, pi / 2, -e2, 0, offset=pi / 2, qlim=_deg(19, 341)),
-        DHLink("R", 0, 2 * aa, -d4b, 0, qlim=full),
-        DHLink("R", 0, 2 * aa, -d5b, 0, offset=-pi, qlim=full),
-        DHLink("R", 0, pi, -d6b, 0, offset=radians(100), qlim=full),
+        DHLink("R", a=0, alpha=pi / 2, d=D1, theta=0, qlim=full, flip=True),
+        DHLink("R", a=D2, alpha=pi, d=0, theta=0, offset=-pi / 2, qlim=_deg(47, 313)),
+        DHLink("R", a=0, alpha=pi / 2, d=-e2, theta=0, offset=pi / 2, qlim=_deg(19, 341)),
+        DHLink("R", a=0, alpha=2 * aa, d=-d4b, theta=0, qlim=full),
+        DHLink("R", a=0, alpha=2 * aa, d=-d5b, theta=0, offset=-pi, qlim=full),
+        DHLink("R", a=0, alpha=pi, d=-d6b, theta=0, offset=radians(100), qlim=full),
     ]), [pi] * 6)
 
 
@@ -394,7 +395,8 @@ def baxter_left() -> RigidBodyTree:
             (0, pi / 2, 0, 0.0), (0.01, -pi / 2, 0.37429, 0.0), (0, pi / 2, 0, 0.0), (0, 0, 0.3683, 0.0)]
     lims = [_deg(-97.494, 97.494), _deg(-123, 60), _deg(-174.987, 174.987), _deg(-2.864, 150),
             _deg(-175.25, 175.25), _deg(-90, 120), _deg(-175.25, 175.25)]
-    return dh_chain([DHLink("R", a, al, d, 0, offset=off, qlim=lim) for (a, al, d, off), lim in zip(rows, lims)])
+    return dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, offset=off, qlim=lim) for (a, al, d, off),
+                     lim in zip(rows, lims)])
 
 
 @_robot(source='Safeea & Neto, "KUKA Sunrise Toolbox: Interfacing collaborative robots with MATLAB", IEEE '
@@ -413,7 +415,7 @@ def kuka_lbr_iiwa14() -> RigidBodyTree:
     alpha = (0, -pi / 2, pi / 2, pi / 2, -pi / 2, -pi / 2, pi / 2)
     d = (0.36, 0, 0.42, 0, 0.4, 0, 0.126)
     lims = [_deg(-170, 170), _deg(-120, 120)] * 3 + [_deg(-175, 175)]
-    return dh_chain([DHLink("R", 0, al, di, 0, qlim=lim) for al, di, lim in zip(alpha, d, lims)],
+    return dh_chain([DHLink("R", a=0, alpha=al, d=di, theta=0, qlim=lim) for al, di, lim in zip(alpha, d, lims)],
                     convention="mdh")
 
 

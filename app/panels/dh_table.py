@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
-from ..numbers import exact_text, identity, parse_number, short_text, to_degrees, to_radians
+from ..numbers import DEGREES, METRES, RADIANS, exact_text, identity, read_number, short_text, to_degrees, to_radians
 from ..text import matrix_text
 from .cell_editor import ExactDelegate
 
@@ -51,7 +51,6 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     Angles (α, θ, offset and limits of R joints) are in the table's unit.
     """
     rows = []
-    angle = to_radians if degrees else identity
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
         if not cells:
@@ -67,17 +66,28 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
                 vals.append(0.0)
                 continue
-            vals.append(parse_number(c, f"pasted line {lineno}", allow_inf=len(vals) >= 5))
+            k = len(vals)  # a α d θ offset min max: angles in the table's unit, lengths in metres
+            angle_cell = k in (1, 3) or (k >= 4 and jt == "R")
+            quantity = (DEGREES if degrees else RADIANS) if angle_cell else METRES
+            vals.append(read_number(c, f"pasted line {lineno}", quantity, allow_inf=k >= 5).core)  # rad, m
         a, alpha, d, theta = vals[:4]
         offset = vals[4] if len(vals) > 4 else 0.0
-        ak = angle if jt == "R" else identity
-        link = DHLink(jt, a, angle(alpha), d, angle(theta), ak(offset))
+        link = DHLink(jt, a=a, alpha=alpha, d=d, theta=theta, offset=offset)
         if len(vals) == 7:
-            link.qlim = (ak(vals[5]), ak(vals[6]))
+            link.qlim = (vals[5], vals[6])
         rows.append(link)
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
     return rows
+
+
+def retyped(link: DHLink, jt: str) -> DHLink:
+    """``link`` as an ``jt`` row: the same link at q = 0 (the old variable's offset becomes the
+    new constant, the old constant the new offset), with the new type's default limits and home
+    (radians are no metres)."""
+    if jt == "P":
+        return replace(link, joint=jt, theta=link.offset, offset=link.d, qlim=None, home=None)
+    return replace(link, joint=jt, d=link.offset, offset=link.theta, qlim=None, home=None)
 
 
 class DhTableModel(QAbstractTableModel):
@@ -234,13 +244,13 @@ class DhTableModel(QAbstractTableModel):
                     raise KineTreeError(f"joint type must be R or P, got {value!r}")
                 if jt == link.joint:
                     return True  # no change, no undo step
-                new = replace(link, joint=jt)
+                new = retyped(link, jt)
             else:
                 if isinstance(value, (int, float)):
-                    shown = float(value)
+                    v = self._units(col, link)[1](float(value))
                 else:
-                    shown = parse_number(str(value), what, allow_inf=col in (6, 7))
-                v = self._units(col, link)[1](shown)
+                    quantity = (DEGREES if self.degrees else RADIANS) if self._is_angle(col, link) else METRES
+                    v = read_number(str(value), what, quantity, allow_inf=col in (6, 7)).core
                 if v == self._value(link, col):
                     return True  # the stored value: no edit
                 if col in (6, 7):

@@ -10,7 +10,7 @@ The configuration is random within the joint limits and reproducible (a seed): w
 for revolute joints and whole millimetres for prismatic ones, so the values shown are exact
 and an answer can be right to any tolerance. The panel shows its own copy of the DH table (the
 DH table dock is not touched) and never moves the robot until the student asks for the
-step-through. Answers are typed as numbers (:func:`~kinetree.app.numbers.parse_number`:
+step-through. Answers are typed as numbers (:func:`~kinetree.app.numbers.read_number`:
 ``pi/2``, ``-0.4318*2``; nothing typed is evaluated as code) and checked entry by entry within
 a tolerance (absolute, in the shown units). Export sheet writes N exercises and, on pages of its
 own, their answer key to a PDF.
@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import parse_number, short_text
+from ..numbers import DEGREES, METRES, PLAIN, Quantity, read_number, short_text
 from ..viewport.dh_overlay import SYMBOL, DHChain, cached_chain, chain_tip, sub
 
 KINDS = {"pose": "the end pose T₀ⁿ", "link": "one link's A_i", "row": "one DH row"}
@@ -127,6 +127,14 @@ def make_exercise(tree: RigidBodyTree, chain: DHChain, kind: str, link: int, see
 
 def is_angle(kind: str, k: int) -> bool:
     return kind == "row" and ROW_PARAMS[k] in ("alpha", "theta")
+
+
+def entry_quantity(kind: str, k: int) -> Quantity:
+    """What answer entry ``k`` is, in the units shown: a row's α, θ in degrees, a, d and a
+    matrix's translation in metres, the rest plain numbers."""
+    if kind == "row":
+        return DEGREES if is_angle(kind, k) else METRES
+    return METRES if k % 4 == 3 and k < 12 else PLAIN
 
 
 def shown_answer(ex: Exercise, degrees: bool = True) -> list[float]:
@@ -456,7 +464,7 @@ class ExercisePanel(QWidget):
         return self.cells[:4] if self.exercise is not None and self.exercise.kind == "row" else self.cells
 
     def tolerance_value(self) -> float:
-        tol = parse_number(self.tolerance.text(), "tolerance")
+        tol = read_number(self.tolerance.text(), "tolerance").value
         if tol < 0:
             raise KineTreeError(f"tolerance: must be ≥ 0, got {tol:g}")
         return tol
@@ -474,7 +482,8 @@ class ExercisePanel(QWidget):
         typed, problems = [], {}
         for k, cell in enumerate(self.answer_cells()):
             try:
-                typed.append(parse_number(cell.text(), "entry"))
+                what = f"entry {ROW_PARAMS[k]}" if ex.kind == "row" else f"entry ({k // 4 + 1}, {k % 4 + 1})"
+                typed.append(read_number(cell.text(), what, entry_quantity(ex.kind, k)).value)
             except KineTreeError as exc:
                 typed.append(None)
                 problems[k] = str(exc)

@@ -9,7 +9,17 @@ from kinetree.core import KineTreeError
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
-from ..numbers import Conversion, exact_text, identity, parse_number, same_numbers, split_numbers
+from ..numbers import (
+    PLAIN,
+    Conversion,
+    Quantity,
+    exact_text,
+    identity,
+    numbers_of,
+    read_number,
+    same_numbers,
+    split_numbers,
+)
 from ..qt_utils import signals_blocked
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
@@ -34,6 +44,7 @@ class Field(QLineEdit):
         self._shown = ""
         self._stored: list[float] = []
         self._from_shown: Conversion = identity
+        self.quantity: Quantity = PLAIN  # what the numbers are (typed units and pi are read for it)
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #e05050")
@@ -46,14 +57,15 @@ class Field(QLineEdit):
 
     def show_value(self, text: str) -> None:
         """Show ``text`` as the current value (signals blocked) and clear any refusal."""
-        self._stored, self._from_shown = [], identity
+        self._stored, self._from_shown, self.quantity = [], identity, PLAIN
         self._show(text)
 
     def show_numbers(self, values: Sequence[float], to_shown: Conversion = identity,
-                     from_shown: Conversion = identity) -> None:
+                     from_shown: Conversion = identity, quantity: Quantity = PLAIN) -> None:
         """Show core values in the shown unit, each as the shortest text that converts back
-        to the identical float."""
-        self._stored, self._from_shown = [float(v) for v in values], from_shown
+        to the identical float; ``quantity`` says what they are (angle, length, plain) in that
+        unit, for reading typed units and ``pi``."""
+        self._stored, self._from_shown, self.quantity = [float(v) for v in values], from_shown, quantity
         self._show("  ".join(exact_text(float(v), to_shown, from_shown) for v in values))
 
     def _show(self, text: str) -> None:
@@ -65,13 +77,16 @@ class Field(QLineEdit):
 
     def numbers(self, n: int, what: str, allow_inf: bool = False) -> list[float]:
         """The ``n`` typed numbers in core units; a word left as shown keeps its stored float."""
-        parts = split_numbers(self.text(), n)
-        if len(parts) != n:
-            raise KineTreeError(f"{what}: expected {n} number{'s' if n > 1 else ''}, got {len(parts)}")
+        parts = numbers_of(self.text(), n, what)
         shown = split_numbers(self._shown, n)
         same = len(shown) == n == len(self._stored)
-        return [self._stored[i] if same and p.strip() == shown[i].strip()
-                else self._from_shown(parse_number(p, what, allow_inf)) for i, p in enumerate(parts)]
+        return [self._stored[i] if same and p.strip() == shown[i].strip() else self._core(p, what, allow_inf)
+                for i, p in enumerate(parts)]
+
+    def _core(self, text: str, what: str, allow_inf: bool) -> float:
+        reading = read_number(text, what, self.quantity, allow_inf)
+        # an angle or a length goes to core units (rad, m) from the unit it was typed in
+        return reading.core if self.quantity.kind != "plain" else self._from_shown(reading.value)
 
     def set_tip(self, tip: str) -> None:
         """The tooltip shown while there is no refusal."""

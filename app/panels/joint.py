@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..edits import change_joint_type
-from ..numbers import Conversion, identity, short_text, to_degrees, to_radians
+from ..numbers import DEGREES, METRES, RADIANS, Conversion, Quantity, identity, short_text, to_degrees, to_radians
 from ..qt_utils import signals_blocked
 from .field import ERROR_STYLE, Field
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
@@ -211,11 +211,13 @@ class JointPanel(QWidget):
         name = self.doc.selection
         return name if name and name != self.doc.tree.base_name else None
 
-    def angle_units(self, angle: bool) -> tuple[Conversion, Conversion]:
-        """(core → shown, shown → core) for an angle (``angle``) or a length."""
-        return (to_degrees, to_radians) if self.degrees and angle else (identity, identity)
+    def angle_units(self, angle: bool) -> tuple[Conversion, Conversion, Quantity]:
+        """(core → shown, shown → core, quantity) for an angle (``angle``) or a length."""
+        if angle:
+            return (to_degrees, to_radians, DEGREES) if self.degrees else (identity, identity, RADIANS)
+        return identity, identity, METRES
 
-    def _joint_units(self) -> tuple[Conversion, Conversion]:
+    def _joint_units(self) -> tuple[Conversion, Conversion, Quantity]:
         j = self.doc.tree.get_body(self.body()).joint if self.body() else None
         return self.angle_units(j is not None and j.type == "revolute")
 
@@ -454,7 +456,7 @@ class JointPanel(QWidget):
             for key in ("axis", "limits", "home", "offset"):
                 F[key].show_value("")
         T = j.joint_to_parent_transform
-        F["xyz"].show_numbers(T[:3, 3])
+        F["xyz"].show_numbers(T[:3, 3], quantity=METRES)
         F["rpy"].show_numbers(matrix_to_rpy(T), *self.angle_units(True))
         self.matrix_label.setText("\n".join("  ".join(f"{v: .4f}" for v in row) for row in T))
         C = j.child_to_joint_transform
@@ -466,7 +468,7 @@ class JointPanel(QWidget):
                                  f"rpy {'  '.join(map(short_text, rpy_c))}")
         self._show_dh(j)
         F["mass"].show_numbers([b.mass])
-        F["com"].show_numbers(b.center_of_mass)
+        F["com"].show_numbers(b.center_of_mass, quantity=METRES)
         F["inertia"].show_numbers(b.inertia)
         self._show_mimic(j)
         self.visuals.show_visuals(b)

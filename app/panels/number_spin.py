@@ -4,7 +4,8 @@ A ``QDoubleSpinBox`` rounds every value to its ``decimals`` (2 in degrees: typin
 12.35°) and converts units by multiplying (−90° became −1.5707963267948968, not −π/2). This one
 keeps the value in core units, shows 6 significant digits while it is not being edited and the
 exact text (:func:`~kinetree.app.numbers.exact_text`) while it has focus, reads typed arithmetic
-(``pi/2``, ``-90``), converts degrees with :func:`~kinetree.app.numbers.to_radians`, and shows a
+(``pi/2``, ``-90``) and units (``90deg``, ``1.5708rad``, ``250mm``: see
+:func:`~kinetree.app.numbers.read_number`), converts degrees with :func:`~kinetree.app.numbers.to_radians`, and shows a
 refused value (not a number, out of limits) in place: red, with the message as tooltip.
 """
 
@@ -19,12 +20,21 @@ from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QToolTip
 
 from ..numbers import (
+    DEGREES,
+    METRES,
+    MILLIMETRES,
+    PLAIN,
+    RADIANS,
+    UNIT_LABEL,
     Conversion,
+    Quantity,
+    Reading,
+    core_to_unit,
     exact_text,
     identity,
     metres_to_mm,
     mm_to_metres,
-    parse_number,
+    read_number,
     short_text,
     to_degrees,
     to_radians,
@@ -51,6 +61,7 @@ class ExactSpinBox(QDoubleSpinBox):
         self.core_range = (-math.inf, math.inf)
         self.error = ""
         self._exact = False  # the exact text while editing, 6 significant digits otherwise
+        self._typed: tuple[float, float] | None = None  # (shown, core) of the last text read
         self.setDecimals(MAX_DECIMALS)
         self.setKeyboardTracking(False)
         self.valueChanged.connect(self._value_changed)
@@ -79,7 +90,8 @@ class ExactSpinBox(QDoubleSpinBox):
         when it is that limit as shown (19° is not always the float radians(19) stored)."""
         if shown == self.to_shown(self.core):
             return self.core
-        core = self.from_shown(shown)
+        typed = self._typed is not None and self._typed[0] == shown  # -2*pi/3, not radians(-119.99…°)
+        core = self._typed[1] if typed else self.from_shown(shown)
         at = self._at_limit(core)
         return core if at is None else at
 
@@ -89,6 +101,17 @@ class ExactSpinBox(QDoubleSpinBox):
             if math.isfinite(bound) and abs(core - bound) <= LIMIT_TOLERANCE * max(1.0, abs(bound)):
                 return bound
         return None
+
+    @property
+    def quantity(self) -> Quantity:
+        """What the box holds, from its unit (typed units and ``pi`` are read for it)."""
+        return {"°": DEGREES, " rad": RADIANS, " m": METRES, " mm": MILLIMETRES}.get(self.unit, PLAIN)
+
+    def read(self, text: str) -> Reading:
+        reading = read_number(text, self.what, self.quantity)
+        if self.quantity.kind != "plain":
+            self._typed = (reading.value, reading.core)
+        return reading
 
     # --- text --------------------------------------------------------------------------------
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
@@ -102,7 +125,7 @@ class ExactSpinBox(QDoubleSpinBox):
         if body == self._strip(self.textFromValue(self.value())):
             return self.value()  # as shown: no change
         try:
-            return parse_number(body, self.what)
+            return self.read(body).value
         except KineTreeError:
             return self.value()
 
@@ -121,14 +144,19 @@ class ExactSpinBox(QDoubleSpinBox):
         """Why the typed text cannot be committed ("" if it can), in the shown unit."""
         body = self._strip(self.lineEdit().text())
         try:
-            shown = parse_number(body, self.what)
+            reading = self.read(body)
         except KineTreeError as exc:
             return str(exc)
-        core = self.core_of(shown) if body != self._strip(self.textFromValue(self.value())) else self.core
+        core = self.core_of(reading.value) if body != self._strip(self.textFromValue(self.value())) else self.core
         lo, hi = self.core_range
         if not lo <= core <= hi:
-            value, low, high = distinct_texts(shown, self.to_shown(lo), self.to_shown(hi))
-            return f"{self.what}: {value}{self.unit} is outside the limits [{low}{self.unit}, {high}{self.unit}]"
+            if self.quantity.unit and reading.unit != self.quantity.unit:  # said in the unit typed
+                to_typed, unit = core_to_unit(reading.unit), UNIT_LABEL[reading.unit]
+                value, low, high = distinct_texts(reading.typed, to_typed(lo), to_typed(hi))
+            else:
+                value, low, high = distinct_texts(reading.value, self.to_shown(lo), self.to_shown(hi))
+                unit = self.unit
+            return f"{self.what}: {value}{unit} is outside the limits [{low}{unit}, {high}{unit}]"
         return ""
 
     def set_error(self, message: str) -> None:

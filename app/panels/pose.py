@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
-from ..numbers import parse_numbers, short_text
+from ..numbers import DEGREES, METRES, RADIANS, numbers_of, read_number, short_text
 from ..qt_utils import signals_blocked
 from ..text import matrix_text
 
@@ -289,7 +289,10 @@ class PosePanel(QWidget):
         try:
             if body is None:
                 raise KineTreeError("no body to move: select one")
-            v = parse_numbers(self.target.text(), 6, "target pose")
+            parts = numbers_of(self.target.text(), 6, "target pose")
+            names = ("x", "y", "z", "roll", "pitch", "yaw")
+            v = [read_number(p, f"target pose {n}", METRES if k < 3 else DEGREES if deg else RADIANS).value
+                 for k, (p, n) in enumerate(zip(parts, names))]
             rpy = np.radians(v[3:]) if deg else np.array(v[3:])
             target = pose_from_xyz_rpy(v[:3], rpy)
             frame = self.frame_combo.currentText()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..numbers import short_text
+from ..numbers import METRES, PLAIN, short_text
 from ..qt_utils import signals_blocked
 
 if TYPE_CHECKING:
@@ -323,8 +323,8 @@ class VisualsEditor(QGroupBox):
                 self.visual_color.setText("—")
             return
         T = v.matrix
-        size.show_numbers(v.size)
-        xyz.show_numbers(T[:3, 3])
+        size.show_numbers(v.size, quantity=PLAIN if v.kind == "mesh" else METRES)  # a mesh's size is its scale
+        xyz.show_numbers(T[:3, 3], quantity=METRES)
         rpy.show_numbers(matrix_to_rpy(T), *self.panel.angle_units(True))
         if self.visual_color is None:
             return

@@ -392,7 +392,8 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
         if flip_cell not in ("0", "1", "true", "false", "yes", "no"):
             raise FileFormatError(f"{where}: column 'flip': {row['flip']!r} is not 0 or 1")
         flip = flip_cell in ("1", "true", "yes")
-    return DHLink(kind, values["a"], values["alpha"], values["d"], values["theta"], values["offset"], qlim,
+    return DHLink(kind, a=values["a"], alpha=values["alpha"], d=values["d"], theta=values["theta"],
+                  offset=values["offset"], qlim=qlim,
                   name=_unguard(row.get("name", "")), joint_name=_unguard(row.get("joint", "")), flip=flip,
                   home=home)
 

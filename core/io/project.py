@@ -205,7 +205,7 @@ def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str, reading: _Rea
         raise FileFormatError(f"{where}: must be an object")
     body.mass = bd.get("mass", 1.0)
     body.center_of_mass = bd.get("center_of_mass", [0, 0, 0])
-    body.inertia = bd.get("inertia", [1, 1, 1, 0, 0, 0])
+    body._set_inertia_as_read(bd.get("inertia", [1, 1, 1, 0, 0, 0]))  # as saved, physical or not
     read: dict = {"poses": {}, "meshes": {}}  # as urdf._fill_body keeps them
     body.visuals = _shapes(bd, "visuals", where, reading, read)
     body.collisions = _shapes(bd, "collisions", where, reading, read)  # absent in version 1

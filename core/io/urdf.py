@@ -448,7 +448,8 @@ def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _
         m, c, inertia = _inertia_about_origin(link.inertial)
     else:
         m, c, inertia = 0.0, np.zeros(3), np.zeros(6)
-    body.mass, body.center_of_mass, body.inertia = m, c, inertia
+    body.mass, body.center_of_mass = m, c
+    body._set_inertia_as_read(inertia)  # as the file gives it, physical or not (written back as read)
     if link.inertial is not None and link.name in out.link_inertial:
         body._urdf_inertial = (m, tuple(c.tolist()), tuple(inertia.tolist()), out.link_inertial[link.name])
     read: dict = {"poses": {}, "meshes": {}, "materials": {}}

@@ -75,8 +75,9 @@ def test_a_urdf_tree_and_a_project_file(capsys, tmp_path):
     q = tree.random_configuration(np.random.default_rng(4))
     np.testing.assert_allclose(_evaluate(data, q), _fk(capsys, "quadruped", q, "--body", body), atol=1e-12)
     # a project file whose names look like code: they stay names
-    chain = dh_chain([DHLink("R", 0.7, 0, 0, 0, name="__import__('os').system('x')", joint_name="exec('1')"),
-                      DHLink("R", 0.2, 0, 0, 0)])
+    chain = dh_chain([DHLink("R", a=0.7, alpha=0, d=0, theta=0, name="__import__('os').system('x')",
+                             joint_name="exec('1')"),
+                      DHLink("R", a=0.2, alpha=0, d=0, theta=0)])
     path = tmp_path / "odd.kinetree.json"
     save_project(chain, path)
     data = _symbolic(capsys, str(path), "--params", "symbolic")

@@ -325,11 +325,11 @@ def test_axis_is_normalised():
 @pytest.mark.parametrize("jtype", ["R", "P"])
 @pytest.mark.parametrize("convention", ["dh", "mdh"])
 def test_negative_z_axis_turns_the_other_way(jtype, convention):
-    links = [DHLink(jtype, 0.3, 0.4, 0.2, 0.1), DHLink("R", 0.5, -0.3, 0.1, 0.2)]
+    links = [DHLink(jtype, a=0.3, alpha=0.4, d=0.2, theta=0.1), DHLink("R", a=0.5, alpha=-0.3, d=0.1, theta=0.2)]
     tree = dh_chain(links, convention)
     flipped = tree.copy()
     flipped.get_body("link1").joint.axis = [0, 0, -1]
-    by_flag = dh_chain([DHLink(jtype, 0.3, 0.4, 0.2, 0.1, flip=True), links[1]], convention)
+    by_flag = dh_chain([DHLink(jtype, a=0.3, alpha=0.4, d=0.2, theta=0.1, flip=True), links[1]], convention)
     for q in ([0.3, 0.5], [-0.2, 1.0]):
         expected = tree.forward_kinematics([-q[0], q[1]])
         np.testing.assert_allclose(flipped.forward_kinematics(q), expected, atol=1e-15)

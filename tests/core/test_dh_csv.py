@@ -66,7 +66,8 @@ floats = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
                 min_size=1, max_size=8),
        st.sampled_from(["dh", "mdh"]), st.sampled_from(["deg", "rad"]))
 def test_any_table_round_trips(rows, convention, units):
-    links = [DHLink(j, a, al, d, th, off, None if lim is None else tuple(lim), f"b{i}", f"j{i}", flip)
+    links = [DHLink(j, a=a, alpha=al, d=d, theta=th, offset=off, qlim=None if lim is None else tuple(lim),
+                    name=f"b{i}", joint_name=f"j{i}", flip=flip)
              for i, (j, a, al, d, th, off, lim, flip) in enumerate(rows)]
     table = read_dh_csv(dh_csv_string(links, convention, units))
     assert table.convention == convention
@@ -267,7 +268,8 @@ pose_values = st.tuples(floats, floats, floats, st.floats(-math.pi, math.pi), st
 def test_base_and_tool_round_trip(base, tool, tool_name, convention, units):
     base = None if base is None else _pose(base)
     tool = None if tool is None else _pose(tool)
-    links = [DHLink("R", 0.1, 0.2, 0.3, 0, 0.4, None, "link1", "q1"), DHLink("P", 0, 1.0, 0, 0.5, 0.0)]
+    links = [DHLink("R", a=0.1, alpha=0.2, d=0.3, theta=0, offset=0.4, qlim=None, name="link1", joint_name="q1"),
+             DHLink("P", a=0, alpha=1.0, d=0, theta=0.5, offset=0.0)]
     table = read_dh_csv(dh_csv_string(DHTable(links, convention, base, tool, tool_name), units=units))
     eye = np.eye(4)
     for got, want in ((table.base, base), (table.tool, tool)):

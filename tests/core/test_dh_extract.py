@@ -330,8 +330,8 @@ def _random_table(rng: np.random.Generator, n: int, generic: bool) -> list[DHLin
         a = rng.uniform(0.05, 1.0) if generic else rng.choice([0.0, rng.uniform(-1, 1)])
         alpha = (rng.choice([-1, 1]) * rng.uniform(0.1, math.pi - 0.1) if generic
                  else rng.choice([0.0, math.pi / 2, -math.pi / 2, math.pi, rng.uniform(-math.pi, math.pi)]))
-        links.append(DHLink(kind, a, alpha, rng.uniform(-1, 1), rng.uniform(-math.pi, math.pi),
-                            rng.uniform(-3.0, 3.0) if kind == "R" else rng.uniform(-0.5, 0.5)))
+        links.append(DHLink(kind, a=a, alpha=alpha, d=rng.uniform(-1, 1), theta=rng.uniform(-math.pi, math.pi),
+                            offset=rng.uniform(-3.0, 3.0) if kind == "R" else rng.uniform(-0.5, 0.5)))
     return links
 
 

@@ -346,20 +346,20 @@ def test_unknown_transform_kind():
 
 def test_bad_dh_link_joint_letter():
     with raises(InvalidJointError, "'X'"):
-        dh_chain([DHLink("X", 1, 0, 0, 0)])
+        dh_chain([DHLink("X", a=1, alpha=0, d=0, theta=0)])
 
 
 def test_bad_dh_link_limits():
     with raises(InvalidLimitsError, "'q1'"):
-        dh_chain([DHLink("R", 1, 0, 0, 0, qlim=(1.0, -1.0))])
+        dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0, qlim=(1.0, -1.0))])
 
 
 # --- bodies and visuals --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("attr, value", [("mass", -1.0), ("mass", math.nan), ("center_of_mass", [0, 0]),
-                                         ("center_of_mass", [0, math.inf, 0]), ("inertia", [1, 1, 1]),
+                                         ("center_of_mass", [0, math.inf, 0]), ("inertia", [1, 1, 1, 0]),
                                          ("inertia", [-1, 1, 1, 0, 0, 0]), ("inertia", [1, 1, 1, 0, math.nan, 0]),
-                                         ("visuals", ["box"])])
+                                         ("inertia", [1, 1, 3]), ("visuals", ["box"])])
 def test_bad_body_properties(attr, value):
     b = RigidBody("forearm")
     with raises(InvalidPropertyError, "'forearm'"):

@@ -146,12 +146,12 @@ def test_dh_csv_angles_must_be_finite_in_degrees(tmp_path):
     p.write_text("# angles=rad\n# tool: rpy=0 1e308 0\ntype,a,alpha,d,theta\nR,0,0,0,q1\n")
     with pytest.raises(FileFormatError, match=r"ang\.csv:2: tool rpy: '1e308' is out of range"):
         read_dh_csv(p)
-    table = DHTable([DHLink("R", 0.0, 1e308, 0.0, 0.0)])
+    table = DHTable([DHLink("R", a=0.0, alpha=1e308, d=0.0, theta=0.0)])
     for units in ("deg", "rad"):  # what the reader would refuse, in either unit
         with pytest.raises(KineTreeError, match=r"DH row 1: alpha 1e\+308 rad has no finite value in degrees"):
             write_dh_csv(tmp_path / "out.csv", table, units=units)
     assert not (tmp_path / "out.csv").exists()
-    table.links[0] = DHLink("R", 0.0, 1e306, 0.0, 0.0)  # the largest angles still write and read back
+    table.links[0] = DHLink("R", a=0.0, alpha=1e306, d=0.0, theta=0.0)  # the largest angles still write and read back
     write_dh_csv(tmp_path / "out.csv", table, units="rad")
     assert read_dh_csv(tmp_path / "out.csv").links[0].alpha == 1e306
 
@@ -166,7 +166,8 @@ def test_dh_csv_writer_refuses_lengths_the_reader_refuses(tmp_path):
         export_robot(tree, out)
     assert not out.exists()
     with pytest.raises(KineTreeError, match=r"DH table tool: translation .* is more than 1e\+06"):
-        write_dh_csv(out, DHTable([DHLink("R", 0, 0, 0, 0)], tool=np.diag([1.0, 1, 1, 1]) + np.eye(4, k=3) * 2e6))
+        write_dh_csv(out, DHTable([DHLink("R", a=0, alpha=0, d=0, theta=0)],
+                                  tool=np.diag([1.0, 1, 1, 1]) + np.eye(4, k=3) * 2e6))
 
 
 # --- 2e. one body cap for every reader and writer --------------------------------------------------

@@ -56,7 +56,7 @@ def test_panda_and_ur_poses():
 
 
 def test_mapping_rules():
-    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("P", 0, 0, 0, 0, qlim=(0, 1))])
+    tree = dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0), DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0, 1))])
     poses = tree.named_poses
     poses["up"] = [0.5, 0.25]
     poses["named"] = {"q2": 0.75}  # joints left out take their home
@@ -99,7 +99,7 @@ def test_mapping_rules():
 
 
 def test_poses_follow_edits_of_the_tree():
-    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0), DHLink("R", a=0.5, alpha=0, d=0, theta=0)])
     tree.named_poses["bent"] = [0.3, -0.6]
     copy = tree.copy()
     tree.get_body("link1").joint.name = "shoulder"  # a renamed joint keeps its value
@@ -205,7 +205,7 @@ def test_replace_by_the_dh_chain_keeps_the_poses():
     chain.named_poses["mine"] = np.ones(6)
     assert "mine" not in ur5.named_poses and "mine" not in ext.to_tree().named_poses
     # a joint off the path is gone from the chain: added again later, it starts at its home
-    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0), DHLink("R", a=0.5, alpha=0, d=0, theta=0)])
     side = RigidBody("side")
     side.joint = Joint("elbow_side", "revolute")
     tree.add_body(side, "link1")
@@ -218,7 +218,7 @@ def test_replace_by_the_dh_chain_keeps_the_poses():
 
 
 def test_a_removed_joint_added_again_starts_at_home():
-    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0), DHLink("R", a=0.5, alpha=0, d=0, theta=0)])
     tree.named_poses["bent"] = [0.3, -0.6]
     tree.remove_body("link2")
     again = RigidBody("link2b")
@@ -235,7 +235,7 @@ def test_a_removed_joint_added_again_starts_at_home():
 
 
 def test_a_joint_whose_type_changes_takes_its_home():
-    tree = dh_chain([DHLink("R", 1, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=1, alpha=0, d=0, theta=0), DHLink("R", a=0.5, alpha=0, d=0, theta=0)])
     tree.named_poses["bent"] = [0.3, 1.5708]
     same = tree.get_body("link2").joint.copy()
     same.position_limits = [(-2.0, 2.0)]
@@ -257,7 +257,7 @@ def test_a_joint_whose_type_changes_takes_its_home():
 
 
 def _long_chain(n: int):
-    return dh_chain([DHLink("R", 0.01, 0, 0, 0) for _ in range(n)])
+    return dh_chain([DHLink("R", a=0.01, alpha=0, d=0, theta=0) for _ in range(n)])
 
 
 def test_the_numbers_poses_hold_are_bounded(tmp_path):

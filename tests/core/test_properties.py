@@ -257,7 +257,7 @@ def dh_links(draw):
     joint = draw(st.sampled_from("RP"))
     lo = draw(st.floats(-3.0, 1.0))
     width = draw(st.floats(0.0, 2.0))
-    return DHLink(joint, draw(finite), draw(finite), draw(finite), draw(finite), offset=draw(finite),
+    return DHLink(joint, a=draw(finite), alpha=draw(finite), d=draw(finite), theta=draw(finite), offset=draw(finite),
                   qlim=(lo, lo + width), flip=draw(st.booleans()))
 
 
@@ -286,7 +286,7 @@ def test_dh_tree_dh_round_trip(links, convention, seed):
 
 
 def test_dh_table_reasons_for_non_dh_bodies():
-    tree = dh_chain([DHLink("R", 0.1, 0.2, 0.3, 0.0)])
+    tree = dh_chain([DHLink("R", a=0.1, alpha=0.2, d=0.3, theta=0.0)])
     b = RigidBody("m")
     j = Joint("jm", "revolute")
     j.set_fixed_transform(np.eye(4))
@@ -319,7 +319,10 @@ def _decorated_tree(rng, n, exact_axes=True):
     for k, b in enumerate(tree.bodies):
         b.mass = float(rng.uniform(0, 5))
         b.center_of_mass = rng.normal(size=3)
-        b.inertia = np.concatenate([rng.uniform(0, 2, 3), rng.normal(size=3)])
+        # a physical tensor (moments y+z, x+z, x+y of positive x, y, z), turned at random
+        x, y, z = rng.uniform(0, 1, 3)
+        R = random_transform(rng)[:3, :3]
+        b.inertia = R @ np.diag([y + z, x + z, x + y]) @ R.T
         if k % 2 == 0:
             b.add_visual("box", rng.uniform(0.1, 1, 3), pose=random_transform(rng), color=(0.1, 0.2, 0.3, 0.5))
         if k % 3 == 0:

@@ -28,7 +28,7 @@ def test_two_link_planar_60_30(source):
     if source == "library":
         tree = load_robot("two_link_planar")
     else:
-        tree = dh_chain([DHLink("R", 1.0, 0, 0, 0), DHLink("R", 0.5, 0, 0, 0)])
+        tree = dh_chain([DHLink("R", a=1.0, alpha=0, d=0, theta=0), DHLink("R", a=0.5, alpha=0, d=0, theta=0)])
     q = np.radians([60.0, 30.0])
     T = tree.forward_kinematics(q)[-1]
     # the document prints 4 decimals
@@ -67,7 +67,7 @@ PUMA_REF = np.array([
 def _puma_from_doc_rows():
     rows = [(0, math.pi / 2, 0), (0.4318, 0, 0), (0.0203, -math.pi / 2, 0.15005),
             (0, math.pi / 2, 0.4318), (0, -math.pi / 2, 0), (0, 0, 0)]
-    return dh_chain([DHLink("R", a, al, d, 0) for a, al, d in rows])
+    return dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0) for a, al, d in rows])
 
 
 @pytest.mark.parametrize("make", [lambda: load_robot("puma560"), _puma_from_doc_rows], ids=["library", "doc_rows"])

@@ -146,8 +146,10 @@ def test_scara_matches_the_lecture():
 
 
 def test_cylindrical_arm_with_wrist_is_the_product():
-    rows = [DHLink("R", 0, 0, 0.5, 0), DHLink("P", 0, -pi / 2, 0, 0, qlim=(0, 1)), DHLink("P", 0, 0, 0, 0, qlim=(0, 1)),
-            DHLink("R", 0, -pi / 2, 0, 0), DHLink("R", 0, pi / 2, 0, 0), DHLink("R", 0, 0, 0.1, 0)]
+    rows = [DHLink("R", a=0, alpha=0, d=0.5, theta=0), DHLink("P", a=0, alpha=-pi / 2, d=0, theta=0, qlim=(0, 1)),
+            DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0, 1)),
+            DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0), DHLink("R", a=0, alpha=pi / 2, d=0, theta=0),
+            DHLink("R", a=0, alpha=0, d=0.1, theta=0)]
     model = symbolic_model(dh_chain(rows), params="symbolic")
     T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * q3], [s(q1), 0, c(q1), c(q1) * q3],
                      [0, -1, 0, d1 + q2], [0, 0, 0, 1]])
@@ -156,7 +158,8 @@ def test_cylindrical_arm_with_wrist_is_the_product():
 
 
 def test_planar_three_link_folds_parallel_axes():
-    tree = dh_chain([DHLink("R", 0.3, 0, 0, 0), DHLink("R", 0.2, 0, 0, 0), DHLink("R", 0.1, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=0.3, alpha=0, d=0, theta=0), DHLink("R", a=0.2, alpha=0, d=0, theta=0),
+                     DHLink("R", a=0.1, alpha=0, d=0, theta=0)])
     T = symbolic_fk(tree, params="symbolic")
     a3 = sp.Symbol("a3")
     assert T[0, 3] == a1 * c(q1) + a2 * c(q1 + q2) + a3 * c(q1 + q2 + q3)
@@ -253,7 +256,7 @@ def test_mimic_and_planar_joints():
 
 def test_mixed_conventions_get_distinct_symbols():
     # row 1 standard (a1), row 2 modified (Craig's a1 too): both stay, under different names
-    tree = dh_chain([DHLink("R", 0.3, 0, 0, 0), DHLink("R", 0.2, 0, 0, 0)])
+    tree = dh_chain([DHLink("R", a=0.3, alpha=0, d=0, theta=0), DHLink("R", a=0.2, alpha=0, d=0, theta=0)])
     second = tree.bodies[1].joint
     second.set_fixed_transform([0.7, pi / 2, 0.1, 0], "mdh")
     model = symbolic_model(tree, params="symbolic")
@@ -287,7 +290,8 @@ def test_entry_size_is_bounded(monkeypatch):
 
 def test_names_from_files_never_become_expressions():
     # a hostile joint name reaches the output only as a name, never as sympy input
-    tree = dh_chain([DHLink("R", 1.0, 0, 0, 0, name="__import__('os')", joint_name="cos(q1) + exec('x')")])
+    tree = dh_chain([DHLink("R", a=1.0, alpha=0, d=0, theta=0, name="__import__('os')",
+                            joint_name="cos(q1) + exec('x')")])
     model = symbolic_model(tree)
     assert model.joints == ["cos(q1) + exec('x')"] and [v.name for v in model.variables] == ["q1"]
     assert model.matrix.free_symbols == {q1}
