@@ -63,7 +63,6 @@ class FileWatch(QObject):
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.check)
         self.asking = self.stopped = False
-        self.prompts = 0  # reload offers shown (tests read it)
         self._seen: FileIdentity | None = None  # a changed file the user already answered about
         self._told_missing = False
         self.doc.pathChanged.connect(self._retarget)
@@ -71,13 +70,14 @@ class FileWatch(QObject):
 
     def stop(self) -> None:
         """No more watching (the window is closing)."""
-        self.stopped = True
-        self.timer.stop()
-        self._retarget(None)
+        if not self.stopped:
+            self.stopped = True
+            self.timer.stop()
+            self.watcher.deleteLater()  # its inotify descriptor too: closed windows may outlive their close
 
     def _retarget(self, path: Path | None) -> None:
         if self.stopped:
-            path = None
+            return
         watched = self.watcher.files() + self.watcher.directories()
         if watched:
             self.watcher.removePaths(watched)
@@ -127,7 +127,6 @@ class FileWatch(QObject):
         else:
             text = f"{name} changed on disk. Reload?"
         self.asking = True
-        self.prompts += 1
         try:
             answer = ask(self.window, "File changed on disk", text,
                          [("Reload", _Role.AcceptRole), ("Ignore", _Role.RejectRole)], escape=1)
