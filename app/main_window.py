@@ -434,7 +434,7 @@ class MainWindow(QMainWindow):
         try:
             if self._autosave_slot is None:
                 self._autosave_slot = AutosaveSlot.claim()
-            self._autosave_slot.write(text, self.doc.path, self._display_name())
+            self._autosave_slot.write(text, self.doc.path, self._display_name(), self.doc.disk_identity)
         except OSError as exc:
             if str(exc) != self._autosave_error:  # once per problem, not every few seconds
                 log.warning("autosave failed: %s", exc)
@@ -510,7 +510,7 @@ class MainWindow(QMainWindow):
         self._autosave_slot, self._autosaved_text = slot, None
         path = info.path if info.path and info.path.name.lower().endswith(".json") else None
         self.origin_name = info.name  # before load: the title is made while loading
-        self.doc.load(tree, q, path)
+        self.doc.load(tree, q, path, identity=info.disk)  # Save asks if the file changed since
         self.doc.undo_stack.resetClean()  # unsaved until saved: no undo step makes it clean
         self.viewport.fit()
         self.statusBar().showMessage(f"Restored {info.name}: not saved yet", 10000)

@@ -202,3 +202,25 @@ def test_change_during_a_dialog_is_asked_after_it_closes(make_window, project, a
         pass
     assert answers.kinds() == ["reload"]
     np.testing.assert_equal(link1_x(w.doc.tree), 0.0)
+
+
+def test_restored_autosave_still_asks_if_the_file_changed_since(make_window, project, answers, qtbot,
+                                                                monkeypatch):
+    from kinetree.app.main_window import MainWindow
+    from kinetree.app.recovery import RESTORE
+
+    w0 = make_window("a.ini")
+    assert w0.open_source(project)
+    type_xyz(qtbot, w0, "0.5 0 0")
+    assert w0.autosave()
+    w0._autosave_slot.release()  # as if the process died: the lock goes, the autosave stays
+    w0._autosave_slot = None
+    w0.doc.undo_stack.setClean()
+    write_elsewhere(project)  # someone changes the file before the restart
+
+    w = make_window("b.ini")
+    monkeypatch.setattr(MainWindow, "ask_recovery", lambda self, infos: [RESTORE] * len(infos))
+    assert w.offer_recovery() == [w]
+    assert link1_x(w.doc.tree) == 0.5 and w.doc.path == project
+    file_save(w)
+    assert answers.kinds().count("save") == 1 and link1_x(load_project(project)[0]) == 0.9
