@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 from kinetree.core import load_robot
+from kinetree.core.io import dumps
 from kinetree.core.io.project import load_project, save_project
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -224,3 +225,23 @@ def test_restored_autosave_still_asks_if_the_file_changed_since(make_window, pro
     assert link1_x(w.doc.tree) == 0.5 and w.doc.path == project
     file_save(w)
     assert answers.kinds().count("save") == 1 and link1_x(load_project(project)[0]) == 0.9
+
+
+
+def test_a_burst_of_changes_is_asked_about_once(make_window, project, answers, qtbot):
+    w = make_window()
+    assert w.open_source(project)
+    w.file_watch.timer.setInterval(2000)  # a burst on a busy machine still falls within it
+    tree, q = load_project(project)
+    body = tree.get_body("link1")
+    for i in range(1, 6):  # five different saves, each one noticed while the window runs
+        T = body.joint.joint_to_parent_transform.copy()
+        T[0, 3] = i / 10
+        body.joint.set_fixed_transform(T)
+        with qtbot.waitSignal(w.file_watch.watcher.fileChanged, timeout=10_000):
+            project.write_text(dumps(tree, q))
+    answers.reply["reload"] = "Reload"
+    qtbot.waitUntil(lambda: answers.kinds() == ["reload"], timeout=10_000)
+    with qtbot.waitSignal(w.file_watch.timer.timeout, timeout=10_000):  # looked again after the answer
+        pass
+    assert answers.kinds() == ["reload"] and link1_x(w.doc.tree) == 0.5 and not w.doc.modified
