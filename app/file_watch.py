@@ -13,6 +13,7 @@ back what was shown before, unsaved edits included, as editors that reload files
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,19 @@ def ask(parent, title: str, text: str, buttons: list[tuple[str, QMessageBox.Butt
     return made.index(clicked) if clicked in made else escape
 
 
+def _key(path: Path) -> object:
+    """What the file is now, to tell one change from the next: its identity, else (too large,
+    unreadable) its size, time and inode, else a marker for a file that is gone."""
+    now = FileIdentity.read(path, MAX_BYTES)
+    if now is not None:
+        return now
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "gone"
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
 class FileWatch(QObject):
     """Watches the file of ``window``'s document; asks before saving over someone else's change."""
 
@@ -63,7 +77,7 @@ class FileWatch(QObject):
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.check)
         self.asking = self.stopped = False
-        self._seen: FileIdentity | None = None  # a changed file the user already answered about
+        self._seen: object = None  # the _key of a changed file the user already answered about
         self._told_missing = False
         self.doc.pathChanged.connect(self._retarget)
         self._retarget(self.doc.path)
@@ -112,8 +126,8 @@ class FileWatch(QObject):
                 self.window.statusBar().showMessage(
                     f"{self.doc.name} was deleted or moved on disk; Save writes it again", 15000)
             return
-        now = FileIdentity.read(self.doc.path, MAX_BYTES)
-        if now is not None and now == self._seen:
+        now = _key(self.doc.path)
+        if now == self._seen:
             return
         self._seen = now
         self._offer_reload()
@@ -170,5 +184,5 @@ class FileWatch(QObject):
         finally:
             self.asking = False
         # the user has seen this change: no reload offer for it afterwards
-        self._seen = FileIdentity.read(self.doc.path, MAX_BYTES)
+        self._seen = _key(self.doc.path)
         return (OVERWRITE, SAVE_AS, CANCEL)[answer]
