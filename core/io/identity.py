@@ -54,17 +54,20 @@ def _stat_and_digest(path: str | os.PathLike, max_bytes: int | None) -> tuple[os
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return None, None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or (max_bytes is not None and st.st_size > max_bytes):
+        os.close(fd)
+        return st, None
     with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or (max_bytes is not None and st.st_size > max_bytes):
-            return st, None
-        h = hashlib.blake2b(digest_size=32)
+        h, left = hashlib.blake2b(digest_size=32), (st.st_size if max_bytes is None else max_bytes) + 1
         try:
-            while chunk := f.read(_CHUNK):
+            while left > 0 and (chunk := f.read(min(_CHUNK, left))):
                 h.update(chunk)
+                left -= len(chunk)
         except OSError:
             return st, None
-    return st, h.digest()
+    # grown past the bound while read (someone writing it): no identity, a change
+    return st, h.digest() if left > 0 else None
 
 
 def disk_state(path: str | os.PathLike, known: FileIdentity) -> tuple[str, FileIdentity | None]:
