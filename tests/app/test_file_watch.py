@@ -13,9 +13,9 @@ import pytest
 from kinetree.core import load_robot
 from kinetree.core.io import dumps
 from kinetree.core.io.project import load_project, save_project
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 # another process rewriting the project: link1 moved to x = 0.9 (``atomic``: a new file renamed
 # over it, as editors and KineTree itself save; else written in place)
@@ -256,3 +256,35 @@ def test_a_file_too_large_to_hash_is_asked_about_once(make_window, project, answ
     with qtbot.waitSignal(w.file_watch.timer.timeout, timeout=10_000):  # looked again after Ignore
         pass
     assert answers.kinds() == ["reload"]
+
+
+def test_two_windows_never_ask_at_once(make_window, project, qtbot):
+    """The real, modal question boxes: the second window asks only after the first box closed."""
+    a, b = make_window("a.ini"), make_window("b.ini")
+    assert a.open_source(project) and b.open_source(project)
+    asked, most, looked = [], [0], []
+    for w in (a, b):  # a window's look at its file while some question is open
+        w.file_watch.timer.timeout.connect(lambda: looked.append(QApplication.activeModalWidget() is not None))
+
+    def tick() -> None:
+        boxes = [x for x in QApplication.topLevelWidgets() if isinstance(x, QMessageBox) and x.isVisible()]
+        most[0] = max(most[0], len(boxes))
+        if len(boxes) > 1:  # the failure: close them all, so that their nested event loops end
+            for x in boxes:
+                next(y for y in x.buttons() if y.text() == "Ignore").click()
+            return
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and any(looked):  # held open until the other window looked
+            asked.append(box.parent())
+            looked.clear()
+            next(x for x in box.buttons() if x.text() == "Ignore").click()
+
+    clicker = QTimer()
+    clicker.timeout.connect(tick)
+    clicker.start(20)
+    write_elsewhere(project)
+    try:
+        qtbot.waitUntil(lambda: len(asked) == 2 or most[0] > 1, timeout=15_000)
+    finally:
+        clicker.stop()
+    assert most[0] == 1 and set(asked) == {a, b}
