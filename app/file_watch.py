@@ -178,7 +178,7 @@ class FileWatch(QObject):
         try:
             answer = ask(self.window, "File changed on disk",
                          f"{name} {what} since you opened or saved it.\n\n"
-                         f"Overwrite it with this window's robot, save this robot under another name, or cancel?",
+                         "Overwrite it with this window's robot, save this robot under another name, or cancel?",
                          [("Overwrite", _Role.AcceptRole), ("Save As…", _Role.ActionRole),
                           ("Cancel", _Role.RejectRole)], escape=2, default=2)
         finally:
