@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
 from kinetree.core.io import dumps, export_robot, open_robot, save_project
+from kinetree.core.io.identity import FileIdentity, disk_state
+from kinetree.core.io.project import MAX_BYTES
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -21,6 +23,11 @@ def project_path(source: str | Path) -> Path | None:
     """The path a document opened from ``source`` saves to: project files only (an imported
     URDF or DH table is saved as a new project, never overwritten)."""
     return Path(source) if str(source).lower().endswith(".json") else None
+
+
+def read_identity(path: Path | None) -> FileIdentity | None:
+    """The identity of the project file at ``path`` (None if there is none to read)."""
+    return FileIdentity.read(path, MAX_BYTES) if path is not None else None
 
 
 def source_name(source: str | Path) -> str:
@@ -76,6 +83,7 @@ class RobotDocument(QObject):
         self._selection: str | None = None
         self._path: Path | None = None
         self._name: str | None = None  # what it was opened from, for the title when it has no path
+        self._identity: FileIdentity | None = None  # the file at ``path`` as last read or written
         self._drags = itertools.count(1)
         self._poses_tree: RigidBodyTree | None = None
         self._poses_key: tuple | None = None
@@ -102,6 +110,22 @@ class RobotDocument(QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def disk_identity(self) -> FileIdentity | None:
+        """What the file at :attr:`path` was when this document last read or wrote it (None:
+        no path, or a document restored from an autosave, whose base is unknown)."""
+        return self._identity
+
+    def disk_state(self) -> str:
+        """``same``, ``changed`` or ``missing``: the file at :attr:`path` now, against what this
+        document last read or wrote (``same`` when there is nothing to compare with)."""
+        if self._path is None or self._identity is None:
+            return "same"
+        state, now = disk_state(self._path, self._identity)
+        if now is not None:  # only its time moved (a touch, an identical save): compare quickly next time
+            self._identity = now
+        return state
 
     @property
     def name(self) -> str:
@@ -137,9 +161,11 @@ class RobotDocument(QObject):
 
     # --- whole-document operations (not undoable: they start a new history) ------------------
     def load(self, tree: RigidBodyTree, configuration: np.ndarray | None = None,
-             path: Path | None = None, name: str | None = None) -> None:
-        """Replace the document; ``name`` is what it was opened from (see :attr:`name`)."""
+             path: Path | None = None, name: str | None = None, identity: FileIdentity | None = None) -> None:
+        """Replace the document; ``name`` is what it was opened from (see :attr:`name`),
+        ``identity`` what the file at ``path`` was when it was read (see :attr:`disk_identity`)."""
         self.undo_stack.clear()
+        self._identity = identity if path else None
         self._tree = tree
         self._q = configuration if configuration is not None else tree.home_configuration()
         self._selection = None
@@ -156,17 +182,32 @@ class RobotDocument(QObject):
         """Open a project file, an importable robot file (URDF, xacro, DH CSV) or a library
         robot name. Raises KineTreeError on bad input. Only project files become the
         document's path: an imported robot is saved as a new project."""
+        path = project_path(source)
+        identity = read_identity(path)  # before reading: a change in between is seen as a change
         tree, q = open_robot(source)
-        self.load(tree, q, project_path(source), source_name(source))
+        self.load(tree, q, path, source_name(source), identity)
 
     def save(self, path: str | Path | None = None) -> None:
+        """Write the project to ``path`` (else :attr:`path`); it becomes the document's path.
+        Callers ask about a file changed on disk first (see :meth:`disk_state`)."""
         target = Path(path) if path else self._path
         if target is None:
             raise KineTreeError("no file name: use Save As")
-        save_project(self._tree, target, self._q)
+        self._identity = save_project(self._tree, target, self._q)
         self._path = target
         self.undo_stack.setClean()
         self.pathChanged.emit(target)
+
+    def reload(self, tree: RigidBodyTree, configuration: np.ndarray | None, identity: FileIdentity | None) -> None:
+        """Take the file's new content (read by the caller from :attr:`path`) as one undo step
+        that leaves the document unmodified: Undo brings back what was there before the reload,
+        unsaved edits included."""
+        q = configuration if configuration is not None else tree.home_configuration()
+        sel = self._selection if self._selection in tree.body_names or self._selection == tree.base_name else None
+        self.undo_stack.push(TreeEditCommand(self, f"Reload {self.name} from disk", (self._tree, self._q),
+                                             (tree, q.copy()), sel, TreeChange.reset()))
+        self._identity = identity
+        self.undo_stack.setClean()
 
     def export(self, path: str | Path, **options) -> str:
         """Write the robot as URDF or a DH table CSV (``options`` as :func:`export_robot`); the

@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
-from kinetree.core.io import READ_SUFFIXES, open_robot
+from kinetree.core.io import READ_SUFFIXES
 from kinetree.core.io.project import load_project
-from PySide6.QtCore import QEventLoop, QObject, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QMainWindow,
     QMessageBox,
-    QProgressDialog,
     QUndoView,
 )
 
 from .analysis import install_analysis
 from .document import RobotDocument, project_path, source_name
+from .file_watch import OVERWRITE, SAVE_AS, FileWatch
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
@@ -35,11 +35,11 @@ from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
 from .playback import install_playback
 from .qt_utils import commit_focused_editor
+from .reading import read_with_progress
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
 from .tools import install_tools
-from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
@@ -51,19 +51,6 @@ OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + 
 EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
 AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
-
-
-def _read_robot(source: str, allow_env: bool = False):
-    """Worker-thread part of opening: parse the file and load its meshes into the cache."""
-    notes: list[str] = []
-    # on_warning, not warnings.catch_warnings: not thread-safe
-    tree, q = open_robot(source, on_warning=notes.append, allow_env=allow_env)
-    preload_meshes(tree)
-    return tree, q, notes
-
-
-class _Relay(QObject):
-    done = Signal()
 
 
 def _autosave_interval() -> int:
@@ -137,6 +124,7 @@ class MainWindow(QMainWindow):
         self.autosave_timer.setInterval(_autosave_interval())
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
+        self.file_watch = FileWatch(self)  # reload offers and the check before Save
         self._update_title()
         self.statusBar().showMessage("Ready", 3000)
 
@@ -300,7 +288,7 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            tree, q, notes = self._read_with_progress(source)
+            tree, q, notes, identity = read_with_progress(self, self._pool, source, allow_env(self.settings))
         except KineTreeError as exc:
             self.show_error("Cannot open", with_hint(str(exc)))
             return False
@@ -308,7 +296,7 @@ class MainWindow(QMainWindow):
             log.exception("opening %s failed", source)
             self.show_error("Cannot open", f"{Path(str(source)).name}: {type(exc).__name__}: {exc}")
             return False
-        self.doc.load(tree, q, project_path(source), source_name(source))
+        self.doc.load(tree, q, project_path(source), source_name(source), identity)
         self.origin_name = Path(str(source)).name
         if self.doc.path:
             self._add_recent(self.doc.path)
@@ -321,30 +309,6 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Opened {source}", 5000)
         return True
-
-    def _read_with_progress(self, source: str | Path):
-        """Read a robot (and its mesh files) in a worker thread; show a progress dialog if it
-        takes long, keep the window responsive but disabled meanwhile."""
-        future = self._pool.submit(_read_robot, str(source), allow_env(self.settings))
-        if not future.done():
-            loop = QEventLoop()
-            relay = _Relay()
-            relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
-            future.add_done_callback(lambda _f: relay.done.emit())
-            dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", None, 0, 0, self)
-            dialog.setWindowTitle("KineTree")
-            dialog.setMinimumDuration(400)
-            dialog.setWindowModality(Qt.WindowModality.WindowModal)
-            dialog.setValue(0)
-            self.setEnabled(False)
-            try:
-                if not future.done():
-                    loop.exec()
-            finally:
-                self.setEnabled(True)
-                dialog.close()
-                dialog.deleteLater()
-        return future.result()
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open robot", "", OPEN_FILTER)
@@ -397,9 +361,11 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.open_source(path))
 
     def save(self) -> bool:
-        if self.doc.path is None:
+        """File ▸ Save; asks first if someone else changed or deleted the file (app/file_watch.py)."""
+        answer = self.file_watch.confirm_save() if self.doc.path is not None else SAVE_AS
+        if answer == SAVE_AS:
             return self.save_as()
-        return self._save_to(self.doc.path)
+        return answer == OVERWRITE and self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(self, "Save robot", "robot.kinetree.json", PROJECT_FILTER)
@@ -470,7 +436,7 @@ class MainWindow(QMainWindow):
         try:
             if self._autosave_slot is None:
                 self._autosave_slot = AutosaveSlot.claim()
-            self._autosave_slot.write(text, self.doc.path, self._display_name())
+            self._autosave_slot.write(text, self.doc.path, self._display_name(), self.doc.disk_identity)
         except OSError as exc:
             if str(exc) != self._autosave_error:  # once per problem, not every few seconds
                 log.warning("autosave failed: %s", exc)
@@ -546,7 +512,7 @@ class MainWindow(QMainWindow):
         self._autosave_slot, self._autosaved_text = slot, None
         path = info.path if info.path and info.path.name.lower().endswith(".json") else None
         self.origin_name = info.name  # before load: the title is made while loading
-        self.doc.load(tree, q, path)
+        self.doc.load(tree, q, path, identity=info.disk)  # Save asks if the file changed since
         self.doc.undo_stack.resetClean()  # unsaved until saved: no undo step makes it clean
         self.viewport.fit()
         self.statusBar().showMessage(f"Restored {info.name}: not saved yet", 10000)
@@ -573,6 +539,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState(LAYOUT_VERSION))
         self.autosave_timer.stop()
+        self.file_watch.stop()
         # saved, discarded or unchanged: nothing here to recover (a failed save kept us open)
         self.clear_autosave()
         if self._autosave_slot is not None:

@@ -15,11 +15,13 @@ import itertools
 import json
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from kinetree.core.errors import FileFormatError
+from kinetree.core.io.identity import FileIdentity
 from kinetree.core.io.project import atomic_write_text
 from kinetree.core.io.safe_io import read_regular_file
 from platformdirs import user_data_dir
@@ -116,6 +118,20 @@ class AutosaveInfo:
     name: str  # display name: the file name, or "untitled (…)"
     path: Path | None  # the file the document saves to; None if it never had one
     saved: float  # seconds since the epoch
+    disk: FileIdentity | None = None  # what the file at ``path`` was when the document last read or wrote it
+
+
+def _disk_identity(d: object) -> FileIdentity | None:
+    """The ``disk`` entry of an autosave's metadata; None if absent or not as written."""
+    if not isinstance(d, dict):
+        return None
+    numbers = [d.get(k) for k in ("size", "mtime_ns", "inode")]
+    digest = d.get("blake2b")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64 for v in numbers):
+        return None
+    if not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        return None
+    return FileIdentity(*numbers, bytes.fromhex(digest))
 
 
 class AutosaveSlot:
@@ -177,13 +193,18 @@ class AutosaveSlot:
             return None
         return slot
 
-    def write(self, text: str, path: Path | None, name: str) -> None:
-        """Write the project text, then its metadata, each atomically. Raises OSError."""
+    def write(self, text: str, path: Path | None, name: str, disk: FileIdentity | None = None) -> None:
+        """Write the project text, then its metadata, each atomically; ``disk``: what the file at
+        ``path`` was when the document last read or wrote it (a restored document's Save then
+        still asks if someone changed the file since). Raises OSError."""
         if self._fd is None:
             raise OSError(f"{self.data_path}: autosave lock released")
         atomic_write_text(self.data_path, text)
         meta = {"format": "kinetree-autosave", "version": 1, "path": str(path) if path else None,
                 "name": name, "saved": time.time(), "pid": os.getpid()}
+        if disk is not None:
+            meta["disk"] = {"size": disk.size, "mtime_ns": disk.mtime_ns, "inode": disk.inode,
+                            "blake2b": disk.digest.hex()}
         atomic_write_text(self.meta_path, json.dumps(meta, indent=1))
 
     def info(self) -> AutosaveInfo:
@@ -192,7 +213,7 @@ class AutosaveSlot:
             saved = self.data_path.stat().st_mtime
         except OSError:
             saved = 0.0
-        path, name = None, None
+        path, name, disk = None, None, None
         try:
             # a regular file only, read with a bound (a FIFO would hang every start, /dev/zero fill memory)
             meta = json.loads(read_regular_file(self.meta_path, MAX_META_BYTES, "autosave sidecar").decode("utf-8"))
@@ -204,10 +225,11 @@ class AutosaveSlot:
                     name = meta["name"].strip()[:200]
                 if isinstance(meta.get("saved"), int | float) and 0 < meta["saved"] < 1e11:
                     saved = float(meta["saved"])
+                disk = _disk_identity(meta.get("disk"))
         except (OSError, ValueError, RecursionError, FileFormatError) as exc:  # RecursionError: deep JSON
             if self.meta_path.exists():
                 log.warning("autosave metadata %s unreadable: %s", self.meta_path, exc)
-        return AutosaveInfo(name or (path.name if path else "untitled"), path, saved)
+        return AutosaveInfo(name or (path.name if path else "untitled"), path, saved, disk if path else None)
 
     def remove(self) -> None:
         """Delete the autosave (after a save, or when the user discards it); keep the lock."""

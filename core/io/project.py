@@ -47,6 +47,7 @@ from ..bulk import gc_paused
 from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
+from .identity import FileIdentity
 from .project_check import check_project, parse_json
 from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
@@ -371,8 +372,11 @@ def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> str:
     return json.dumps(tree_to_dict(tree, configuration), indent=1, allow_nan=False)
 
 
-def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np.ndarray | None = None) -> None:
-    """Save atomically to ``path``. What :func:`load_project` would refuse is not written: a
+def save_project(tree: RigidBodyTree, path: str | os.PathLike,
+                 configuration: np.ndarray | None = None) -> FileIdentity:
+    """Save atomically to ``path``; return the saved file's identity (see
+    :mod:`kinetree.core.io.identity`: the app compares it with the file later).
+    What :func:`load_project` would refuse is not written: a
     :class:`FileFormatError` names the body and field out of the reader's bounds, or says the
     tree has more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies or the file would be
     over :data:`MAX_BYTES`."""
@@ -386,7 +390,7 @@ def save_project(tree: RigidBodyTree, path: str | os.PathLike, configuration: np
     if size > MAX_BYTES:
         raise FileFormatError(f"{Path(path).name}: the project would be {size / 2**20:.1f} MB, more than the "
                               f"{MAX_BYTES // 2**20} MB a project may have to be read back")
-    atomic_write_text(path, text)
+    return atomic_write_text(path, text)
 
 
 def load_project(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from ..errors import FileFormatError
+from .identity import FileIdentity
 
 __all__ = ["MAX_BODIES", "STALE_SECONDS", "atomic_write_text", "check_regular_file", "read_regular_file",
            "remove_stale_temps", "xml_error_text"]
@@ -150,9 +151,11 @@ def _real_target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+def atomic_write_text(path: str | os.PathLike, text: str) -> FileIdentity:
     """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder,
-    flushed to disk, then renamed over the file.
+    flushed to disk, then renamed over the file. Returns the written file's
+    :class:`~kinetree.core.io.identity.FileIdentity` (of the bytes written, taken before the
+    rename: a later write by someone else is never taken for ours).
 
     An existing file keeps its permission bits (and, where allowed, its group); a new one gets
     the default permissions of the user's umask. A symlink stays a symlink: its target is
@@ -194,6 +197,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+            written = os.fstat(f.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -204,6 +208,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
             raise OSError(exc.errno, f"cannot write {path}: {exc.strerror or exc}") from None
         raise
     _sync_folder(folder)
+    return FileIdentity.of_written(written, data)
 
 
 def _sync_folder(folder: Path) -> None:
