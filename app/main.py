@@ -157,7 +157,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    from . import cli
+    from .cli import common as cli
 
     p = argparse.ArgumentParser(
         prog="kinetree", description="Build and scrub kinematic trees. With no command (or just a robot: a "
@@ -175,7 +175,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     s.add_argument("--allow-env", action="store_true",
                    help="let a .xacro read environment variables ($(env X), $(optenv X))")
     s.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
-    from .cli_animate import add_parser as add_animate  # needs a display, as screenshot does
+    from .cli.animate import add_parser as add_animate  # needs a display, as screenshot does
 
     add_animate(sub)
     commands = cli.add_subcommands(sub)
@@ -240,10 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "screenshot":
             return _screenshot_command(args)
         if args.command == "animate":
-            from .cli_animate import animate_command
+            from .cli.animate import animate_command
 
             return animate_command(args)
-        from .cli import run
+        from .cli.common import run
 
         return run(commands[args.command], args)
     if len(argv) > 1:

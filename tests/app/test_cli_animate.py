@@ -104,7 +104,7 @@ def test_a_gif_too_big_for_memory_is_refused_before_rendering(tmp_path, capsys):
 _RAISES = """
 import sys
 from pathlib import Path
-import kinetree.app.main as m, kinetree.app.cli_animate as a
+import kinetree.app.main as m, kinetree.app.cli.animate as a
 real = m.ensure_display
 def ensure_display():
     proc = real()

@@ -34,7 +34,7 @@ def _fps(text: str) -> float:
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from .main import _size
+    from ..main import _size
 
     a = sub.add_parser(
         "animate", help="render a motion through named poses to a GIF or MP4",
@@ -65,8 +65,8 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
     from kinetree.core import KineTreeError
     from kinetree.core.io import open_robot
 
-    from .main import make_application, offscreen_view
-    from .playback import (
+    from ..main import make_application, offscreen_view
+    from ..playback import (
         PlaybackState,
         animation_frames,
         check_animation_path,
@@ -84,7 +84,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
             raise KineTreeError(f"{robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
     check_animation_size(out, len(Q), size)
-    from .viewport.path_trace import PathTrace
+    from ..viewport.path_trace import PathTrace
 
     def traced(doc, view) -> None:
         state = PlaybackState(doc, view)
@@ -106,7 +106,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
 
 def animate_command(args: argparse.Namespace) -> int:
     """``kinetree animate``: exit 0, or 1 with a one-line message for bad input."""
-    from .main import run_with_display
+    from ..main import run_with_display
 
     def work() -> None:
         count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,

@@ -13,7 +13,7 @@ import json
 
 from kinetree.core.io import open_robot
 
-from .cli import InputError, name_arg
+from .common import InputError, name_arg
 
 #: Entries up to this long print as a grid; longer ones one per line.
 GRID_WIDTH = 24

@@ -16,7 +16,7 @@ from kinetree.core import inverse_kinematics
 from kinetree.core.io import open_robot
 from kinetree.core.transforms import quat_to_rotation, rpy_to_matrix
 
-from .cli import InputError, _configuration, name_arg
+from .common import InputError, _configuration, name_arg
 
 #: an unreachable target tries every restart (about 4 ms each for Puma): bounded, like every number
 MAX_RESTARTS = 10_000
@@ -31,7 +31,7 @@ def _restarts(text: str) -> int:
 
 def angle_scale(tree) -> np.ndarray:
     """Per configuration row, the factor from radians to degrees (1 for lengths and quaternions),
-    for the rows ``--deg`` converts (as :func:`kinetree.app.cli._configuration`)."""
+    for the rows ``--deg`` converts (as :func:`kinetree.app.cli.common._configuration`)."""
     scale = np.ones(tree.position_count)
     for name in tree.movable_joint_names:
         j = tree.find_joint(name).joint

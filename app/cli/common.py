@@ -185,12 +185,12 @@ def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
                             "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
 
     sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
-    from .cli_ik import add_parser as add_ik  # here: cli_ik imports this module
-    from .cli_ik import cmd_ik
+    from .ik import add_parser as add_ik  # here: ik imports this module
+    from .ik import cmd_ik
 
     add_ik(sub)
-    from .cli_symbolic import add_parser as add_symbolic
-    from .cli_symbolic import cmd_symbolic
+    from .symbolic import add_parser as add_symbolic
+    from .symbolic import cmd_symbolic
 
     add_symbolic(sub)
     for parser in sub.choices.values():  # also the commands registered before ours (screenshot)

@@ -1,0 +1,1 @@
+"""The command line: ``kinetree COMMAND …`` (app/main.py dispatches here)."""
