@@ -12,49 +12,37 @@ from __future__ import annotations
 
 import argparse
 
+from .common import add_robot_argument, positive_arg, size_arg
+
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
 
 
-def _positive(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not (v > 0 and v < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be positive and finite, got {text!r}")
-    return v
-
-
 def _fps(text: str) -> float:
-    v = _positive(text)
+    v = positive_arg(text)
     if v > MAX_FPS:
         raise argparse.ArgumentTypeError(f"at most {MAX_FPS:g} frames a second, got {text!r}")
     return v
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from ..main import _size
-
     a = sub.add_parser(
         "animate", help="render a motion through named poses to a GIF or MP4",
         description="Render the joint-space motion through the robot's named poses (quintic, at rest at each) "
         "to a GIF, or an MP4 when imageio-ffmpeg is installed, with the end effector's path traced. "
         "Works with no display. Frames: round(seconds x segments x fps) + 1.")
-    a.add_argument("robot", help="library name or robot file")
+    add_robot_argument(a, package_path=False, help="library name or robot file")
     a.add_argument("--poses", nargs="+", required=True, metavar="P",
                    help="named poses to pass through, in order (at least two; an unknown name's error "
                    "lists the robot's poses)")
     a.add_argument("-o", "--output", required=True, help="file to write: .gif or .mp4")
-    a.add_argument("--seconds", type=_positive, default=2.0, help="seconds per segment (default 2)")
+    a.add_argument("--seconds", type=positive_arg, default=2.0, help="seconds per segment (default 2)")
     a.add_argument("--fps", type=_fps, default=25.0, help="frames per second (default 25)")
-    a.add_argument("--size", type=_size, default=(640, 400), help="WxH in pixels (default 640x400)")
+    a.add_argument("--size", type=size_arg, default=(640, 400), help="WxH in pixels (default 640x400)")
     a.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
     a.add_argument("--light", action="store_true", help="light background")
     a.add_argument("--no-labels", action="store_true", help="hide frame labels")
     a.add_argument("--no-trace", action="store_true", help="do not draw the end effector's path")
-    a.add_argument("--allow-env", action="store_true",
-                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
     return a
 
 
@@ -65,7 +53,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
     from kinetree.core import KineTreeError
     from kinetree.core.io import open_robot
 
-    from ..main import make_application, offscreen_view
+    from ..application import make_application
     from ..playback import (
         PlaybackState,
         animation_frames,
@@ -85,6 +73,7 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
     check_animation_size(out, len(Q), size)
     from ..viewport.path_trace import PathTrace
+    from .display import offscreen_view
 
     def traced(doc, view) -> None:
         state = PlaybackState(doc, view)
@@ -104,14 +93,9 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
         app.processEvents()
 
 
-def animate_command(args: argparse.Namespace) -> int:
-    """``kinetree animate``: exit 0, or 1 with a one-line message for bad input."""
-    from ..main import run_with_display
-
-    def work() -> None:
-        count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,
-                        "light" if args.light else "dark", not args.no_labels, not args.no_trace,
-                        allow_env=args.allow_env, teach=args.teach)
-        print(f"{args.output}: {count} frames at {args.fps:g} fps")
-
-    return run_with_display("animate", work)
+def command(args: argparse.Namespace) -> None:
+    """``kinetree animate`` (run by :func:`.display.run_with_display`)."""
+    count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,
+                    "light" if args.light else "dark", not args.no_labels, not args.no_trace,
+                    allow_env=args.allow_env, teach=args.teach)
+    print(f"{args.output}: {count} frames at {args.fps:g} fps")

@@ -1,31 +1,37 @@
-"""Headless sub-commands: ``details``, ``fk``, ``convert`` and ``library``. No Qt here.
+"""What every ``kinetree COMMAND`` shares: argument types, the ROBOT argument, joint values
+(``--q``, ``--deg``, the limits check), warnings as ``kinetree CMD: warning: …`` lines and the
+exit status. No Qt here.
 
-Exit status: 0 on success, 1 for bad input (a one-line message on stderr), 2 for usage errors
-(argparse's own convention), 141 when stdout is closed early (``| head -1``; as a tool killed
-by SIGPIPE).
+Exit status: :data:`EXIT_OK`; :data:`EXIT_BAD_INPUT` for bad input (a one-line message on
+stderr); :data:`EXIT_USAGE` for usage errors (argparse's own convention, also a number out of
+an option's range); :data:`EXIT_PIPE` when stdout is closed early (``| head -1``; as a tool
+killed by SIGPIPE).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
+import stat
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
-from kinetree.core import list_robots, robot_info
-from kinetree.core.io import export_robot, open_robot
-from kinetree.core.transforms import matrix_to_quat, matrix_to_rpy
 
-FORMATS = ("matrix", "xyzrpy", "quat", "json")
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+EXIT_PIPE = 141  # 128 + SIGPIPE, the status a shell reports for a tool killed by it
 
 
 class InputError(Exception):
     """Bad input found by the CLI itself (exit status 1)."""
 
+
+# --- argument types -----------------------------------------------------------------------------
 
 #: What argparse must take as a value, not an option: negative numbers in every notation float()
 #: reads (``-1e-3``, ``-.5``, ``-1_000``, ``-inf``, ``-nan``); argparse alone knows only ``-1``
@@ -46,157 +52,159 @@ def name_arg(text: str) -> str:
     return text
 
 
-def cmd_details(args: argparse.Namespace) -> int:
-    tree, _ = open_robot(args.robot, allow_env=args.allow_env, package_paths=tuple(args.package_path))
-    print(tree.show_details())
-    return 0
+def size_arg(text: str) -> tuple[int, int]:
+    """An image size ``WxH``, 16…8192 pixels each way."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x800, got {text!r}") from None
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"size {text!r} out of range (16…8192)")
+    return w, h
 
 
-def _configuration(tree, values: list[float] | None, degrees: bool) -> np.ndarray:
-    if values is None:
-        return tree.home_configuration()
-    q = np.array(values, dtype=float)
-    if degrees:
-        # only angular positions: revolute joints and the angle of planar joints
-        scale = np.ones(tree.position_count)
-        for name in tree.movable_joint_names:
-            j = tree.find_joint(name).joint
-            sl = tree.position_index(name)
-            if j.type == "revolute":
-                scale[sl] = np.pi / 180
-            elif j.type == "planar":
-                scale[sl.start + 2] = np.pi / 180
-        if q.size == scale.size:
-            q = q * scale
-    return tree.config_to_vector(q)
+def positive_arg(text: str) -> float:
+    """A positive, finite number."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not (v > 0 and v < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be positive and finite, got {text!r}")
+    return v
 
 
-def pose_text(T: np.ndarray, fmt: str, digits: int, degrees: bool, extra: dict | None = None) -> str:
-    """A pose in one of :data:`FORMATS` (rpy is roll, pitch, yaw about fixed x, y, z)."""
-    xyz = T[:3, 3]
-    rpy = matrix_to_rpy(T[:3, :3])
-    quat = matrix_to_quat(T[:3, :3])  # w x y z
-    ang = np.degrees(rpy) if degrees else rpy
-
-    def nums(v) -> str:
-        # rounding first keeps "-0.000000" out of the output
-        return " ".join(f"{x:.{digits}f}" for x in np.round(np.asarray(v, dtype=float).ravel(), digits) + 0.0)
-
-    if fmt == "matrix":
-        return "\n".join(nums(row) for row in T)
-    if fmt == "xyzrpy":
-        return nums(np.concatenate([xyz, ang]))
-    if fmt == "quat":
-        return nums(np.concatenate([xyz, quat]))
-    out = dict(extra or {})
-    out.update({"matrix": T.tolist(), "xyz": xyz.tolist(),
-                "rpy": ang.tolist(), "rpy_units": "deg" if degrees else "rad",
-                "quaternion_wxyz": quat.tolist()})
-    return json.dumps(out, indent=2)
+def add_robot_argument(parser: argparse.ArgumentParser, dest: str = "robot", package_path: bool = True,
+                       help: str = "library name or robot file (.urdf, .xacro, .kinetree.json, .csv)") -> None:
+    """ROBOT and the options of reading it: ``--allow-env`` (off by default: a xacro's
+    ``$(env X)`` would copy the environment into the model) and ``--package-path``."""
+    parser.add_argument(dest, help=help)
+    parser.add_argument("--allow-env", action="store_true",
+                        help="let a .xacro read environment variables ($(env X), $(optenv X))")
+    if package_path:
+        parser.add_argument("--package-path", action="append", default=[], metavar="DIR",
+                            help="a folder holding ROS packages, for package:// mesh URIs (repeatable; "
+                                 "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
 
 
-def cmd_fk(args: argparse.Namespace) -> int:
-    tree, stored_q = open_robot(args.robot, allow_env=args.allow_env, package_paths=tuple(args.package_path))
-    if args.q is None and stored_q is not None:
-        q = stored_q
-    else:
-        q = _configuration(tree, args.q, args.deg)
-    bad = [] if args.ignore_limits else tree.limit_violations(q)
-    if bad and args.q is None:  # the file's own configuration (a published pose may lie outside): said, used
-        print(f"kinetree fk: warning: the stored configuration is outside the limits: "
-              f"{'; '.join(v.describe(args.deg) for v in bad)}", file=sys.stderr)
-    elif bad:
-        raise InputError("; ".join(v.describe(args.deg) for v in bad) + " (--ignore-limits to compute it anyway)")
-    body = args.body or tree.end_effector
-    if body is None:
-        raise InputError(f"{args.robot} has no bodies")
-    T = tree.get_transform(q, body, args.frame)
-    extra = {"body": body, "frame": args.frame or tree.base_name, "q": q.tolist(), "q_units": "rad, m"}
-    print(pose_text(T, args.format, args.precision, args.deg, extra))
-    return 0
+def add_q_arguments(parser: argparse.ArgumentParser, default: str, deg_help: str) -> None:
+    """``--q``, ``--deg`` and ``--ignore-limits``, as fk, screenshot and animate take them."""
+    parser.add_argument("--q", nargs="+", type=float, metavar="V",
+                        help=f"joint positions in configuration order (radians / metres; default: {default})")
+    parser.add_argument("--deg", action="store_true", help=deg_help)
+    parser.add_argument("--ignore-limits", action="store_true", help="accept a q outside the joint limits")
 
 
-def cmd_convert(args: argparse.Namespace) -> int:
-    tree, q = open_robot(args.input, allow_env=args.allow_env,  # a project's stored configuration goes on
-                         package_paths=tuple(args.package_path))
-    count = export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units,
-                         configuration=q)
-    print(f"wrote {args.output} ({count} bodies)")  # what the file holds: a CSV holds one chain
-    return 0
+# --- the robot ----------------------------------------------------------------------------------
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
-KINDS = {"dh": "DH", "mdh": "MDH", "urdf": "URDF tree"}
+def check_robot_source(source: str) -> None:
+    """Refuse a ROBOT that names an existing folder, device or pipe: the library lookup would
+    answer "no robot named '/etc'". A bare library name (``puma560``) stays a library name
+    even when a folder of that name is in the working directory."""
+    try:
+        st = os.stat(source)
+    except (OSError, ValueError):
+        return  # no such path: a library name, or the reader says the file is missing
+    if stat.S_ISREG(st.st_mode):
+        return
+    from kinetree.core import list_robots
+
+    if source in list_robots():
+        return
+    kind = next((what for test, what in _KINDS if test(st.st_mode)), "not a regular file")
+    raise InputError(f"{source} is {kind}, not a robot file")
 
 
-def library_table() -> list[tuple[str, str, str, str]]:
-    """(name, joints, kind, source) for each built-in robot, under a header row."""
-    rows = [("name", "joints", "kind", "source")]
-    for name in list_robots():
-        info = robot_info(name)
-        rows.append((name, str(info["dof"]), KINDS.get(info["convention"], info["convention"]),
-                     info["short_source"]))
+def open_source(source: str, args: argparse.Namespace):
+    """``(tree, stored configuration or None)`` of ROBOT ``source`` with ``args``'s reading options."""
+    from kinetree.core.io import open_robot
+
+    return open_robot(source, allow_env=getattr(args, "allow_env", False),
+                      package_paths=tuple(getattr(args, "package_path", ())))
+
+
+# --- joint values -------------------------------------------------------------------------------
+
+def angle_rows(tree) -> np.ndarray:
+    """Per configuration row, whether ``--deg`` converts it: revolute joints and the angle of
+    planar joints (not lengths, not quaternions)."""
+    rows = np.zeros(tree.position_count, dtype=bool)
+    for name in tree.movable_joint_names:
+        j = tree.find_joint(name).joint
+        sl = tree.position_index(name)
+        if j.type == "revolute":
+            rows[sl] = True
+        elif j.type == "planar":
+            rows[sl.start + 2] = True
     return rows
 
 
-def cmd_library(args: argparse.Namespace) -> int:
-    rows = library_table()
-    widths = [max(len(r[c]) for r in rows) for c in range(3)]
-    for name, joints, kind, source in rows:
-        print(f"{name.ljust(widths[0])}  {joints.rjust(widths[1])}  {kind.ljust(widths[2])}  {source}")
-    return 0
+def angle_scale(tree) -> np.ndarray:
+    """Per configuration row, the factor from radians to degrees (1 for the rows ``--deg`` leaves)."""
+    return np.where(angle_rows(tree), 180 / np.pi, 1.0)
 
 
-def add_subcommands(sub) -> dict[str, Callable[[argparse.Namespace], int]]:
-    """Register the headless sub-commands on an argparse sub-parser group."""
-    d = sub.add_parser("details", help="print the body/joint table of a robot",
-                       description="Print the body/joint table (as MATLAB's showdetails).")
-    d.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
+def configuration(tree, values: list[float] | None, degrees: bool) -> np.ndarray:
+    """The configuration of ``--q`` values (home when None), angles in degrees if ``degrees``."""
+    if values is None:
+        return tree.home_configuration()
+    q = np.array(values, dtype=float)
+    if degrees and q.size == tree.position_count:  # another size: config_to_vector says so
+        q = np.where(angle_rows(tree), q * (np.pi / 180), q)
+    return tree.config_to_vector(q)
 
-    f = sub.add_parser("fk", help="print the pose of a body", description=(
-        "Forward kinematics: the pose of BODY (default: the end effector) in FRAME (default: the "
-        "base). Formats: matrix (4 rows), xyzrpy (x y z roll pitch yaw), quat (x y z qw qx qy qz), json."))
-    f.add_argument("robot", help="library name or robot file")
-    f.add_argument("--q", nargs="+", type=float, metavar="V",
-                   help="joint positions in configuration order (default: home)")
-    f.add_argument("--deg", action="store_true", help="angles (in --q and in the output) in degrees")
-    f.add_argument("--body", type=name_arg, help="body whose pose to print (default: the last leaf)")
-    f.add_argument("--in", dest="frame", type=name_arg, metavar="FRAME", help="reference body (default: the base)")
-    f.add_argument("--format", choices=FORMATS, default="matrix")
-    f.add_argument("--precision", type=int, default=6, choices=range(0, 18), metavar="N",
-                   help="digits after the decimal point (default 6)")
-    f.add_argument("--ignore-limits", action="store_true", help="accept a q outside the joint limits")
 
-    c = sub.add_parser("convert", help="convert a robot file to another format", description=(
-        "Convert between URDF (.urdf; .xacro is read only), KineTree projects (.kinetree.json) and DH "
-        "tables (.csv). Writing a CSV stores the chain from the base to --tip, computing its DH "
-        "table from the geometry when the joints were not entered as DH rows."))
-    c.add_argument("input", help="library name or robot file")
-    c.add_argument("output", help="file to write; the extension chooses the format")
-    c.add_argument("--tip", type=name_arg,
-                   help="last body of the chain written to a DH CSV (default: the end effector)")
-    c.add_argument("--convention", choices=("dh", "mdh"), help="DH convention for a CSV (default: as stored, else dh)")
-    c.add_argument("--units", choices=("deg", "rad"), default="deg", help="angle units of a CSV (default deg)")
+def checked_configuration(tree, args: argparse.Namespace, stored: np.ndarray | None,
+                          values: list[float] | None = None, verb: str = "compute") -> np.ndarray:
+    """The configuration a command draws or computes: ``--q`` (``args.q``, or ``values``; with
+    ``--deg``), else the file's ``stored`` one, else home. A ``--q`` outside the joint limits is
+    refused (:class:`InputError` naming joint, value and limits in the user's unit, and what
+    ``--ignore-limits`` would ``verb``); the file's own configuration outside them (a published
+    pose may lie outside) is used with a warning."""
+    values = args.q if values is None else values
+    q = stored if values is None and stored is not None else configuration(tree, values, args.deg)
+    bad = [] if args.ignore_limits else tree.limit_violations(q)
+    if bad and values is None:
+        warn(args.command, "the stored configuration is outside the limits: "
+             + "; ".join(v.describe(args.deg) for v in bad))
+    elif bad:
+        raise InputError("; ".join(v.describe(args.deg) for v in bad) + f" (--ignore-limits to {verb} it anyway)")
+    return q
 
-    for p in (d, f, c):  # off by default: a xacro's $(env X) would copy the environment into the model
-        p.add_argument("--allow-env", action="store_true",
-                       help="let a .xacro read environment variables ($(env X), $(optenv X))")
-        p.add_argument("--package-path", action="append", default=[], metavar="DIR",
-                       help="a folder holding ROS packages, for package:// mesh URIs (repeatable; "
-                            "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
 
-    sub.add_parser("library", help="list the built-in robots", description="List the built-in robots.")
-    from .ik import add_parser as add_ik  # here: ik imports this module
-    from .ik import cmd_ik
+def fixed(values, digits: int) -> str:
+    """Numbers with ``digits`` after the point, space-separated, with no ``-0.000`` and no
+    overflow: a value too large to have decimals (|x| ≥ 2**52) is printed as it is, where
+    rounding it would multiply it by 10**digits (1e308 became inf)."""
+    out = []
+    for x in np.asarray(values, dtype=float).ravel().tolist():
+        if True:
+            x = float(np.round(x, digits)) + 0.0  # rounding first keeps "-0.000000" out of the output
+        out.append(f"{x:.{digits}f}")
+    return " ".join(out)
 
-    add_ik(sub)
-    from .symbolic import add_parser as add_symbolic
-    from .symbolic import cmd_symbolic
 
-    add_symbolic(sub)
-    for parser in sub.choices.values():  # also the commands registered before ours (screenshot)
-        accept_negative_numbers(parser)
-    return {"details": cmd_details, "fk": cmd_fk, "convert": cmd_convert, "library": cmd_library, "ik": cmd_ik,
-            "symbolic": cmd_symbolic}
+# --- warnings and running -----------------------------------------------------------------------
+
+def warn(command: str, message: str) -> None:
+    """A ``kinetree COMMAND: warning: …`` line on stderr."""
+    print(f"kinetree {command}: warning: {message}", file=sys.stderr)
+
+
+@contextmanager
+def warnings_as_lines(command: str) -> Iterator[None]:
+    """Inside, a Python warning prints as :func:`warn` does (not with the core's source line)."""
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        warn(command, str(message))
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
@@ -205,12 +213,8 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
     quietly with status 141."""
     from kinetree.core import KineTreeError
 
-    def show(message, category, filename, lineno, file=None, line=None) -> None:
-        print(f"kinetree {args.command}: warning: {message}", file=sys.stderr)  # not the core's source line
-
     try:
-        with warnings.catch_warnings():
-            warnings.showwarning = show
+        with warnings_as_lines(args.command):
             code = command(args)
         sys.stdout.flush()  # a closed pipe shows here, not as a message at exit
         return code
@@ -221,7 +225,7 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):  # a stdout with no file descriptor (captured in a test)
             pass
-        return 141  # 128 + SIGPIPE, the status a shell reports for such a tool
+        return EXIT_PIPE
     except (KineTreeError, InputError, OSError) as exc:
         print(f"kinetree {args.command}: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
