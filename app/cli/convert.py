@@ -36,6 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def command(args: argparse.Namespace) -> int:
+    check_not_input(args.input, args.output)
     tree, q = open_source(args.input, args)  # a project's stored configuration goes on
     count = export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units,
                          configuration=q)
