@@ -63,8 +63,10 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
         render_frames,
         write_animation,
     )
+    from .common import check_robot_source
 
     check_animation_path(out)
+    check_robot_source(robot)
     tree, _ = open_robot(robot, allow_env=allow_env)
     known = list(tree.named_poses)
     for name in poses:

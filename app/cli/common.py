@@ -123,6 +123,7 @@ def open_source(source: str, args: argparse.Namespace):
     """``(tree, stored configuration or None)`` of ROBOT ``source`` with ``args``'s reading options."""
     from kinetree.core.io import open_robot
 
+    check_robot_source(source)
     return open_robot(source, allow_env=getattr(args, "allow_env", False),
                       package_paths=tuple(getattr(args, "package_path", ())))
 

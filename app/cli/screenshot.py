@@ -17,8 +17,10 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
     from kinetree.core.io import open_robot
 
     from ..application import make_application
+    from .common import check_robot_source
     from .display import offscreen_view
 
+    check_robot_source(robot)
     tree, config = open_robot(robot, allow_env=allow_env)
     if q is not None:
         config = tree.config_to_vector(np.array(q, dtype=float))
