@@ -11,6 +11,7 @@ killed by SIGPIPE).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import stat
@@ -102,13 +103,17 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (s
 
 
 def check_robot_source(source: str) -> None:
-    """Refuse a ROBOT that names an existing folder, device or pipe: the library lookup would
-    answer "no robot named '/etc'". A bare library name (``puma560``) stays a library name
+    """Refuse a ROBOT that names an existing folder, device or pipe with no robot-file suffix:
+    the library lookup would answer "no robot named '/etc'". A bare library name (``puma560``) stays a library name
     even when a folder of that name is in the working directory."""
+    from kinetree.core.io import READ_SUFFIXES
+
+    if source.lower().endswith(READ_SUFFIXES):
+        return  # read as a file: the reader says what it is instead ("is a FIFO, not a regular file")
     try:
         st = os.stat(source)
     except (OSError, ValueError):
-        return  # no such path: a library name, or the reader says the file is missing
+        return  # no such path: a library name
     if stat.S_ISREG(st.st_mode):
         return
     from kinetree.core import list_robots
@@ -183,8 +188,8 @@ def fixed(values, digits: int) -> str:
     rounding it would multiply it by 10**digits (1e308 became inf)."""
     out = []
     for x in np.asarray(values, dtype=float).ravel().tolist():
-        if True:
-            x = float(np.round(x, digits)) + 0.0  # rounding first keeps "-0.000000" out of the output
+        if math.isfinite(x) and abs(x) < 2.0**52:
+            x = round(x, digits) + 0.0  # rounding first keeps "-0.000000" out of the output
         out.append(f"{x:.{digits}f}")
     return " ".join(out)
 

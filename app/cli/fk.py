@@ -29,7 +29,7 @@ def pose_text(T: np.ndarray, fmt: str, digits: int, degrees: bool, extra: dict |
     out.update({"matrix": T.tolist(), "xyz": xyz.tolist(),
                 "rpy": ang.tolist(), "rpy_units": "deg" if degrees else "rad",
                 "quaternion_wxyz": quat.tolist()})
-    return json.dumps(out, indent=2)
+    return json.dumps(out, indent=2, allow_nan=False)  # never Infinity (not JSON)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -52,7 +52,8 @@ def command(args: argparse.Namespace) -> int:
     body = args.body or tree.end_effector
     if body is None:
         raise InputError(f"{args.robot} has no bodies")
-    T = tree.get_transform(q, body, args.frame)
+    with np.errstate(over="ignore", invalid="ignore"):  # the core refuses an overflowing pose, in words
+        T = tree.get_transform(q, body, args.frame)
     extra = {"body": body, "frame": args.frame or tree.base_name, "q": q.tolist(), "q_units": "rad, m"}
     print(pose_text(T, args.format, args.precision, args.deg, extra))
     return 0

@@ -171,8 +171,8 @@ def test_fk_refuses_a_pose_that_overflows(tmp_path, capsys):
                     '<limit lower="0" upper="1" effort="1" velocity="1"/></joint></robot>')
     for fmt in ("matrix", "json"):
         assert main(["fk", str(urdf), "--q", "1e308", "1e308", "--ignore-limits", "--format", fmt]) == 1
-        assert capsys.readouterr() == ("", "kinetree fk: the pose of 'c' overflows (it is not finite in "
-                                           "floating point) at this q\n")
+        assert capsys.readouterr() == ("", "kinetree fk: body 'c': its pose is not finite for this configuration "
+                                           "(the joint positions are so large that the numbers overflow)\n")
 
 
 # --- item 8: PNG exports are atomic and report write errors -------------------------------------------
