@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_robot_argument, positive_arg, size_arg
+import numpy as np
+
+from .common import InputError, add_robot_argument, open_source, positive_arg, size_arg, warn
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
@@ -43,37 +45,28 @@ def add_parser(sub) -> argparse.ArgumentParser:
     a.add_argument("--light", action="store_true", help="light background")
     a.add_argument("--no-labels", action="store_true", help="hide frame labels")
     a.add_argument("--no-trace", action="store_true", help="do not draw the end effector's path")
+    a.add_argument("--deg", action="store_true", help="angles in messages (a pose outside the limits) in degrees")
+    a.add_argument("--ignore-limits", action="store_true", help="no warning for a pose outside the joint limits")
     return a
 
 
-def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: float = 25.0,
-            size: tuple[int, int] = (640, 400), theme: str = "dark", labels: bool = True, trace: bool = True,
-            allow_env: bool = False, teach: int | None = None) -> int:
-    """Render the motion through ``poses`` (names) of ``robot`` to ``out``; returns the frame count."""
-    from kinetree.core import KineTreeError
-    from kinetree.core.io import open_robot
+def motion(tree, poses: list[str], out: str, seconds: float, fps: float, size: tuple[int, int]) -> np.ndarray:
+    """The configurations of the frames through the named ``poses``, refused (before anything
+    is rendered) when there are too many or a GIF of them would not fit in memory."""
+    from ..playback import animation_frames, check_animation_size
 
-    from ..application import make_application
-    from ..playback import (
-        PlaybackState,
-        animation_frames,
-        check_animation_path,
-        check_animation_size,
-        fit_motion,
-        render_frames,
-        write_animation,
-    )
-    from .common import check_robot_source
-
-    check_animation_path(out)
-    check_robot_source(robot)
-    tree, _ = open_robot(robot, allow_env=allow_env)
-    known = list(tree.named_poses)
-    for name in poses:
-        if name not in tree.named_poses:
-            raise KineTreeError(f"{robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
     check_animation_size(out, len(Q), size)
+    return Q
+
+
+def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.0, fps: float = 25.0,
+            size: tuple[int, int] = (640, 400), theme: str = "dark", labels: bool = True, trace: bool = True,
+            teach: int | None = None) -> int:
+    """Render the frames ``Q`` (:func:`motion`) of ``tree`` through its named ``poses`` to
+    ``out``; returns the frame count."""
+    from ..application import make_application
+    from ..playback import PlaybackState, fit_motion, render_frames, write_animation
     from ..viewport.path_trace import PathTrace
     from .display import offscreen_view
 
@@ -95,9 +88,35 @@ def animate(robot: str, poses: list[str], out: str, seconds: float = 2.0, fps: f
         app.processEvents()
 
 
+def check_pose_names(tree, args: argparse.Namespace) -> None:
+    """Refuse a pose name the robot lacks, naming its poses."""
+    known = list(tree.named_poses)
+    for name in args.poses:
+        if name not in tree.named_poses:
+            raise InputError(f"{args.robot}: no pose named {name!r:.80}; its poses: {', '.join(known) or 'none'}")
+
+
+def warn_poses_outside_limits(tree, args: argparse.Namespace) -> None:
+    """A pose outside the joint limits is the file's own, so, as fk does with the stored
+    configuration, it is drawn with a warning in the user's unit (``--deg``), unless
+    ``--ignore-limits``."""
+    if args.ignore_limits:
+        return
+    for name in dict.fromkeys(args.poses):
+        bad = tree.limit_violations(np.asarray(tree.named_poses[name], dtype=float))
+        if bad:
+            warn(args.command, f"pose {name!r} is outside the limits: " + "; ".join(v.describe(args.deg) for v in bad))
+
+
 def command(args: argparse.Namespace) -> None:
     """``kinetree animate`` (run by :func:`.display.run_with_display`)."""
-    count = animate(args.robot, args.poses, args.output, args.seconds, args.fps, args.size,
-                    "light" if args.light else "dark", not args.no_labels, not args.no_trace,
-                    allow_env=args.allow_env, teach=args.teach)
+    from ..playback import check_animation_path
+
+    check_animation_path(args.output)
+    tree, _ = open_source(args.robot, args)
+    check_pose_names(tree, args)
+    Q = motion(tree, args.poses, args.output, args.seconds, args.fps, args.size)
+    warn_poses_outside_limits(tree, args)  # of a motion that is going to be drawn
+    count = animate(tree, args.poses, Q, args.output, args.seconds, args.fps, args.size,
+                    "light" if args.light else "dark", not args.no_labels, not args.no_trace, teach=args.teach)
     print(f"{args.output}: {count} frames at {args.fps:g} fps")

@@ -7,23 +7,16 @@ import argparse
 
 import numpy as np
 
-from .common import add_robot_argument, size_arg
+from .common import add_q_arguments, add_robot_argument, checked_configuration, open_source, size_arg
 
 
-def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int],
-               theme: str = "dark", labels: bool = True, allow_env: bool = False, teach: int | None = None) -> None:
-    """Render ``robot`` to a PNG without showing a window (``allow_env``: a xacro may read
-    environment variables; ``teach``: the DH overlay of that link, 1-based)."""
-    from kinetree.core.io import open_robot
-
+def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme: str = "dark",
+               labels: bool = True, teach: int | None = None) -> None:
+    """Render ``tree`` at ``config`` to a PNG without showing a window (``teach``: the DH
+    overlay of that link, 1-based)."""
     from ..application import make_application
-    from .common import check_robot_source
     from .display import offscreen_view
 
-    check_robot_source(robot)
-    tree, config = open_robot(robot, allow_env=allow_env)
-    if q is not None:
-        config = tree.config_to_vector(np.array(q, dtype=float))
     app = make_application()
     doc, view = offscreen_view(tree, config, size, theme, labels, teach)
     view.fit()
@@ -39,10 +32,11 @@ def screenshot(robot: str, out: str, q: list[float] | None, size: tuple[int, int
 
 def add_parser(sub) -> argparse.ArgumentParser:
     s = sub.add_parser("screenshot", help="render a robot to a PNG without a window",
-                       description="Render a robot to a PNG without showing a window (works with no display).")
+                       description="Render a robot to a PNG without showing a window (works with no display). "
+                       "A --q outside the joint limits is refused, as by fk, unless --ignore-limits.")
     add_robot_argument(s, package_path=False, help="library name or robot file")
     s.add_argument("-o", "--output", required=True, help="PNG file to write")
-    s.add_argument("--q", nargs="+", type=float, metavar="V", help="joint values (radians / metres)")
+    add_q_arguments(s, "the file's stored configuration, else home", "angles in --q (and in messages) in degrees")
     s.add_argument("--size", type=size_arg, default=(1280, 800), help="WxH in pixels (default 1280x800)")
     s.add_argument("--light", action="store_true", help="light background")
     s.add_argument("--no-labels", action="store_true", help="hide frame labels")
@@ -52,5 +46,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def command(args: argparse.Namespace) -> None:
     """``kinetree screenshot`` (run by :func:`.display.run_with_display`)."""
-    screenshot(args.robot, args.output, args.q, args.size, "light" if args.light else "dark", not args.no_labels,
-               allow_env=args.allow_env, teach=args.teach)
+    tree, stored = open_source(args.robot, args)
+    q = checked_configuration(tree, args, stored, verb="draw")
+    screenshot(tree, q, args.output, args.size, "light" if args.light else "dark", not args.no_labels, args.teach)
