@@ -11,6 +11,7 @@ MP4 without imageio-ffmpeg, too many frames, a GIF whose frames would need more 
 from __future__ import annotations
 
 import argparse
+import math
 
 import numpy as np
 
@@ -18,12 +19,18 @@ from .common import InputError, add_robot_argument, open_source, positive_arg, s
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
+#: the smallest --fps: a GIF frame's delay is 16 bits of hundredths of a second (655.35 s at
+#: most; Pillow overflowed past it); a video so slow is no use either
+MIN_FPS = 100 / 65535
 
 
 def _fps(text: str) -> float:
     v = positive_arg(text)
     if v > MAX_FPS:
         raise argparse.ArgumentTypeError(f"at most {MAX_FPS:g} frames a second, got {text!r}")
+    if v < MIN_FPS:
+        raise argparse.ArgumentTypeError(f"at least {math.ceil(MIN_FPS * 1e6) / 1e6:g} frames a second "
+                                         f"(a GIF frame lasts at most 655.35 s), got {text!r}")
     return v
 
 
@@ -53,8 +60,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def motion(tree, poses: list[str], out: str, seconds: float, fps: float, size: tuple[int, int]) -> np.ndarray:
     """The configurations of the frames through the named ``poses``, refused (before anything
     is rendered) when there are too many or a GIF of them would not fit in memory."""
-    from ..playback import animation_frames, check_animation_size
+    from ..playback import MAX_EXPORT_FRAMES, animation_frames, check_animation_size
 
+    segments = len(poses) - 1
+    if segments >= 1 and not seconds * segments * fps < MAX_EXPORT_FRAMES:  # also inf: round() would overflow
+        raise InputError(f"{segments} segment{'s' if segments > 1 else ''} of {seconds:g} s at {fps:g} fps is more "
+                         f"than {MAX_EXPORT_FRAMES} frames: fewer seconds or a lower fps")
     Q = animation_frames([tree.named_poses[n] for n in poses], seconds, fps)
     check_animation_size(out, len(Q), size)
     return Q

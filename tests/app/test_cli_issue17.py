@@ -106,7 +106,7 @@ def test_animate_overflowing_duration_is_bad_input(tmp_path, capsys):
     out = tmp_path / "x.gif"
     assert main(["animate", "puma560", "--poses", "qz", "qr", "qs", "--seconds", "1e308", "-o", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err == ("kinetree animate: 2 segments of 1e+308 s at 25 fps is more frames than 3000: "
+    assert err == ("kinetree animate: 2 segments of 1e+308 s at 25 fps is more than 3000 frames: "
                    "fewer seconds or a lower fps\n")
     assert not out.exists()
 
