@@ -58,11 +58,11 @@ def start(window, source: str | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from . import cli
 
     if argv and (argv[0] in cli.COMMANDS or argv[0].startswith("-")):
-        return cli.main(argv)
+        return cli.main(argv)  # its warnings, logged ones too, are "kinetree CMD: warning: …" lines
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if len(argv) > 1:
         print("usage: kinetree [ROBOT] | kinetree COMMAND ... (kinetree --help lists the commands)", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ killed by SIGPIPE).
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import re
@@ -201,16 +202,33 @@ def warn(command: str, message: str) -> None:
     print(f"kinetree {command}: warning: {message}", file=sys.stderr)
 
 
+class _WarningLines(logging.Handler):
+    """Log records of WARNING and above (the viewport's "mesh file not loaded") as :func:`warn` lines."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(logging.WARNING)
+        self.command = command
+
+    def emit(self, record: logging.LogRecord) -> None:
+        warn(self.command, record.getMessage())
+
+
 @contextmanager
 def warnings_as_lines(command: str) -> Iterator[None]:
-    """Inside, a Python warning prints as :func:`warn` does (not with the core's source line)."""
+    """Inside, a Python warning or a logged warning prints as :func:`warn` does (not with the
+    core's source line, not as ``WARNING logger: …``)."""
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:
         warn(command, str(message))
 
-    with warnings.catch_warnings():
-        warnings.showwarning = show
-        yield
+    handler = _WarningLines(command)
+    logging.getLogger().addHandler(handler)
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            yield
+    finally:
+        logging.getLogger().removeHandler(handler)
 
 
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
