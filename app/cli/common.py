@@ -231,6 +231,14 @@ def warnings_as_lines(command: str) -> Iterator[None]:
         logging.getLogger().removeHandler(handler)
 
 
+def error_text(exc: BaseException) -> str:
+    """The one line of an error: an OSError without its "[Errno 28]" prefix (our own name the
+    file in their message; the system's get theirs in front)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return str(exc)
+
+
 def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run a sub-command. A warning becomes a line ``kinetree CMD: warning: …`` on stderr; bad
     input one line on stderr and exit status 1; a closed stdout (``| head -1``) ends it
@@ -251,5 +259,5 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
             pass
         return EXIT_PIPE
     except (KineTreeError, InputError, OSError) as exc:
-        print(f"kinetree {args.command}: {exc}", file=sys.stderr)
+        print(f"kinetree {args.command}: {error_text(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -12,7 +12,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, warnings_as_lines
+from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, error_text, warnings_as_lines
 
 
 def ensure_display() -> subprocess.Popen | None:
@@ -84,7 +84,7 @@ def run_with_display(command: str, work: Callable[[], None]) -> int:
             work()
         code = EXIT_OK
     except (KineTreeError, InputError, OSError, RuntimeError) as exc:
-        print(f"kinetree {command}: {exc}", file=sys.stderr)
+        print(f"kinetree {command}: {error_text(exc)}", file=sys.stderr)
     except BaseException:
         if xvfb is None:
             raise

@@ -15,6 +15,7 @@ def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme:
     """Render ``tree`` at ``config`` to a PNG without showing a window (``teach``: the DH
     overlay of that link, 1-based)."""
     from ..application import make_application
+    from ..safe_output import save_png
     from .display import offscreen_view
 
     app = make_application()
@@ -26,8 +27,7 @@ def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme:
     view.close()
     view.deleteLater()
     app.processEvents()
-    if not img.save(out, "PNG"):
-        raise OSError(f"cannot write {out}")
+    save_png(img, out)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
