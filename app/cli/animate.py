@@ -5,7 +5,8 @@ starts a private Xvfb when there is none.
 
 Frames: ``round(seconds · segments · fps) + 1`` (both end poses included). Exit status 1 for
 bad input: an unknown pose (the message names it and lists the robot's poses), a bad suffix,
-MP4 without imageio-ffmpeg, too many frames, a GIF whose frames would need more than 1 GB.
+MP4 without imageio-ffmpeg, too many frames, a GIF whose frames would need more than 1 GB;
+2 for an --fps or --seconds out of range. A pose outside the joint limits is a warning.
 """
 
 from __future__ import annotations
