@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QMainWindow,
     QMessageBox,
     QUndoView,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from .analysis import install_analysis
 from .document import RobotDocument, project_path, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
+from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
@@ -403,20 +403,7 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(none)").setEnabled(False)
 
     def export_image(self) -> None:
-        size, ok = QInputDialog.getText(self, "Export image", "Size (W×H):", text="1920x1080")
-        if not ok:
-            return
-        try:
-            w, h = (int(v) for v in size.lower().replace("×", "x").split("x"))
-            if not (16 <= w <= 8192 and 16 <= h <= 8192):
-                raise ValueError
-        except ValueError:
-            self.show_error("Export image", f"{size!r} is not a size like 1920x1080 (16…8192 pixels)")
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", "robot.png", "PNG image (*.png)")
-        if path:
-            if not self.viewport.render_image(w, h).save(path, "PNG"):
-                self.show_error("Export image", f"Could not write {path}")
+        export_image(self)  # app/image_export.py
 
     # --- safety: autosave and crash recovery (app/recovery.py) ---------------------------------
     def autosave_path(self) -> Path | None:

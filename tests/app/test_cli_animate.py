@@ -104,16 +104,17 @@ def test_a_gif_too_big_for_memory_is_refused_before_rendering(tmp_path, capsys):
 _RAISES = """
 import sys
 from pathlib import Path
-import kinetree.app.main as m, kinetree.app.cli_animate as a
-real = m.ensure_display
+import kinetree.app.main as m, kinetree.app.cli.display as d
+import kinetree.app.cli.animate as a, kinetree.app.cli.screenshot as s
+real = d.ensure_display
 def ensure_display():
     proc = real()
     open(sys.argv[1], "w").write(str(proc.pid))
     return proc
 def boom(*args, **kwargs):
     raise ZeroDivisionError("boom inside")
-m.ensure_display = ensure_display
-m.screenshot = a.animate = boom
+d.ensure_display = ensure_display
+s.screenshot = a.animate = boom
 sys.exit(m.main(sys.argv[2:]))
 """
 

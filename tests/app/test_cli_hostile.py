@@ -10,7 +10,8 @@ import sys
 
 import numpy as np
 import pytest
-from kinetree.app.main import build_parser, main
+from kinetree.app.cli import build_parser
+from kinetree.app.main import main
 from kinetree.core import load_robot
 
 
@@ -72,7 +73,7 @@ def test_options_are_still_options(capsys):
 
 
 def test_screenshot_q_takes_negative_numbers_too():
-    parser, _ = build_parser()
+    parser = build_parser()
     args = parser.parse_args(["screenshot", "puma560", "-o", "x.png", "--q", "0", "-1e-3", "-.5", "-inf"])
     assert args.q[:3] == [0.0, -1e-3, -0.5] and args.q[3] == -np.inf
 

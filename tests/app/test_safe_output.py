@@ -4,7 +4,9 @@ kept."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 import pytest
 from kinetree.app.safe_output import atomic_output
@@ -65,3 +67,24 @@ def test_a_failed_exercise_sheet_keeps_the_old_one(window, qtbot, tmp_path, monk
     monkeypatch.setattr(QTextDocument, "print_", real)
     write_sheet(sheet, str(path), "two_link_planar")
     assert path.read_bytes().startswith(b"%PDF-") and os.listdir(tmp_path) == ["sheet.pdf"]
+
+
+def test_a_device_or_fifo_is_refused_not_replaced(tmp_path):
+    """As root, the rename would have replaced /dev/full with a file; a FIFO became a file."""
+    fifo = tmp_path / "out.gif"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match=r"cannot write .*out\.gif: it is a FIFO \(named pipe\), not a regular file"):
+        with atomic_output(fifo) as tmp:
+            tmp.write_bytes(b"GIF89a")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(tmp_path) == ["out.gif"]
+    with pytest.raises(OSError, match="cannot write /dev/full: it is a character device"):
+        with atomic_output("/dev/full") as tmp:
+            raise AssertionError("not reached: nothing may be created in /dev")
+
+
+def test_a_write_error_names_the_file_asked_for(tmp_path):
+    path = tmp_path / "x.png"
+    with pytest.raises(OSError) as info:
+        with atomic_output(path) as tmp:
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+    assert info.value.strerror == f"cannot write {path}: No space left on device" and not os.listdir(tmp_path)

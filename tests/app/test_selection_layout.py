@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from kinetree.app import cli
+from kinetree.app.cli import library as cli
 from kinetree.app.layout import default_window_size
 from kinetree.app.main import main
 from kinetree.core import list_robots

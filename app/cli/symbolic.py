@@ -11,9 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kinetree.core.io import open_robot
-
-from .cli import InputError, name_arg
+from .common import InputError, add_robot_argument, name_arg, open_source
 
 #: Entries up to this long print as a grid; longer ones one per line.
 GRID_WIDTH = 24
@@ -48,11 +46,11 @@ def _text(model, title: str, label: str) -> str:
     return "\n".join(lines)
 
 
-def cmd_symbolic(args: argparse.Namespace) -> int:
+def command(args: argparse.Namespace) -> int:
     from kinetree.core.dh import chain_path
     from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_python_script
 
-    tree, _ = open_robot(args.robot, allow_env=args.allow_env)
+    tree, _ = open_source(args.robot, args)
     body = args.body or tree.end_effector
     if body is None:
         raise InputError(f"{args.robot} has no bodies")
@@ -94,12 +92,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "(configuration order). Parameters: numeric (numbers; right angles exact), symbolic (the "
         "lecture's symbols a1, d2 … for non-zero lengths), general (every DH constant a symbol). "
         "Formats: text (c1, s12), latex, json (matrix entries in sympy syntax), python (a sympy script)."))
-    p.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
+    add_robot_argument(p, package_path=False)
     p.add_argument("--body", type=name_arg, help="last body of the chain (default: the end effector)")
     p.add_argument("--link", type=_link, metavar="I", help="only A_I, the I-th body from the base (1-based)")
     p.add_argument("--params", choices=("numeric", "symbolic", "general"), default="numeric",
                    help="DH constants as numbers (default), as the lecture's symbols, or all as symbols")
     p.add_argument("--format", choices=("text", "latex", "json", "python"), default="text")
-    p.add_argument("--allow-env", action="store_true",
-                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
     return p

@@ -13,10 +13,9 @@ import json
 
 import numpy as np
 from kinetree.core import inverse_kinematics
-from kinetree.core.io import open_robot
 from kinetree.core.transforms import quat_to_rotation, rpy_to_matrix
 
-from .cli import InputError, _configuration, name_arg
+from .common import InputError, add_robot_argument, angle_scale, configuration, fixed, name_arg, open_source
 
 #: an unreachable target tries every restart (about 4 ms each for Puma): bounded, like every number
 MAX_RESTARTS = 10_000
@@ -27,20 +26,6 @@ def _restarts(text: str) -> int:
     if not 0 <= n <= MAX_RESTARTS:
         raise argparse.ArgumentTypeError(f"must be 0..{MAX_RESTARTS}, got {n}")
     return n
-
-
-def angle_scale(tree) -> np.ndarray:
-    """Per configuration row, the factor from radians to degrees (1 for lengths and quaternions),
-    for the rows ``--deg`` converts (as :func:`kinetree.app.cli._configuration`)."""
-    scale = np.ones(tree.position_count)
-    for name in tree.movable_joint_names:
-        j = tree.find_joint(name).joint
-        sl = tree.position_index(name)
-        if j.type == "revolute":
-            scale[sl] = 180 / np.pi
-        elif j.type == "planar":
-            scale[sl.start + 2] = 180 / np.pi
-    return scale
 
 
 def _numbers(values: list[float], what: str) -> np.ndarray:
@@ -65,15 +50,15 @@ def target_pose(args: argparse.Namespace) -> np.ndarray:
     return T
 
 
-def cmd_ik(args: argparse.Namespace) -> int:
-    tree, stored_q = open_robot(args.robot, allow_env=args.allow_env)
+def command(args: argparse.Namespace) -> int:
+    tree, stored_q = open_source(args.robot, args)
     body = args.body or tree.end_effector
     if body is None:
         raise InputError(f"{args.robot} has no bodies")
     if args.q0 is None and stored_q is not None:
         q0 = stored_q
     else:
-        q0 = _configuration(tree, args.q0, args.deg)
+        q0 = configuration(tree, args.q0, args.deg)
     position_only = args.position_only or (args.rpy is None and args.quat is None)
     weights = (0, 0, 0, 1, 1, 1) if position_only else None
     T = target_pose(args)
@@ -92,8 +77,7 @@ def cmd_ik(args: argparse.Namespace) -> int:
                           "orientation_error": float(angle), "orientation_error_units": unit,
                           "iterations": r.iterations, "attempts": r.attempts, "target": T.tolist()}, indent=2))
     else:
-        digits = args.precision
-        print(" ".join(f"{x:.{digits}f}" for x in np.round(q, digits) + 0.0))
+        print(fixed(q, args.precision))
     return 0
 
 
@@ -103,7 +87,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "effector) at the pose --xyz and --rpy or --quat in the base frame. Without an orientation "
         "only the position is solved for. Prints q in configuration order (as fk's --q); exit 1, "
         "with the best residual, when the pose cannot be reached."))
-    p.add_argument("robot", help="library name or robot file (.urdf, .xacro, .kinetree.json, .csv)")
+    add_robot_argument(p, package_path=False)
     p.add_argument("--xyz", nargs=3, type=float, required=True, metavar=("X", "Y", "Z"), help="position (m)")
     rot = p.add_mutually_exclusive_group()
     rot.add_argument("--rpy", nargs=3, type=float, metavar=("R", "P", "Y"),
@@ -120,6 +104,4 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--restarts", type=_restarts, default=50, metavar="N",
                    help=f"random restarts when an attempt fails (default 50, at most {MAX_RESTARTS})")
     p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
-    p.add_argument("--allow-env", action="store_true",
-                   help="let a .xacro read environment variables ($(env X), $(optenv X))")
     return p

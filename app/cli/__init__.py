@@ -1,0 +1,48 @@
+"""The command line, ``kinetree COMMAND …``: one module per command, each with
+``add_parser(sub)`` and ``command(args)``; what they share (argument types, ROBOT, ``--q``
+and the limits, warnings, exit status) is in :mod:`.common`. ``app/main.py`` (the entry point)
+dispatches here; nothing here imports it. Only the rendering commands (:data:`DISPLAY_COMMANDS`)
+import Qt, and only when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, run
+
+#: every command, in the order ``kinetree --help`` lists them, by its module's name
+COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "library", "ik", "symbolic")
+#: the commands that render with the GUI machinery (see :mod:`.display`)
+DISPLAY_COMMANDS = ("screenshot", "animate")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``kinetree`` argument parser with every command."""
+    p = argparse.ArgumentParser(
+        prog="kinetree", description="Build and scrub kinematic trees. With no command (or just a robot: a "
+        "library name or a file), opens the app.",
+        epilog="kinetree [ROBOT] opens the app; kinetree COMMAND --help describes a command.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        accept_negative_numbers(importlib.import_module(f".{name}", __name__).add_parser(sub))
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Run ``kinetree COMMAND …`` (``argv`` without the program name); the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return int(exc.code or EXIT_OK)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    module = importlib.import_module(f".{args.command}", __name__)
+    if args.command in DISPLAY_COMMANDS:
+        from .display import run_with_display
+
+        return run_with_display(args.command, lambda: module.command(args))
+    return run(module.command, args)
