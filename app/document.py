@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoStack
 
 from .changes import TreeChange, diff_trees
 from .commands import SetConfigurationCommand, TreeEditCommand
+from .edits import follow_link_visuals
 
 
 def project_path(source: str | Path) -> Path | None:
@@ -243,6 +244,8 @@ class RobotDocument(QObject):
         result = change(new_tree)
         if isinstance(result, RigidBodyTree):
             new_tree = result
+        else:  # the links drawn by Add child follow the frames they join
+            follow_link_visuals(new_tree)
         new_tree.check_mimics()  # a tree the kinematics cannot run never reaches the undo stack
         sel = result if isinstance(result, str) else self._selection
         if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:

@@ -3,7 +3,10 @@ document runs them inside :meth:`RobotDocument.edit` (one undo step each). No Qt
 
 from __future__ import annotations
 
-from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree
+from dataclasses import replace
+
+import numpy as np
+from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, Visual
 from kinetree.core.joint import AXIAL_TYPES
 
 
@@ -22,6 +25,10 @@ def body_names(tree: RigidBodyTree) -> set[str]:
 
 def rename_body(tree: RigidBodyTree, old: str, new: str) -> str:
     tree.get_body(old).name = new
+    parent = tree.get_body(tree.parent_name(new))
+    if any(v.name == LINK_PREFIX + old for v in parent.visuals):  # the link to it keeps following it
+        parent.visuals = [replace(v, name=LINK_PREFIX + new) if v.name == LINK_PREFIX + old else v
+                          for v in parent.visuals]
     return new
 
 
@@ -72,10 +79,67 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
 
 
 def add_child(tree: RigidBodyTree, parent: str, jtype: str) -> str:
+    """A new body under ``parent``, where a user building an arm expects it: along the parent's
+    x by the parent's own link length (0.3 m for a first link; at the origin under the base),
+    with a link drawn from the parent's origin to it (a cylinder that follows both frames
+    until the user changes it, see :func:`follow_link_visuals`)."""
     name = fresh_name("body", body_names(tree))
     b = RigidBody(name)
     b.joint = Joint(fresh_name("joint", set(tree.joint_names())), jtype)
     if parent != tree.base_name:
-        b.joint.set_fixed_transform([[1, 0, 0, 0.3], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+        j = tree.get_body(parent).joint
+        length = float(np.linalg.norm((j.joint_to_parent_transform @ j.child_to_joint_transform)[:3, 3]))
+        T = np.eye(4)
+        T[0, 3] = length if length > 1e-6 else DEFAULT_LINK
+        b.joint.set_fixed_transform(T)
     tree.add_body(b, parent)
+    if parent != tree.base_name:
+        p = tree.get_body(parent)
+        p.visuals = (*p.visuals, link_visual(name, b.joint.joint_to_parent_transform[:3, 3]))
     return name
+
+
+#: Length (m) of a new body's link when its parent gives none.
+DEFAULT_LINK = 0.3
+#: Name of the cylinder drawn on a parent from its origin to a child's, kept following the child
+#: (see :func:`follow_link_visuals`): a visual named ``kt_link:CHILD``.
+LINK_PREFIX = "kt_link:"
+LINK_COLOR = (0.62, 0.64, 0.70, 1.0)
+
+
+def link_visual(child: str, to: np.ndarray, radius: float | None = None, color=LINK_COLOR) -> Visual | None:
+    """A cylinder from the origin to the point ``to`` (in the parent's frame), named for ``child``."""
+    to = np.asarray(to, dtype=float)
+    length = float(np.linalg.norm(to))
+    if length < 1e-6:
+        return None
+    z = to / length
+    helper = np.array([1.0, 0, 0]) if abs(z[0]) < 0.9 else np.array([0, 1.0, 0])
+    x = np.cross(helper, z)
+    x /= np.linalg.norm(x)
+    T = np.eye(4)
+    T[:3, :3] = np.column_stack([x, np.cross(z, x), z])
+    T[:3, 3] = to / 2
+    r = radius if radius is not None else float(np.clip(0.06 * length, 0.005, 0.04))
+    return Visual("cylinder", (r, length), pose=tuple(map(tuple, T)), color=color, name=LINK_PREFIX + child)
+
+
+def follow_link_visuals(tree: RigidBodyTree) -> None:
+    """Keep every ``kt_link:CHILD`` cylinder running from its body's origin to CHILD's (at the
+    joint's zero), radius and colour as the user left them; one whose child is gone goes too."""
+    for body in (tree.base, *tree.bodies):
+        if not any(v.name.startswith(LINK_PREFIX) for v in body.visuals):
+            continue
+        visuals = []
+        for v in body.visuals:
+            if v.name.startswith(LINK_PREFIX):
+                child = v.name[len(LINK_PREFIX):]
+                if child not in tree.body_names or tree.parent_name(child) != body.name:
+                    continue
+                j = tree.get_body(child).joint
+                v = link_visual(child, (j.joint_to_parent_transform @ j.child_to_joint_transform)[:3, 3],
+                                v.size[0], v.color) if v.kind == "cylinder" else v
+            if v is not None:
+                visuals.append(v)
+        if tuple(visuals) != body.visuals:
+            body.visuals = visuals

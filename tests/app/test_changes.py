@@ -27,14 +27,16 @@ def step(doc, action):
 
 def test_add_remove_rename_joint_edit_undo_redo(doc):
     last = doc.tree.body_names[-1]
-    # add: one structure change naming the new body, then the configuration (it grew)
+    # add: one structure change naming the new body and its parent (which gets the link drawn
+    # to it), then the configuration (it grew)
+    added = TreeChange("structure", frozenset({"body1", last}))
     seen = step(doc, lambda: doc.edit("add", lambda t: add_child(t, last, "revolute")))
-    assert seen == [TreeChange("structure", frozenset({"body1"})), "q"]
+    assert seen == [added, "q"]
     seen = step(doc, doc.undo_stack.undo)
-    assert seen == [TreeChange("structure", frozenset({"body1"})), "q"]
+    assert seen == [added, "q"]
     assert "body1" not in doc.tree.body_names
     seen = step(doc, doc.undo_stack.redo)
-    assert seen[0] == TreeChange("structure", frozenset({"body1"})) and seen.count("q") == 1
+    assert seen[0] == added and seen.count("q") == 1
 
     # remove a subtree: every removed body is named
     sub = {"link5", *doc.tree.descendants("link5")}

@@ -9,7 +9,7 @@ from kinetree.app.document import RobotDocument
 from kinetree.app.edits import move_subtree, rename_body
 from kinetree.app.panels.bodies import BodiesPanel
 from kinetree.app.panels.dh_table import DhTableModel
-from kinetree.core import load_robot
+from kinetree.core import Joint, RigidBody, load_robot
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -50,6 +50,13 @@ def shown_tree(p) -> dict[str, str]:
             out[m.data(c)] = m.data(i)
             stack.append(c)
     return out
+
+
+def plain_child(tree, parent: str) -> None:
+    """A revolute body without visuals (Add child would draw a link on the parent)."""
+    b = RigidBody(f"plain{len(tree.body_names)}")
+    b.joint = Joint(f"plain_joint{len(tree.body_names)}", "revolute")
+    tree.add_body(b, parent)
 
 
 def tree_parents(doc) -> dict[str, str]:
@@ -160,7 +167,6 @@ def test_slider_rows_follow_the_movable_joints(qtbot):
 
 
 def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
-    from kinetree.app.edits import add_child
     from kinetree.app.viewport.view import RobotViewport
     from kinetree.core import Joint, RigidBody, RigidBodyTree
 
@@ -183,7 +189,7 @@ def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
         return {item for _, item, _ in vp._meshes}
 
     before = items()
-    w.doc.edit("add", lambda t: add_child(t, "b4", "revolute"))  # a body without visuals
+    w.doc.edit("add", lambda t: plain_child(t, "b4"))  # a body without visuals
     assert made == [] and items() == before
     w.doc.edit("vis", lambda t: t.get_body("b7").add_visual("sphere", (0.1,), color=(1, 0, 0, 0.5)) and None)
     assert len(made) == 2 and len(items() - before) == 2  # b7's two visuals, nothing else
@@ -210,7 +216,6 @@ def test_viewport_rebuilds_only_touched_bodies(make_window, monkeypatch):
 def test_opaque_visuals_keep_their_gpu_copy_across_edits(make_window, monkeypatch):
     """Opaque visuals live in one batch: adding or removing a body without visuals (and the undo)
     uploads no triangles, and every visual still follows its own body."""
-    from kinetree.app.edits import add_child
     from kinetree.core import Joint, RigidBody, RigidBodyTree
 
     tree = RigidBodyTree()
@@ -236,7 +241,7 @@ def test_opaque_visuals_keep_their_gpu_copy_across_edits(make_window, monkeypatc
         names = w.doc.tree.body_names
         return all(np.allclose(rows[vp._slots[n]], w.doc.poses()[i][:3], atol=1e-6) for i, n in enumerate(names))
 
-    w.doc.edit("add", lambda t: add_child(t, "b1", "revolute"))  # inserted early: later indices shift
+    w.doc.edit("add", lambda t: plain_child(t, "b1"))  # inserted early: later indices shift
     assert uploads == [] and follows()
     w.doc.set_joint_position("j0", 0.7)  # b1..b3 move with it
     assert follows()
