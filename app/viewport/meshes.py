@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.mesh_reader import check_mesh_file, read_mesh
+from kinetree.core.io.mesh_reader import check_mesh_file, read_mesh, unique_rows
 from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)
@@ -105,11 +105,11 @@ def decimate(vertices: np.ndarray, faces: np.ndarray, max_faces: int = MAX_FACES
     cells = max(int(np.sqrt(max_faces / 2.0)), 2)  # a surface of n² cells has ~2n² triangles
     while True:
         key = np.floor((vertices - lo) / extent * cells).astype(np.int64)
-        _, inverse, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
-        inverse = inverse.reshape(-1)
+        _, _, inverse = unique_rows(key)
+        counts = np.bincount(inverse)
         f = inverse[faces]
         f = f[(f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2])]
-        _, first = np.unique(np.sort(f, axis=1), axis=0, return_index=True)
+        _, first, _ = unique_rows(np.sort(f, axis=1))
         f = f[np.sort(first)]
         # 2³ cells hold at most 56 distinct triangles: the loop ends below any cap of 56 or more
         if len(f) <= max_faces or cells <= 1:

@@ -84,3 +84,21 @@ def test_repeated_triangles_do_not_defeat_decimation():
     v, f = decimate(np.asarray(sphere.vertices), faces, max_faces=1000)
     assert 64 <= len(f) <= 1000
     assert len(np.unique(np.sort(f, axis=1), axis=0)) == len(f)
+
+
+def test_a_robot_draws_at_most_its_mesh_budget(window, tmp_path, monkeypatch, caplog):
+    """Every body naming a mesh of the per-mesh cap made a robot of any size; now the robot's
+    mesh triangles are capped as a whole (here 30: two boxes of 12 fit, the third does not)."""
+    import kinetree.app.viewport.view as view_module
+    import trimesh
+
+    trimesh.creation.box().export(tmp_path / "box.stl")
+    links = "".join(f'<link name="l{k}"><visual><geometry><mesh filename="box.stl"/></geometry></visual></link>'
+                    f'<joint name="j{k}" type="fixed"><parent link="base"/><child link="l{k}"/>'
+                    f'<origin xyz="{k} 0 0"/></joint>' for k in range(3))
+    (tmp_path / "many.urdf").write_text(f'<robot name="m"><link name="base"/>{links}</robot>')
+    monkeypatch.setattr(view_module, "MAX_ROBOT_MESH_FACES", 30)
+    assert window.open_source(str(tmp_path / "many.urdf"), ask=False)
+    vp = window.viewport
+    assert vp.batch.face_count == 24 and vp.meshes_over_budget == 1
+    assert "1 mesh visuals not drawn: the robot's meshes have more than 30 triangles to draw" in caplog.text
