@@ -8,9 +8,9 @@ self-collision check: a mesh name comes from a robot file, so it is hostile inpu
   :data:`MAX_MESH_BYTES`, read here once: trimesh never opens the path itself.
 - Only uncompressed formats: trimesh inflates ``.bz2``/``.zip``/``.tar.gz`` archives (and
   pycollada zipped COLLADA) in memory without a bound (3 KB of bzip2 became 3 GB).
-- The files a mesh names (a glTF's buffers) are read through a resolver that follows the same
-  rules, inside the mesh's folder, within the same byte budget; materials and textures are not
-  read at all (colours come from the robot file).
+- The only files a mesh may name that are read are a glTF's buffers, through a resolver that
+  follows the same rules, inside the mesh's folder, within the same byte budget; materials and
+  textures are not read at all (colours come from the robot file).
 - The result is checked (:func:`validate_mesh`): triangles only, every index in range, every
   vertex finite, at least one triangle; equal vertices are welded and collapsed or repeated
   triangles (either winding) removed.
@@ -93,15 +93,17 @@ class _Budget:
         self.left = left
 
 
-def _resolver(path: str, budget: _Budget):
-    """trimesh's resolver for the files a mesh names (a glTF's buffers): regular files inside
-    the mesh's folder, sharing the mesh file's byte budget; images are never read."""
+def _resolver(path: str, budget: _Budget, buffers: bool):
+    """trimesh's resolver for the files a mesh names: with ``buffers`` (glTF), regular files
+    inside the mesh's folder, sharing the mesh file's byte budget; images never, nor anything
+    for other formats (an OBJ's mtllib, a COLLADA texture: not drawn, and an image inflates)."""
     from trimesh.resolvers import FilePathResolver
 
     class SafeResolver(FilePathResolver):
         def get(self, name: str) -> bytes:
-            if _suffix(name) in {"png", "jpg", "jpeg", "bmp", "tga", "tif", "tiff", "gif", "webp", "dds", "ktx2"}:
-                raise FileNotFoundError(name)  # textures: not drawn, and an image can inflate without bound
+            if not buffers or _suffix(name) in {"png", "jpg", "jpeg", "bmp", "tga", "tif", "tiff", "gif", "webp",
+                                                "dds", "ktx2"}:
+                raise FileNotFoundError(name)
             parent = Path(self.parent).resolve()
             for candidate in (name.strip(), name.strip().lstrip("/"), os.path.split(name)[-1]):
                 p = (parent / candidate).resolve()
@@ -221,10 +223,10 @@ def _parse(path: str) -> MeshArrays:
         for magic, what in _COMPRESSED:
             if data.startswith(magic):
                 raise FileFormatError(f"{path}: {what}-compressed data; KineTree reads uncompressed mesh files only")
-    extra = {"skip_materials": True} if kind == "obj" else {}
+    extra = {"skip_materials": True} if kind in ("obj", "gltf", "glb") else {}  # colours come from the robot
     try:
-        mesh = trimesh.load(io.BytesIO(data), file_type=kind, resolver=_resolver(path, _Budget(MAX_MESH_BYTES)),
-                            force="mesh", process=False, **extra)
+        mesh = trimesh.load(io.BytesIO(data), file_type=kind, force="mesh", process=False,
+                            resolver=_resolver(path, _Budget(MAX_MESH_BYTES), buffers=kind == "gltf"), **extra)
     except FileFormatError:
         raise
     except MemoryError:

@@ -181,3 +181,24 @@ def test_a_mesh_path_that_is_not_a_file_is_said_to_be_what_it_is(tmp_path, make,
     assert tree.get_body("arm").visuals[0].filename == "part.stl"
     with pytest.raises(FileFormatError, match=re.escape(said)):
         read_mesh(str(tmp_path / "part.stl"))
+
+
+@pytest.mark.parametrize("kind", ["stl", "stl_ascii", "obj", "ply", "off", "dae", "glb", "gltf"])
+def test_every_format_is_read_with_its_buffers_but_no_material(tmp_path, kind):
+    """A box in each format: 8 vertices, 12 triangles (a glTF's buffer file is read; an OBJ's
+    mtllib never is, here a FIFO)."""
+    trimesh = pytest.importorskip("trimesh")
+    box = trimesh.creation.box()
+    if kind == "gltf":
+        for name, blob in box.export(file_type="gltf").items():
+            (tmp_path / name).write_bytes(blob)
+        path = tmp_path / "model.gltf"
+    else:
+        path = tmp_path / f"box.{kind.split('_')[0]}"
+        box.export(path, file_type=kind)
+    if kind == "obj":
+        os.mkfifo(tmp_path / "box.mtl")
+        path.write_text("mtllib box.mtl\n" + path.read_text())
+    v, f = read_mesh(str(path))
+    assert (len(v), len(f)) == (8, 12)
+    np.testing.assert_allclose(np.ptp(v, axis=0), [1, 1, 1])
