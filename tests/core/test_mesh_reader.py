@@ -202,3 +202,16 @@ def test_every_format_is_read_with_its_buffers_but_no_material(tmp_path, kind):
     v, f = read_mesh(str(path))
     assert (len(v), len(f)) == (8, 12)
     np.testing.assert_allclose(np.ptp(v, axis=0), [1, 1, 1])
+
+
+def test_a_project_mesh_that_became_a_folder_is_said_to_be_one(tmp_path):
+    from kinetree.core.io.project import load_project, save_project
+
+    binary_stl(tmp_path / "part.stl", BOX_V[BOX_F])
+    (tmp_path / "r.urdf").write_text(URDF.format("part.stl"))
+    save_project(import_robot(str(tmp_path / "r.urdf")), tmp_path / "r.kinetree.json")
+    os.remove(tmp_path / "part.stl")
+    os.mkdir(tmp_path / "part.stl")
+    said: list[str] = []
+    load_project(tmp_path / "r.kinetree.json", on_warning=said.append)
+    assert any("mesh 'part.stl' is a folder, not a regular file; kept as saved" in m for m in said), said
