@@ -19,8 +19,10 @@ its own viewport item or the Joints panel's torque column:
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -32,6 +34,8 @@ from PySide6.QtWidgets import QProgressBar, QToolButton
 from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -297,13 +301,21 @@ class Analysis(QObject):
 
     def check_collisions(self) -> list[tuple[str, str]]:
         """Check the current configuration now; returns the pairs in contact (also drawn)."""
-        from kinetree.core.collision import collision_checker
+        from kinetree.core.collision import MeshSkippedWarning, collision_checker
 
         if not self.collision_on:
             return []
         t = time.perf_counter()
+        left_out: list[str] = []
         try:
-            pairs = collision_checker(self.doc.tree).check(self.doc.configuration)
+            with warnings.catch_warnings(record=True) as caught:  # shown below, once per checker built
+                warnings.simplefilter("always", MeshSkippedWarning)
+                checker = collision_checker(self.doc.tree)
+            left_out = [str(w.message) for w in caught if issubclass(w.category, MeshSkippedWarning)]
+            for w in caught:
+                if not issubclass(w.category, MeshSkippedWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            pairs = checker.check(self.doc.configuration)
         except (KineTreeError, ModuleNotFoundError) as exc:
             self.window.statusBar().showMessage(f"Self-collision check: {exc}", 10000)
             pairs = []
@@ -311,6 +323,11 @@ class Analysis(QObject):
         # slow (meshes): at most a third of the time checking, the rest for the drag itself
         self._next_check = time.monotonic() + (2 * dt if dt > CHEAP_CHECK_S else 0.0)
         self._show_collisions(pairs)
+        if left_out:  # after the pairs: a mesh left out is the news of this check
+            for text in left_out:
+                log.warning("%s", text)
+            more = f" (and {len(left_out) - 1} more)" if len(left_out) > 1 else ""
+            self.window.statusBar().showMessage(f"{left_out[0][:300]}{more}", 15000)
         return pairs
 
     def _show_collisions(self, pairs: list[tuple[str, str]]) -> None:

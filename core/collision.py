@@ -4,8 +4,10 @@
 Each body collides through its collision geometry (``RigidBody.collisions``) or, when it has
 none, its visuals. Pairs never reported: a body and its parent, and bodies already touching at
 the home configuration (e.g. links whose meshes overlap at a joint). Boxes, spheres and
-cylinders are exact primitives; meshes are read with trimesh and checked triangle by triangle.
-A mesh that cannot be read is left out (``CollisionChecker.skipped`` names it).
+cylinders are exact primitives; meshes are read by :func:`kinetree.core.io.mesh_reader.read_mesh`
+(the viewport's reader: bounded, validated) and checked triangle by triangle. A mesh that cannot
+be read is left out: ``CollisionChecker.skipped`` names it and why, and a
+:class:`MeshSkippedWarning` says so.
 
 Broad phase: the world-frame bounding boxes of every shape, vectorised; narrow phase: FCL on
 the shape pairs whose boxes overlap, one contact a pair.
@@ -13,6 +15,7 @@ the shape pairs whose boxes overlap, one contact a pair.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -20,12 +23,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .body import Visual
+from .errors import FileFormatError
 
 if TYPE_CHECKING:
     from .configuration import Configuration
     from .tree import RigidBodyTree
 
-_MESHES: OrderedDict[tuple[str, tuple[float, ...]], tuple[np.ndarray, np.ndarray] | None] = OrderedDict()
+_MESHES: OrderedDict[tuple[str, tuple[float, ...]], tuple[np.ndarray, np.ndarray, Any]] = OrderedDict()
 _MESH_CACHE = 64  # meshes kept (vertices and faces): editing a tree rebuilds its checker without re-reading
 _CUBE = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
 
@@ -48,30 +52,33 @@ def _fcl():
     return fcl
 
 
-def _mesh(filename: str, scale: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray] | None:
-    """(vertices scaled, faces) of a mesh file, or None when it cannot be read (cached)."""
-    key = (filename, tuple(scale))
-    if key in _MESHES:
-        _MESHES.move_to_end(key)
-        return _MESHES[key]
-    try:
-        import trimesh
+class MeshSkippedWarning(UserWarning):
+    """A mesh left out of the self-collision check (unreadable, invalid, too large …)."""
 
-        m = trimesh.load(filename, force="mesh", process=False)
-        out = (np.asarray(m.vertices, dtype=float) * np.asarray(scale, dtype=float),
-               np.asarray(m.faces, dtype=np.int64))
-        if not len(out[1]) or not np.isfinite(out[0]).all():
-            out = None
-    except Exception:  # noqa: BLE001 - any unreadable file (missing, malformed, unknown format) is left out
-        out = None
-    _MESHES[key] = out
+
+def _mesh(filename: str, scale: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices scaled, faces) of a mesh file (cached); :class:`FileFormatError` when it
+    cannot be used."""
+    from .io.mesh_reader import read_mesh
+
+    key = (filename, tuple(scale))
+    hit = _MESHES.get(key)
+    mesh = read_mesh(filename)  # checks the file again (it may have changed) and caches its arrays
+    if hit is not None and hit[2] is mesh:
+        _MESHES.move_to_end(key)
+        return hit[0], hit[1]
+    v = mesh.vertices * np.asarray(scale, dtype=float)
+    if not np.isfinite(v).all():  # a huge scale of a large mesh
+        raise FileFormatError(f"{filename}: mesh scaled by {tuple(scale)} has coordinates beyond the float range")
+    _MESHES[key] = (v, mesh.faces, mesh)
     while len(_MESHES) > _MESH_CACHE:
         _MESHES.popitem(last=False)
-    return out
+    return v, mesh.faces
 
 
-def _geometry(fcl: Any, shape: Visual) -> tuple[Any, np.ndarray, np.ndarray] | None:
-    """(FCL geometry, local AABB centre, half extents) of a shape, or None."""
+def _geometry(fcl: Any, shape: Visual) -> tuple[Any, np.ndarray, np.ndarray]:
+    """(FCL geometry, local AABB centre, half extents) of a shape; :class:`FileFormatError`
+    for a mesh that cannot be used."""
     s = shape.size
     if shape.kind == "box":
         return fcl.Box(*s), np.zeros(3), np.array(s) / 2
@@ -79,10 +86,7 @@ def _geometry(fcl: Any, shape: Visual) -> tuple[Any, np.ndarray, np.ndarray] | N
         return fcl.Sphere(s[0]), np.zeros(3), np.full(3, s[0])
     if shape.kind == "cylinder":
         return fcl.Cylinder(s[0], s[1]), np.zeros(3), np.array([s[0], s[0], s[1] / 2])
-    mesh = _mesh(shape.filename, s)
-    if mesh is None:
-        return None
-    v, f = mesh
+    v, f = _mesh(shape.filename, s)  # validated: FCL crashes on an index out of range
     g = fcl.BVHModel()
     g.beginModel(len(v), len(f))
     g.addSubModel(v, f)
@@ -99,15 +103,17 @@ class CollisionChecker:
         fcl = self._fcl = _fcl()
         self._tree = weakref.ref(tree)  # the cache below is keyed by the tree's plan: no cycle through it
         self.names = [tree.base_name, *tree.body_names]
-        self.skipped: list[str] = []  # "body: mesh file" of meshes that could not be read
+        self.skipped: list[str] = []  # "body: mesh file: why" of meshes left out
         objects, owner, poses, centres, halves = [], [], [], [], []
         for k, body in enumerate((tree.base, *tree.bodies)):
             for shape in body.collisions or body.visuals:
-                got = _geometry(fcl, shape)
-                if got is None:
-                    self.skipped.append(f"{body.name}: {shape.filename}")
+                try:
+                    geom, centre, half = _geometry(fcl, shape)
+                except FileFormatError as exc:
+                    self.skipped.append(f"{body.name}: {exc}")
+                    warnings.warn(f"self-collision check: body {body.name!r}: {exc}; left out", MeshSkippedWarning,
+                                  stacklevel=3)
                     continue
-                geom, centre, half = got
                 objects.append(fcl.CollisionObject(geom, fcl.Transform()))
                 owner.append(k)
                 poses.append(shape.matrix)

@@ -15,6 +15,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from kinetree.core.io.mesh_reader import unique_rows
 
 from .meshes import decimate
 
@@ -46,8 +47,8 @@ def simplify(vertices: np.ndarray, faces: np.ndarray, target: int) -> tuple[np.n
     result = None
     # STL files repeat each corner per triangle: weld equal corners first, or the decimation
     # collapses every triangle on its own and opens cracks all over the surface
-    welded, inverse = np.unique(vertices, axis=0, return_inverse=True)
-    wfaces = inverse.reshape(-1)[faces]
+    welded, _, inverse = unique_rows(vertices)
+    wfaces = inverse[faces]
     wfaces = wfaces[(wfaces[:, 0] != wfaces[:, 1]) & (wfaces[:, 1] != wfaces[:, 2]) & (wfaces[:, 0] != wfaces[:, 2])]
     try:
         import fast_simplification

@@ -1,18 +1,16 @@
 """Mesh data for visuals: primitives sized by the visual, and mesh files (STL, OBJ, PLY, DAE …)
-loaded with trimesh on first use, cached, and decimated when huge."""
+read by the engine's mesh reader (:mod:`kinetree.core.io.mesh_reader`: bounded, validated) on
+first use, cached, and decimated to at most :data:`MAX_FACES` triangles each."""
 
 from __future__ import annotations
 
-import io
 import logging
-import os
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.safe_io import check_regular_file, read_regular_file
+from kinetree.core.io.mesh_reader import check_mesh_file, read_mesh, unique_rows
 from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)
@@ -53,8 +51,6 @@ shaders.ShaderProgram(SHADER, [
 ])
 #: Above this many triangles a mesh is decimated (software GL draws ~1M triangles per frame slowly).
 MAX_FACES = 40_000
-#: Larger mesh files are not loaded (trimesh holds the whole file and more in memory).
-MAX_MESH_BYTES = 200 * 2**20
 
 
 def box(size) -> gl.MeshData:
@@ -99,103 +95,72 @@ def visual_mesh(visual) -> gl.MeshData | None:
 
 
 def decimate(vertices: np.ndarray, faces: np.ndarray, max_faces: int = MAX_FACES) -> tuple[np.ndarray, np.ndarray]:
-    """Vertex clustering: snap vertices to a grid coarse enough to leave about ``max_faces``
-    triangles, merge each cell's vertices into their mean and drop collapsed triangles."""
+    """Vertex clustering: snap vertices to a grid coarse enough to leave at most ``max_faces``
+    triangles, merge each cell's vertices into their mean and drop collapsed and repeated
+    triangles (clustering makes neighbours equal; left in, they kept a mesh above the cap)."""
     if len(faces) <= max_faces:
         return vertices, faces
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
     extent = float((hi - lo).max()) or 1.0
-    cells = max(int(np.sqrt(max_faces / 2.0)), 8)  # a surface of n² cells has ~2n² triangles
+    cells = max(int(np.sqrt(max_faces / 2.0)), 2)  # a surface of n² cells has ~2n² triangles
     while True:
         key = np.floor((vertices - lo) / extent * cells).astype(np.int64)
-        _, inverse, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
-        inverse = inverse.reshape(-1)
+        _, _, inverse = unique_rows(key)
+        counts = np.bincount(inverse)
         f = inverse[faces]
         f = f[(f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2])]
-        if len(f) <= max_faces or cells <= 8:
+        _, first, _ = unique_rows(np.sort(f, axis=1))
+        f = f[np.sort(first)]
+        # 2³ cells hold at most 56 distinct triangles: the loop ends below any cap of 56 or more
+        if len(f) <= max_faces or cells <= 1:
             break
-        cells = int(cells * 0.8)
+        cells = max(int(cells * 0.8), 1) if cells > 2 else 1
     v = np.zeros((len(counts), 3))
     np.add.at(v, inverse, vertices)
     return v / counts[:, None], f
 
 
-def _mesh_mtime(path: str, quiet: bool = False) -> float | None:
-    """The modification time of ``path`` if it is a regular file of at most
-    :data:`MAX_MESH_BYTES`, else ``None`` (logged unless ``quiet``): a mesh name comes from a
-    robot file, and trimesh would wait forever on a FIFO or read a device without end."""
-    try:
-        st = check_regular_file(path)
-    except FileFormatError as exc:  # missing, a folder, a FIFO, a device …
-        if not quiet:
-            log.warning("mesh file not loaded: %.300s", exc)
-        return None
-    except ValueError:  # a NUL byte in the name
-        if not quiet:
-            log.warning("mesh file not found: %.200s", path)
-        return None
-    if st.st_size > MAX_MESH_BYTES:
-        if not quiet:
-            log.warning("mesh file not loaded: %.200s is %d MB, more than %d MB", path,
-                        st.st_size // 2**20, MAX_MESH_BYTES // 2**20)
-        return None
-    return st.st_mtime
-
-
-def _safe_resolver(path: str):
-    """trimesh's resolver for the files a mesh names (an OBJ's mtllib, a COLLADA texture):
-    only regular files of at most :data:`MAX_MESH_BYTES` inside the mesh's folder (trimesh's
-    own opens whatever the name is, and an OBJ naming a FIFO as its mtllib hung the loader)."""
-    from trimesh.resolvers import FilePathResolver
-
-    class SafeResolver(FilePathResolver):
-        def get(self, name: str) -> bytes:
-            parent = Path(self.parent).resolve()
-            for candidate in (name.strip(), name.strip().lstrip("/"), os.path.split(name)[-1]):
-                p = (parent / candidate).resolve()
-                if p.is_relative_to(parent) and p.exists():
-                    return read_regular_file(p, MAX_MESH_BYTES, "mesh file")
-            raise FileNotFoundError(name)
-
-        def namespaced(self, namespace: str) -> SafeResolver:
-            return SafeResolver(os.path.join(self.parent, namespace))
-
-    return SafeResolver(path)
-
-
 @lru_cache(maxsize=256)
-def _load(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray] | None:
+def _load(path: str, size: int, mtime_ns: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """A mesh file's welded, decimated triangles (cached by file version), or ``None`` (logged)."""
     try:
-        import trimesh
+        mesh = read_mesh(path)  # the engine's reader: bounded, validated (welded), shared with the collision check
+        return decimate(mesh.vertices, mesh.faces)
+    except FileFormatError as exc:
+        log.warning("mesh not drawn: %.400s", exc)
+    except MemoryError:
+        log.warning("mesh not drawn: %.200s: too large for the memory left", path)
+    return None
 
-        # read here (a regular file, bounded), so trimesh never opens the path itself
-        data = read_regular_file(path, MAX_MESH_BYTES, "mesh file")
-        mesh = trimesh.load(io.BytesIO(data), file_type=Path(path).suffix.lstrip(".").lower(),
-                            resolver=_safe_resolver(path), force="mesh", process=False)
-        if not hasattr(mesh, "faces") or len(mesh.faces) == 0:
-            log.warning("mesh %s has no triangles", path)
-            return None
-        # STL repeats each corner per triangle: weld equal corners, so each is shaded once
-        vertices, inverse = np.unique(np.asarray(mesh.vertices, dtype=float), axis=0, return_inverse=True)
-        return decimate(vertices, inverse.reshape(-1)[np.asarray(mesh.faces, dtype=np.int64)])
-    except Exception as exc:  # trimesh raises many kinds; a broken mesh must not stop the app
-        log.warning("cannot load mesh %s: %s", path, exc)
+
+def _version(path: str, quiet: bool = False) -> tuple[int, int] | None:
+    """(size, mtime) of a mesh file the reader accepts, else ``None`` (logged unless ``quiet``)."""
+    try:
+        st = check_mesh_file(path)
+    except FileFormatError as exc:  # relative (not found by the robot's reader), missing, a FIFO …
+        if not quiet:
+            log.warning("mesh not drawn: %.400s", exc)
         return None
+    return st.st_size, st.st_mtime_ns
 
 
 def mesh_file(path: str, scale) -> gl.MeshData | None:
     """A mesh file's triangles scaled by ``scale``, or ``None`` (logged) when it cannot be read."""
-    mtime = _mesh_mtime(path)
-    if mtime is None:
+    version = _version(path)
+    if version is None:
         return None
-    data = _load(os.path.abspath(path), mtime)
+    data = _load(path, *version)
     if data is None:
         return None
     v, f = data
     scale = np.asarray(scale, dtype=float)
+    v = v * scale
+    if not np.isfinite(v).all():  # a huge scale of a large mesh: one infinity would blank the view
+        log.warning("mesh not drawn: %.300s: scaled by %s it leaves the float range", path, tuple(scale))
+        return None
     if np.prod(scale) < 0:  # mirrored: keep the triangles facing outwards
         f = f[:, ::-1]
-    return gl.MeshData(vertexes=v * scale, faces=f)
+    return gl.MeshData(vertexes=v, faces=f)
 
 
 def preload(tree) -> int:
@@ -205,8 +170,8 @@ def preload(tree) -> int:
     for body in (tree.base, *tree.bodies):
         for v in body.visuals:
             if v.kind == "mesh":
-                mtime = _mesh_mtime(v.filename, quiet=True)  # reported when drawn
-                if mtime is not None:
-                    _load(os.path.abspath(v.filename), mtime)
+                version = _version(v.filename, quiet=True)  # reported when drawn
+                if version is not None:
+                    _load(v.filename, *version)
                     n += 1
     return n

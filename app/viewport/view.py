@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.channels import is_axial
@@ -19,6 +21,8 @@ from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targ
 from .meshes import SHADER, visual_mesh
 from .picking import Picker
 
+log = logging.getLogger(__name__)
+
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
                         [0, 0.3, 1, 1], [0, 0.3, 1, 1]], dtype=float)
 THEMES = {
@@ -32,6 +36,10 @@ ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
+#: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;
+#: thousands of bodies naming a mesh each would otherwise fill the memory). Meshes past it are
+#: not drawn, with a warning.
+MAX_ROBOT_MESH_FACES = 3_000_000
 
 
 def _qmatrix(T: np.ndarray) -> QMatrix4x4:
@@ -251,16 +259,22 @@ class RobotViewport(gl.GLViewWidget):
         # visuals (slot to be set) and the items of its translucent ones
         reused, owned = set(), []
         self._body_visuals = {}
+        self._mesh_budget, self.meshes_over_budget = MAX_ROBOT_MESH_FACES, 0
         for k, b in enumerate((tree.base, *bodies)):  # k - 1: the body's index (-1: the base)
             c = cache.get(b.name)
-            if c is None or b.name in touched or c[0] is not b.visuals:
+            if (c is None or b.name in touched or c[0] is not b.visuals or c[3] > self._mesh_budget
+                    or (c[4] and self._mesh_budget > 0)):  # made again: over budget, or left out when it was
                 c = self._make_visuals(k - 1, b)
             else:  # kept: moved to its body's new index
+                self._mesh_budget -= c[3]
                 self._meshes.extend((k - 1, item, V) for item, V in c[2])
                 reused.update(id(item) for item, _ in c[2])
             self._body_visuals[b.name] = c
             owned.append((b.name, c[1]))
-        for _, _, items in cache.values():
+        if self.meshes_over_budget:
+            log.warning("%d mesh visuals not drawn: the robot's meshes have more than %s triangles to draw",
+                        self.meshes_over_budget, f"{MAX_ROBOT_MESH_FACES:,}")
+        for _, _, items, _, _ in cache.values():
             for item, _ in items:
                 if id(item) not in reused:
                     self.removeItem(item)
@@ -315,17 +329,25 @@ class RobotViewport(gl.GLViewWidget):
         self._highlighted = set(names)
         self.batch.set_highlighted([self._slots[n] for n in self._highlighted if n in self._slots])
 
-    def _make_visuals(self, owner: int, body) -> tuple[tuple, list[Part], list]:
-        """A body's visuals drawn: opaque ones as parts of the batch, translucent ones as items."""
-        parts, first = [], len(self._meshes)
+    def _make_visuals(self, owner: int, body) -> tuple[tuple, list[Part], list, int, int]:
+        """A body's visuals drawn: opaque ones as parts of the batch, translucent ones as items;
+        then the mesh-file triangles drawn and the mesh visuals left out (over the robot's budget)."""
+        parts, first, faces, left_out = [], len(self._meshes), 0, 0
         for v in body.visuals:
             if (md := visual_mesh(v)) is None:
                 continue
+            if v.kind == "mesh":
+                if md.faceCount() > self._mesh_budget:
+                    self._mesh_budget, left_out = 0, left_out + 1  # the later, smaller ones too: a clear cut
+                    self.meshes_over_budget += 1
+                    continue
+                self._mesh_budget -= md.faceCount()
+                faces += md.faceCount()
             if v.color[3] >= 1.0:
                 parts.append(part(owner + 1, md.vertexes(), md.faces(), v.matrix, v.color))
             else:
                 self._add_mesh_item(owner, v, md)
-        return body.visuals, parts, [(item, V) for _, item, V in self._meshes[first:]]
+        return body.visuals, parts, [(item, V) for _, item, V in self._meshes[first:]], faces, left_out
 
     def _add_mesh_item(self, owner: int, visual, md: gl.MeshData) -> None:
         """A translucent visual's own item: static GPU buffers, moved by its transform."""

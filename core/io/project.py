@@ -181,7 +181,10 @@ class _Reading:
                 self.missing += 1
                 if self.missing <= MAX_MISSING_LISTED:
                     shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
-                    self.warnings.append(f"{at}: mesh {shown!r} not found; kept as saved")
+                    from .urdf import mesh_not_found_reason
+
+                    why = mesh_not_found_reason(uri, self.base_dir, self.package_paths)
+                    self.warnings.append(f"{at}: mesh {shown!r} {why}; kept as saved")
                 elif self.missing == MAX_MISSING_LISTED + 1:
                     self.warnings.append(f"{at}: and more meshes not found (not listed, no longer looked for)")
                 return filename or uri, True

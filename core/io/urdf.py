@@ -80,7 +80,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
-from .safe_io import MAX_BODIES, read_regular_file, xml_error_text
+from .safe_io import MAX_BODIES, _kind, read_regular_file, xml_error_text
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
 
 __all__ = [
@@ -90,6 +90,7 @@ __all__ = [
     "UrdfWarning",
     "export_urdf",
     "import_urdf",
+    "mesh_not_found_reason",
     "resolve_mesh_uri",
     "urdf_from_string",
     "urdf_string",
@@ -132,41 +133,66 @@ def resolve_mesh_uri(uri: str, urdf_dir: str | os.PathLike | None,
         return None
 
 
-def _resolve_mesh_uri(uri: str, urdf_dir: str | os.PathLike | None,
-                      package_paths: Sequence[str | os.PathLike]) -> str | None:
+def _mesh_candidates(uri: str, urdf_dir: str | os.PathLike | None,
+                     package_paths: Sequence[str | os.PathLike]) -> Iterable[Path]:
+    """The paths a mesh URI may name, in the order they are looked for."""
     if not isinstance(uri, str) or not uri:
-        return None
+        return
     base = Path(urdf_dir).absolute() if urdf_dir is not None else None
     if uri.startswith("package://"):
         # "package:///pkg/…" (an empty host, as some generators write) means the same as "package://pkg/…"
         pkg, _, sub = uri[len("package://"):].lstrip("/").partition("/")
         sub = unquote(sub)
         if not pkg or not sub:
-            return None
+            return
         roots: list[Path] = []
         if base is not None:
             roots += [base, *base.parents]
         roots += [Path(p).absolute() for p in package_paths]
         roots += [Path(p).absolute() for p in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if p]
         for root in roots:
-            for cand in _package_candidates(root, pkg, sub):
-                if cand.is_file():
-                    return str(cand.resolve())
-        return None
+            yield from _package_candidates(root, pkg, sub)
+        return
     if uri.startswith("file://"):
         path = unquote(uri[len("file://"):])
         if path.startswith("localhost/"):
             path = path[len("localhost"):]
     elif "://" in uri:
-        return None
+        return
     else:
         path = uri
     p = Path(path).expanduser()
     if not p.is_absolute():
         if base is None:
-            return None
+            return
         p = base / p
-    return str(p.resolve()) if p.is_file() else None
+    yield p
+
+
+def _resolve_mesh_uri(uri: str, urdf_dir: str | os.PathLike | None,
+                      package_paths: Sequence[str | os.PathLike]) -> str | None:
+    for cand in _mesh_candidates(uri, urdf_dir, package_paths):
+        if cand.is_file():
+            return str(cand.resolve())
+    return None
+
+
+def mesh_not_found_reason(uri: str, urdf_dir: str | os.PathLike | None,
+                          package_paths: Sequence[str | os.PathLike] = ()) -> str:
+    """Why :func:`resolve_mesh_uri` found no file: ``"not found"``, or what the first path it
+    looked at that exists is instead (``"is a folder"``, ``"is a FIFO (named pipe), not a
+    regular file"`` …)."""
+    try:
+        for cand in _mesh_candidates(uri, urdf_dir, package_paths):
+            if os.path.lexists(cand):
+                try:
+                    mode = os.stat(cand).st_mode
+                except OSError as exc:  # a dangling link, a folder we may not enter …
+                    return f"not found ({exc.strerror or exc})"
+                return f"is {_kind(mode)}, not a regular file"
+    except (OSError, RuntimeError, ValueError):
+        pass
+    return "not found"
 
 
 # =============================================================================================
@@ -321,8 +347,9 @@ def _visuals(link, materials, base_dir, package_paths, source, out: _Checked, re
             filename = found or uri
             if found is None:
                 shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
+                why = mesh_not_found_reason(uri, base_dir, package_paths)
                 out.warnings.append((MeshNotFoundWarning, f"{source}: link {link.name!r}: {tag} mesh "
-                                                          f"{shown!r} not found; kept as written"))
+                                                          f"{shown!r} {why}; kept as written"))
         vis = Visual(kind, size, pose, color, filename, v.name or "")
         if origin is not None:
             read["poses"].setdefault(vis.pose, origin)

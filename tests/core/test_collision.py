@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, import_robot, load_robot
-from kinetree.core.collision import check_collision, collision_available, collision_checker
+from kinetree.core.collision import MeshSkippedWarning, check_collision, collision_available, collision_checker
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 pytest.importorskip("fcl")
@@ -132,8 +132,9 @@ def test_collision_geometry_is_preferred_and_edits_are_seen():
 def test_unreadable_mesh_is_skipped(tmp_path):
     tree = two_link(("sphere", [0.5]))
     tree.get_body("upper").add_visual("mesh", [1, 1, 1], filename=str(tmp_path / "missing.stl"))
-    checker = collision_checker(tree)
-    assert checker.skipped == [f"upper: {tmp_path / 'missing.stl'}"]
+    with pytest.warns(MeshSkippedWarning, match="body 'upper'.*missing.stl: no such file; left out"):
+        checker = collision_checker(tree)
+    assert checker.skipped == [f"upper: {tmp_path / 'missing.stl'}: no such file"]
     assert tree.check_collision([0.0, math.pi - 0.1]) == [("base", "fore")]
 
 
