@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from .analysis import install_analysis
 from .document import RobotDocument, project_path, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
+from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
         self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
+        self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         place_default(self)
         apply_default_layout(self)

@@ -1,0 +1,152 @@
+"""The Help menu: Getting started (the arm README's tutorial builds), the keyboard shortcuts
+(read from the window's own actions, so the list is never out of date) and About (version and
+the licences of the libraries KineTree ships with); and the hint an empty robot shows."""
+
+from __future__ import annotations
+
+import html
+import platform
+from importlib import metadata
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+GETTING_STARTED = """
+<h2>Build an arm in six actions</h2>
+<ol>
+<li><b>Ctrl+N</b>: a new, empty robot (just its base).</li>
+<li>Click <b>base</b> in the Bodies panel.</li>
+<li><b>Ctrl+Shift+A</b> three times: three revolute links, each 0.3 m along its parent's x, each
+drawn as a cylinder from its parent; the new body is selected, so the next one goes under it.</li>
+<li>The arrow beside <b>Add child</b> ▸ <b>Fixed joint</b>: the tool point.</li>
+</ol>
+<p>Then shape it in the viewport: click a body to select it, press <b>W</b> and drag an arrow to
+move its frame (10 mm steps; Ctrl: freely), <b>E</b> and drag a ring to turn it (15° steps),
+<b>Q</b> and drag to move the joints by inverse kinematics. The links follow. <b>Esc</b> puts a
+drag back; <b>Ctrl+Z</b> undoes any step. The sliders on the right move the joints; the Pose
+panel reads the end effector's pose.</p>
+<p>Or start from a library robot (File ▸ New from library), a URDF, or a DH table typed into the
+DH table panel.</p>
+"""
+
+#: The libraries a KineTree install brings, with their licences (as their projects state them).
+LIBRARIES = (("numpy", "BSD-3-Clause"), ("PySide6-Essentials", "LGPL-3.0"), ("pyqtgraph", "MIT"),
+             ("PyOpenGL", "BSD-3-Clause"), ("sympy", "BSD-3-Clause"), ("yourdfpy", "MIT"),
+             ("trimesh", "MIT"), ("pycollada", "BSD-3-Clause"), ("lxml", "BSD-3-Clause"),
+             ("PyYAML", "MIT"), ("fast-simplification", "MIT"), ("imageio", "BSD-2-Clause"),
+             ("platformdirs", "MIT"))
+
+EMPTY_HINT = ("An empty robot: Ctrl+Shift+A adds a body, File ▸ New from library opens a robot,\n"
+              "or drop a URDF, project or DH table here.  Help ▸ Getting started.")
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def shortcuts_html(window) -> str:
+    """Every action of the window that has a key, by menu, as an HTML table."""
+    rows = []
+    for top in window.menuBar().actions():
+        stack = [(top.text().replace("&", ""), top.menu())]
+        while stack:
+            title, menu = stack.pop(0)
+            for a in menu.actions():
+                if a.menu() is not None:
+                    stack.append((f"{title} ▸ {a.text().replace('&', '')}", a.menu()))
+                elif not a.shortcut().isEmpty():
+                    keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                    rows.append((title, a.text().replace("&", ""), keys))
+    extra = (("Viewport", "Select the body under the cursor", "click"),
+             ("Viewport", "Step through frames that coincide", "click again"),
+             ("Viewport", "Clear the selection; cancel a drag", "Esc"),
+             ("Viewport", "Drag freely (no snapping)", "Ctrl while dragging"))
+    body = "".join(f"<tr><td>{html.escape(m)}</td><td>{html.escape(t)}</td><td><b>{html.escape(k)}</b></td></tr>"
+                   for m, t, k in [*rows, *extra])
+    return f"<h2>Keyboard shortcuts</h2><table cellpadding='4'>{body}</table>"
+
+
+def about_html() -> str:
+    libs = "".join(f"<tr><td>{html.escape(n)}</td><td>{html.escape(_version(n))}</td><td>{lic}</td></tr>"
+                   for n, lic in LIBRARIES)
+    return (f"<h2>KineTree {html.escape(_version('kinetree'))}</h2>"
+            "<p>Build robot arms and other kinematic trees visually. MIT licence.</p>"
+            f"<p>Python {platform.python_version()}</p>"
+            f"<h3>Libraries</h3><table cellpadding='3'>{libs}</table>")
+
+
+def show_text(window, title: str, text: str) -> QDialog:
+    """A non-modal window showing ``text`` (HTML); Esc or Close closes it."""
+    dialog = QDialog(window)
+    dialog.setWindowTitle(title)
+    dialog.setObjectName(f"help{title.replace(' ', '')}")
+    browser = QTextBrowser(dialog)
+    browser.setHtml(text)
+    browser.setOpenExternalLinks(False)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(browser)
+    layout.addWidget(buttons)
+    dialog.resize(min(760, window.width()), min(620, window.height()))
+    dialog.show()
+    return dialog
+
+
+def install_help(window: MainWindow) -> dict[str, QAction]:
+    """Help ▸ Getting started (F1), Keyboard shortcuts, About; and the empty robot's hint."""
+    menu = window.menuBar().addMenu("&Help")
+    actions = {}
+    for key, text, make, shortcut in (
+            ("start", "&Getting started", lambda: GETTING_STARTED, QKeySequence.StandardKey.HelpContents),
+            ("keys", "&Keyboard shortcuts", lambda: shortcuts_html(window), None),
+            ("about", "&About KineTree", about_html, None)):
+        a = QAction(text, window)
+        a.setObjectName(f"help_{key}")
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(lambda _=False, t=text.replace("&", ""), m=make: show_text(window, t, m()))
+        menu.addAction(a)
+        actions[key] = a
+    _install_empty_hint(window)
+    return actions
+
+
+def _install_empty_hint(window: MainWindow) -> None:
+    view = window.viewport
+    hint = QLabel(EMPTY_HINT, view)
+    hint.setObjectName("emptyHint")
+    hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+    hint.setStyleSheet("QLabel { color: #d8dce4; background: rgba(20, 24, 32, 170); padding: 12px;"
+                       " border-radius: 6px; }")
+
+    def place(*_args) -> None:
+        hint.setVisible(not window.doc.tree.body_names)
+        hint.adjustSize()
+        hint.move(max(0, (view.width() - hint.width()) // 2), max(0, view.height() // 3 - hint.height() // 2))
+
+    window.doc.treeChanged.connect(place)
+    view.installEventFilter(_Resize(view, place))
+    place()
+
+
+class _Resize(QObject):
+    """Calls back when the watched widget is resized (the hint stays centred)."""
+
+    def __init__(self, parent, callback) -> None:
+        super().__init__(parent)
+        self._callback = callback
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            self._callback()
+        return False

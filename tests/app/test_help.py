@@ -1,0 +1,41 @@
+"""Help, as a new user finds it: the menu's three entries open readable windows that Esc closes,
+the shortcuts list names the viewport tools' keys, and an empty robot shows a hint."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialog, QLabel, QTextBrowser
+
+
+def open_help(window, qtbot, key: str) -> QDialog:
+    before = set(window.findChildren(QDialog))
+    window.help_actions[key].trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in set(window.findChildren(QDialog)) - before))
+    return next(d for d in set(window.findChildren(QDialog)) - before if d.isVisible())
+
+
+def test_help_menu_entries_open_and_esc_closes_them(window, qtbot):
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus[-1] == "&Help"
+    start = open_help(window, qtbot, "start")
+    text = start.findChild(QTextBrowser).toPlainText()
+    assert "Ctrl+Shift+A" in text and "Fixed joint" in text
+    QTest.keyClick(start, Qt.Key.Key_Escape)
+    assert not start.isVisible()
+    keys = open_help(window, qtbot, "keys").findChild(QTextBrowser).toPlainText()
+    for expected in ("Move frame", "Rotate frame", "Pose handle", "Undo", "Esc"):
+        assert expected in keys
+    about = open_help(window, qtbot, "about").findChild(QTextBrowser).toPlainText()
+    assert "KineTree" in about and "pyqtgraph" in about and "LGPL" in about
+
+
+def test_an_empty_robot_shows_a_hint_until_it_has_a_body(window, qtbot):
+    hint = window.viewport.findChild(QLabel, "emptyHint")
+    window.new_document()
+    assert window.doc.tree.body_names == [] and hint.isVisible()
+    assert "Ctrl+Shift+A" in hint.text()
+    window.bodies.add_action.trigger()
+    assert not hint.isVisible()
+    window.doc.undo_stack.undo()
+    assert hint.isVisible()
