@@ -334,7 +334,9 @@ class DhTablePanel(QWidget):
         ):
             b = QPushButton(label)
             b.setObjectName(f"dh_{key}")
-            b.clicked.connect(slot)
+            # clicked(bool) would pass ``checked`` to a slot's optional argument (Import CSV…
+            # got False as its path): the slots are called without arguments
+            b.clicked.connect(lambda _checked=False, slot=slot: slot())
             if shortcut:
                 b.setShortcut(QKeySequence(shortcut))
             buttons.addWidget(b)
