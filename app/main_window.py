@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from .analysis import install_analysis
 from .document import RobotDocument, project_path, source_name
-from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
+from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -103,7 +103,8 @@ class MainWindow(QMainWindow):
                                    ("dhDock", "DH table", self.dh)):
             dock = QDockWidget(title, self)
             dock.setObjectName(key)
-            dock.setWidget(widget)
+            # the DH table's row of buttons scrolls rather than widen the window past the screen
+            dock.setWidget(scrolled(widget) if key == "dhDock" else widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             self.docks[key] = dock
         # a window of its own, but owned by this one: closed with it, never keeps the app alive
@@ -266,8 +267,8 @@ class MainWindow(QMainWindow):
         return state is not None and self.restoreState(state, LAYOUT_VERSION)
 
     def reset_layout(self) -> None:
-        """View ▸ Reset layout: every dock back in its default place and size."""
-        apply_default_layout(self)
+        """View ▸ Reset layout: every dock back in its default place and size, on the screen."""
+        reset_layout(self)
 
     # --- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:

@@ -60,3 +60,34 @@ def _optional_slots_on_click_signals() -> list[str]:
 
 def test_no_click_signal_feeds_checked_into_an_optional_argument():
     assert _optional_slots_on_click_signals() == []
+
+
+def test_explain_and_exercise_never_widen_the_window_past_a_1280x800_screen(window, qtbot, screen_size):
+    from PySide6.QtGui import QAction
+
+    screen_size(1280, 800)
+    window.resize(1280, 800)
+    window.reset_layout()
+    window.doc.open("panda")
+    qtbot.wait(30)
+    for name in ("toggle_explainDock", "toggle_exerciseDock", "toggle_posesDock"):
+        window.findChild(QAction, name).trigger()
+        qtbot.wait(30)
+        assert window.width() <= 1280, name
+        assert window.minimumSizeHint().width() <= 1280, name
+    for key in ("slidersDock", "poseDock"):  # the right column stays on the screen
+        dock = window.docks[key]
+        assert dock.mapTo(window, dock.rect().topRight()).x() <= 1280, key
+
+
+def test_reset_layout_brings_a_too_wide_window_back_onto_the_screen(window, qtbot, screen_size):
+    from PySide6.QtGui import QAction
+
+    screen_size(1280, 800)
+    window.resize(1944, 800)  # as a layout saved by an older version left it
+    window.findChild(QAction, "toggle_explainDock").trigger()
+    window.findChild(QAction, "resetLayoutAction").trigger()
+    qtbot.wait(30)
+    assert window.width() <= 1280 and window.height() <= 800
+    assert window.frameGeometry().right() < 1280 and window.frameGeometry().left() >= 0
+    assert window.minimumSizeHint().width() <= 1280
