@@ -38,6 +38,7 @@ from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
+from .undo_keys import install_undo_keys
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
@@ -174,9 +175,8 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        install_undo_keys(undo, redo)  # Ctrl+Z/Ctrl+Shift+Z/Ctrl+Y, also from a committed editor
         e.addAction(undo)
         e.addAction(redo)
         self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")

@@ -91,3 +91,61 @@ def test_reset_layout_brings_a_too_wide_window_back_onto_the_screen(window, qtbo
     assert window.width() <= 1280 and window.height() <= 800
     assert window.frameGeometry().right() < 1280 and window.frameGeometry().left() >= 0
     assert window.minimumSizeHint().width() <= 1280
+
+
+def _active(window, qtbot) -> None:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+def _key(widget, key, modifiers=Qt.KeyboardModifier.ControlModifier) -> None:
+    from PySide6.QtTest import QTest
+
+    QTest.keyClick(widget, key, modifiers)
+
+
+def test_undo_and_redo_keys_reach_the_document_from_a_committed_spin_box(window, qtbot):
+    from PySide6.QtTest import QTest
+
+    window.doc.open("puma560")
+    window.doc.undo_stack.clear()
+    _active(window, qtbot)
+    spin = window.sliders.rows["q2"].spin
+    q0 = window.doc.configuration.copy()
+    qtbot.mouseClick(spin.lineEdit(), Qt.MouseButton.LeftButton)
+    assert spin.hasFocus()
+    spin.lineEdit().selectAll()
+    QTest.keyClicks(spin, "30")
+    QTest.keyClick(spin, Qt.Key.Key_Return)
+    assert abs(window.doc.configuration[1] - np.pi / 6) < 1e-15
+    assert spin.hasFocus() and window.doc.undo_stack.count() == 1
+    _key(spin, Qt.Key.Key_Z)  # Ctrl+Z: the document's undo
+    assert np.array_equal(window.doc.configuration, q0)
+    assert spin.core == q0[1]  # the spin box shows what the engine has
+    _key(spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert abs(window.doc.configuration[1] - np.pi / 6) < 1e-15
+    _key(spin, Qt.Key.Key_Z)
+    assert np.array_equal(window.doc.configuration, q0)
+    _key(spin, Qt.Key.Key_Y)  # Ctrl+Y redoes too
+    assert abs(window.doc.configuration[1] - np.pi / 6) < 1e-15
+    # while a text is being typed (not yet Enter), Ctrl+Z undoes the typing, not the document
+    QTest.keyClicks(spin, "5")
+    _key(spin, Qt.Key.Key_Z)
+    assert abs(window.doc.configuration[1] - np.pi / 6) < 1e-15 and window.doc.undo_stack.index() == 1
+
+
+def test_undo_key_reaches_the_document_from_a_committed_joint_field(panel, window, qtbot):
+    from PySide6.QtTest import QTest
+
+    window.doc.undo_stack.clear()
+    _active(window, qtbot)
+    field = panel.fields["xyz"]
+    shown = field.text()
+    qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+    field.selectAll()
+    QTest.keyClicks(field, "0.25 0 0")
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert window.doc.undo_stack.count() == 1 and field.hasFocus()
+    _key(field, Qt.Key.Key_Z)
+    assert window.doc.undo_stack.index() == 0
+    assert field.text() == shown  # the field shows the engine's value again
