@@ -107,6 +107,12 @@ class RobotDocument(QObject):
         return self._name or "untitled"
 
     @property
+    def from_file(self) -> bool:
+        """True when the document was opened from a file or a library robot, False for one
+        built from nothing in the app (File ▸ New, a restored autosave without a path)."""
+        return self._path is not None or self._name is not None
+
+    @property
     def modified(self) -> bool:
         return not self.undo_stack.isClean()
 

@@ -149,3 +149,39 @@ def test_undo_key_reaches_the_document_from_a_committed_joint_field(panel, windo
     _key(field, Qt.Key.Key_Z)
     assert window.doc.undo_stack.index() == 0
     assert field.text() == shown  # the field shows the engine's value again
+
+
+def test_dh_overlay_only_when_view_dh_parameters_is_ticked(window, qtbot):
+    from PySide6.QtGui import QAction
+
+    window.doc.open("two_link_planar")
+    overlay = window.dh_overlay
+    action = window.findChild(QAction, "dhOverlayAction")
+    assert not action.isChecked()
+    window.doc.select("link2")
+    qtbot.wait(20)
+    assert not any(item.visible() for item in overlay.items)  # unticked: nothing drawn
+    assert overlay.text.legend == []
+    action.trigger()
+    qtbot.wait(20)
+    assert overlay.lines["params"].visible() and (2, "a") in overlay.sketch.dimensions
+    assert overlay.link == 2 and overlay.text.legend[0][0][0].startswith("Link 2 (link2)")
+    action.trigger()
+    qtbot.wait(20)
+    assert not any(item.visible() for item in overlay.items)
+
+
+def test_no_file_frames_banner_for_a_robot_built_in_the_app(window, qtbot):
+    from kinetree.app.viewport.dh_overlay import URDF_LEGEND
+    from PySide6.QtGui import QAction
+
+    window.new_document()
+    for _ in range(3):  # Edit ▸ Add child body, as a user builds an arm
+        window.bodies.add_action.trigger()
+    assert window.doc.tree.body_names == ["body1", "body2", "body3"]
+    window.findChild(QAction, "dhOverlayAction").trigger()
+    qtbot.wait(20)
+    overlay = window.dh_overlay
+    assert overlay.chain.extracted and overlay.text.visible()
+    texts = [t for line in overlay.text.legend for t, _ in line]
+    assert URDF_LEGEND not in texts and not any("file" in t for t in texts)
