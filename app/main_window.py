@@ -40,6 +40,7 @@ from .selection import RowSelectionLink
 from .teach import install_teach
 from .undo_keys import install_undo_keys
 from .viewport.meshes import preload as preload_meshes
+from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
@@ -204,8 +205,7 @@ class MainWindow(QMainWindow):
         self._toggle(v, "&All labels", self.viewport.set_all_labels, "allLabels", False, name="allLabelsAction")
         self._toggle(v, "&Collision geometry", self.viewport.set_collisions_visible, "showCollisions", False,
                      name="collisionsAction")
-        self._toggle(v, "&Inverse kinematics handle", self.viewport.ik_handle.set_enabled, "ikHandle", True,
-                     "I", name="ikHandleAction")
+        install_ik_tools(self, v)  # the IK handle's toggles, also in the viewport's tool bar
         v.addSeparator()
         self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
                      QKeySequence.StandardKey.ZoomIn, name="zoomInAction")

@@ -16,6 +16,7 @@ from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .meshes import SHADER, visual_mesh
+from .toolbar import ViewportToolbar
 
 AXIS_COLORS = np.array([[1, 0, 0, 1], [1, 0, 0, 1], [0, 0.8, 0, 1], [0, 0.8, 0, 1],
                         [0, 0.3, 1, 1], [0, 0.3, 1, 1]], dtype=float)
@@ -81,6 +82,7 @@ class RobotViewport(gl.GLViewWidget):
         self.addItem(self.collisions)
         self._collision_parts: list[Part] = []
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
+        self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)
