@@ -33,7 +33,7 @@ LAYOUT_VERSION = 2
 #: the default window covers this share of the screen's available area
 SCREEN_SHARE = 0.9
 #: rows the default layout keeps visible without scrolling
-VISIBLE_SLIDERS = 6
+VISIBLE_SLIDERS = 7  # a 7-axis arm (Panda, iiwa) shows every slider without scrolling
 VISIBLE_DH_ROWS = 6
 SIDE_SHARE = 0.32  # most of the window width a side column takes (1280 wide: 409 px)
 VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
@@ -128,8 +128,12 @@ def fit_docks(window: MainWindow) -> None:
     right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
     window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
-    # the right column above the DH table: sliders first, the pose gets the rest
-    window.resizeDocks([d["slidersDock"], d["poseDock"]], [n["sliders"], n["pose"]], Qt.Orientation.Vertical)
+    # the right column above the DH table: sliders first, the pose (which scrolls) gets the rest
+    sep = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent)
+    bars = window.menuBar().sizeHint().height() + window.statusBar().sizeHint().height()
+    column = window.height() - bars - n["dh"] - 2 * sep
+    pose = max(column - n["sliders"], window.docks["poseDock"].minimumSizeHint().height())
+    window.resizeDocks([d["slidersDock"], d["poseDock"]], [n["sliders"], pose], Qt.Orientation.Vertical)
     bodies_h = max(n["bodies"], int(0.3 * window.height()))
     window.resizeDocks([d["bodiesDock"], d["jointDock"]], [bodies_h, window.height() - bodies_h],
                        Qt.Orientation.Vertical)

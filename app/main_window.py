@@ -38,7 +38,7 @@ from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
-from .undo_keys import install_undo_keys
+from .undo_keys import add_window_keys, install_undo_keys
 from .viewport.meshes import preload as preload_meshes
 from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
@@ -105,8 +105,8 @@ class MainWindow(QMainWindow):
                                    ("dhDock", "DH table", self.dh)):
             dock = QDockWidget(title, self)
             dock.setObjectName(key)
-            # the DH table's row of buttons scrolls rather than widen the window past the screen
-            dock.setWidget(scrolled(widget) if key == "dhDock" else widget)
+            # scrolled: the DH buttons never widen the window, the pose never hides a 7th slider
+            dock.setWidget(scrolled(widget) if key in ("dhDock", "poseDock") else widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             self.docks[key] = dock
         # a window of its own, but owned by this one: closed with it, never keeps the app alive
@@ -181,8 +181,7 @@ class MainWindow(QMainWindow):
         e.addAction(undo)
         e.addAction(redo)
         self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
-        for a in (undo, redo, quit_action):  # their shortcuts work in the history window too
-            self.undo_view.addAction(a)
+        add_window_keys(self.undo_view, undo, redo, quit_action)  # in the history window too; Esc closes it
         e.addSeparator()
         for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
                   self.bodies.delete_action):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QWidget
 
 COMMITTED = "kinetreeCommitted"  # dynamic property: the editor holds no uncommitted typing
 _NEUTRAL = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Tab,
@@ -94,3 +94,16 @@ def install_undo_keys(undo: QAction, redo: QAction) -> None:
     app = QApplication.instance()
     if app.findChild(UndoKeys) is None:  # one filter for every window
         app.installEventFilter(UndoKeys(app))
+
+
+def add_window_keys(window: QWidget, *actions: QAction) -> None:
+    """``actions``' shortcuts work in ``window`` (a tool window such as the undo history), and
+    Esc closes it."""
+    for a in actions:
+        window.addAction(a)
+    close = QAction("Close", window)
+    close.setObjectName("closeOnEscape")
+    close.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    close.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    close.triggered.connect(window.close)
+    window.addAction(close)

@@ -25,6 +25,7 @@ from PySide6.QtCore import QPointF, QRectF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QVector3D
 
 from ..dh_colors import rgba
+from ..numbers import fixed_text
 from .labels import project_points, view_mvp
 
 #: elementary motions of A_i, in order, per convention
@@ -286,8 +287,8 @@ class Sketch:
 def value_text(param: str, value: float) -> str:
     if param in ("theta", "alpha"):
         deg = math.degrees(value)
-        return f"{deg:.1f}°" if abs(deg - round(deg)) > 0.05 else f"{round(deg):d}°"
-    return f"{value:.3f} m"
+        return f"{fixed_text(deg, 1)}°" if abs(deg - round(deg)) > 0.05 else f"{fixed_text(deg, 0)}°"
+    return f"{fixed_text(value, 3)} m"
 
 
 def sketch_link(sk: Sketch, chain: DHChain, i: int, F_prev: np.ndarray, qi: float, scale: float) -> None:
