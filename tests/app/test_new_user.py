@@ -185,3 +185,24 @@ def test_no_file_frames_banner_for_a_robot_built_in_the_app(window, qtbot):
     assert overlay.chain.extracted and overlay.text.visible()
     texts = [t for line in overlay.text.legend for t, _ in line]
     assert URDF_LEGEND not in texts and not any("file" in t for t in texts)
+
+
+def test_frames_banner_only_where_the_dh_frames_differ_from_the_bodies(window, qtbot, tmp_path):
+    """Saved to a file, the arm built in the app: in standard DH its frames sit one joint further
+    on (the banner says so); in modified DH they are the bodies' own frames (no banner)."""
+    from kinetree.app.viewport.dh_overlay import URDF_LEGEND
+    from PySide6.QtGui import QAction
+
+    window.new_document()
+    for _ in range(3):
+        window.bodies.add_action.trigger()
+    assert window._save_to(tmp_path / "built.kinetree.json") and window.doc.from_file
+    window.findChild(QAction, "dhOverlayAction").trigger()
+    overlay = window.dh_overlay
+
+    def banner() -> bool:
+        return URDF_LEGEND in [t for line in overlay.text.legend for t, _ in line]
+
+    assert overlay.chain.extracted and banner()
+    window.teach.set_convention("mdh")  # the Explain dock's convention box does this
+    assert overlay.chain.convention == "mdh" and not banner()
