@@ -58,19 +58,28 @@ def committed(editor: QObject) -> bool:
 
 
 class UndoKeys(QObject):
-    """Application event filter: lets the undo/redo keys through to the window's actions from
-    a committed editor (see the module docstring)."""
+    """Lets the undo/redo keys through to the window's actions from a committed editor (see the
+    module docstring). It filters the focused editor's events only: an application-wide filter
+    would run Python for every event of every widget (paints, mouse moves while dragging)."""
 
-    def __init__(self, parent: QObject) -> None:
-        super().__init__(parent)
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
         self.keys = {s.toString() for s in undo_sequences() + redo_sequences()}
+        app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if old is not None and _editor(old):
+            try:
+                old.removeEventFilter(self)
+            except RuntimeError:  # already deleted (a closed cell editor)
+                pass
+        if new is not None and _editor(new):
+            new.setProperty(COMMITTED, True)  # nothing typed yet
+            new.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
         t = ev.type()
-        if t not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress, QEvent.Type.FocusIn) or not _editor(obj):
-            return False
-        if t == QEvent.Type.FocusIn:
-            obj.setProperty(COMMITTED, True)
+        if t not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) or not _editor(obj):
             return False
         combo = QKeySequence(ev.keyCombination()).toString()
         if t == QEvent.Type.ShortcutOverride:
@@ -92,8 +101,8 @@ def install_undo_keys(undo: QAction, redo: QAction) -> None:
     undo.setShortcuts(undo_sequences())
     redo.setShortcuts(redo_sequences())
     app = QApplication.instance()
-    if app.findChild(UndoKeys) is None:  # one filter for every window
-        app.installEventFilter(UndoKeys(app))
+    if app.findChild(UndoKeys) is None:  # one for every window
+        UndoKeys(app)
 
 
 def add_window_keys(window: QWidget, *actions: QAction) -> None:
