@@ -31,6 +31,7 @@ from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
+from .numbers import short_text
 from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
@@ -285,7 +286,7 @@ class Analysis(QObject):
                 self.window.statusBar().showMessage(f"Centre of mass: {exc}", 8000)
             self.com.set_position(None, "")
             return
-        self.com.set_position(c, f"CoM  {tree.mass:.4g} kg")
+        self.com.set_position(c, f"CoM  {short_text(tree.mass, 4)} kg")
 
     # --- self-collision ----------------------------------------------------------------------
     def set_collision_check(self, on: bool) -> None:

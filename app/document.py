@@ -137,6 +137,12 @@ class RobotDocument(QObject):
         return self._name or "untitled"
 
     @property
+    def from_file(self) -> bool:
+        """True when the document was opened from a file or a library robot, False for one
+        built from nothing in the app (File ▸ New, a restored autosave without a path)."""
+        return self._path is not None or self._name is not None
+
+    @property
     def modified(self) -> bool:
         return not self.undo_stack.isClean()
 
@@ -284,12 +290,13 @@ class RobotDocument(QObject):
             self._set_configuration(new_q)
 
     def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False,
-                     frame: str | None = None):
+                     frame: str | None = None, position_only: bool = False):
         """Inverse kinematics: move ``body`` to the 4×4 ``target``, given in ``frame`` (the base
         when ``None``), from the current configuration, and apply the best configuration found
         (within the limits), also when the target is out of reach. ``live`` (a mouse drag): a
         few warm-started iterations, no random restarts, so the robot never jumps. Returns the
-        :class:`IKResult`. The joints that move ``frame`` are held (the target moves with them)."""
+        :class:`IKResult`. The joints that move ``frame`` are held (the target moves with them).
+        ``position_only``: the target's origin only, any orientation."""
         from kinetree.core.ik import inverse_kinematics
 
         tree, q = self._tree, self._q
@@ -305,7 +312,8 @@ class RobotDocument(QObject):
             name = tree.parent_name(name)
         goal = np.asarray(target, dtype=float) if base else tree.get_transform(q, frame) @ np.asarray(target, float)
         result = inverse_kinematics(tree, body, goal, q, max_iterations=40 if live else 200,
-                                    restarts=0 if live else 20, locked=locked)
+                                    restarts=0 if live else 20, locked=locked,
+                                    weights=(0, 0, 0, 1, 1, 1) if position_only else None)
         self.set_configuration(result.q, f"Move {body} to a pose", drag)
         return result
 

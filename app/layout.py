@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QFontMetrics
-from PySide6.QtWidgets import QApplication, QDockWidget, QDoubleSpinBox, QPushButton, QScrollArea, QStyle
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFrame,
+    QPushButton,
+    QScrollArea,
+    QStyle,
+    QWidget,
+)
 
 from .panels.sliders import ROW_SPACING
 
@@ -24,10 +33,11 @@ LAYOUT_VERSION = 2
 #: the default window covers this share of the screen's available area
 SCREEN_SHARE = 0.9
 #: rows the default layout keeps visible without scrolling
-VISIBLE_SLIDERS = 6
+VISIBLE_SLIDERS = 7  # a 7-axis arm (Panda, iiwa) shows every slider without scrolling
 VISIBLE_DH_ROWS = 6
 SIDE_SHARE = 0.32  # most of the window width a side column takes (1280 wide: 409 px)
 VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
+SCROLLED_MIN_WIDTH = 240  # a scrolled dock's narrowest (its content scrolls sideways below it)
 
 L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
            Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -118,8 +128,12 @@ def fit_docks(window: MainWindow) -> None:
     right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
     window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
-    # the right column above the DH table: sliders first, the pose gets the rest
-    window.resizeDocks([d["slidersDock"], d["poseDock"]], [n["sliders"], n["pose"]], Qt.Orientation.Vertical)
+    # the right column above the DH table: sliders first, the pose (which scrolls) gets the rest
+    sep = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent)
+    bars = window.menuBar().sizeHint().height() + window.statusBar().sizeHint().height()
+    column = window.height() - bars - n["dh"] - 2 * sep
+    pose = max(column - n["sliders"], window.docks["poseDock"].minimumSizeHint().height())
+    window.resizeDocks([d["slidersDock"], d["poseDock"]], [n["sliders"], pose], Qt.Orientation.Vertical)
     bodies_h = max(n["bodies"], int(0.3 * window.height()))
     window.resizeDocks([d["bodiesDock"], d["jointDock"]], [bodies_h, window.height() - bodies_h],
                        Qt.Orientation.Vertical)
@@ -136,13 +150,44 @@ def fit_docks_later(window: MainWindow) -> None:
     QTimer.singleShot(0, window, fit)
 
 
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area, so that its dock can be narrower (or shorter) than
+    the widget's own minimum: a dock's minimum size is the window's, and the Explain and
+    Exercise panels' rows of controls beside the DH table's buttons widened a 1280-wide window
+    to 1944 px, the right column off the screen."""
+    area = QScrollArea()
+    area.setObjectName(f"{widget.objectName() or 'dock'}Scroll")
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setWidget(widget)
+    # as small as a dock sensibly gets: the content scrolls below its own minimum
+    area.setMinimumSize(SCROLLED_MIN_WIDTH, 0)
+    return area
+
+
+def fit_to_screen(window: MainWindow) -> None:
+    """A window larger than its screen's available area gets the default size and place."""
+    screen = window.screen() or QApplication.primaryScreen()
+    if screen is None:
+        return
+    avail = screen.availableGeometry()
+    if window.width() > avail.width() or window.height() > avail.height():
+        place_default(window)
+    elif not avail.contains(window.frameGeometry()):
+        frame = window.frameGeometry()
+        frame.moveLeft(min(max(frame.left(), avail.left()), avail.right() - frame.width() + 1))
+        frame.moveTop(min(max(frame.top(), avail.top()), avail.bottom() - frame.height() + 1))
+        window.move(frame.topLeft())
+
+
 def optional_dock(window: MainWindow, title: str, name: str, widget, area: Qt.DockWidgetArea,
-                  shortcut: str | None = None) -> tuple[QDockWidget, QAction]:
+                  shortcut: str | None = None, scroll: bool = True) -> tuple[QDockWidget, QAction]:
     """A dock not in the default layout: docked in ``area``, hidden, with its View toggle
-    (``toggle_<name>``; showing it brings it in front of the tabs it sits among)."""
+    (``toggle_<name>``; showing it brings it in front of the tabs it sits among); its widget
+    :func:`scrolled` if ``scroll``."""
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
-    dock.setWidget(widget)
+    dock.setWidget(scrolled(widget) if scroll else widget)
     window.addDockWidget(area, dock)
     dock.hide()
     toggle = dock.toggleViewAction()
@@ -198,3 +243,13 @@ def apply_default_layout(window: MainWindow) -> None:
 
     place_poses_dock(window)
     fit_docks(window)
+
+
+def reset_layout(window: MainWindow) -> None:
+    """Every dock in its default place and size, and a window larger than its screen (one
+    the docks had widened, or a saved one) back onto it (View ▸ Reset layout)."""
+    apply_default_layout(window)
+    size = window.size()
+    fit_to_screen(window)
+    if size != window.size():
+        apply_default_layout(window)  # the docks' sizes for the new window size

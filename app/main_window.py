@@ -28,7 +28,7 @@ from .document import RobotDocument, project_path, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
 from .help import install_help
 from .image_export import export_image
-from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
+from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -41,6 +41,8 @@ from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDial
 from .selection import RowSelectionLink
 from .teach import install_teach
 from .tools import install_tools
+from .undo_keys import add_window_keys, install_undo_keys
+from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
@@ -92,7 +94,8 @@ class MainWindow(QMainWindow):
                                    ("dhDock", "DH table", self.dh)):
             dock = QDockWidget(title, self)
             dock.setObjectName(key)
-            dock.setWidget(widget)
+            # scrolled: the DH buttons never widen the window, the pose never hides a 7th slider
+            dock.setWidget(scrolled(widget) if key in ("dhDock", "poseDock") else widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             self.docks[key] = dock
         # a window of its own, but owned by this one: closed with it, never keeps the app alive
@@ -165,14 +168,12 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        install_undo_keys(undo, redo)  # Ctrl+Z/Ctrl+Shift+Z/Ctrl+Y, also from a committed editor
         e.addAction(undo)
         e.addAction(redo)
         self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
-        for a in (undo, redo, quit_action):  # their shortcuts work in the history window too
-            self.undo_view.addAction(a)
+        add_window_keys(self.undo_view, undo, redo, quit_action)  # in the history window too; Esc closes it
         e.addSeparator()
         for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
                   self.bodies.delete_action):
@@ -195,8 +196,7 @@ class MainWindow(QMainWindow):
         self._toggle(v, "&All labels", self.viewport.set_all_labels, "allLabels", False, name="allLabelsAction")
         self._toggle(v, "&Collision geometry", self.viewport.set_collisions_visible, "showCollisions", False,
                      name="collisionsAction")
-        self._toggle(v, "&Inverse kinematics handle", self.viewport.ik_handle.set_enabled, "ikHandle", True,
-                     "I", name="ikHandleAction")
+        install_ik_tools(self, v)  # the IK handle's toggles, also in the viewport's tool bar
         v.addSeparator()
         self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
                      QKeySequence.StandardKey.ZoomIn, name="zoomInAction")
@@ -258,8 +258,8 @@ class MainWindow(QMainWindow):
         return state is not None and self.restoreState(state, LAYOUT_VERSION)
 
     def reset_layout(self) -> None:
-        """View ▸ Reset layout: every dock back in its default place and size."""
-        apply_default_layout(self)
+        """View ▸ Reset layout: every dock back in its default place and size, on the screen."""
+        reset_layout(self)
 
     # --- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:

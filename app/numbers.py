@@ -330,9 +330,29 @@ def tidy(s: str) -> str:
     return "0" if s in ("-0", "") else s
 
 
+#: below this magnitude (in the shown unit) a value reads as 0: an IK drag leaves q4 at
+#: -4.42485e-14°, which is 0 to a reader (editors still open on the exact stored value)
+DISPLAY_ZERO = 1e-9
+
+
+def display_value(value: float) -> float:
+    """``value`` as shown for reading: 0 when ``|value| < DISPLAY_ZERO``, never -0."""
+    v = float(value)
+    return 0.0 if abs(v) < DISPLAY_ZERO else v
+
+
 def short_text(value: float, digits: int = 6) -> str:
-    """A value for reading (tables, messages): at most ``digits`` significant digits."""
-    return tidy(f"{value:.{digits}g}")
+    """A value for reading (tables, messages): at most ``digits`` significant digits, near
+    zeros as 0 (:func:`display_value`). Every numeric readout of the app goes through this or
+    :func:`fixed_text`."""
+    return tidy(f"{display_value(value):.{digits}g}")
+
+
+def fixed_text(value: float, decimals: int, sign_space: bool = False) -> str:
+    """A value for reading with ``decimals`` decimals, near zeros as 0 and never ``-0.000``;
+    ``sign_space``: a space where a positive value has no sign (columns keep their width)."""
+    v = round(display_value(value), decimals) + 0.0  # + 0.0: -0.0 becomes 0.0
+    return f"{v: .{decimals}f}" if sign_space else f"{v:.{decimals}f}"
 
 
 def same_numbers(a: str, b: str) -> bool:

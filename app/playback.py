@@ -260,8 +260,9 @@ def install_playback(window: MainWindow) -> PlaybackState:
     body.addWidget(window.poses)
     body.addWidget(window.timeline)
     body.setStretchFactor(0, 1)
+    # not scrolled: a tab beside the Pose dock, no wider than the right column already is
     dock, toggle = optional_dock(window, "Poses", "posesDock", body, Qt.DockWidgetArea.RightDockWidgetArea,
-                                 "Ctrl+Shift+P")
+                                 "Ctrl+Shift+P", scroll=False)
     window.poses_dock = dock
     place_poses_dock(window)
     view_menu = menu_named(window, "&View")

@@ -32,7 +32,8 @@ class TeachState(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.show_all = False
+        self.show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
+        self.show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
         self.ghost: np.ndarray | None = None
         self.ghost_label = ""
@@ -40,6 +41,11 @@ class TeachState(QObject):
     def set_show_all(self, on: bool) -> None:
         if bool(on) != self.show_all:
             self.show_all = bool(on)
+            self.changed.emit()
+
+    def set_show_selected(self, on: bool) -> None:
+        if bool(on) != self.show_selected:
+            self.show_selected = bool(on)
             self.changed.emit()
 
     def set_convention(self, convention: str) -> None:
@@ -71,8 +77,8 @@ def install_teach(window: MainWindow) -> TeachState:
     action.setObjectName("dhOverlayAction")
     action.setCheckable(True)
     action.setShortcut("D")
-    action.setToolTip("Draw every link's DH frames, a, d (dimension lines) and θ, α (arcs); "
-                      "the selected link's are always drawn")
+    action.setToolTip("Draw every link's DH frames, a, d (dimension lines) and θ, α (arcs), "
+                      "with the selected link's values")
 
     def toggled(on: bool) -> None:
         state.set_show_all(on)
@@ -89,6 +95,7 @@ def install_teach(window: MainWindow) -> TeachState:
     window.explain = explain
     window.explain_dock = dock
     dock.visibilityChanged.connect(explain.set_active)
+    dock.visibilityChanged.connect(state.set_show_selected)  # the explained link, drawn
     view_menu = menu_named(window, "&View")
     first = view_menu.actions()[0] if view_menu.actions() else None
     view_menu.insertAction(first, action)
@@ -128,6 +135,7 @@ def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
 
     state = TeachState(view)
     state.show_all = show_all
+    state.show_selected = True  # the figure of link ``link``
     if link is not None:
         chain = dh_chain_to(doc.tree)
         if not 1 <= link <= chain.count:

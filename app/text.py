@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .numbers import fixed_text
+
 
 def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
     """A 4×4 as plain text, a NumPy expression or a MATLAB literal."""
-    rows = [[f"{v:.{digits}f}" for v in row] for row in T]
+    rows = [[fixed_text(v, digits) for v in row] for row in T]
     if style == "numpy":
         return "np.array([\n" + ",\n".join("    [" + ", ".join(r) + "]" for r in rows) + "\n])"
     if style == "matlab":

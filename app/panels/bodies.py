@@ -339,6 +339,7 @@ class BodiesPanel(QWidget):
         self.view.pressed.connect(lambda index: self.doc.select(self.model.name_of(index)))
         self.model.modelReset.connect(self._on_reset)
         self.model.rowsInserted.connect(self._on_rows_inserted)
+        self.model.dataChanged.connect(self._fit_columns)  # a rename, a joint type
         doc.selectionChanged.connect(lambda _n: self._sync_selection())
         doc.treeChanged.connect(self._after_edit)
         self._on_reset()
@@ -355,15 +356,21 @@ class BodiesPanel(QWidget):
 
     def _on_reset(self) -> None:
         self.view.expandAll()
+        self._fit_columns()
+        self._sync_selection()
+
+    def _fit_columns(self, *_args) -> None:
+        """Columns as wide as their contents (the header samples at most 1000 rows): the name
+        column stayed 80 px wide while bodies were added, renamed or nested deeper."""
         for c in range(self.model.columnCount()):
             self.view.resizeColumnToContents(c)
-        self._sync_selection()
 
     def _on_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
         # new bodies show expanded, as a freshly opened tree does; other rows keep their state
         self.view.expand(parent)
         for r in range(first, last + 1):
             self.view.expandRecursively(self.model.index(r, 0, parent))
+        self._fit_columns()
 
     def _after_edit(self, _change=None) -> None:
         self._sync_selection()

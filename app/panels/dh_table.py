@@ -344,7 +344,9 @@ class DhTablePanel(QWidget):
         ):
             b = QPushButton(label)
             b.setObjectName(f"dh_{key}")
-            b.clicked.connect(slot)
+            # clicked(bool) would pass ``checked`` to a slot's optional argument (Import CSV…
+            # got False as its path): the slots are called without arguments
+            b.clicked.connect(lambda _checked=False, slot=slot: slot())
             if shortcut:
                 b.setShortcut(QKeySequence(shortcut))
             buttons.addWidget(b)
@@ -551,9 +553,9 @@ class DhOfChainDialog(QDialog):
         self.table.setRowCount(len(ext.links))
         for r, link in enumerate(ext.links):
             off = link.offset * (k if link.joint == "R" else 1.0)
-            theta = f"q{r + 1}" if link.joint == "R" else f"{link.theta * k:.6g}"
-            d = f"q{r + 1}" if link.joint == "P" else f"{link.d:.6g}"
-            cells = [link.name, link.joint, f"{link.a:.6g}", f"{link.alpha * k:.6g}", d, theta, f"{off:.6g}"]
+            theta = f"q{r + 1}" if link.joint == "R" else short_text(link.theta * k)
+            d = f"q{r + 1}" if link.joint == "P" else short_text(link.d)
+            cells = [link.name, link.joint, short_text(link.a), short_text(link.alpha * k), d, theta, short_text(off)]
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()

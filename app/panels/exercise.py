@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import DEGREES, METRES, PLAIN, Quantity, read_number, short_text
+from ..numbers import DEGREES, METRES, PLAIN, Quantity, fixed_text, read_number, short_text
 from ..viewport.dh_overlay import SYMBOL, DHChain, cached_chain, chain_tip, sub
 
 KINDS = {"pose": "the end pose T₀ⁿ", "link": "one link's A_i", "row": "one DH row"}
@@ -204,7 +204,7 @@ def variable_text(k: int, offset: float, flip: bool, degrees: bool) -> str:
 
 
 def matrix_html(M: np.ndarray, blank: bool = False, digits: int = 4) -> str:
-    cells = "".join("<tr>" + "".join(f"<td align='right' width='70'>{'' if blank else f'{v:.{digits}f}'}</td>"
+    cells = "".join("<tr>" + "".join(f"<td align='right' width='70'>{'' if blank else fixed_text(v, digits)}</td>"
                                      for v in row) + "</tr>" for row in M)
     return f"<table border='1' cellspacing='0' cellpadding='6'>{cells}</table>"
 
@@ -229,7 +229,8 @@ def exercise_html(ex: Exercise, number: int) -> str:
 def answer_html(ex: Exercise, number: int) -> str:
     if ex.kind == "row":
         a, al, d, th = shown_answer(ex)
-        body = f"<p>a = {a:.4f} m, α = {al:.2f}°, d = {d:.4f} m, θ = {th:.2f}°</p>"
+        body = (f"<p>a = {fixed_text(a, 4)} m, α = {fixed_text(al, 2)}°, d = {fixed_text(d, 4)} m, "
+                f"θ = {fixed_text(th, 2)}°</p>")
     else:
         body = matrix_html(ex.answer)
     return f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>{body}"
@@ -440,7 +441,7 @@ class ExercisePanel(QWidget):
                                    + self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent))
         if ex.kind == "row":
             self.given.setText(f"A{sub(ex.link)} =\n" + "\n".join(
-                "  ".join(f"{v:8.4f}" for v in row) for row in ex.given))
+                "  ".join(fixed_text(v, 4).rjust(8) for v in row) for row in ex.given))
             self.answer_title.setText(f"DH row {ex.link}:")
             names = [f"{SYMBOL[p]}{sub(ex.chain.index(ex.link, p))} ({'°' if p in ('alpha', 'theta') else 'm'})"
                      for p in ROW_PARAMS]
@@ -466,7 +467,7 @@ class ExercisePanel(QWidget):
     def tolerance_value(self) -> float:
         tol = read_number(self.tolerance.text(), "tolerance").value
         if tol < 0:
-            raise KineTreeError(f"tolerance: must be ≥ 0, got {tol:g}")
+            raise KineTreeError(f"tolerance: must be ≥ 0, got {short_text(tol)}")
         return tol
 
     def check(self) -> bool:
@@ -490,10 +491,11 @@ class ExercisePanel(QWidget):
         self.marks = check(ex, typed, tol)
         for k, (cell, ok) in enumerate(zip(self.answer_cells(), self.marks)):
             cell.setStyleSheet(RIGHT if ok else WRONG)
-            cell.setToolTip("" if ok else problems.get(k, f"off by more than {tol:g}"))
+            cell.setToolTip("" if ok else problems.get(k, f"off by more than {short_text(tol)}"))
         wrong = self.marks.count(False)
-        self.result.setText(f"Correct: every entry within {tol:g}." if not wrong else
-                            f"{wrong} of {len(self.marks)} entries wrong (red; tolerance {tol:g} in the units shown).")
+        self.result.setText(f"Correct: every entry within {short_text(tol)}." if not wrong else
+                            f"{wrong} of {len(self.marks)} entries wrong "
+                            f"(red; tolerance {short_text(tol)} in the units shown).")
         return not wrong
 
     def reveal(self) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..numbers import short_text
 from ..viewport.dh_overlay import DHChain, sub
 
 CACHE_SIZE = 32
@@ -236,7 +237,7 @@ class SymbolicView(QWidget):
         self.status.setText("")
         self._titles(chain, i)
         variables = ", ".join(f"q{k} = {chain.joints[k - 1]}" for k in range(1, i + 1))
-        values = ", ".join(f"{name} = {value:.6g}" for name, value in (T or result["A"])["parameters"].items())
+        values = ", ".join(f"{name} = {short_text(value)}" for name, value in (T or result["A"])["parameters"].items())
         self.legend.setText(("" if T else f"{result['T']}\n") + f"Variables: {variables}."
                             + (f"  Constants: {values}." if values else ""))
 

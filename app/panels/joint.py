@@ -31,7 +31,18 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..edits import change_joint_type
-from ..numbers import DEGREES, METRES, RADIANS, Conversion, Quantity, identity, short_text, to_degrees, to_radians
+from ..numbers import (
+    DEGREES,
+    METRES,
+    RADIANS,
+    Conversion,
+    Quantity,
+    fixed_text,
+    identity,
+    short_text,
+    to_degrees,
+    to_radians,
+)
 from ..qt_utils import signals_blocked
 from .field import ERROR_STYLE, Field
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
@@ -458,7 +469,7 @@ class JointPanel(QWidget):
         T = j.joint_to_parent_transform
         F["xyz"].show_numbers(T[:3, 3], quantity=METRES)
         F["rpy"].show_numbers(matrix_to_rpy(T), *self.angle_units(True))
-        self.matrix_label.setText("\n".join("  ".join(f"{v: .4f}" for v in row) for row in T))
+        self.matrix_label.setText("\n".join("  ".join(fixed_text(v, 4, sign_space=True) for v in row) for row in T))
         C = j.child_to_joint_transform
         identity_ctj = np.array_equal(C, np.eye(4))
         rpy_c = matrix_to_rpy(C)

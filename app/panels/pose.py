@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
-from ..numbers import DEGREES, METRES, RADIANS, numbers_of, read_number, short_text
+from ..numbers import DEGREES, METRES, RADIANS, fixed_text, numbers_of, read_number, short_text
 from ..qt_utils import signals_blocked
 from ..text import matrix_text
 
@@ -265,7 +265,7 @@ class PosePanel(QWidget):
         unit = "°" if deg else " rad"
 
         def row(values) -> str:  # a space for "+": widths stay put while values change sign
-            return "  ".join(f"{v: .{d}f}" for v in np.round(np.asarray(values, dtype=float), d) + 0.0)
+            return "  ".join(fixed_text(v, d, sign_space=True) for v in np.asarray(values, dtype=float))
 
         L = self.labels
         L["matrix"].setText(matrix_text(T, "text", d))
@@ -275,7 +275,7 @@ class PosePanel(QWidget):
         L["rpy"].setText(row(ang(r["rpy"])) + unit)
         L["zyz"].setText(row(ang(r["zyz"])) + unit)
         L["quat"].setText(row(r["quat"]))
-        L["axis_angle"].setText(f"[{row(r['axis'])}], {float(ang(r['angle'])):.{d}f}{unit}")
+        L["axis_angle"].setText(f"[{row(r['axis'])}], {fixed_text(float(ang(r['angle'])), d)}{unit}")
 
     def _show_go(self, on: bool) -> None:
         self.go_row.setVisible(on)

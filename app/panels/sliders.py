@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..numbers import fixed_text, short_text
 from ..qt_utils import signals_blocked
 from .number_spin import ExactSpinBox, spin_units
 
@@ -38,8 +39,7 @@ STANDARD_GRAVITY = (0.0, 0.0, -9.80665)
 
 def torque_text(value: float, unit: str, prefix: str = "") -> str:
     """A torque as the Joints panel shows it: 2 decimals, 3 below 1 (no "-0", no "1e-17")."""
-    v = float(value) if abs(value) > 1e-9 else 0.0
-    return f"{prefix}{v:.{2 if abs(v) >= 1 else 3}f} {unit}"
+    return f"{prefix}{fixed_text(value, 2 if abs(value) >= 1 else 3)} {unit}"
 
 
 def torque_rows(tree) -> list[tuple[str, str]]:
@@ -114,7 +114,7 @@ class JointRow:
             self.spin.setSingleStep(self.panel.step.value())  # the step is in the shown unit
             self.spin.setSuffix(("°" if self.panel.degrees else " rad") if self.kind == "angle"
                                 else (" mm" if self.panel.millimetres else " m"))
-        self.limits.setText(f"[{self.lo * k:.4g}, {self.hi * k:.4g}]")
+        self.limits.setText(f"[{short_text(self.lo * k, 4)}, {short_text(self.hi * k, 4)}]")
 
     def show(self, value: float) -> None:
         key = (value, self.scale(), self.spin.decimals())
@@ -466,7 +466,7 @@ class JointsPanel(QWidget):
             where = ("tree.gravity" if np.any(tree.gravity)
                      else "standard gravity along −z (the robot sets no gravity)")
             tip = (f"Gravity torque: what the joint must give to hold the robot still here, under "
-                   f"g = ({g[0]:g}, {g[1]:g}, {g[2]:g}) m/s², {where}")
+                   f"g = ({short_text(g[0])}, {short_text(g[1])}, {short_text(g[2])}) m/s², {where}")
             for row in self.rows.values():
                 row.torque.setToolTip(tip)
                 row.torque.setText("")

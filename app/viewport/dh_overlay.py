@@ -25,6 +25,7 @@ from PySide6.QtCore import QPointF, QRectF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QVector3D
 
 from ..dh_colors import rgba
+from ..numbers import fixed_text
 from .labels import project_points, view_mvp
 
 #: elementary motions of A_i, in order, per convention
@@ -286,8 +287,8 @@ class Sketch:
 def value_text(param: str, value: float) -> str:
     if param in ("theta", "alpha"):
         deg = math.degrees(value)
-        return f"{deg:.1f}°" if abs(deg - round(deg)) > 0.05 else f"{round(deg):d}°"
-    return f"{value:.3f} m"
+        return f"{fixed_text(deg, 1)}°" if abs(deg - round(deg)) > 0.05 else f"{fixed_text(deg, 0)}°"
+    return f"{fixed_text(value, 3)} m"
 
 
 def sketch_link(sk: Sketch, chain: DHChain, i: int, F_prev: np.ndarray, qi: float, scale: float) -> None:
@@ -422,8 +423,9 @@ class DHTextItem(GLGraphicsItem):
 
 
 class DHOverlay:
-    """Draws the DH overlay in ``view`` for ``doc``: the selected link always, every link of
-    the chain when ``state.show_all``; and ``state.ghost`` (a 4×4 or None). Read-only: it
+    """Draws the DH overlay in ``view`` for ``doc``: every link of the chain when
+    ``state.show_all`` (View ▸ DH parameters), the selected link when ``state.show_selected``
+    (the Explain dock), nothing otherwise; and ``state.ghost`` (a 4×4 or None). Read-only: it
     listens to the document and the teach state and never edits either."""
 
     def __init__(self, view, doc, state) -> None:
@@ -463,13 +465,14 @@ class DHOverlay:
         """The chain to draw, recomputed only when the tree, the selection or the convention
         changed, and only when something will be drawn: the selected link, or every link."""
         tree, selected = self.doc.tree, self.doc.selection
-        key = (tree.revision, selected, self.state.convention, self.state.show_all)
+        key = (tree.revision, selected, self.state.convention, self.state.show_all, self.state.show_selected)
         if key == self._key and tree is self._tree:  # the tree itself: an id may be reused
             return
         self._key, self._tree = key, tree
         self.chain, self.problem = None, ""
-        if not self.state.show_all and (selected is None or selected == tree.base_name):
-            return  # nothing selected and not every link: nothing drawn, nothing computed
+        if not self.state.show_all and (not self.state.show_selected or selected is None
+                                        or selected == tree.base_name):
+            return  # View ▸ DH parameters off and no link explained: nothing drawn, nothing computed
         tip = chain_tip(tree, selected)
         if tip is None:
             self.problem = "the robot has no bodies"
@@ -486,7 +489,7 @@ class DHOverlay:
         scale = getattr(view, "_scale", 0.1)
         k = view.labels.font.pointSizeF() / 10  # presentation mode: larger text, thicker lines
         self.link = chain.link_of(tree, self.doc.selection) if chain else None
-        want = self.state.show_all or self.link is not None
+        want = self.state.show_all or (self.state.show_selected and self.link is not None)
         links: list[int] = []
         legend: list[list[tuple[str, tuple]]] = []
         q = self.doc.configuration
@@ -534,9 +537,18 @@ class DHOverlay:
                 lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))
         else:
             lines.append([(f"DH parameters, {kind}", NEUTRAL)])
-        if chain.extracted:
+        if chain.extracted and self.doc.from_file and not self._frames_are_body_frames(chain):
+            # a robot built in the app has no file whose frames these could differ from
             lines.append([(URDF_LEGEND, NEUTRAL)])
         return lines
+
+    def _frames_are_body_frames(self, chain: DHChain) -> bool:
+        """True when the DH frames (at the current configuration) are the chain bodies' own
+        (modified DH of a chain whose joints are on the bodies' z axes)."""
+        tree = self.doc.tree
+        P = self.doc.poses()
+        idx = [tree.index_of(b) for b in chain.bodies]
+        return len(self.frames) == len(idx) + 1 and bool(np.abs(self.frames[1:] - P[idx]).max() <= 1e-9)
 
     def _update_ghost(self, scale: float, k: float) -> None:
         T = self.state.ghost

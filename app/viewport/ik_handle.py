@@ -4,6 +4,10 @@ Like MATLAB's ``interactiveRigidBodyTree`` marker: three arrows along the body's
 along one axis, three rings turn it about one axis, the centre moves it in the view plane. Each
 mouse move solves IK warm-started from the current configuration; the whole drag is one undo
 step. A target the body cannot reach keeps the best configuration found and turns the handle red.
+
+A chain that cannot hold an orientation (fewer than six joints move the body, or their axes do
+not span every rotation) is dragged by its origin alone, any orientation, and has no rings;
+so is any chain while ``position_only`` is on (View ▸ IK position only, the viewport tool bar).
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ class IkHandle:
         self.size = 0.1
         self.reached = True
         self.last_result = None  # the last IKResult of a drag
+        self.position_only = False  # the user's toggle: drag the origin, any orientation
+        self.holds_orientation = True  # False: the body's chain cannot (see orientation_holdable)
         self._grab: dict | None = None
         self.arrows = gl.GLLinePlotItem(mode="lines", width=4, antialias=True)
         self.rings = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
@@ -82,6 +88,27 @@ class IkHandle:
         """Shown and draggable: switched on, and the viewport's tool is the pose handle (Q)."""
         return self.enabled and getattr(self.view, "tool", "pose") == "pose"
 
+    @property
+    def free_orientation(self) -> bool:
+        """True when a drag moves the origin only (the toggle, or a chain that cannot hold one)."""
+        return self.position_only or not self.holds_orientation
+
+    def orientation_holdable(self, body: str) -> bool:
+        """Whether ``body``'s joints can hold an orientation while its origin moves: at least
+        six of them move it and their rotation rows have rank 3 (a planar or a five-axis arm
+        cannot; holding its orientation, the drag did not follow the mouse)."""
+        doc = self.view.doc
+        try:
+            J = doc.tree.geometric_jacobian(doc.configuration, body)
+        except KineTreeError:
+            return True
+        moving = int((np.abs(J).max(axis=0) > 1e-12).sum()) if J.size else 0
+        return moving >= 6 and int(np.linalg.matrix_rank(J[:3], tol=1e-9)) == 3
+
+    def set_position_only(self, on: bool) -> None:
+        self.position_only = bool(on)
+        self.refresh()
+
     def refresh(self) -> None:
         """Follow the document (pose, selection, tree) unless a drag draws the target."""
         if self._grab is None:
@@ -89,6 +116,7 @@ class IkHandle:
             if self.body is not None:
                 self.pose = self.view.doc.poses()[self.view.doc.tree.body_names.index(self.body)]
                 self.reached = True
+                self.holds_orientation = self.orientation_holdable(self.body)
         self.size = 2.2 * self.view.frame_size
         self._draw()
 
@@ -107,6 +135,7 @@ class IkHandle:
         shown = self.body is not None
         for item in (self.arrows, self.rings, self.centre):
             item.setVisible(shown)
+        self.rings.setVisible(shown and not self.free_orientation)  # nothing to turn
         if not shown:
             return
         R, o = self.pose[:3, :3], self.pose[:3, 3]
@@ -145,7 +174,7 @@ class IkHandle:
                 best = (d, ("axis", k))
         if best is not None:  # an arrow is the smaller target: it wins over a ring crossing it
             return best[1]
-        for k in range(3):
+        for k in range(0 if self.free_orientation else 3):  # no rings: nothing to turn
             ring = px[4 + k * (RING_SEGMENTS + 1): 4 + (k + 1) * (RING_SEGMENTS + 1)]
             d = min(_segment_distance(p, ring[i], ring[i + 1]) for i in range(RING_SEGMENTS))
             if d <= PICK_PX and (best is None or d < best[0]):
@@ -166,7 +195,10 @@ class IkHandle:
             return False
         kind, k = part
         o, d = mouse_ray(self.view, x, y)
-        self._grab = {"kind": kind, "axis": k, "start": self.pose.copy(), "normal": d,
+        # the centre moves in the view plane: square to the view's axis (not to the ray under
+        # the cursor, which tilts it: a planar arm seen from above got targets off its plane)
+        forward = mouse_ray(self.view, self.view.width() / 2, self.view.height() / 2)[1]
+        self._grab = {"kind": kind, "axis": k, "start": self.pose.copy(), "normal": forward,
                       "drag": self.view.doc.begin_drag(), "hit": None, "q0": self.view.doc.configuration.copy()}
         self._grab["hit"] = self._hit(o, d)
         return True
@@ -232,7 +264,8 @@ class IkHandle:
         if self._grab is not None:
             self.pose = np.array(target, dtype=float)  # drawn at the target while dragging
         try:
-            result = self.view.doc.move_body_to(body, target, drag, live=drag is not None)
+            result = self.view.doc.move_body_to(body, target, drag, live=drag is not None,
+                                                position_only=self.free_orientation)
         except KineTreeError:
             return False
         self.last_result = result

@@ -20,6 +20,7 @@ from .labels import LabelsItem, draw_labels, label_order, project_points, view_m
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .meshes import SHADER, visual_mesh
 from .picking import Picker
+from .toolbar import ViewportToolbar
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class RobotViewport(gl.GLViewWidget):
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
         self.frame_handle = FrameHandle(self)  # drag the selected body's frame: its joint transform
         self.picker = Picker(self)  # click or hover: the body under the cursor
+        self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
         self.addItem(self.labels)

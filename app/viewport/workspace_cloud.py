@@ -15,6 +15,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter
 
+from ..numbers import fixed_text, short_text
 from .labels import view_mvp
 
 #: Points drawn while the camera moves (the whole cloud when still).
@@ -44,9 +45,9 @@ def range_texts(lo: float, hi: float) -> tuple[str, str]:
     """The legend's end values, with the decimals that give ``hi`` three significant digits
     (a minimum of 1e-8 next to 0.12 reads "0.000", not "1.01e-08")."""
     if not (np.isfinite(lo) and np.isfinite(hi)) or hi <= 0 or not 1e-4 <= hi < 1e5:
-        return f"{lo:.3g}", f"{hi:.3g}"
+        return short_text(lo, 3), short_text(hi, 3)
     decimals = max(0, 2 - int(np.floor(np.log10(hi))))
-    return f"{lo:.{decimals}f}", f"{hi:.{decimals}f}"
+    return fixed_text(lo, decimals), fixed_text(hi, decimals)
 
 
 class CloudImage(GLGraphicsItem):

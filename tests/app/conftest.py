@@ -40,6 +40,19 @@ def make_window(qtbot, tmp_path, autosave_dir, monkeypatch):
 
 
 @pytest.fixture
+def screen_size(monkeypatch):
+    """``screen_size(w, h)``: the screens' available area is w×h from then on (pytest-xvfb's
+    screen is 800×600; View ▸ Reset layout fits the window into the screen)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    def set_size(width: int, height: int) -> None:
+        monkeypatch.setattr(QScreen, "availableGeometry", lambda _s: QRect(0, 0, width, height))
+
+    return set_size
+
+
+@pytest.fixture
 def window(make_window) -> MainWindow:
     return make_window()
 

@@ -78,6 +78,10 @@ def test_a_dimension_line_drawn_in_its_colour_and_following_a_slider(planar, qtb
     assert on_line(before, vp, [1, 0, 0], [1.5, 0, 0]) == 0
     w.doc.select("link2")
     qtbot.wait(50)
+    # selected, but View ▸ DH parameters off: still none
+    assert on_line(image_array(vp.grabFramebuffer()), vp, [1, 0, 0], [1.5, 0, 0]) == 0
+    w.findChild(QAction, "dhOverlayAction").trigger()
+    qtbot.wait(50)
     overlay = w.dh_overlay
     assert overlay.link == 2
     # a₂ runs along the common normal from frame 1 (d₂ = 0, so at its origin) to frame 2
@@ -140,6 +144,7 @@ def test_urdf_chain_shows_extracted_frames_and_a_legend(window, qtbot, tmp_path)
     window.doc.open(path)
     window.doc.set_configuration(np.array([0.3, -0.5]))
     window.doc.select("l2")
+    window.findChild(QAction, "dhOverlayAction").trigger()
     qtbot.wait(50)
     overlay = window.dh_overlay
     assert overlay.chain.extracted and overlay.link == 2

@@ -191,6 +191,7 @@ def test_overlay_extracts_only_what_it_draws_and_reuses_it_after_undo(window, mo
     calls = []
     real = overlay_module.dh_chain_to
     monkeypatch.setattr(overlay_module, "dh_chain_to", lambda *a: calls.append(a[1]) or real(*a))
+    window.teach.set_show_selected(True)  # the selected link drawn, as with the Explain dock open
     window.doc.open("quadruped")  # no DH rows: every chain is extract_dh's
     window.doc.select(None)
     window.doc.set_configuration(window.doc.tree.random_configuration())

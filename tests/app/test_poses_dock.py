@@ -44,7 +44,8 @@ def click_row(window, name: str, double: bool = False) -> None:
     click(lst.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pos)
 
 
-def test_dock_hidden_by_default_then_a_tab_beside_the_pose_dock(window, qtbot):
+def test_dock_hidden_by_default_then_a_tab_beside_the_pose_dock(window, qtbot, screen_size):
+    screen_size(1280, 800)
     window.resize(1280, 800)
     window.reset_layout()
     settle(qtbot, 60)

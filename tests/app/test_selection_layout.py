@@ -253,7 +253,8 @@ def dh_rows_visible(window) -> int:
                for r in range(window.dh.model.rowCount()) for c in (0, 7)) // 2
 
 
-def test_default_layout_at_1280x800_shows_every_control(window, qtbot):
+def test_default_layout_at_1280x800_shows_every_control(window, qtbot, screen_size):
+    screen_size(1280, 800)
     window.resize(1280, 800)
     window.reset_layout()
     window.doc.open("puma560")
@@ -324,7 +325,8 @@ def test_a_saved_layout_of_the_old_version_is_ignored(make_window, tmp_path):
     assert again.tabifiedDockWidgets(again.docks["bodiesDock"]) == [again.docks["jointDock"]]
 
 
-def test_larger_text_at_1920x1080_keeps_six_sliders(make_window, qtbot):
+def test_larger_text_at_1920x1080_keeps_six_sliders(make_window, qtbot, screen_size):
+    screen_size(1920, 1080)
     base = QApplication.font().pointSizeF()
     window = make_window("big.ini")
     try:

@@ -1,0 +1,73 @@
+"""The viewport's tool bar: a small row of tool buttons over the view's top-left corner.
+
+Each viewport tool (the IK handle today; pose, move and rotate handles later) adds its
+checkable actions with :meth:`ViewportToolbar.add_tool`; an ``exclusive`` group makes the
+buttons of tools that cannot be active together behave as radio buttons. The same actions sit
+in the View menu, so every button has a menu entry and a shortcut.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QToolBar, QToolButton, QWidget
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+MARGIN = 6  # pixels from the view's top-left corner
+STYLE = ("QToolBar#viewportToolbar { background: rgba(30, 30, 34, 170); border: none; border-radius: 4px;"
+         " padding: 1px; spacing: 2px; }"
+         " QToolBar#viewportToolbar QToolButton { color: #ddd; padding: 2px 6px; border-radius: 3px; }"
+         " QToolBar#viewportToolbar QToolButton:checked { background: #2f6db5; color: white; }"
+         " QToolBar#viewportToolbar QToolButton:hover { background: rgba(255, 255, 255, 40); }")
+
+
+class ViewportToolbar(QToolBar):
+    """Tool buttons floating over ``view`` (a child widget, not a main-window tool bar)."""
+
+    def __init__(self, view: QWidget) -> None:
+        super().__init__(view)
+        self.setObjectName("viewportToolbar")
+        self.setMovable(False)
+        self.setFloatable(False)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.setStyleSheet(STYLE)
+        self.groups: dict[str, QActionGroup] = {}
+        self.move(MARGIN, MARGIN)
+        self.hide()  # until a tool is added
+
+    def add_tool(self, action: QAction, group: str | None = None, exclusive: bool = False) -> QToolButton:
+        """A button for ``action``; actions of one ``group`` sit together (``exclusive``: one
+        checked at a time), groups apart by a separator. Returns the button."""
+        if group is not None:
+            if group not in self.groups:
+                if self.actions():
+                    self.addSeparator()
+                self.groups[group] = QActionGroup(self)
+                self.groups[group].setExclusive(exclusive)
+            self.groups[group].addAction(action)
+        self.addAction(action)
+        self.adjustSize()
+        self.show()
+        return self.widgetForAction(action)
+
+
+def install_ik_tools(window: MainWindow, menu) -> None:
+    """View ▸ Inverse kinematics handle and View ▸ IK position only (both remembered), also
+    as buttons in the viewport's tool bar."""
+    handle = window.viewport.ik_handle
+    show = window._toggle(menu, "&Inverse kinematics handle", handle.set_enabled, "ikHandle", True,
+                          "I", name="ikHandleAction")
+    show.setIconText("IK")
+    show.setToolTip("Show the handle: drag the selected body (or the end effector), the robot follows (I)")
+    position = window._toggle(menu, "IK &position only", handle.set_position_only, "ikPositionOnly", False,
+                              "Shift+I", name="ikPositionOnlyAction")
+    position.setIconText("Position only")
+    position.setToolTip("The IK drag moves the body's origin and lets its orientation follow (always so "
+                        "on a chain that cannot hold an orientation, with fewer than six joints)")
+    bar = window.viewport.toolbar
+    bar.add_tool(show, "ik")
+    bar.add_tool(position, "ik")
