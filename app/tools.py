@@ -6,35 +6,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QComboBox
 
 from .qt_utils import menu_named
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
+#: Steps (mm) a frame move can snap to; 10 mm by default.
+STEPS_MM = (1, 5, 10, 50, 100)
 TOOLS = (("pose", "&Pose handle (joints follow)", "Q"), ("move", "&Move frame", "W"),
          ("rotate", "&Rotate frame", "E"))
 
 
 def install_tools(window: MainWindow) -> dict[str, QAction]:
-    """View ▸ Tool: one checkable action per tool (exclusive), and the handle axes toggle."""
+    """View ▸ Tool: one checkable action per tool (exclusive), the handle axes toggle and the
+    snapping step; the same as buttons in the viewport's tool bar."""
     view = window.viewport
+    bar = view.toolbar
     menu = menu_named(window, "&View").addMenu("&Tool")
-    group = QActionGroup(window)
     actions = {}
     for tool, text, key in TOOLS:
         a = QAction(text, window, checkable=True)
         a.setShortcut(QKeySequence(key))
         a.setObjectName(f"{tool}ToolAction")
+        a.setIconText(f"{text.replace('&', '').split(' ')[0]} ({key})")
+        a.setToolTip(f"{text.replace('&', '')} ({key})")
         a.setChecked(tool == view.tool)
         a.triggered.connect(lambda _on=False, t=tool: view.set_tool(t))
-        group.addAction(a)
         menu.addAction(a)
+        bar.add_tool(a, "tool", exclusive=True)
         actions[tool] = a
     menu.addSeparator()
     parent_axes = QAction("Move and rotate along the &parent's axes", window, checkable=True)
     parent_axes.setObjectName("parentAxesAction")
+    parent_axes.setIconText("Parent axes")
 
     def set_parent_axes(on: bool) -> None:
         view.frame_handle.local = not on
@@ -42,5 +49,27 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
 
     parent_axes.toggled.connect(set_parent_axes)
     menu.addAction(parent_axes)
+    bar.add_tool(parent_axes, "frame")
     actions["parent_axes"] = parent_axes
+    step = QComboBox(bar)
+    step.setObjectName("snapStep")
+    step.setToolTip("The step a frame move snaps to (Ctrl while dragging: no snapping)")
+    for mm in STEPS_MM:
+        step.addItem(f"{mm:g} mm", mm / 1000)
+    step.setCurrentIndex(STEPS_MM.index(10))
+    step.currentIndexChanged.connect(lambda _i: setattr(view.frame_handle, "step", step.currentData()))
+    step_action = bar.addWidget(step)
+    actions["step"] = step
+    ik_only = [a for a in bar.actions() if a.objectName() == "ikPositionOnlyAction"]
+
+    def follow(tool: str) -> None:  # the buttons of the tool in use only: the bar fits a small view
+        actions[tool].setChecked(True)
+        for a in (parent_axes, step_action):
+            a.setVisible(tool != "pose")
+        for a in ik_only:
+            a.setVisible(tool == "pose")
+        bar.adjustSize()
+
+    view.toolChanged.connect(follow)
+    follow(view.tool)
     return actions

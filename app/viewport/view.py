@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.channels import is_axial
 from OpenGL import GL
-from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
 
 from ..changes import TreeChange
@@ -50,6 +50,8 @@ def _qmatrix(T: np.ndarray) -> QMatrix4x4:
 class RobotViewport(gl.GLViewWidget):
     """Draws the document's robot. Items are rebuilt on ``treeChanged`` only; on
     ``configurationChanged`` their vertex data and transforms are updated in place."""
+
+    toolChanged = Signal(str)  # "pose", "move" or "rotate"
 
     def __init__(self, doc: RobotDocument, parent=None) -> None:
         super().__init__(parent)
@@ -500,6 +502,7 @@ class RobotViewport(gl.GLViewWidget):
         self.tool = tool
         self.ik_handle.refresh()
         self.frame_handle.refresh()
+        self.toolChanged.emit(tool)
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape:

@@ -157,3 +157,21 @@ def test_a_dh_body_is_not_turned_into_a_matrix(make_window, qtbot):
     assert doc.tree.get_body("link3").joint.dh_parameters is not None
     assert np.allclose(doc.pose_of("link3"), T0) and doc.undo_stack.count() == 0
     assert messages and "DH table" in messages[-1]
+
+
+def test_the_viewport_tool_bar_switches_tools_and_sets_the_step(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    bar = vp.toolbar
+    button = bar.widgetForAction(win.tool_actions["move"])
+    QTest.mouseClick(button, LEFT, NONE)
+    assert vp.tool == "move" and vp.frame_handle.body == "fore"
+    step = win.tool_actions["step"]
+    assert step.isVisible() and step.currentText() == "10 mm"
+    step.setCurrentIndex(step.findText("50 mm"))  # as picking it in the open list does
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 80)
+    drag(vp, start, end)
+    moved = (doc.pose_of("fore")[:3, 3] - T0[:3, 3]) @ T0[:3, 0]
+    assert moved > 0.04 and abs(moved / 0.05 - round(moved / 0.05)) < 1e-9
+    QTest.mouseClick(bar.widgetForAction(win.tool_actions["pose"]), LEFT, NONE)
+    assert vp.tool == "pose" and not step.isVisible() and win.tool_actions["pose"].isChecked()
