@@ -188,7 +188,12 @@ class MainWindow(QMainWindow):
         v.addSeparator()
         for preset, key in (("iso", "0"), ("front", "1"), ("side", "3"), ("top", "7")):
             self._action(v, f"{preset.capitalize()} view", lambda _=False, p=preset: self.viewport.set_view(p), key)
-        self._action(v, "&Fit", self.viewport.fit, "F")
+        self._action(v, "&Fit", lambda: self.viewport.fit(), "F")
+        self._action(v, "Fit &selection", lambda: self.viewport.fit(selection=True), "Shift+F",
+                     name="fitSelectionAction")
+        ortho = self._action(v, "&Orthographic", self.viewport.camera.set_ortho, "5", name="orthoAction")
+        ortho.setCheckable(True)
+        self.viewport.orthoChanged.connect(ortho.setChecked)
         labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
         labels.setCheckable(True)
         labels.setChecked(True)

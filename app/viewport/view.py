@@ -9,11 +9,12 @@ import pyqtgraph.opengl as gl
 from kinetree.core.channels import is_axial
 from OpenGL import GL
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter, QVector3D
+from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter
 
 from ..changes import TreeChange
 from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
+from .camera import Camera
 from .frame_handle import FrameHandle
 from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
@@ -36,7 +37,6 @@ ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
-VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
 #: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;
 #: thousands of bodies naming a mesh each would otherwise fill the memory). Meshes past it are
 #: not drawn, with a warning.
@@ -52,6 +52,7 @@ class RobotViewport(gl.GLViewWidget):
     ``configurationChanged`` their vertex data and transforms are updated in place."""
 
     toolChanged = Signal(str)  # "pose", "move" or "rotate"
+    orthoChanged = Signal(bool)  # the projection became orthographic (True) or perspective
 
     def __init__(self, doc: RobotDocument, parent=None) -> None:
         super().__init__(parent)
@@ -66,6 +67,7 @@ class RobotViewport(gl.GLViewWidget):
         self._scale = 0.1
         self.grid = gl.GLGridItem()
         self.addItem(self.grid)
+        self.camera = Camera(self)  # orthographic views, fit, the grid's spacing and label
         self.base_triad = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
         self.triads = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
         self.selected_triad = gl.GLLinePlotItem(mode="lines", width=7, antialias=True)
@@ -126,6 +128,7 @@ class RobotViewport(gl.GLViewWidget):
         self.links.setData(color=t["link"])
         self.axes.setData(color=t["axis"])
         self.labels.set_data(color=QColor(*t["label"]))
+        self.camera.letters.set_data(color=QColor(*t["label"]))
         self.update()
 
     LINE_WIDTHS = {"base_triad": 3, "triads": 3, "selected_triad": 7, "links": 6, "axes": 2}
@@ -204,25 +207,20 @@ class RobotViewport(gl.GLViewWidget):
         return P
 
     def set_view(self, preset: str) -> None:
-        elevation, azimuth = VIEW_PRESETS[preset]
-        self.setCameraPosition(elevation=elevation, azimuth=azimuth)
+        """``iso`` (perspective), ``front``, ``side`` or ``top`` (orthographic)."""
+        self.camera.set_view(preset)
 
-    def fit(self) -> None:
-        """Frame the whole robot: the base, every body origin and every visual at the current pose."""
-        pts = [np.zeros((1, 3)), self._poses[:, :3, 3].reshape(-1, 3)]
-        P = self._batch_poses()
-        for p in self._parts:  # the corners of each visual's box, placed
-            lo, hi = p.vertices.min(axis=0), p.vertices.max(axis=0)
-            box = np.array(np.meshgrid(*zip(lo, hi))).reshape(3, -1).T
-            pts.append(box @ P[p.slot, :3, :3].T + P[p.slot, :3, 3])
-        P = np.concatenate([self._poses, np.eye(4)[None]])  # index -1: the base
-        for i, item, V in self._meshes:
-            pts.append(item.opts["meshdata"].vertexes() @ (P[i] @ V)[:3, :3].T + (P[i] @ V)[:3, 3])
-        pts = np.vstack(pts)
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        center = (lo + hi) / 2
-        radius = max(float(np.linalg.norm(hi - lo)) / 2, 0.3) + 2 * self._scale
-        self.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=radius * 2.4)
+    def projectionMatrix(self, region, viewport):  # noqa: N802 - pyqtgraph's name
+        m = self.camera.projection(region, viewport)
+        return m if m is not None else super().projectionMatrix(region, viewport)
+
+    def paintGL(self, *args, **kwargs) -> None:  # noqa: N802
+        self.camera.update_grid()
+        super().paintGL(*args, **kwargs)
+
+    def fit(self, selection: bool = False) -> None:
+        """Frame the whole robot in any window shape (``selection``: the selected subtree)."""
+        self.camera.fit(selection)
 
     # --- scene construction (tree changed) ---------------------------------------------------
     def _on_tree_changed(self, change: TreeChange | None = None) -> None:
@@ -253,8 +251,6 @@ class RobotViewport(gl.GLViewWidget):
         links = links[links > 1e-6]
         typical = float(np.median(links)) if links.size else 0.3
         self._scale = float(np.clip(0.5 * typical, 0.03 * max(extent, 0.3), 0.15 * max(extent, 0.3)))
-        self.grid.setSize(max(2.0, 4 * extent), max(2.0, 4 * extent))
-        self.grid.setSpacing(0.1 if extent < 2 else 0.5, 0.1 if extent < 2 else 0.5)
         movable = [i for i, b in enumerate(bodies) if is_axial(b.joint)]
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
@@ -298,6 +294,7 @@ class RobotViewport(gl.GLViewWidget):
         s = self._scale * 1.3
         self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
                                 color=AXIS_COLORS)
+        self.camera.place_axis_letters(s, QColor(*THEMES[self.theme]["label"]))
         self._on_configuration_changed(interacting=False)
 
     def _place_parts(self, owned: list[tuple[str, list[Part]]], reset: bool, renamed) -> bool:

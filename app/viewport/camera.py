@@ -1,0 +1,152 @@
+"""The viewport's camera as the 3D tools people know it: front/side/top views drawn orthographic
+(key 5 toggles, as in Blender), Fit that frames the robot in any window shape, Fit selection,
+a grid whose spacing follows the zoom and says what it is, and x/y/z letters on the world axes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QMatrix4x4, QVector3D
+from PySide6.QtWidgets import QLabel
+
+from .labels import LabelsItem
+
+VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
+#: Grid lines across the view, about: the spacing is the 1-2-5 step nearest distance / this.
+GRID_LINES = 12
+
+
+def nice_step(length: float) -> float:
+    """The 1, 2 or 5 × 10^k nearest (in ratio) to ``length``."""
+    if not math.isfinite(length) or length <= 0:
+        return 0.1
+    k = math.floor(math.log10(length))
+    return min((m * 10.0 ** e for e in (k, k + 1) for m in (1, 2, 5)), key=lambda s: abs(math.log(s / length)))
+
+
+def length_text(metres: float) -> str:
+    """0.01 → "1 cm", 0.5 → "50 cm", 2 → "2 m", 0.002 → "2 mm"."""
+    if metres >= 1:
+        return f"{metres:g} m"
+    if metres >= 0.01:
+        return f"{metres * 100:g} cm"
+    return f"{metres * 1000:g} mm"
+
+
+class Camera:
+    """Owns the projection (perspective or orthographic), the fit and the grid of ``view``."""
+
+    def __init__(self, view) -> None:
+        self.view = view
+        self.ortho = False
+        self.grid_step = 0.0
+        self.grid_label = QLabel(view)
+        self.grid_label.setObjectName("gridLabel")
+        self.grid_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgba(20, 24, 32, 150); padding: 2px 6px;"
+                                      " border-radius: 3px; }")
+        self.letters = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))
+        self.letters.setDepthValue(99)
+        view.addItem(self.letters)
+        self._seen = None  # the camera distance and projection the grid was made for
+
+    # --- projection ----------------------------------------------------------------------------
+    def projection(self, region, viewport) -> QMatrix4x4 | None:
+        """The orthographic projection matching the perspective one at the focus distance (None:
+        perspective)."""
+        if not self.ortho:
+            return None
+        x0, y0, w, h = viewport
+        dist = self.view.opts["distance"]
+        r = dist * math.tan(0.5 * math.radians(self.view.opts["fov"]))
+        t = r * h / max(w, 1)
+        left, right = r * ((region[0] - x0) * (2.0 / w) - 1), r * ((region[0] + region[2] - x0) * (2.0 / w) - 1)
+        bottom, top = t * ((region[1] - y0) * (2.0 / h) - 1), t * ((region[1] + region[3] - y0) * (2.0 / h) - 1)
+        m = QMatrix4x4()
+        m.ortho(left, right, bottom, top, -dist * 1000.0, dist * 1000.0)
+        return m
+
+    def set_ortho(self, on: bool) -> None:
+        if bool(on) != self.ortho:
+            self.ortho = bool(on)
+            self.view.orthoChanged.emit(self.ortho)
+        self.view.update()
+
+    def set_view(self, preset: str) -> None:
+        """Iso (perspective) or front/side/top (orthographic, as a drawing)."""
+        elevation, azimuth = VIEW_PRESETS[preset]
+        self.view.setCameraPosition(elevation=elevation, azimuth=azimuth)
+        self.set_ortho(preset != "iso")
+
+    # --- fit -----------------------------------------------------------------------------------
+    def fit(self, selection: bool = False) -> None:
+        """Frame the whole robot (the base, every body origin and every visual at the current
+        pose) in any window shape; ``selection``: the selected body and its subtree only."""
+        view = self.view
+        tree = view.doc.tree
+        shown = None
+        if selection and view.doc.selection is not None:
+            sel = view.doc.selection
+            names = {sel, *tree.descendants(sel)} if sel != tree.base_name else None
+            if names is not None:
+                shown = np.array([n in names for n in [tree.base_name, *tree.body_names]])
+        pts = [np.zeros((1, 3)), view._poses[:, :3, 3].reshape(-1, 3)]
+        if shown is not None:
+            pts = [np.vstack(pts)[shown]]
+        P = view._batch_poses()
+        label_of_slot = {int(s): k for k, s in enumerate(view._slot_of_index)}
+        for p in view._parts:  # the corners of each visual's box, placed
+            if shown is not None and not shown[label_of_slot.get(p.slot, 0)]:
+                continue
+            lo, hi = p.vertices.min(axis=0), p.vertices.max(axis=0)
+            box = np.array(np.meshgrid(*zip(lo, hi))).reshape(3, -1).T
+            pts.append(box @ P[p.slot, :3, :3].T + P[p.slot, :3, 3])
+        P = np.concatenate([view._poses, np.eye(4)[None]])  # index -1: the base
+        for i, item, V in view._meshes:
+            if shown is None or shown[i + 1]:
+                pts.append(item.opts["meshdata"].vertexes() @ (P[i] @ V)[:3, :3].T + (P[i] @ V)[:3, 3])
+        self.fit_points(np.vstack(pts), margin=view._scale)
+
+    def fit_points(self, pts: np.ndarray, margin: float = 0.0) -> None:
+        """Put ``pts`` (n, 3) inside the view, whatever its width and height."""
+        pts = pts[np.all(np.isfinite(pts), axis=1)]
+        if not len(pts):
+            return
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        center = (lo + hi) / 2
+        radius = float(np.linalg.norm(pts - center, axis=1).max()) + margin
+        radius = max(radius, 0.05)
+        w, h = max(self.view.width(), 1), max(self.view.height(), 1)
+        half_h = 0.5 * math.radians(self.view.opts["fov"])  # pyqtgraph's fov is the horizontal one
+        half_v = math.atan(math.tan(half_h) * h / w)
+        # the sphere round the points inside the narrower of the two angles, with 8% to spare
+        distance = 1.08 * radius / math.sin(min(half_h, half_v))
+        self.view.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=distance)
+
+    # --- grid and world axes -----------------------------------------------------------------
+    def update_grid(self) -> None:
+        """Grid spacing follows the zoom (1-2-5 steps), and the label in the corner says it."""
+        view = self.view
+        key = (round(view.opts["distance"], 9), self.ortho, view.width())
+        if key == self._seen:
+            return
+        self._seen = key
+        visible = 2 * view.opts["distance"] * math.tan(0.5 * math.radians(view.opts["fov"]))
+        step = nice_step(visible / GRID_LINES)
+        if step != self.grid_step:
+            self.grid_step = step
+            size = step * 40
+            view.grid.setSpacing(step, step)
+            view.grid.setSize(size, size)
+            self.grid_label.setText(f"grid {length_text(step)}")
+            self.grid_label.adjustSize()
+        self.grid_label.move(8, view.height() - self.grid_label.height() - 8)
+
+    def place_axis_letters(self, length: float, color: QColor) -> None:
+        """x, y, z at the tips of the world axes (drawn ``length`` long)."""
+        s = 1.18 * length
+        self.letters.set_data(texts=["x", "y", "z"], positions=np.array([[s, 0, 0], [0, s, 0], [0, 0, s]]),
+                              color=color)
