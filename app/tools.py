@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 #: Steps (mm) a frame move can snap to; 10 mm by default.
 STEPS_MM = (1, 5, 10, 50, 100)
 TOOLS = (("pose", "&Pose handle (joints follow)", "Q"), ("move", "&Move frame", "W"),
-         ("rotate", "&Rotate frame", "E"))
+         ("rotate", "&Rotate frame", "E"), ("measure", "Mea&sure", "R"))
 
 
 def install_tools(window: MainWindow) -> dict[str, QAction]:
@@ -30,6 +31,10 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     for tool, text, key in TOOLS:
         a = QAction(text, window, checkable=True)
         a.setShortcut(QKeySequence(key))
+        # a letter typed in a panel (a DH cell's R/P, a name) is not a tool switch: the keys
+        # work while the viewport has the focus (a click in it gives it), the menu anywhere
+        a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        view.addAction(a)
         a.setObjectName(f"{tool}ToolAction")
         a.setIconText(f"{text.replace('&', '').split(' ')[0]} ({key})")
         a.setToolTip(f"{text.replace('&', '')} ({key})")
@@ -65,7 +70,7 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     def follow(tool: str) -> None:  # the buttons of the tool in use only: the bar fits a small view
         actions[tool].setChecked(True)
         for a in (parent_axes, step_action):
-            a.setVisible(tool != "pose")
+            a.setVisible(tool in ("move", "rotate"))
         for a in ik_only:
             a.setVisible(tool == "pose")
         bar.adjustSize()

@@ -146,9 +146,15 @@ class Picker:
 
     def surface_at(self, x: float, y: float) -> int | None:
         """The body whose drawn surface is nearest the camera under (x, y)."""
+        hit = self.surface_point(x, y)
+        return None if hit is None else hit[0]
+
+    def surface_point(self, x: float, y: float) -> tuple[int, np.ndarray] | None:
+        """The body whose drawn surface is nearest the camera under (x, y), and the world point
+        where the mouse ray meets it."""
         o, d = mouse_ray(self.view, x, y)
         hit = self._geometry().hit(self.view._slot_poses(), o, d)
-        return None if hit is None else hit[0]
+        return None if hit is None else (hit[0], o + hit[1] * d)
 
     def body_at(self, x: float, y: float) -> int | None:
         """The body under (x, y) (a frame or label drawn on top wins over a surface), or None."""

@@ -19,6 +19,7 @@ from .frame_handle import FrameHandle
 from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
+from .measure import MeasureTool
 from .meshes import SHADER, visual_mesh
 from .picking import Picker
 from .toolbar import ViewportToolbar
@@ -63,6 +64,7 @@ class RobotViewport(gl.GLViewWidget):
         self.all_labels = False  # by default: selected body, end effectors and the body under the cursor
         self._hovered: int | None = None  # label index (0: the base) of the body under the cursor
         self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click gives it the keys (Q/W/E/R, Esc)
         self.show_collisions = False
         self._scale = 0.1
         self.grid = gl.GLGridItem()
@@ -99,6 +101,7 @@ class RobotViewport(gl.GLViewWidget):
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
         self.frame_handle = FrameHandle(self)  # drag the selected body's frame: its joint transform
         self.picker = Picker(self)  # click or hover: the body under the cursor
+        self.measure = MeasureTool(self)  # R: distance and angle between two picked frames or points
         self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
@@ -491,12 +494,13 @@ class RobotViewport(gl.GLViewWidget):
         return self.ik_handle if self.tool == "pose" else self.frame_handle
 
     def set_tool(self, tool: str) -> None:
-        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame."""
-        if tool not in ("pose", "move", "rotate"):
+        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame, ``"measure"`` (R)."""
+        if tool not in ("pose", "move", "rotate", "measure"):
             raise ValueError(f"unknown viewport tool {tool!r}")
         if self.handle.dragging:
             self.handle.cancel()
         self.tool = tool
+        self.measure.set_active(tool == "measure")
         self.ik_handle.refresh()
         self.frame_handle.refresh()
         self.toolChanged.emit(tool)
@@ -506,6 +510,8 @@ class RobotViewport(gl.GLViewWidget):
             if self.handle.dragging:  # Esc during a drag puts it back
                 self.handle.cancel()
                 self._press = None
+                return
+            if self.tool == "measure" and self.measure.clear():
                 return
             if self.doc.selection is not None:
                 self.doc.select(None)  # Esc clears the selection, as a click on empty space does
@@ -543,7 +549,10 @@ class RobotViewport(gl.GLViewWidget):
         self.handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
-                self.doc.select(self._name(self.picker.click(ev.position().x(), ev.position().y())))
+                if self.tool == "measure":
+                    self.measure.click(ev.position().x(), ev.position().y())
+                else:
+                    self.doc.select(self._name(self.picker.click(ev.position().x(), ev.position().y())))
         self._press = None
         if not handle:
             super().mouseReleaseEvent(ev)

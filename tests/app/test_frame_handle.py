@@ -37,6 +37,8 @@ def key(qtbot, window, k, modifiers=NONE) -> None:
     """A key pressed with the mouse over the viewport (the window active, as a user's is)."""
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
+    window.viewport.setFocus()
+    qtbot.waitUntil(window.viewport.hasFocus)
     QTest.keyClick(window.viewport, k, modifiers)
 
 
@@ -149,8 +151,12 @@ def test_a_dh_body_is_not_turned_into_a_matrix(make_window, qtbot):
     vp, doc = w.viewport, w.doc
     doc.select("link3")
     key(qtbot, w, Qt.Key.Key_W)
+    assert vp.tool == "move"
+    vp.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
+    vp.repaint()
     T0 = doc.pose_of("link3")
     start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
+    assert vp.frame_handle.pick(start.x(), start.y()) == ("axis", 0)
     messages = []
     doc.message.connect(messages.append)
     drag(vp, start, end)

@@ -59,6 +59,8 @@ def test_a_four_body_arm_with_geometry_in_six_actions(make_window, qtbot):
     vp = w.viewport
     vp.fit()
     vp.repaint()
+    vp.setFocus()  # the user's click on the tool's body gave the viewport the keys
+    qtbot.waitUntil(vp.hasFocus)
     QTest.keyClick(vp, Qt.Key.Key_W)
     T0 = doc.pose_of(names[3])
     start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
