@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree
 from kinetree.core.joint import AXIAL_TYPES
+from kinetree.core.names import derived_name
 
 
 def fresh_name(stem: str, taken: set[str]) -> str:
     """``stem1``, ``stem2``… (or ``stem`` itself if free), the first not in ``taken``; adds it."""
-    name, k = stem, 1
+    name, k = derived_name(stem, ""), 1
     while name in taken or name == stem and stem.endswith(("body", "joint")):
-        name, k = f"{stem}{k}", k + 1
+        name, k = derived_name(stem, str(k)), k + 1
     taken.add(name)
     return name
 
@@ -45,8 +46,8 @@ def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
     renamed = {}
     for b in sub.bodies:
         old = b.name
-        b.name = fresh_name(f"{old}_copy", taken_bodies)
-        b.joint.name = fresh_name(f"{b.joint.name}_copy", taken_joints)
+        b.name = fresh_name(derived_name(old, "_copy"), taken_bodies)
+        b.joint.name = fresh_name(derived_name(b.joint.name, "_copy"), taken_joints)
         renamed[old] = b.name
     tree.add_subtree(tree.parent_name(name), sub)
     return renamed[name]

@@ -447,7 +447,7 @@ def _fmt_angle(v: float, deg: bool) -> str:
 
 
 def _cell_text(text: str, what: str) -> str:
-    if any(c in text for c in ("\n", "\r")) or text.startswith("#") or text != text.strip():
+    if any(c in text for c in ("\n", "\r")) or text != text.strip():
         raise KineTreeError(f"{what} {text!r} cannot be written to a DH table file")
     return text
 
