@@ -20,8 +20,9 @@ Simplification: each product ``T·A_i`` is expanded and sums of products such as
 ``c1·c2 − s1·s2`` are folded into ``cos(q1 + q2)`` (sympy's ``TR10i``), which is what the lecture
 does by hand for parallel axes; nothing else is rewritten, so entries stay sums of products of
 ``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s. :data:`MAX_TERMS` bounds the size of an entry (a
-long chain of skew axes doubles it at each joint), :class:`~kinetree.core.errors.SymbolicError`
-beyond it.
+long chain of skew axes doubles it at each joint) and :data:`MAX_WORK` the work of the whole
+product (a long chain of parallel axes keeps each entry small but takes minutes):
+:class:`~kinetree.core.errors.SymbolicError` beyond either.
 
 Nothing from a robot file is parsed as an expression: symbols are made from fixed names only.
 Printing: :func:`to_text` (``c1``, ``s12``), :func:`to_latex` (``c_{1}``, ``s_{12}``),
@@ -42,12 +43,16 @@ from .dh import chain_path
 from .errors import SymbolicError
 from .tree import RigidBodyTree
 
-__all__ = ["MAX_TERMS", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk", "symbolic_link",
-           "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
+__all__ = ["MAX_TERMS", "MAX_WORK", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk",
+           "symbolic_link", "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
 
 PARAMS = ("numeric", "symbolic", "general")
 #: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
 MAX_TERMS = 400
+#: The most work one matrix may take: the sum, over the bodies of the chain, of the size (symbols and
+#: numbers) of T before multiplying by that body's A_i. The library's largest (Jaco, "general") takes 13,300
+#: (a few seconds); a planar chain reaches the bound past 40 joints.
+MAX_WORK = 40_000
 _DEGREE = math.pi / 180
 _ANGLE_TOL = 1e-13
 _UNIT_TOL = 1e-15  # rotation entries this close to 0 or ±1 are rounding noise of exact values
@@ -286,9 +291,25 @@ def _size(e: sp.Expr) -> int:
     return 0 if e == 0 else len(sp.Add.make_args(e))
 
 
+def _nodes(M: sp.Matrix) -> int:
+    return sum(1 for e in M for _ in sp.preorder_traversal(e))
+
+
 def _product(mats: list[sp.Matrix]) -> sp.Matrix:
     T = sp.eye(4)
-    for A in mats:
+    done = 0
+    for i, A in enumerate(mats):
+        # the time goes as the size of T at each step; entries rarely shrink, so the steps to come
+        # cost at least as much as this one: refuse as soon as that projection is over budget
+        # (a 250-joint planar table stays under MAX_TERMS per entry but took minutes)
+        size = _nodes(T)
+        if done + size * (len(mats) - i) > MAX_WORK:
+            raise SymbolicError(
+                f"a chain of {len(mats)} bodies is too long for a symbolic matrix: after {i} of them the matrix "
+                f"already holds {size:,} symbols and numbers, so the {len(mats) - i} to come would take more than "
+                f"the {MAX_WORK:,} KineTree works through (minutes); ask for a body nearer the base, or for one "
+                "link's A_i")
+        done += size
         # refuse before expanding: the expansion itself is what takes the time
         n = max(sum(_size(T[r, k]) * _size(A[k, c]) for k in range(4)) for r in range(4) for c in range(4))
         if n > MAX_TERMS:
