@@ -49,10 +49,10 @@ __all__ = ["MAX_TERMS", "MAX_WORK", "PARAMS", "SymbolicFK", "exact_angle", "join
 PARAMS = ("numeric", "symbolic", "general")
 #: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
 MAX_TERMS = 400
-#: The most work one matrix may take: the sum, over the bodies of the chain, of the size (symbols and
-#: numbers) of T before multiplying by that body's A_i. The library's largest (Jaco, "general") takes 13,300
-#: (a few seconds); a planar chain reaches the bound past 40 joints.
-MAX_WORK = 40_000
+#: The most work one matrix may take: the sum, over the bodies of the chain whose A_i holds a symbol,
+#: of the size (symbols and numbers) of T before multiplying by that A_i. The library's largest (Jaco,
+#: "general") takes 13,300 (a few seconds); a planar chain reaches it near 40 joints.
+MAX_WORK = 30_000
 _DEGREE = math.pi / 180
 _ANGLE_TOL = 1e-13
 _UNIT_TOL = 1e-15  # rotation entries this close to 0 or ±1 are rounding noise of exact values
@@ -298,24 +298,27 @@ def _nodes(M: sp.Matrix) -> int:
 def _product(mats: list[sp.Matrix]) -> sp.Matrix:
     T = sp.eye(4)
     done = 0
+    variable = [bool(A.free_symbols) for A in mats]
+    to_come = np.cumsum(variable[::-1])[::-1].tolist()  # the steps with symbols from each one on
     for i, A in enumerate(mats):
-        # the time goes as the size of T at each step; entries rarely shrink, so the steps to come
-        # cost at least as much as this one: refuse as soon as that projection is over budget
-        # (a 250-joint planar table stays under MAX_TERMS per entry but took minutes)
-        size = _nodes(T)
-        if done + size * (len(mats) - i) > MAX_WORK:
-            raise SymbolicError(
-                f"a chain of {len(mats)} bodies is too long for a symbolic matrix: after {i} of them the matrix "
-                f"already holds {size:,} symbols and numbers, so the {len(mats) - i} to come would take more than "
-                f"the {MAX_WORK:,} KineTree works through (minutes); ask for a body nearer the base, or for one "
-                "link's A_i")
-        done += size
         # refuse before expanding: the expansion itself is what takes the time
         n = max(sum(_size(T[r, k]) * _size(A[k, c]) for k in range(4)) for r in range(4) for c in range(4))
         if n > MAX_TERMS:
             raise SymbolicError(f"a matrix entry would have up to {n} terms, more than the {MAX_TERMS} a symbolic "
                                 "matrix may have: too many joints with skew axes (or symbolic constants) on this "
                                 "chain; ask for one link's A_i, or for a body nearer the base")
+        if variable[i]:
+            # a step with symbols takes time as the size of T; entries rarely shrink, so each such
+            # step to come costs at least as much as this one: refuse as soon as that projection is
+            # over budget (a 250-joint planar table stays under MAX_TERMS but took minutes)
+            size = _nodes(T)
+            if done + size * to_come[i] > MAX_WORK:
+                raise SymbolicError(
+                    f"a chain of {len(mats)} bodies is too long for a symbolic matrix: after {i} of them the matrix "
+                    f"already holds {size:,} symbols and numbers, so the {to_come[i]} joints to come would "
+                    f"take more than the {MAX_WORK:,} steps KineTree works through (minutes); ask for a body nearer "
+                    "the base, or for one link's A_i")
+            done += size
         T = (T * A).applyfunc(_simplify)
     return T
 
