@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from .analysis import install_analysis
-from .document import RobotDocument, project_path, source_name
+from .document import RobotDocument, project_path, show_history_note, source_name
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setObjectName("undoHistory")
         self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
+        show_history_note(self.undo_view, self.doc)  # says how many steps it keeps, when bounded
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
