@@ -59,6 +59,31 @@ def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None
     return q
 
 
+#: The memory the undo history may hold. Each tree edit keeps a whole copy of the tree (a
+#: 2,000-body tree: 7 MB a step): the history keeps as many steps as fit, the oldest are dropped.
+HISTORY_BYTES = 256 * 2**20
+_BODY_BYTES = 4096  # measured with tracemalloc: a tree's copy, with its kinematics, 3.5–4.2 kB a body
+MAX_HISTORY_STEPS = 10_000
+
+
+def snapshot_bytes(tree: RigidBodyTree) -> int:
+    """About what one undo step of a tree edit holds: a copy of ``tree``."""
+    extensions = sum(len(t) for b in (tree.base, *tree.bodies) for t in b.extensions)
+    return _BODY_BYTES * (tree.num_bodies + 1) + extensions
+
+
+def history_limit(tree: RigidBodyTree) -> int:
+    """How many undo steps of edits of ``tree`` fit in :data:`HISTORY_BYTES` (at least 2)."""
+    return int(min(MAX_HISTORY_STEPS, max(2, HISTORY_BYTES // snapshot_bytes(tree))))
+
+
+def show_history_note(view, doc: RobotDocument) -> None:
+    """Keep ``view``'s (a QUndoView's) first entry saying what the history keeps: the user is told
+    when older steps are dropped (see :data:`HISTORY_BYTES`)."""
+    view.setEmptyLabel(doc.history_note())
+    doc.pathChanged.connect(lambda _path: view.setEmptyLabel(doc.history_note()))
+
+
 class RobotDocument(QObject):
     """Owns the tree, the configuration, the selection, the file path and the undo stack.
 
@@ -80,6 +105,7 @@ class RobotDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._tree = tree or RigidBodyTree()
+        self.undo_stack.setUndoLimit(history_limit(self._tree))
         self._q = self._tree.home_configuration()
         self._selection: str | None = None
         self._path: Path | None = None
@@ -162,6 +188,12 @@ class RobotDocument(QObject):
         T = P[i] if i >= 0 else np.eye(4)
         return T if j < 0 else inverse_transform(P[j]) @ T
 
+    def history_note(self) -> str:
+        """What the undo history keeps, for its view: its first entry (the opened state)."""
+        mb = snapshot_bytes(self._tree) / 2**20
+        return (f"Opened (the history keeps the last {self.undo_stack.undoLimit()} steps, {mb:.2g} MB each "
+                "for this robot; older ones are dropped)")
+
     def serialized(self) -> str:
         """The project text of the current state (what Save would write)."""
         return dumps(self._tree, self._q)
@@ -173,6 +205,7 @@ class RobotDocument(QObject):
         ``identity`` what the file at ``path`` was when it was read (see :attr:`disk_identity`)."""
         self.undo_stack.clear()
         self._identity = identity if path else None
+        self.undo_stack.setUndoLimit(history_limit(tree))  # Qt sets it on an empty stack only
         self._tree = tree
         self._q = configuration if configuration is not None else tree.home_configuration()
         self._selection = None

@@ -8,13 +8,14 @@ from dataclasses import replace
 import numpy as np
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, Visual
 from kinetree.core.joint import AXIAL_TYPES
+from kinetree.core.names import derived_name
 
 
 def fresh_name(stem: str, taken: set[str]) -> str:
     """``stem1``, ``stem2``… (or ``stem`` itself if free), the first not in ``taken``; adds it."""
-    name, k = stem, 1
+    name, k = derived_name(stem, ""), 1
     while name in taken or name == stem and stem.endswith(("body", "joint")):
-        name, k = f"{stem}{k}", k + 1
+        name, k = derived_name(stem, str(k)), k + 1
     taken.add(name)
     return name
 
@@ -26,8 +27,8 @@ def body_names(tree: RigidBodyTree) -> set[str]:
 def rename_body(tree: RigidBodyTree, old: str, new: str) -> str:
     tree.get_body(old).name = new
     parent = tree.get_body(tree.parent_name(new))
-    if any(v.name == LINK_PREFIX + old for v in parent.visuals):  # the link to it keeps following it
-        parent.visuals = [replace(v, name=LINK_PREFIX + new) if v.name == LINK_PREFIX + old else v
+    if any(v.name == link_name(old) for v in parent.visuals):  # the link to it keeps following it
+        parent.visuals = [replace(v, name=link_name(new)) if v.name == link_name(old) else v
                           for v in parent.visuals]
     return new
 
@@ -52,8 +53,8 @@ def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
     renamed = {}
     for b in sub.bodies:
         old = b.name
-        b.name = fresh_name(f"{old}_copy", taken_bodies)
-        b.joint.name = fresh_name(f"{b.joint.name}_copy", taken_joints)
+        b.name = fresh_name(derived_name(old, "_copy"), taken_bodies)
+        b.joint.name = fresh_name(derived_name(b.joint.name, "_copy"), taken_joints)
         renamed[old] = b.name
     tree.add_subtree(tree.parent_name(name), sub)
     return renamed[name]
@@ -121,20 +122,30 @@ def link_visual(child: str, to: np.ndarray, radius: float | None = None, color=L
     T[:3, :3] = np.column_stack([x, np.cross(z, x), z])
     T[:3, 3] = to / 2
     r = radius if radius is not None else float(np.clip(0.06 * length, 0.005, 0.04))
-    return Visual("cylinder", (r, length), pose=tuple(map(tuple, T)), color=color, name=LINK_PREFIX + child)
+    return Visual("cylinder", (r, length), pose=tuple(map(tuple, T)), color=color, name=link_name(child))
+
+
+def link_name(child: str) -> str:
+    """The name of the link visual drawn to ``child`` (within the longest name allowed)."""
+    return derived_name(LINK_PREFIX + child, "")
 
 
 def follow_link_visuals(tree: RigidBodyTree) -> None:
     """Keep every ``kt_link:CHILD`` cylinder running from its body's origin to CHILD's (at the
     joint's zero), radius and colour as the user left them; one whose child is gone goes too."""
-    for body in (tree.base, *tree.bodies):
-        if not any(v.name.startswith(LINK_PREFIX) for v in body.visuals):
-            continue
+    linked = [b for b in (tree.base, *tree.bodies) if any(v.name.startswith(LINK_PREFIX) for v in b.visuals)]
+    if not linked:
+        return
+    kids: dict[str, list[str]] = {}
+    for b in tree.bodies:
+        kids.setdefault(tree.parent_name(b.name), []).append(b.name)
+    for body in linked:
         visuals = []
+        children = {link_name(c): c for c in kids.get(body.name, ())}
         for v in body.visuals:
             if v.name.startswith(LINK_PREFIX):
-                child = v.name[len(LINK_PREFIX):]
-                if child not in tree.body_names or tree.parent_name(child) != body.name:
+                child = children.get(v.name)
+                if child is None:  # its body is gone, or moved under another parent
                     continue
                 j = tree.get_body(child).joint
                 v = link_visual(child, (j.joint_to_parent_transform @ j.child_to_joint_transform)[:3, 3],

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from .analysis import install_analysis
-from .document import RobotDocument, project_path, source_name
+from .document import RobotDocument, project_path, show_history_note, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
 from .help import install_help
 from .image_export import export_image
@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.undo_view.setObjectName("undoHistory")
         self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
+        show_history_note(self.undo_view, self.doc)  # says how many steps it keeps, when bounded
         self._build_menus()
         install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
         install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from .errors import InvalidPropertyError
 from .joint import Joint
-from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, text_problem
+from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, derived_name, text_problem
 from .transforms import MAX_LENGTH, validate_transform
 from .xml_fragment import check_fragments
 
@@ -55,7 +55,7 @@ class Visual:
                 f"visual kind {self.kind!r:.80} unknown; expected one of {', '.join(VISUAL_KINDS)}"
             )
         for attr, longest in (("filename", MAX_PATH_LENGTH), ("name", MAX_NAME_LENGTH)):
-            if problem := text_problem(getattr(self, attr), allow_empty=True, max_length=longest):
+            if problem := text_problem(getattr(self, attr), allow_empty=True, max_length=longest, name=False):
                 raise InvalidPropertyError(f"{self.kind} visual: {attr} {problem}")
         size = _floats(self.size, f"{self.kind} visual: size")
         # a mesh scale may be negative (a mirrored mesh), never zero
@@ -176,7 +176,7 @@ class RigidBody:
         if problem := text_problem(name):
             raise InvalidPropertyError(f"body name {problem}")
         self._name = name
-        self._joint = Joint(f"{name}_jnt")
+        self._joint = Joint(derived_name(name, "_jnt"))
         self._joint._owner = self
         self._mass = 1.0
         self._com = np.zeros(3)

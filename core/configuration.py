@@ -54,6 +54,44 @@ def sampling_ranges(tree) -> tuple[np.ndarray, np.ndarray, list[int]]:
     return lo, hi, quats
 
 
+def complex_entries(value: Any) -> np.ndarray | None:
+    """Where ``value`` (a number or an array-like) holds complex numbers, as a boolean array of
+    its shape; ``None`` when it holds none (or is not an array of numbers). numpy would cast a
+    complex to its real part with only a warning. In a complex numpy array, the entries with a
+    non-zero imaginary part (every entry when there is none)."""
+    if isinstance(value, complex):  # numpy's complex scalars are Python complexes too
+        return np.ones((), bool)
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        if not np.iscomplexobj(value):
+            return None
+        mask = value.imag != 0
+        return mask if mask.any() else np.ones(value.shape, bool)
+    try:  # a list: its entries as given (np.asarray would make every number complex)
+        a = np.asarray(value, dtype=object)
+    except (TypeError, ValueError):
+        return None
+    mask = np.asarray(np.frompyfunc(lambda x: isinstance(x, complex), 1, 1)(a), dtype=bool)
+    if not mask.any() and a.size and a.size < 10_000:  # nested arrays inside a list
+        inner = [complex_entries(x) for x in a.reshape(-1) if isinstance(x, np.ndarray)]
+        if any(m is not None and m.any() for m in inner):
+            return np.ones(a.shape, bool)
+    return mask
+
+
+def complex_problem(value: Any) -> str | None:
+    """Why ``value`` is no real number(s): its first complex entry, else ``None``."""
+    mask = complex_entries(value)
+    if mask is None or not mask.any():
+        return None
+    return _complex_text(value, int(np.flatnonzero(mask.reshape(-1))[0]))
+
+
+def _complex_text(value: Any, index: int) -> str:
+    entry = np.asarray(value, dtype=object).reshape(-1)[index]
+    return (f"{entry!r:.40} is a complex number; joint positions must be real numbers (a complex is refused "
+            "even when its imaginary part is zero: pass its .real)")
+
+
 class ConfigurationMixin:
     """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
 
@@ -117,6 +155,8 @@ class ConfigurationMixin:
                         f"configuration names unknown joint {name!r}" if isinstance(err, UnknownBodyError)
                         else str(err))
                 b, i = slots[name]
+                if (problem := complex_problem(value)) is not None:
+                    raise InvalidConfigurationError(f"joint {name!r}: {problem}")
                 try:
                     v = np.array(value, dtype=float).reshape(-1)
                 except (TypeError, ValueError):
@@ -128,6 +168,7 @@ class ConfigurationMixin:
                 q[i : i + v.size] = v
             self._check_finite(q)
             return q
+        self._refuse_complex(config)
         try:
             q = np.array(config, dtype=float)
         except (TypeError, ValueError):
@@ -147,6 +188,21 @@ class ConfigurationMixin:
             n = b.joint.position_count
             out[b.joint.name] = float(q[i]) if n == 1 else q[i : i + n].copy()
         return out
+
+    def _refuse_complex(self, q: Any) -> None:
+        """:class:`InvalidConfigurationError` naming the joint of the first complex entry of a
+        configuration (or a batch of them)."""
+        mask = complex_entries(q)
+        if mask is None or not mask.any():
+            return
+        index = int(np.flatnonzero(mask.reshape(-1))[0])
+        k = index % max(self.position_count, 1)
+        what = f"position {k}"
+        for b, i in self._positions():
+            if i <= k < i + b.joint.position_count:
+                what = f"joint {b.joint.name!r}: position {k}"
+                break
+        raise InvalidConfigurationError(f"{what}: {_complex_text(q, index)}")
 
     def _check_finite(self, q: np.ndarray) -> None:
         if q.shape[-1] == 0:
@@ -182,6 +238,7 @@ class ConfigurationMixin:
                 return q
         elif isinstance(q, Mapping):
             return self.config_to_vector(q)
+        self._refuse_complex(q)
         try:
             Q = np.asarray(q, dtype=float)
         except (TypeError, ValueError):

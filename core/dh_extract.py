@@ -49,6 +49,7 @@ from .body import RigidBody, Visual
 from .dh import DHLink, chain_path, dh_joint
 from .errors import KineTreeError
 from .joint import Joint
+from .names import derived_name
 from .transforms import dh_transform, inverse_transform, mdh_transform
 from .tree import RigidBodyTree, unique_name
 
@@ -150,7 +151,7 @@ class DHExtraction:
         parent = self.base_name
         if base_body is not None:
             body = RigidBody(base_body)
-            body.joint = _fixed_joint(unique_name(f"{base_body}_fixed", joint_names), self.base)
+            body.joint = _fixed_joint(unique_name(derived_name(base_body, "_fixed"), joint_names), self.base)
             if (inertial := self._extras.get("base_inertial")) is not None:  # fixed bodies before joint 1
                 body.mass, body.center_of_mass = inertial[:2]
                 body._set_inertia_as_read(inertial[2])  # the original bodies' tensors, moved
@@ -171,7 +172,7 @@ class DHExtraction:
             parent = body.name
         if tool_body is not None:
             body = RigidBody(tool_body)
-            body.joint = _fixed_joint(unique_name(f"{tool_body}_fixed", joint_names), self.tool)
+            body.joint = _fixed_joint(unique_name(derived_name(tool_body, "_fixed"), joint_names), self.tool)
             body.mass, body.inertia = 0.0, np.zeros(6)
             tree.add_body(body, parent)
         poses = self._extras.get("named_poses")

@@ -260,6 +260,10 @@ class Joint:
         return rows is not None and rows.start <= i < rows.stop
 
     def _parse_home(self, value: Any) -> np.ndarray:
+        from .configuration import complex_problem
+
+        if (problem := complex_problem(value)) is not None:
+            raise InvalidLimitsError(f"joint {self._name!r}: home position {problem}")
         try:
             home = np.array(value, dtype=float).reshape(-1)
         except (TypeError, ValueError):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .body import RigidBody, Visual
 from .joint import Joint
+from .names import derived_name
 from .transforms import inverse_transform
 from .tree import RigidBodyTree
 
@@ -205,7 +206,7 @@ def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
 def _add_tool(tree: RigidBodyTree, T: np.ndarray, name: str = "flange") -> RigidBodyTree:
     """Append a fixed body ``name`` at ``T`` in the last body's frame."""
     body = RigidBody(name)
-    joint = Joint(f"{name}_joint", "fixed")
+    joint = Joint(derived_name(name, "_joint"), "fixed")
     joint.set_fixed_transform(T)
     body.joint = joint
     tree.add_body(body, tree.body_names[-1])

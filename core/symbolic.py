@@ -20,8 +20,9 @@ Simplification: each product ``T·A_i`` is expanded and sums of products such as
 ``c1·c2 − s1·s2`` are folded into ``cos(q1 + q2)`` (sympy's ``TR10i``), which is what the lecture
 does by hand for parallel axes; nothing else is rewritten, so entries stay sums of products of
 ``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s. :data:`MAX_TERMS` bounds the size of an entry (a
-long chain of skew axes doubles it at each joint), :class:`~kinetree.core.errors.SymbolicError`
-beyond it.
+long chain of skew axes doubles it at each joint) and :data:`MAX_WORK` the work of the whole
+product (a long chain of parallel axes keeps each entry small but takes minutes):
+:class:`~kinetree.core.errors.SymbolicError` beyond either.
 
 Nothing from a robot file is parsed as an expression: symbols are made from fixed names only.
 Printing: :func:`to_text` (``c1``, ``s12``), :func:`to_latex` (``c_{1}``, ``s_{12}``),
@@ -42,12 +43,16 @@ from .dh import chain_path
 from .errors import SymbolicError
 from .tree import RigidBodyTree
 
-__all__ = ["MAX_TERMS", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk", "symbolic_link",
-           "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
+__all__ = ["MAX_TERMS", "MAX_WORK", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk",
+           "symbolic_link", "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
 
 PARAMS = ("numeric", "symbolic", "general")
 #: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
 MAX_TERMS = 400
+#: The most work one matrix may take: the sum, over the bodies of the chain whose A_i holds a symbol,
+#: of the size (symbols and numbers) of T before multiplying by that A_i. The library's largest (Jaco,
+#: "general") takes 13,300 (a few seconds); a planar chain reaches it near 40 joints.
+MAX_WORK = 30_000
 _DEGREE = math.pi / 180
 _ANGLE_TOL = 1e-13
 _UNIT_TOL = 1e-15  # rotation entries this close to 0 or ±1 are rounding noise of exact values
@@ -286,15 +291,34 @@ def _size(e: sp.Expr) -> int:
     return 0 if e == 0 else len(sp.Add.make_args(e))
 
 
+def _nodes(M: sp.Matrix) -> int:
+    return sum(1 for e in M for _ in sp.preorder_traversal(e))
+
+
 def _product(mats: list[sp.Matrix]) -> sp.Matrix:
     T = sp.eye(4)
-    for A in mats:
+    done = 0
+    variable = [bool(A.free_symbols) for A in mats]
+    to_come = np.cumsum(variable[::-1])[::-1].tolist()  # the steps with symbols from each one on
+    for i, A in enumerate(mats):
         # refuse before expanding: the expansion itself is what takes the time
         n = max(sum(_size(T[r, k]) * _size(A[k, c]) for k in range(4)) for r in range(4) for c in range(4))
         if n > MAX_TERMS:
             raise SymbolicError(f"a matrix entry would have up to {n} terms, more than the {MAX_TERMS} a symbolic "
                                 "matrix may have: too many joints with skew axes (or symbolic constants) on this "
                                 "chain; ask for one link's A_i, or for a body nearer the base")
+        if variable[i]:
+            # a step with symbols takes time as the size of T; entries rarely shrink, so each such
+            # step to come costs at least as much as this one: refuse as soon as that projection is
+            # over budget (a 250-joint planar table stays under MAX_TERMS but took minutes)
+            size = _nodes(T)
+            if done + size * to_come[i] > MAX_WORK:
+                raise SymbolicError(
+                    f"a chain of {len(mats)} bodies is too long for a symbolic matrix: after {i} of them the matrix "
+                    f"already holds {size:,} symbols and numbers, so the {to_come[i]} joints to come would "
+                    f"take more than the {MAX_WORK:,} steps KineTree works through (minutes); ask for a body nearer "
+                    "the base, or for one link's A_i")
+            done += size
         T = (T * A).applyfunc(_simplify)
     return T
 

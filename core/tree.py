@@ -22,6 +22,7 @@ from .errors import (
     UnknownBodyError,
 )
 from .joint import AXIAL_TYPES, Joint, Mimic
+from .names import derived_name
 from .poses import NamedPoses
 from .transforms import MAX_LENGTH
 
@@ -30,10 +31,10 @@ __all__ = ["Configuration", "RigidBodyTree", "unique_name"]
 
 def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     """``stem``, or ``stem{sep}2``, ``stem{sep}3`` … — the first not in ``taken`` (which gains it)."""
-    name, k = stem, 1
+    name, k = derived_name(stem, ""), 1
     while name in taken:
         k += 1
-        name = f"{stem}{sep}{k}"
+        name = derived_name(stem, f"{sep}{k}")
     taken.add(name)
     return name
 

@@ -3,7 +3,8 @@ well-conditioned the robot is there (Yoshikawa's manipulability), by batch forwa
 
 Everything runs on chunks of configurations in the engine's structure-of-arrays layout
 (:meth:`KinematicPlan.fk_chunks`): one million Puma 560 samples take well under a second and
-about 30 MB besides the result.
+about 30 MB besides the result. A chunk holds fewer configurations on a longer chain, so that it
+takes at most :data:`CHUNK_BYTES` (64 MB) whatever the number of joints.
 """
 
 from __future__ import annotations
@@ -22,7 +23,19 @@ if TYPE_CHECKING:
 
 #: At most this many samples a call (the result alone is 32 bytes a sample).
 MAX_SAMPLES = 50_000_000
-_CHUNK = 8192  # configurations a chunk: numpy's per-call cost amortised, the working set ~10 MB
+_CHUNK = 8192  # configurations a chunk at most: numpy's per-call cost amortised, the working set ~10 MB
+#: The memory one chunk of samples may take: a chunk holds fewer configurations on a long chain
+#: (2,000 joints took 2.8 GB a chunk of 8,192).
+CHUNK_BYTES = 64 * 2**20
+
+
+def _chunk(tree: RigidBodyTree) -> int:
+    """Configurations a chunk for ``tree``: its arrays a sample — the poses of every body (12
+    numbers each, plus a scratch pose), the Jacobian (6 rows a position), the configuration, its
+    angles' sines and cosines and their temporaries — within :data:`CHUNK_BYTES`. A function of
+    the tree alone, so :func:`random_configurations` draws what :func:`sample_workspace` samples."""
+    per_sample = 8 * (12 * (tree.num_bodies + 2) + 6 + 6 * tree.position_count + 6 * tree.position_count + 64)
+    return max(1, min(_CHUNK, CHUNK_BYTES // per_sample))
 _ROWS = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
 
 
@@ -34,7 +47,8 @@ def random_configurations(tree: RigidBodyTree, n: int, rng: np.random.Generator 
     rng = _generator(rng)
     n = _count(n)
     lo, hi, quats = sampling_ranges(tree)
-    parts = [_draw(rng, min(_CHUNK, n - s), lo, hi, quats) for s in range(0, n, _CHUNK)]
+    chunk = _chunk(tree)
+    parts = [_draw(rng, min(chunk, n - s), lo, hi, quats) for s in range(0, n, chunk)]
     return np.concatenate(parts) if parts else np.zeros((0, lo.size))
 
 
@@ -88,14 +102,16 @@ def sample_workspace(tree: RigidBodyTree, body: str, n: int, rng: np.random.Gene
     sel = np.array(plan.ancestors(target))
     cols = _columns(plan, sel)
     rows = _ROWS[axes]
-    for start in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - start)
+    chunk = _chunk(tree)
+    for start in range(0, n, chunk):
+        m = min(chunk, n - start)
         Q = _draw(rng, m, lo, hi, quats)
         for _, _, poses in plan.fk_chunks(Q, sel, chunk=m):
             pe = poses[-1, 3]
             points[start : start + m] = pe.T
             J = _jacobian(plan, sel, cols, poses, Q)
             manip[start : start + m] = _sqrt_det_gram(J[rows])
+            del J, poses  # the next chunk's arrays are not to be allocated beside these
         if progress is not None:
             progress(start + m, n)
     if not np.isfinite(points).all():

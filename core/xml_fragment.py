@@ -4,7 +4,9 @@ A URDF's ``<transmission>``, ``<gazebo>``, ``<ros2_control>``, a joint's ``<dyna
 stored as the text of one XML element, attached to the robot, link or joint they came from,
 and written back on export. The text is data: it is parsed only to check that it is one
 well-formed element (with a parser that expands no entities, reads no DTD and touches no
-network) and re-serialized by lxml, never interpreted.
+network) and re-serialized by lxml, never interpreted. XInclude elements (any element in the
+XInclude namespace) are refused: a reader that resolves XInclude would read the file one names
+(``<xi:include href="/etc/passwd" parse="text"/>``) when it opens an exported file.
 """
 
 from __future__ import annotations
@@ -16,13 +18,28 @@ from lxml import etree
 
 from .errors import InvalidPropertyError
 
-__all__ = ["MAX_FRAGMENT_CHARS", "check_fragments", "fragment_element", "fragment_text"]
+__all__ = ["MAX_FRAGMENT_CHARS", "XINCLUDE_NAMESPACES", "check_fragments", "fragment_element", "fragment_text",
+           "xinclude_elements", "xinclude_text"]
 
 #: One kept element may not be longer than this (a robot file is capped at 50 MB anyway).
 MAX_FRAGMENT_CHARS = 50 * 1024 * 1024
 
+#: XInclude's namespace, and the draft's one that libxml2 also resolves.
+XINCLUDE_NAMESPACES = frozenset({"http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude"})
+
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
                           dtd_validation=False, remove_comments=False, remove_pis=False, collect_ids=False)
+
+
+def xinclude_elements(el: etree._Element) -> list[etree._Element]:
+    """The elements of ``el`` (itself included) in an XInclude namespace, in document order."""
+    return [e for e in el.iter() if isinstance(e.tag, str) and etree.QName(e).namespace in XINCLUDE_NAMESPACES]
+
+
+def xinclude_text(el: etree._Element) -> str:
+    """``el``'s start tag, for a message: ``<xi:include href='/etc/passwd' parse='text'>``."""
+    attrs = "".join(f" {etree.QName(k).localname}={v!r:.80}" for k, v in el.attrib.items())
+    return f"<{el.prefix + ':' if el.prefix else ''}{etree.QName(el).localname}{attrs}>"
 
 
 def fragment_text(el: etree._Element) -> str:
@@ -59,6 +76,9 @@ def fragment_element(text: str, what: str = "extension") -> etree._Element:
         raise InvalidPropertyError(f"{what}: DTD and entity declarations are not allowed")
     if not isinstance(el.tag, str):
         raise InvalidPropertyError(f"{what}: must be an XML element, got {text[:80]!r}")
+    if xi := xinclude_elements(el):
+        raise InvalidPropertyError(f"{what}: XInclude element {xinclude_text(xi[0])} is not allowed (a reader that "
+                                   "resolves XInclude would read the file it names)")
     return el
 
 

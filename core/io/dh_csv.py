@@ -46,7 +46,9 @@ Format (what :func:`write_dh_csv` writes)::
 
 Errors are :class:`~kinetree.core.errors.FileFormatError` naming the file, the line and the
 column (or the base/tool key), e.g. ``arm.csv:4: column 'alpha': 'abc' is not a number`` or
-``arm.csv:2: tool: rpy needs 3 numbers, got 2``.
+``arm.csv:2: tool: rpy needs 3 numbers, got 2``. Quotes are read strictly: a cell whose opening
+quote is never closed, or with text after its closing quote, is refused (not run on into the
+next columns).
 
 :meth:`DHTable.to_tree` builds the robot: a fixed body ``dh_base`` first when base ≠ I, one body
 per row, and a fixed tool body last when tool ≠ I (or when the tool line names it).
@@ -193,11 +195,42 @@ def _parse_comment(line: str, settings: dict, where: str) -> None:
             settings["length_scale"] = scale
 
 
-def _split(line: str, sep: str, where: str) -> list[str]:
+def _bad_quote(line: str, sep: str) -> tuple[int, str] | None:
+    """The (1-based) column of a cell whose quotes a strict CSV reader refuses, and why: an
+    opening quote never closed (a lenient reader took the rest of the line into that cell,
+    separators and all) or text after a closing quote."""
+    col, i, n = 1, 0, len(line)
+    while i <= n:
+        if i < n and line[i] == '"':  # a quoted cell
+            i += 1
+            while True:
+                j = line.find('"', i)
+                if j < 0:
+                    return col, "its opening quote is never closed"
+                if line.startswith('""', j):
+                    i = j + 2
+                    continue
+                i = j + 1
+                break
+            if i < n and line[i] != sep:
+                return col, "text after the closing quote (quote the whole cell, doubling any quote in it)"
+        j = line.find(sep, i)
+        if j < 0:
+            return None
+        col, i = col + 1, j + 1
+    return None
+
+
+def _split(line: str, sep: str, where: str, header: list[str] | None = None) -> list[str]:
     try:
-        return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
-    except csv.Error as exc:  # a cell over csv.field_size_limit() (128 KB) …
-        raise FileFormatError(f"{where}: cannot be read as CSV ({exc})") from None
+        return [c.strip() for c in next(csv.reader([line], delimiter=sep, strict=True))]
+    except csv.Error as exc:  # a cell over csv.field_size_limit() (128 KB), a quote not closed …
+        bad = _bad_quote(line, sep)
+        if bad is None:
+            raise FileFormatError(f"{where}: cannot be read as CSV ({exc})") from None
+        col, why = bad
+        name = repr(header[col - 1]) if header and col <= len(header) else str(col)
+        raise FileFormatError(f"{where}: column {name}: {why}") from None
 
 
 def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
@@ -242,7 +275,7 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
             continue
         if len(rows) >= MAX_ROWS:  # before any row is parsed: 1M rows took 72 s and 3.7 GB
             raise FileFormatError(f"{where}: more than {MAX_ROWS} rows; a DH table may have at most {MAX_ROWS}")
-        rows.append((lineno, _split(raw.strip(), sep, where)))
+        rows.append((lineno, _split(raw.strip(), sep, where, header)))
     if header is None:
         raise FileFormatError(f"{source}: no header row (expected {','.join(COLUMNS[:8])})")
     if not rows:
@@ -448,7 +481,7 @@ def _fmt_angle(v: float, deg: bool) -> str:
 
 
 def _cell_text(text: str, what: str) -> str:
-    if any(c in text for c in ("\n", "\r")) or text.startswith("#") or text != text.strip():
+    if any(c in text for c in ("\n", "\r")) or text != text.strip():
         raise KineTreeError(f"{what} {text!r} cannot be written to a DH table file")
     return text
 

@@ -233,7 +233,7 @@ def _check_uri(v: Any, where: Where) -> None:
     at most MAX_PATH_LENGTH characters)."""
     from ..names import MAX_PATH_LENGTH, text_problem
 
-    problem = text_problem(v, max_length=MAX_PATH_LENGTH)
+    problem = text_problem(v, max_length=MAX_PATH_LENGTH, name=False)
     if problem is not None:
         raise FileFormatError(f"{where} {problem}")
 

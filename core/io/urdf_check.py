@@ -14,7 +14,7 @@ import numpy as np
 from lxml import etree
 
 from ..transforms import MAX_LENGTH
-from ..xml_fragment import fragment_text
+from ..xml_fragment import fragment_text, xinclude_elements, xinclude_text
 
 __all__ = ["MeshNotFoundWarning", "UrdfWarning"]
 
@@ -327,6 +327,18 @@ def check_document(root, ctx: Any, max_links: int) -> _Checked:
     if not isinstance(root.tag, str) or root.tag != "robot":
         raise ctx.error(root, "", f"root element is <{root.tag}>, expected <robot>")
     out = _Checked()
+    for el in xinclude_elements(root):  # never kept: an XInclude-resolving reader of the export would follow it
+        out.warnings.append((UrdfWarning, f"{ctx.source}:{el.sourceline}: XInclude element {xinclude_text(el)} "
+                                          "dropped: KineTree does not keep XInclude elements"))
+        parent = el.getparent()
+        if parent is not None:  # not inside one already dropped
+            if el.tail:  # the text after it stays
+                prev = el.getprevious()
+                if prev is not None:
+                    prev.tail = (prev.tail or "") + el.tail
+                else:
+                    parent.text = (parent.text or "") + el.tail
+            parent.remove(el)
     out.robot_name = root.get("name") or None
     if not out.robot_name:
         root.set("name", "robot")

@@ -70,6 +70,7 @@ from lxml import etree
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
+from ..names import derived_name
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
@@ -365,7 +366,7 @@ class _Writer:
             extra = not ctj_is_I
         child = body.name
         if extra:
-            child = unique_name(f"{j.name}_frame", self.links, "_")
+            child = unique_name(derived_name(j.name, "_frame"), self.links, "_")
         el = self.joint_el(j.name, urdf_type, parent, child, origin, _joint_origin_as_read(j, origin),
                            getattr(j, "_urdf_attrs", None))
         if axis is not None:
@@ -383,7 +384,8 @@ class _Writer:
         self.extensions(el, j.extensions, f"joint {j.name!r}", "joint", limit)
         if extra:
             etree.SubElement(self.root, "link", name=child)
-            self.joint_el(unique_name(f"{j.name}_child_to_joint", self.joints, "_"), "fixed", child, body.name, ctj)
+            fixed = unique_name(derived_name(j.name, "_child_to_joint"), self.joints, "_")
+            self.joint_el(fixed, "fixed", child, body.name, ctj)
 
 
 def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:

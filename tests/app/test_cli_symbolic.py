@@ -4,6 +4,7 @@ LaTeX read as the lecture writes them; bad input is one line on stderr."""
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -126,3 +127,17 @@ def test_bad_input(capsys, args, code, message):
     assert got == code and out == "" and message in err
     if code == 1:  # the command's own refusal: one line
         assert len(err.strip().splitlines()) == 1
+
+
+def test_a_250_row_planar_table_is_refused_in_seconds(capsys, tmp_path):
+    """Issue 17: each entry of a planar chain stays under MAX_TERMS, but the product of 250
+    rows ran for minutes; the command now refuses it, naming the chain and what to ask instead."""
+    path = tmp_path / "planar.csv"
+    path.write_text("type,a,alpha,d,theta\n" + "R,0.1,0,0,q\n" * 250)
+    assert path.stat().st_size < 4096
+    start = time.perf_counter()
+    code, out, err = run(capsys, "symbolic", str(path))
+    assert time.perf_counter() - start < 5
+    assert code == 1 and out == ""
+    assert "a chain of 250 bodies is too long" in err and "a body nearer the base" in err
+    assert len(err.strip().splitlines()) == 1

@@ -167,6 +167,13 @@ def test_variable_cells_and_optional_columns():
     ("type,a,alpha,d,theta\nR,0,0,q1,q1\n", "arm.csv:2: column 'd': 'q1' is not a number"),
     ("# convention=dhx\ntype,a,alpha,d,theta\n", "arm.csv:1: convention 'dhx' unknown"),
     ("# angles=grad\ntype,a,alpha,d,theta\n", "arm.csv:1: angle unit 'grad' unknown"),
+    # issue 17: an unterminated quote swallowed the next column(s) silently
+    ('type,a,alpha,d,theta,name,joint\nR,0,0,0,q1,"shoulder,j1\n',
+     "arm.csv:2: column 'name': its opening quote is never closed"),
+    ('type,a,alpha,d,theta\nR,0,0,0,q1\nR,"0,0,0,q1\n', "arm.csv:3: column 'a': its opening quote is never closed"),
+    ('type,a,alpha,d,theta,name\nR,0,0,0,q1,"upper"arm\n',
+     "arm.csv:2: column 'name': text after the closing quote"),
+    ('type,a,alpha,"d,theta\n', "arm.csv:1: column 4: its opening quote is never closed"),
 ])
 def test_errors_name_file_line_and_column(body, message, tmp_path):
     path = tmp_path / "arm.csv"

@@ -550,5 +550,38 @@ def test_names_files_cannot_carry_are_refused(name):
 def test_mesh_path_longer_than_path_max_is_a_file_error():
     text = ('<robot name="r"><link name="a"><visual><geometry><mesh filename="%s.stl"/></geometry></visual>'
             '</link></robot>')
-    with pytest.raises(FileFormatError, match=r"m\.urdf:1: .*filename is 5004 characters long"):
+    with pytest.raises(FileFormatError, match=r"m\.urdf:1: .*filename .* is 5004 characters long"):
         urdf_from_string(text % ("m" * 5000), source="m.urdf")
+
+
+# --- issue 17: complex joint positions ---------------------------------------------------------------
+
+_COMPLEX = "is a complex number; joint positions must be real numbers .*imaginary part is zero"
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: np.array([0, 0, 1j, 0, 0, 0]),  # a numpy complex array
+    lambda n: [0, 0, np.complex128(0.5 + 1j), 0, 0, 0],  # a numpy complex scalar in a list
+    lambda n: [0, 0, 0.5 + 1j, 0, 0, 0],  # a Python complex
+    lambda n: {n: 1j},  # by joint name
+    lambda n: np.vstack([np.zeros(6), [0, 0, 1j, 0, 0, 0]]),  # a batch
+    lambda n: [0, 0, 2 + 0j, 0, 0, 0],  # zero imaginary part: refused too
+])
+def test_complex_positions_are_refused_naming_the_joint(make):
+    """numpy cast a complex q to its real part with only a warning: FK of q3 = 1j was FK at 0."""
+    tree = load_robot("puma560")
+    name = tree.movable_joint_names[2]
+    q = make(name)
+    for call in (tree.forward_kinematics, tree.config_to_vector, lambda q: tree.named_poses.__setitem__("p", q)):
+        if call is tree.config_to_vector and getattr(q, "ndim", 1) == 2:
+            continue
+        with pytest.raises(KineTreeError, match=rf"joint {name!r}: (position 2: )?.*{_COMPLEX}"):
+            call(q)
+
+
+def test_complex_home_position_is_refused_naming_the_joint():
+    joint = Joint("elbow", "revolute")
+    for value in (np.complex128(0.5), 0.5 + 0.5j):
+        with pytest.raises(KineTreeError, match=rf"joint 'elbow': home position .*{_COMPLEX}"):
+            joint.home_position = value
+    assert joint.home_position == 0.0

@@ -572,3 +572,58 @@ def test_any_dh_csv_cell_replaced_reads_or_is_a_format_error(tmp_path):
 
                     assert isinstance(exc, KineTreeError), f"{type(exc).__name__}: {exc} for {h!r} in line {li}"
     assert ok > 0 and refused > 0
+
+
+# --- issue 17: XInclude in kept elements ------------------------------------------------------------
+
+_XI = "http://www.w3.org/2001/XInclude"
+_XI_URDF = f"""<robot name="r" xmlns:xi="{_XI}">
+  <link name="a">
+    <sensor name="cam"><xi:include href="/etc/hostname" parse="text"/></sensor>
+  </link>
+  <gazebo reference="a">
+    <xi:include href="/etc/passwd" parse="text"/>
+    <material>Gazebo/Grey</material>
+  </gazebo>
+  <xi:include href="/etc/shadow"/>
+</robot>
+"""
+
+
+def test_xinclude_elements_are_dropped_from_kept_elements_with_a_warning(tmp_path):
+    """A kept element holding <xi:include href="/etc/passwd" parse="text"/> was exported verbatim:
+    a reader that resolves XInclude would have read that file."""
+    path = tmp_path / "xi.urdf"
+    path.write_text(_XI_URDF)
+    said: list[str] = []
+    tree = import_urdf(path, on_warning=said.append)
+    dropped = [m for m in said if "XInclude" in m]
+    assert [m.split(": ")[0] for m in dropped] == [f"{path}:3", f"{path}:6", f"{path}:9"]
+    assert all("<xi:include href=" in m for m in dropped)
+    assert "/etc/passwd" in dropped[1]
+    kept = " ".join(tree.extensions + tree.get_body("a").extensions)
+    assert "Gazebo/Grey" in kept and "cam" in kept  # the rest of each element is kept
+    assert "include" not in kept and "etc/" not in kept
+    export_robot(tree, tmp_path / "out.urdf")
+    assert "include" not in (tmp_path / "out.urdf").read_text()
+
+
+@pytest.mark.parametrize("text", [
+    f'<xi:include xmlns:xi="{_XI}" href="/etc/passwd" parse="text"/>',
+    f'<gazebo><x xmlns:xi="{_XI}"><xi:fallback/></x></gazebo>',
+    '<gazebo><include xmlns="http://www.w3.org/2003/XInclude" href="/etc/passwd"/></gazebo>',
+])
+def test_xinclude_elements_are_refused_as_extensions(text, tmp_path):
+    from kinetree.core import RigidBodyTree
+    from kinetree.core.errors import KineTreeError
+
+    tree = RigidBodyTree()
+    with pytest.raises(KineTreeError, match=r"robot extensions\[0\]: XInclude element <.*> is not allowed"):
+        tree.extensions = [text]
+    path = tmp_path / "xi.kinetree.json"
+    save_project(tree, path)
+    data = json.loads(path.read_text())
+    data["extensions"] = [text]
+    path.write_text(json.dumps(data))
+    with pytest.raises(FileFormatError, match=r"xi\.kinetree\.json.*XInclude element"):
+        load_project(path)

@@ -295,3 +295,14 @@ def test_names_from_files_never_become_expressions():
     model = symbolic_model(tree)
     assert model.joints == ["cos(q1) + exec('x')"] and [v.name for v in model.variables] == ["q1"]
     assert model.matrix.free_symbols == {q1}
+
+
+def test_a_long_planar_chain_is_refused_within_seconds():
+    """Issue 17: 250 parallel axes keep each entry under MAX_TERMS (cos(q1+…+qk) folds) but the
+    whole product took minutes; the work bound refuses it early, naming the chain length."""
+    tree = dh_chain([DHLink("R", 0.1, 0, 0, 0) for _ in range(250)])
+    start = time.perf_counter()
+    with pytest.raises(SymbolicError, match=r"a chain of 250 bodies is too long .* a body nearer the base"):
+        symbolic_fk(tree)
+    assert time.perf_counter() - start < 5
+    assert symbolic_fk(tree, tree.bodies[19].name).shape == (4, 4)  # 20 of them are fine

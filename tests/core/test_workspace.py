@@ -18,7 +18,7 @@ from kinetree.core import (
     random_configurations,
     sample_workspace,
 )
-from kinetree.core.workspace import _CHUNK
+from kinetree.core.workspace import _CHUNK, CHUNK_BYTES
 from test_mass_properties import every_joint_tree
 
 
@@ -139,6 +139,31 @@ def test_memory_is_bounded_by_chunks():
     finally:
         tracemalloc.stop()
     assert peak < 200_000 * 32 + 40e6, peak
+
+
+def test_a_chunk_stays_within_its_memory_budget_on_a_2000_joint_chain():
+    """Issue 17: chunks were 8,192 configurations whatever the chain: 2.8 GB a chunk at 2,000
+    joints (300 samples of a 2,000-joint chain took 105 MB); now one budgeted chunk at a time."""
+    tree = RigidBodyTree()
+    parent = tree.base_name
+    for k in range(2000):
+        body, joint = RigidBody(f"b{k}"), Joint(f"j{k}", "revolute")
+        joint.set_fixed_transform([[1, 0, 0, 0.001], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
+        body.joint = joint
+        tree.add_body(body, parent)
+        parent = body.name
+    seen = []
+    tracemalloc.start()
+    try:
+        points, _ = sample_workspace(tree, parent, 300, rng=0, progress=lambda done, n: seen.append(done))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < CHUNK_BYTES + 16e6, peak  # the chunk, the 2.4 kB result, the tree's own arrays
+    assert len(seen) > 1  # in several chunks
+    Q = random_configurations(tree, 300, rng=0)  # the same configurations
+    np.testing.assert_allclose(points[[0, 299]], [tree.get_transform(Q[i], parent)[:3, 3] for i in (0, 299)],
+                               atol=1e-9)
 
 
 def test_progress_is_reported_and_can_cancel():
