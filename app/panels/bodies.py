@@ -24,6 +24,7 @@ class BodyTreeModel(QAbstractItemModel):
 
     COLUMNS = ("Body", "Joint", "Type")
     MAX_ROW_CHANGES = 200  # more structural changes than this in one edit: reset instead
+    MAX_DEPTH = 32  # bodies nested deeper are shown flat under their ancestor at this depth
 
     def __init__(self, doc: RobotDocument) -> None:
         super().__init__()
@@ -45,13 +46,24 @@ class BodyTreeModel(QAbstractItemModel):
         self._register(tree.base_name, -1)
         self._add_descendants(tree.base_name, self._new_children(tree))
 
-    @staticmethod
-    def _new_children(tree: RigidBodyTree) -> dict[str, list[str]]:
+    @classmethod
+    def _new_children(cls, tree: RigidBodyTree) -> dict[str, list[str]]:
+        """The rows under each row: a body's children, except that below :attr:`MAX_DEPTH`
+        levels every descendant is listed flat (depth first) under its ancestor at that depth.
+        Qt's tree view lays out (and expands) nested rows by recursion, one C++ stack frame
+        per level: a 40,000-body chain overflowed the stack and killed the app."""
         kids: dict[str, list[str]] = {tree.base_name: []}
         for n in tree.body_names:
             kids.setdefault(n, [])
             kids.setdefault(tree.parent_name(n), []).append(n)
-        return kids
+        rows: dict[str, list[str]] = {n: [] for n in kids}
+        stack = [(c, 1, tree.base_name) for c in reversed(kids[tree.base_name])]
+        while stack:  # depth first, in the tree's order of children
+            n, depth, shown_parent = stack.pop()
+            rows[shown_parent].append(n)
+            below = n if depth < cls.MAX_DEPTH else shown_parent
+            stack.extend((c, depth + 1, below) for c in reversed(kids[n]))
+        return rows
 
     def _register(self, name: str, parent: int) -> int:
         i = self._next_id
@@ -212,7 +224,13 @@ class BodyTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return joint_icon("base" if is_base else body.joint.type)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{body.name}" if is_base else f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
+            if is_base:
+                return body.name
+            tip = f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
+            parent = tree.parent_name(body.name)
+            if self._name[self._parent[i]] != parent:  # listed flat, deeper than MAX_DEPTH
+                tip += f", child of {parent} (bodies deeper than {self.MAX_DEPTH} levels are listed flat)"
+            return tip
         return None
 
     # (editable, draggable) -> flags: combined once (Qt asks for every visible cell on each
