@@ -38,6 +38,7 @@ from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
+from .text import ElidingStatusBar, elide
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
@@ -54,8 +55,7 @@ MAX_RECENT = 8
 
 def _read_robot(source: str, allow_env: bool = False):
     """Worker-thread part of opening: parse the file and load its meshes into the cache."""
-    notes: list[str] = []
-    # on_warning, not warnings.catch_warnings: not thread-safe
+    notes: list[str] = []  # by on_warning, not warnings.catch_warnings: that is not thread-safe
     tree, q = open_robot(source, on_warning=notes.append, allow_env=allow_env)
     preload_meshes(tree)
     return tree, q, notes
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
+        self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
@@ -562,7 +563,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
         if not getattr(self, "quiet", False):
-            QMessageBox.warning(self, title, message)
+            QMessageBox.warning(self, title, elide(message))
 
     def closeEvent(self, ev) -> None:  # noqa: N802
         if not self.maybe_save():

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit
 
 from ..numbers import Conversion, exact_text, identity, parse_number, same_numbers, split_numbers
 from ..qt_utils import signals_blocked
+from ..text import elide, message_label
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 
@@ -34,8 +35,7 @@ class Field(QLineEdit):
         self._shown = ""
         self._stored: list[float] = []
         self._from_shown: Conversion = identity
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = message_label(QLabel())
         self.message.setStyleSheet("color: #e05050")
         self.message.setVisible(False)
         self.editingFinished.connect(self._apply)
@@ -82,8 +82,8 @@ class Field(QLineEdit):
     def set_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(message or self._tip)
-        self.message.setText(message)
+        self.setToolTip(elide(message or self._tip))
+        self.message.setText(elide(message))
         self.message.setVisible(bool(message))
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt's name
