@@ -11,6 +11,7 @@ from ..changes import TreeChange
 from ..document import RobotDocument
 from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
 from ..icons import joint_icon
+from ..text import MAX_NAME, elide
 
 MIME = "application/x-kinetree-body"
 
@@ -229,8 +230,9 @@ class BodyTreeModel(QAbstractItemModel):
             tip = f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
             parent = tree.parent_name(body.name)
             if self._name[self._parent[i]] != parent:  # listed flat, deeper than MAX_DEPTH
-                tip += f", child of {parent} (bodies deeper than {self.MAX_DEPTH} levels are listed flat)"
-            return tip
+                tip += (f", child of {elide(parent, MAX_NAME)} (bodies deeper than {self.MAX_DEPTH} levels "
+                        "are listed flat)")
+            return elide(tip)
         return None
 
     # (editable, draggable) -> flags: combined once (Qt asks for every visible cell on each
@@ -391,14 +393,14 @@ class BodiesPanel(QWidget):
         index = self.model.index_of(name) if name else QModelIndex()
         sm = self.view.selectionModel()
         if index.isValid() and sm.currentIndex() == index and sm.isRowSelected(index.row(), index.parent()):
-            self.view.scrollTo(index)  # already selected (an edit elsewhere): re-selecting walks the model
+            self._scroll_to(index)  # already selected (an edit elsewhere): re-selecting walks the model
             self._update_actions()
             return
         self._syncing = True  # a flag, not blocked signals: the view must see its selection change
         try:
             if index.isValid():
                 sm.setCurrentIndex(index, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
-                self.view.scrollTo(index)
+                self._scroll_to(index)
             else:
                 sm.clearSelection()
                 sm.clearCurrentIndex()
@@ -406,11 +408,21 @@ class BodiesPanel(QWidget):
             self._syncing = False
         self._update_actions()
 
+    def _scroll_to(self, index: QModelIndex) -> None:
+        """Bring the row into sight, sideways too: a deeply nested row starts hundreds of pixels
+        to the right, out of a narrow dock (scrollTo only scrolls up and down to it)."""
+        self.view.scrollTo(index)
+        left, width = self.view.visualRect(index).left(), self.view.viewport().width()
+        if not 0 <= left < width - 40:
+            bar = self.view.horizontalScrollBar()
+            bar.setValue(bar.value() + left - 20)
+
     def _update_actions(self) -> None:
         """Enable what makes sense for the document's selection; name the target in tooltips."""
         name = self.doc.selection
         body = name is not None and name != self.doc.tree.base_name
-        target = self.current()
+        target = elide(self.current(), MAX_NAME)
+        name = elide(name, MAX_NAME) if name else name
         self.add_action.setToolTip(f"Add a child body under {target}"
                                    + ("" if name else " (nothing selected)") + " (Ctrl+Shift+A)")
         self.rename_action.setEnabled(name is not None)

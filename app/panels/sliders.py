@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..qt_utils import signals_blocked
+from ..text import MAX_NAME, elide
 from .number_spin import ExactSpinBox, spin_units
 
 TICKS = 2000
@@ -75,7 +76,9 @@ class JointRow:
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
-        self.name = QLabel(label)
+        self.name = QLabel(elide(label, MAX_NAME))
+        if len(label) > MAX_NAME:
+            self.name.setToolTip(elide(label))
         self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)

@@ -37,10 +37,13 @@ out["bodies"] = w.doc.tree.num_bodies
 w.doc.select("link39000")
 app.processEvents()
 out["view_current"] = model.name_of(view.currentIndex())
-index = model.index_of("link123")
-view.scrollTo(index)
+w.doc.select("link123")
 app.processEvents()
-rect = view.visualRect(index)
+index = model.index_of("link123")
+rect = view.visualRect(index).intersected(view.viewport().rect())  # the part of the row in sight
+out["row_in_sight"] = rect.width() > 20 and model.name_of(view.currentIndex()) == "link123"
+w.doc.select(None)
+app.processEvents()
 QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 out["doc_selection"] = w.doc.selection
 depth, i = 0, index
@@ -66,7 +69,7 @@ def test_a_40000_body_chain_opens_and_a_30000_row_paste_works(tmp_path):
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["opened"] and out["bodies"] == 40000
     assert out["view_current"] == "link39000"
-    assert out["doc_selection"] == "link123"
+    assert out["row_in_sight"] and out["doc_selection"] == "link123"
     assert out["view_depth_of_link123"] <= 40  # the view's nesting is bounded, whatever the chain
     assert out["pasted"] == 30000
 
@@ -118,6 +121,15 @@ def test_a_long_body_name_does_not_widen_the_docks(window, qtbot):
     _settle(qtbot, window)
     assert len(window.joint.title.text()) <= MAX_MESSAGE
     assert _widths(window) == before
+    field = window.joint.fields["joint_name"]  # the Joints panel's rows, the mimic list show it
+    field.setFocus()
+    field.selectAll()
+    QTest.keyClicks(field, "j" * 996)
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert window.doc.tree.get_body(name).joint.name == "j" * 996
+    window.doc.select("link4")
+    _settle(qtbot, window)
+    assert _widths(window) == before
     # and by typing into the Bodies view's row
     bodies = window.bodies
     window.doc.select("link3")
@@ -141,3 +153,31 @@ def test_a_huge_paste_puts_a_short_message_in_the_status_bar(window, qtbot):
     assert "pasted line 1" in message and len(message) <= MAX_MESSAGE
     _settle(qtbot, window)
     assert _widths(window) == before
+
+
+def test_the_joints_panel_shows_many_joints_a_page_at_a_time(window, qtbot):
+    from kinetree.app.panels.sliders import PAGE_ROWS
+    from kinetree.core.io import import_robot
+
+    n = 2 * PAGE_ROWS + 50
+    path = window.settings.fileName() + ".csv"
+    with open(path, "w") as f:
+        f.write("type,a,alpha,d,theta\n" + "R,0.01,0,0,q\n" * n)
+    assert import_robot(path).num_bodies == n
+    assert window.open_source(path, ask=False)
+    panel = window.sliders
+    assert len(panel.rows) == PAGE_ROWS and panel.pager.isVisible()  # not n rows of widgets
+    assert "q1" in panel.rows and f"q{PAGE_ROWS + 1}" not in panel.rows
+    qtbot.mouseClick(panel.page_next, Qt.MouseButton.LeftButton)
+    assert f"q{PAGE_ROWS + 1}" in panel.rows and "q1" not in panel.rows
+    # selecting a body shows its joint's page; its slider moves the engine's joint
+    window.doc.select(f"link{n}")
+    assert f"q{n}" in panel.rows and panel.page_label.text() == f"joints {2 * PAGE_ROWS + 1}–{n} of {n}"
+    spin = panel.rows[f"q{n}"].spin
+    spin.lineEdit().selectAll()
+    QTest.keyClicks(spin.lineEdit(), "45")
+    QTest.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    q = window.doc.configuration[window.doc.tree.position_index(f"q{n}")]
+    assert float(q[0]) == pytest.approx(0.7853981633974483)
+    qtbot.mouseClick(panel.page_prev, Qt.MouseButton.LeftButton)
+    assert f"q{PAGE_ROWS + 1}" in panel.rows
