@@ -38,7 +38,7 @@ from .qt_utils import commit_focused_editor
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
-from .text import ElidingStatusBar, elide
+from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide
 from .viewport.meshes import preload as preload_meshes
 from .viewport.view import RobotViewport
 from .xacro_env import add_allow_env_action, allow_env, with_hint
@@ -563,7 +563,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
         if not getattr(self, "quiet", False):
-            QMessageBox.warning(self, title, elide(message))
+            QMessageBox.warning(self, title, elide(message, MAX_DIALOG, MAX_WORD))
 
     def closeEvent(self, ev) -> None:  # noqa: N802
         if not self.maybe_save():

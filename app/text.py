@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar
 
@@ -21,17 +23,23 @@ def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
 
 #: The most characters of a message shown in a label, the status bar or a dialog.
 MAX_MESSAGE = 300
+#: A dialog has room for more (it wraps between words): the whole message, and any one word.
+MAX_DIALOG, MAX_WORD = 1500, 200
 #: The most characters of one line: a menu item (Undo …), an undo step, a panel's title.
 MAX_LINE = 120
 #: The most characters of one name or value shown in a label, a title or a header.
 MAX_NAME = 60
 
 
-def elide(text: object, limit: int = MAX_MESSAGE) -> str:
+def elide(text: object, limit: int = MAX_MESSAGE, word: int | None = None) -> str:
     """``text`` as at most ``limit`` characters: a longer one keeps its start and its end
     around "…" (a name typed or a file pasted by a user may be a megabyte; every label, status
-    message and dialog shows it through this)."""
+    message and dialog shows it through this). ``word``: also cut any longer run without spaces."""
     text = str(text)
+    if word is not None:
+        if len(text) > 4 * limit:  # no regular expression over a megabyte
+            text = text[:2 * limit] + "…" + text[-2 * limit:]
+        text = re.sub(rf"\S{{{word + 1},}}", lambda m: elide(m.group(0), word), text)
     if len(text) <= limit:
         return text
     head = (limit - 1) * 2 // 3

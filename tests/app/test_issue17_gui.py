@@ -181,3 +181,14 @@ def test_the_joints_panel_shows_many_joints_a_page_at_a_time(window, qtbot):
     assert float(q[0]) == pytest.approx(0.7853981633974483)
     qtbot.mouseClick(panel.page_prev, Qt.MouseButton.LeftButton)
     assert f"q{PAGE_ROWS + 1}" in panel.rows
+
+
+def test_elide_keeps_start_and_end_and_bounds_words():
+    from kinetree.app.text import elide
+
+    assert elide("short") == "short"
+    cut = elide("a" * 500 + "END", 100)
+    assert len(cut) == 100 and cut.startswith("a" * 60) and cut.endswith("END") and "…" in cut
+    dialog = elide("file /tmp/x.urdf: " + "z" * 5000 + " refused", 1500, 200)
+    assert dialog.startswith("file /tmp/x.urdf: ") and dialog.endswith(" refused")
+    assert max(len(w) for w in dialog.split()) == 200
