@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from .text import MAX_LINE, elide
+
 if TYPE_CHECKING:
     from kinetree.core import RigidBodyTree
 
@@ -28,7 +30,7 @@ class TreeEditCommand(QUndoCommand):
     def __init__(self, doc: RobotDocument, text: str, before: tuple[RigidBodyTree, np.ndarray],
                  after: tuple[RigidBodyTree, np.ndarray], selection_after: str | None,
                  change: TreeChange, drag: int | None = None) -> None:
-        super().__init__(text)
+        super().__init__(elide(text, MAX_LINE))  # the Edit menu's Undo item, the history list
         self._doc, self.change, self._drag = doc, change, drag
         self._before, self._after = before, after
         self._sel_before, self._sel_after = doc.selection, selection_after
@@ -62,7 +64,7 @@ class SetConfigurationCommand(QUndoCommand):
 
     def __init__(self, doc: RobotDocument, text: str, before: np.ndarray, after: np.ndarray,
                  drag: int | None) -> None:
-        super().__init__(text)
+        super().__init__(elide(text, MAX_LINE))
         self._doc, self._before, self._after, self._drag = doc, before, after, drag
 
     def id(self) -> int:  # noqa: A003 - Qt's name

@@ -40,6 +40,7 @@ from .reading import read_with_progress
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
+from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide
 from .tools import install_tools
 from .undo_keys import add_window_keys, install_undo_keys
 from .viewport.toolbar import install_ik_tools
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
+        self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
@@ -525,7 +527,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
         if not getattr(self, "quiet", False):
-            QMessageBox.warning(self, title, message)
+            QMessageBox.warning(self, title, elide(message, MAX_DIALOG, MAX_WORD))
 
     def closeEvent(self, ev) -> None:  # noqa: N802
         if not self.maybe_save():

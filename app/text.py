@@ -1,8 +1,11 @@
-"""Numbers as text for the panels and the clipboard."""
+"""Text for the panels and the clipboard: matrices, and user text cut to a size a label can show."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar
 
 from .numbers import fixed_text
 
@@ -18,3 +21,46 @@ def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
     # the readout does not change size, and re-layout the window, while a joint is dragged
     width = max(digits + 3, *(len(c) for r in rows for c in r))
     return "\n".join("  ".join(c.rjust(width) for c in r) for r in rows)
+
+
+#: The most characters of a message shown in a label, the status bar or a dialog.
+MAX_MESSAGE = 300
+#: A dialog has room for more (it wraps between words): the whole message, and any one word.
+MAX_DIALOG, MAX_WORD = 1500, 200
+#: The most characters of one line: a menu item (Undo …), an undo step, a panel's title.
+MAX_LINE = 120
+#: The most characters of one name or value shown in a label, a title or a header.
+MAX_NAME = 60
+
+
+def elide(text: object, limit: int = MAX_MESSAGE, word: int | None = None) -> str:
+    """``text`` as at most ``limit`` characters: a longer one keeps its start and its end
+    around "…" (a name typed or a file pasted by a user may be a megabyte; every label, status
+    message and dialog shows it through this). ``word``: also cut any longer run without spaces."""
+    text = str(text)
+    if word is not None:
+        if len(text) > 4 * limit:  # no regular expression over a megabyte
+            text = text[:2 * limit] + "…" + text[-2 * limit:]
+        text = re.sub(rf"\S{{{word + 1},}}", lambda m: elide(m.group(0), word), text)
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar whose messages are cut to :data:`MAX_MESSAGE` characters (a 1 MB paste put
+    a million characters there)."""
+
+    def showMessage(self, message: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
+        super().showMessage(elide(message), timeout)
+
+
+def message_label(label: QLabel) -> QLabel:
+    """Make ``label`` a message line that never widens its dock or the window: it wraps, and
+    its width is the layout's, whatever the text (one long word was its minimum width)."""
+    label.setWordWrap(True)
+    policy = label.sizePolicy()
+    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+    label.setSizePolicy(policy)
+    return label

@@ -11,6 +11,7 @@ from ..changes import TreeChange
 from ..document import RobotDocument
 from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
 from ..icons import joint_icon
+from ..text import MAX_NAME, elide
 
 MIME = "application/x-kinetree-body"
 
@@ -24,6 +25,7 @@ class BodyTreeModel(QAbstractItemModel):
 
     COLUMNS = ("Body", "Joint", "Type")
     MAX_ROW_CHANGES = 200  # more structural changes than this in one edit: reset instead
+    MAX_DEPTH = 32  # bodies nested deeper are shown flat under their ancestor at this depth
 
     def __init__(self, doc: RobotDocument) -> None:
         super().__init__()
@@ -45,13 +47,24 @@ class BodyTreeModel(QAbstractItemModel):
         self._register(tree.base_name, -1)
         self._add_descendants(tree.base_name, self._new_children(tree))
 
-    @staticmethod
-    def _new_children(tree: RigidBodyTree) -> dict[str, list[str]]:
+    @classmethod
+    def _new_children(cls, tree: RigidBodyTree) -> dict[str, list[str]]:
+        """The rows under each row: a body's children, except that below :attr:`MAX_DEPTH`
+        levels every descendant is listed flat (depth first) under its ancestor at that depth.
+        Qt's tree view lays out (and expands) nested rows by recursion, one C++ stack frame
+        per level: a 40,000-body chain overflowed the stack and killed the app."""
         kids: dict[str, list[str]] = {tree.base_name: []}
         for n in tree.body_names:
             kids.setdefault(n, [])
             kids.setdefault(tree.parent_name(n), []).append(n)
-        return kids
+        rows: dict[str, list[str]] = {n: [] for n in kids}
+        stack = [(c, 1, tree.base_name) for c in reversed(kids[tree.base_name])]
+        while stack:  # depth first, in the tree's order of children
+            n, depth, shown_parent = stack.pop()
+            rows[shown_parent].append(n)
+            below = n if depth < cls.MAX_DEPTH else shown_parent
+            stack.extend((c, depth + 1, below) for c in reversed(kids[n]))
+        return rows
 
     def _register(self, name: str, parent: int) -> int:
         i = self._next_id
@@ -212,7 +225,14 @@ class BodyTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return joint_icon("base" if is_base else body.joint.type)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{body.name}" if is_base else f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
+            if is_base:
+                return body.name
+            tip = f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
+            parent = tree.parent_name(body.name)
+            if self._name[self._parent[i]] != parent:  # listed flat, deeper than MAX_DEPTH
+                tip += (f", child of {elide(parent, MAX_NAME)} (bodies deeper than {self.MAX_DEPTH} levels "
+                        "are listed flat)")
+            return elide(tip)
         return None
 
     # (editable, draggable) -> flags: combined once (Qt asks for every visible cell on each
@@ -380,14 +400,14 @@ class BodiesPanel(QWidget):
         index = self.model.index_of(name) if name else QModelIndex()
         sm = self.view.selectionModel()
         if index.isValid() and sm.currentIndex() == index and sm.isRowSelected(index.row(), index.parent()):
-            self.view.scrollTo(index)  # already selected (an edit elsewhere): re-selecting walks the model
+            self._scroll_to(index)  # already selected (an edit elsewhere): re-selecting walks the model
             self._update_actions()
             return
         self._syncing = True  # a flag, not blocked signals: the view must see its selection change
         try:
             if index.isValid():
                 sm.setCurrentIndex(index, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
-                self.view.scrollTo(index)
+                self._scroll_to(index)
             else:
                 sm.clearSelection()
                 sm.clearCurrentIndex()
@@ -395,11 +415,21 @@ class BodiesPanel(QWidget):
             self._syncing = False
         self._update_actions()
 
+    def _scroll_to(self, index: QModelIndex) -> None:
+        """Bring the row into sight, sideways too: a deeply nested row starts hundreds of pixels
+        to the right, out of a narrow dock (scrollTo only scrolls up and down to it)."""
+        self.view.scrollTo(index)
+        left, width = self.view.visualRect(index).left(), self.view.viewport().width()
+        if not 0 <= left < width - 40:
+            bar = self.view.horizontalScrollBar()
+            bar.setValue(bar.value() + left - 20)
+
     def _update_actions(self) -> None:
         """Enable what makes sense for the document's selection; name the target in tooltips."""
         name = self.doc.selection
         body = name is not None and name != self.doc.tree.base_name
-        target = self.current()
+        target = elide(self.current(), MAX_NAME)
+        name = elide(name, MAX_NAME) if name else name
         self.add_action.setToolTip(f"Add a child body under {target}"
                                    + ("" if name else " (nothing selected)") + " (Ctrl+Shift+A)")
         self.rename_action.setEnabled(name is not None)

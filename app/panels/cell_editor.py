@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QStyledItemDelegate, QToolTip, QWidget
 
 from ..numbers import same_numbers
+from ..text import elide
 from .field import ERROR_STYLE
 
 
@@ -30,9 +31,9 @@ class CellEditor(QLineEdit):
     def show_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(message)
+        self.setToolTip(elide(message))
         if message and self.isVisible():
-            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), message, self)
+            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), elide(message), self)
 
 
 class ExactDelegate(QStyledItemDelegate):

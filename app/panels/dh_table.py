@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
 from ..numbers import DEGREES, METRES, RADIANS, exact_text, identity, read_number, short_text, to_degrees, to_radians
-from ..text import matrix_text
+from ..text import MAX_NAME, elide, matrix_text, message_label
 from .cell_editor import ExactDelegate
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
@@ -161,7 +161,7 @@ class DhTableModel(QAbstractTableModel):
             if section in ANGLE_COLUMNS:
                 name += " (°)" if self.degrees else " (rad)"
             return name
-        return self.entries[section].body if section < len(self.entries) else None
+        return elide(self.entries[section].body, MAX_NAME) if section < len(self.entries) else None
 
     def _is_angle(self, col: int, link: DHLink) -> bool:
         return col in ANGLE_COLUMNS or (col in (5, 6, 7) and link.joint == "R")
@@ -191,7 +191,7 @@ class DhTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QBrush(QColor("#888888"))
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{e.body} is not DH-expressible: {e.reason}"
+                return elide(f"{e.body} is not DH-expressible: {e.reason}")
             return None
         link = e.link
         error = self.errors.get((index.row(), col))
@@ -210,7 +210,7 @@ class DhTableModel(QAbstractTableModel):
         if error and role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("white"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return error or f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row"
+            return elide(error or f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row")
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -351,12 +351,10 @@ class DhTablePanel(QWidget):
                 b.setShortcut(QKeySequence(shortcut))
             buttons.addWidget(b)
             self.buttons[key] = b
-        self.note = QLabel()
-        self.note.setWordWrap(True)
+        self.note = message_label(QLabel())
         self.note.setStyleSheet("color: #999")
-        self.error_label = QLabel()  # the last refused cell edit, under the table
+        self.error_label = message_label(QLabel())  # the last refused cell edit, under the table
         self.error_label.setObjectName("dhError")
-        self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #e05050")
         self.error_label.setVisible(False)
         self.model.refused.connect(self._show_refusal)
@@ -378,7 +376,7 @@ class DhTablePanel(QWidget):
         super().keyPressEvent(ev)
 
     def _show_refusal(self, message: str) -> None:
-        self.error_label.setText(message)
+        self.error_label.setText(elide(message))
         self.error_label.setVisible(bool(message))
 
     def _sync(self) -> None:

@@ -21,6 +21,7 @@ from ..numbers import (
     split_numbers,
 )
 from ..qt_utils import signals_blocked
+from ..text import elide, message_label
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 
@@ -45,8 +46,7 @@ class Field(QLineEdit):
         self._stored: list[float] = []
         self._from_shown: Conversion = identity
         self.quantity: Quantity = PLAIN  # what the numbers are (typed units and pi are read for it)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = message_label(QLabel())
         self.message.setStyleSheet("color: #e05050")
         self.message.setVisible(False)
         self.editingFinished.connect(self._apply)
@@ -97,8 +97,8 @@ class Field(QLineEdit):
     def set_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(message or self._tip)
-        self.message.setText(message)
+        self.setToolTip(elide(message or self._tip))
+        self.message.setText(elide(message))
         self.message.setVisible(bool(message))
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt's name

@@ -44,6 +44,7 @@ from ..numbers import (
     to_radians,
 )
 from ..qt_utils import signals_blocked
+from ..text import MAX_NAME, elide, message_label
 from .field import ERROR_STYLE, Field
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
 
@@ -64,11 +65,10 @@ class JointPanel(QWidget):
         self.fields: dict[str, Field] = {}
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
-        self.title = QLabel()
+        self.title = message_label(QLabel())
         self.title.setStyleSheet("font-weight: bold")
-        self.error_label = QLabel()
+        self.error_label = message_label(QLabel())
         self.error_label.setObjectName("jointError")
-        self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #e05050")
         outer.addWidget(self.title)
         outer.addWidget(self.error_label)
@@ -196,9 +196,9 @@ class JointPanel(QWidget):
             try:
                 message = commit(text)
             except KineTreeError as exc:
-                self.error_label.setText(str(exc))
+                self.error_label.setText(elide(str(exc)))
                 raise
-            self.error_label.setText(message or "")
+            self.error_label.setText(elide(message or ""))
             return message
 
         return guarded
@@ -240,11 +240,11 @@ class JointPanel(QWidget):
         return f"{short_text(value)} m"
 
     def report(self, message: str | None) -> None:
-        self.error_label.setText(message or "")
+        self.error_label.setText(elide(message or ""))
 
     def _edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:
         message = self.doc.try_edit(text, change)
-        self.error_label.setText(message or "")
+        self.error_label.setText(elide(message or ""))
         return message
 
     def _joint_edit(self, text: str, change: Callable) -> str | None:
@@ -400,8 +400,8 @@ class JointPanel(QWidget):
         except KineTreeError as exc:
             message = str(exc)
         if message:  # refused: the combo goes back to what the tree says, the message stays
-            self.error_label.setText(message)
-            self.mimic_combo.setToolTip(message)
+            self.error_label.setText(elide(message))
+            self.mimic_combo.setToolTip(elide(message))
             body = self.body()
             if body is not None:
                 self._show_mimic(self.doc.tree.get_body(body).joint)
@@ -447,7 +447,8 @@ class JointPanel(QWidget):
             return
         b = self.doc.tree.get_body(name)
         j = b.joint
-        self.title.setText(f"{name}: {j.type} joint" + (f", mimics {j.mimic.joint}" if j.mimic else ""))
+        self.title.setText(f"{elide(name, MAX_NAME)}: {j.type} joint"
+                           + (f", mimics {elide(j.mimic.joint, MAX_NAME)}" if j.mimic else ""))
         units = self._joint_units()
         axial = j.type in AXIAL_TYPES
         F = self.fields

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from ..document import RobotDocument
 from ..numbers import fixed_text, short_text
 from ..qt_utils import signals_blocked
+from ..text import MAX_NAME, elide
 from .number_spin import ExactSpinBox, spin_units
 
 TICKS = 2000
@@ -33,6 +34,9 @@ ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
 #: A slider's minimum width without and with the torque column (the default dock stays unscrolled).
 SLIDER_MIN_PX = {False: 120, True: 80}
+#: The most rows the panel builds at once: more joints are shown a page at a time. Qt lays out
+#: a grid of rows in time that grows with the square of their number (4000 rows: 50 s).
+PAGE_ROWS = 100
 #: Gravity for the torque column when the robot sets none (``tree.gravity`` is 0 by default).
 STANDARD_GRAVITY = (0.0, 0.0, -9.80665)
 
@@ -72,7 +76,9 @@ class JointRow:
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
-        self.name = QLabel(label)
+        self.name = QLabel(elide(label, MAX_NAME))
+        if len(label) > MAX_NAME:
+            self.name.setToolTip(elide(label))
         self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
@@ -298,6 +304,24 @@ class JointsPanel(QWidget):
         outer.addWidget(self.scroll)
         self.empty = QLabel("No movable joints")
         outer.addWidget(self.empty)
+        self.page = 0  # shown rows: PAGE_ROWS channels from page * PAGE_ROWS
+        self._page_of_joint: dict[str, int] = {}
+        pager = QHBoxLayout()
+        self.page_prev, self.page_next = QToolButton(), QToolButton()
+        self.page_label = QLabel()
+        self.page_label.setObjectName("jointsPage")
+        for b, text, step in ((self.page_prev, "◀", -1), (self.page_next, "▶", 1)):
+            b.setText(text)
+            b.setObjectName(f"joints_page_{'prev' if step < 0 else 'next'}")
+            b.clicked.connect(lambda _=False, step=step: self.show_page(self.page + step))
+        pager.addWidget(self.page_prev)
+        pager.addWidget(self.page_label, 1)
+        pager.addWidget(self.page_next)
+        self.pager = QWidget()
+        self.pager.setLayout(pager)
+        self.pager.setToolTip("A robot with many joints shows them a page at a time; selecting a body "
+                              "shows the page of its joint")
+        outer.addWidget(self.pager)
         self._specs: list[tuple] = []
         self._rows_version = 0  # counts row sets: new rows have shown nothing yet
         self._shown_key: tuple | None = None
@@ -308,6 +332,7 @@ class JointsPanel(QWidget):
         self._torque_rows: list[tuple[str, str]] = []
         doc.treeChanged.connect(self._on_tree_changed)
         doc.configurationChanged.connect(self.refresh)
+        doc.selectionChanged.connect(self._show_page_of)
         self._rebuild()
 
     def step_for(self, kind: str) -> float:
@@ -338,6 +363,8 @@ class JointsPanel(QWidget):
         document) all are rebuilt."""
         specs = list(self._channels())
         if specs != self._specs and (change is None or change.kind == "reset" or not self._follow(specs)):
+            if change is None or change.kind == "reset":
+                self.page = 0
             self._rebuild(specs)
         else:
             self.refresh()
@@ -353,14 +380,43 @@ class JointsPanel(QWidget):
         self.channels: dict[str, tuple[str, str]] = {}
         self._grid_row: dict[str, int] = {}
         self._specs = list(self._channels()) if specs is None else specs
-        for r, spec in enumerate(self._specs):
+        pages = max(1, -(-len(self._specs) // PAGE_ROWS))
+        self.page = min(max(self.page, 0), pages - 1)
+        first = self.page * PAGE_ROWS
+        for r, spec in enumerate(self._specs[first:first + PAGE_ROWS]):
             self._add_row(spec, r)
+        self._page_of_joint = {}
+        if pages > 1:
+            for k, spec in enumerate(self._specs):
+                self._page_of_joint.setdefault(spec[5][0], k // PAGE_ROWS)
+        self.pager.setVisible(pages > 1)
+        self.page_label.setText(f"joints {first + 1}–{first + len(self.rows)} of {len(self._specs)}")
+        self.page_prev.setEnabled(self.page > 0)
+        self.page_next.setEnabled(self.page < pages - 1)
         self._end = len(self.rows)
         self._rows_version += 1
         grid.setRowStretch(self._end, 1)
         self.scroll.setWidget(inner)
         self.empty.setVisible(not self.rows)
         self.refresh()
+
+    def show_page(self, page: int) -> None:
+        """Show the rows of page ``page`` (of PAGE_ROWS channels each)."""
+        if page != self.page and 0 <= page * PAGE_ROWS < len(self._specs):
+            self.page = page
+            self._rebuild(self._specs)
+
+    def _show_page_of(self, body: str | None) -> None:
+        """A body was selected: show the page of its joint's row (when the rows are paged)."""
+        if not self._page_of_joint or body is None:
+            return
+        try:
+            joint = self.doc.tree.get_body(body).joint.name
+        except KineTreeError:  # the base
+            return
+        page = self._page_of_joint.get(joint)
+        if page is not None:
+            self.show_page(page)
 
     def _add_row(self, spec: tuple, r: int) -> None:
         key, label, kind, lo, hi, channel = spec
@@ -383,6 +439,8 @@ class JointsPanel(QWidget):
 
     def _follow(self, specs: list[tuple]) -> bool:
         """Change only the rows that differ; False if the order does not allow it."""
+        if max(len(specs), len(self._specs)) > PAGE_ROWS:
+            return False  # paged: the page is rebuilt (at most PAGE_ROWS rows)
         old = {s[0]: s for s in self._specs}
         keys = [s[0] for s in specs]
         kept = [k for k in keys if k in old]
