@@ -50,6 +50,7 @@ def test_front_view_is_orthographic_and_5_toggles(window, qtbot):
 
 
 def test_grid_spacing_follows_the_zoom_and_is_labelled(window, qtbot):
+    window.resize(1280, 800)
     window.doc.open("puma560")
     vp = window.viewport
     label = vp.camera.grid_label

@@ -16,8 +16,8 @@ def planar3(make_window):
     """A three-joint planar arm (z axes up), seen from above."""
     w = make_window()
     w.resize(1280, 800)
-    tree = dh_chain([DHLink("R", 0.4, 0, 0, 0, qlim=(-3, 3)), DHLink("R", 0.3, 0, 0, 0, qlim=(-3, 3)),
-                     DHLink("R", 0.2, 0, 0, 0, qlim=(-3, 3))])
+    tree = dh_chain([DHLink("R", a=0.4, qlim=(-3, 3)), DHLink("R", a=0.3, qlim=(-3, 3)),
+                     DHLink("R", a=0.2, qlim=(-3, 3))])
     w.doc.load(tree, np.array([0.3, 0.6, 0.5]))
     vp = w.viewport
     vp.setCameraPosition(pos=QVector3D(0.3, 0.3, 0), distance=2.0, elevation=90, azimuth=-90)

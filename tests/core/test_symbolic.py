@@ -300,7 +300,7 @@ def test_names_from_files_never_become_expressions():
 def test_a_long_planar_chain_is_refused_within_seconds():
     """Issue 17: 250 parallel axes keep each entry under MAX_TERMS (cos(q1+…+qk) folds) but the
     whole product took minutes; the work bound refuses it early, naming the chain length."""
-    tree = dh_chain([DHLink("R", 0.1, 0, 0, 0) for _ in range(250)])
+    tree = dh_chain([DHLink("R", a=0.1) for _ in range(250)])
     start = time.perf_counter()
     with pytest.raises(SymbolicError, match=r"a chain of 250 bodies is too long .* a body nearer the base"):
         symbolic_fk(tree)
