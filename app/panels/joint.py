@@ -168,7 +168,6 @@ class JointPanel(QWidget):
         self.add_field(form, "mass", "Mass (kg)", self._set_mass)
         self.add_field(form, "com", "Centre of mass", self._set_com)
         self.add_field(form, "inertia", "Ixx Iyy Izz Iyz Ixz Ixy", self._set_inertia)
-        row = QHBoxLayout()
         self.density = QLineEdit(DEFAULT_DENSITY)
         self.density.setObjectName("density")
         self.density.setToolTip("density of the solids, kg/m³ (a unit may follow: 7.8 g/cm³); Enter fills "
@@ -179,9 +178,8 @@ class JointPanel(QWidget):
         self.mass_button.setToolTip("fill mass, centre of mass and inertia from the visuals (or the collision "
                                     "shapes) as solids of the density")
         self.mass_button.clicked.connect(lambda _=False: mass_from_geometry_dialog(self))
-        row.addWidget(self.density, 1)
-        row.addWidget(self.mass_button)
-        form.addRow("Density (kg/m³)", row)
+        form.addRow("Density (kg/m³)", self.density)
+        form.addRow("", self.mass_button)
         lay.addWidget(inertial)
 
         self.visuals = VisualsEditor(self)

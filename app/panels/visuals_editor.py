@@ -118,6 +118,9 @@ class VisualsEditor(QGroupBox):
             self.add_mesh_button.setObjectName("addMesh")
             self.add_mesh_button.setToolTip("add a mesh file (STL, OBJ, DAE, PLY) to the body's visuals")
             self.add_mesh_button.clicked.connect(lambda _=False: add_mesh_dialog(panel))
+        vlay.addLayout(row)
+        row = QHBoxLayout()  # a second row: one row of five buttons widens the Joint dock
+        if self.add_mesh_button is not None:
             row.addWidget(self.add_mesh_button)
         self.remove_visual_button = QPushButton("Remove")
         self.remove_visual_button.setObjectName(f"remove{cap}")
