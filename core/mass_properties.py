@@ -111,4 +111,9 @@ def mass_from_geometry(body: RigidBody, density: float = 1000.0, use_bounds: boo
     for m, c, I in parts:  # about the body frame's origin: parallel axes
         total += I + m * (float(c @ c) * np.eye(3) - np.outer(c, c))
     inertia = np.array([total[0, 0], total[1, 1], total[2, 2], total[1, 2], total[0, 2], total[0, 1]])
+    # rounding noise (a mesh centred at 0 gives a centroid of 1e-19) shown as a number would
+    # suggest an asymmetry there is none of: below 1e-12 of the body's scale it is zero
+    scale = max(float(np.abs(com).max()), math.sqrt(float(np.abs(inertia[:3]).max()) / mass), 1e-300)
+    com[np.abs(com) < 1e-12 * scale] = 0.0
+    inertia[np.abs(inertia) < 1e-12 * float(np.abs(inertia[:3]).max())] = 0.0
     return MassProperties(mass, com, inertia, source)

@@ -90,3 +90,12 @@ def test_bad_density_and_no_geometry_are_refused():
     for bad in (0, -5, float("nan"), 1e9):
         with pytest.raises(InvalidPropertyError, match="density"):
             mass_from_geometry(b, bad)
+
+
+def test_rounding_noise_of_a_centred_mesh_is_zero(tmp_path):
+    path = tmp_path / "ball.stl"
+    trimesh.creation.icosphere(radius=0.08).export(path)  # its centroid comes out ~1e-19, not 0
+    b = RigidBody("b")
+    b.add_visual("mesh", (1, 1, 1), filename=str(path))
+    _m, c, I, _ = mass_from_geometry(b, 1000)
+    assert c.tolist() == [0.0, 0.0, 0.0] and I[3:].tolist() == [0.0, 0.0, 0.0]
