@@ -103,6 +103,14 @@ def needed_sizes(window: MainWindow) -> dict[str, int]:
     # the form widens with what it shows (a transform's six numbers on one line): room for
     # seven numbers at the current font, measured at 1× and 1.5× text on the library robots
     numbers = QFontMetrics(QApplication.font()).horizontalAdvance("0.0000  " * 7)
+    # ... and the joint-to-parent matrix (four signed numbers a line), measured with a sample shown
+    label = window.joint.matrix_label
+    shown = label.text()
+    label.setText("\n".join(["-0.0000  -0.0000  -0.0000  -0.0000"] * 4))
+    if joint_scroll and joint_scroll.widget():
+        m = joint_scroll.widget().layout().contentsMargins()
+        numbers = max(numbers, window.joint.fixed_group.minimumSizeHint().width() + m.left() + m.right())
+    label.setText(shown)
     left_w = max(max(joint_min, numbers) + scrollbar + 12, window.bodies.minimumSizeHint().width())
     top_bar = sliders.layout().itemAt(0)  # Home, Zero, Random, units, step: at their preferred widths
     right_w = max(sliders.minimumSizeHint().width(), top_bar.sizeHint().width() + 8,

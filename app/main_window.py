@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from .analysis import install_analysis
 from .document import RobotDocument, project_path, show_history_note, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
+from .geometry_actions import drop_mesh, is_mesh_file
 from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
@@ -353,7 +354,7 @@ class MainWindow(QMainWindow):
         urls = ev.mimeData().urls() if ev.mimeData().hasUrls() else []
         if len(urls) == 1 and urls[0].isLocalFile():
             path = urls[0].toLocalFile()
-            if path.lower().endswith(READ_SUFFIXES):
+            if path.lower().endswith(READ_SUFFIXES) or is_mesh_file(path):
                 return path
         return None
 
@@ -365,7 +366,10 @@ class MainWindow(QMainWindow):
 
     def dropEvent(self, ev) -> None:  # noqa: N802
         path = self._dropped_file(ev)
-        if path:
+        if path and is_mesh_file(path):  # a mesh goes on the body it is dropped on
+            ev.acceptProposedAction()
+            drop_mesh(self, path, ev.position())
+        elif path:
             ev.acceptProposedAction()
             # after the drop returns: a modal question inside a drop handler upsets some platforms
             QTimer.singleShot(0, lambda: self.open_source(path))

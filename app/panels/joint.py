@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..edits import change_joint_type
+from ..geometry_actions import DEFAULT_DENSITY, mass_from_geometry_dialog
 from ..numbers import (
     DEGREES,
     METRES,
@@ -89,7 +91,7 @@ class JointPanel(QWidget):
         names.addRow("Joint type", self.type_combo)
         lay.addLayout(names)
 
-        motion = QGroupBox("Motion")
+        motion = self.motion_group = QGroupBox("Motion")
         form = QFormLayout(motion)
         self.add_field(form, "axis", "Axis (x y z)", self._set_axis, "three numbers; normalised")
         presets = QHBoxLayout()
@@ -131,7 +133,7 @@ class JointPanel(QWidget):
         form.addRow("", messages)
         lay.addWidget(motion)
 
-        fixed = QGroupBox("Fixed transform (joint to parent)")
+        fixed = self.fixed_group = QGroupBox("Fixed transform (joint to parent)")
         form = QFormLayout(fixed)
         self.add_field(form, "xyz", "xyz (m)", self._set_xyz, "the joint's origin in the parent body frame")
         self.add_field(form, "rpy", "roll pitch yaw", self._set_rpy, "the joint frame's orientation in the parent")
@@ -166,6 +168,18 @@ class JointPanel(QWidget):
         self.add_field(form, "mass", "Mass (kg)", self._set_mass)
         self.add_field(form, "com", "Centre of mass", self._set_com)
         self.add_field(form, "inertia", "Ixx Iyy Izz Iyz Ixz Ixy", self._set_inertia)
+        self.density = QLineEdit(DEFAULT_DENSITY)
+        self.density.setObjectName("density")
+        self.density.setToolTip("density of the solids, kg/m³ (a unit may follow: 7.8 g/cm³); Enter fills "
+                                "the mass properties")
+        self.density.returnPressed.connect(lambda: mass_from_geometry_dialog(self))
+        self.mass_button = QPushButton("Mass from geometry")
+        self.mass_button.setObjectName("massFromGeometry")
+        self.mass_button.setToolTip("fill mass, centre of mass and inertia from the visuals (or the collision "
+                                    "shapes) as solids of the density")
+        self.mass_button.clicked.connect(lambda _=False: mass_from_geometry_dialog(self))
+        form.addRow("Density (kg/m³)", self.density)
+        form.addRow("", self.mass_button)
         lay.addWidget(inertial)
 
         self.visuals = VisualsEditor(self)
@@ -222,6 +236,10 @@ class JointPanel(QWidget):
         name = self.doc.selection
         return name if name and name != self.doc.tree.base_name else None
 
+    def target(self) -> str | None:
+        """The selected body, the base included: mass, inertia and shapes are edited on it."""
+        return self.doc.selection or None
+
     def angle_units(self, angle: bool) -> tuple[Conversion, Conversion, Quantity]:
         """(core → shown, shown → core, quantity) for an angle (``angle``) or a length."""
         if angle:
@@ -254,8 +272,8 @@ class JointPanel(QWidget):
         return self._edit(f"{text} of {name}", lambda t: change(t.get_body(name).joint))
 
     def body_edit(self, text: str, change: Callable) -> str | None:
-        """Change the selected body (one undo step); the refusal's message, or None."""
-        name = self.body()
+        """Change the selected body, the base included (one undo step); the refusal's message, or None."""
+        name = self.target()
         if name is None:
             return "select a body first"
         return self._edit(f"{text} of {name}", lambda t: change(t.get_body(name)))
@@ -430,11 +448,14 @@ class JointPanel(QWidget):
 
     # --- refresh -----------------------------------------------------------------------------
     def refresh(self) -> None:
-        name = self.body()
-        self.setEnabled(name is not None)
+        name, target = self.body(), self.target()
+        self.setEnabled(target is not None)
         self.error_label.setText("")
-        if name is None:  # nothing selected (or the base): no value of an earlier body stays
-            self.title.setText("Select a body (the base has no joint)")
+        for w in (self.motion_group, self.fixed_group, self.type_combo, self.fields["joint_name"]):
+            w.setEnabled(name is not None)  # the base has no joint: only its mass and shapes
+        if name is None:  # nothing selected (or the base): no joint value of an earlier body stays
+            self.title.setText("Select a body" if target is None else
+                               f"{elide(target, MAX_NAME)}: the base (no joint; mass and shapes)")
             for f in self.fields.values():
                 f.show_value("")
             for label in (self.matrix_label, self.child_label, self.dh_label):
@@ -442,8 +463,11 @@ class JointPanel(QWidget):
             with signals_blocked(self.mimic_combo, self.type_combo):
                 self.mimic_combo.clear()
                 self.type_combo.setCurrentIndex(-1)
-            self.visuals.clear()
-            self.collisions.clear()
+            if target is None:
+                self.visuals.clear()
+                self.collisions.clear()
+            else:
+                self._show_body(self.doc.tree.base)
             return
         b = self.doc.tree.get_body(name)
         j = b.joint
@@ -479,10 +503,16 @@ class JointPanel(QWidget):
                                  f"xyz {'  '.join(map(short_text, C[:3, 3]))}   "
                                  f"rpy {'  '.join(map(short_text, rpy_c))}")
         self._show_dh(j)
+        self._show_mimic(j)
+        self._show_body(b)
+
+    def _show_body(self, b) -> None:
+        """What every body has, the base included: name, mass properties, visuals, collisions."""
+        F = self.fields
+        F["body_name"].show_value(b.name)
         F["mass"].show_numbers([b.mass])
         F["com"].show_numbers(b.center_of_mass, quantity=METRES)
         F["inertia"].show_numbers(b.inertia)
-        self._show_mimic(j)
         self.visuals.show_visuals(b)
         self.collisions.show_visuals(b)
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ..geometry_actions import add_mesh_dialog
 from ..numbers import METRES, PLAIN, short_text
 from ..qt_utils import signals_blocked
 
@@ -111,6 +112,16 @@ class VisualsEditor(QGroupBox):
             b.clicked.connect(lambda _=False, k=kind: self._add_visual(k))
             row.addWidget(b)
             self.add_visual_buttons[kind] = b
+        self.add_mesh_button: QPushButton | None = None
+        if mode == "visuals":
+            self.add_mesh_button = QPushButton("+ mesh…")
+            self.add_mesh_button.setObjectName("addMesh")
+            self.add_mesh_button.setToolTip("add a mesh file (STL, OBJ, DAE, PLY) to the body's visuals")
+            self.add_mesh_button.clicked.connect(lambda _=False: add_mesh_dialog(panel))
+        vlay.addLayout(row)
+        row = QHBoxLayout()  # a second row: one row of five buttons widens the Joint dock
+        if self.add_mesh_button is not None:
+            row.addWidget(self.add_mesh_button)
         self.remove_visual_button = QPushButton("Remove")
         self.remove_visual_button.setObjectName(f"remove{cap}")
         self.remove_visual_button.setToolTip(f"remove the selected {w}")
@@ -151,7 +162,7 @@ class VisualsEditor(QGroupBox):
 
     # --- edits -------------------------------------------------------------------------------
     def _current_visual(self) -> Visual | None:
-        name = self.panel.body()
+        name = self.panel.target()
         if name is None:
             return None
         shapes = getattr(self.panel.doc.tree.get_body(name), self.mode)
@@ -179,7 +190,7 @@ class VisualsEditor(QGroupBox):
         return self.panel.body_edit(f"{text} {i + 1}", apply)
 
     def _add_visual(self, kind: str) -> None:
-        name = self.panel.body()
+        name = self.panel.target()
         if name is None:
             return
         n = len(getattr(self.panel.doc.tree.get_body(name), self.mode))
@@ -207,7 +218,7 @@ class VisualsEditor(QGroupBox):
         self.panel.report(self.panel.body_edit(f"Remove {what} {i + 1}", remove))
 
     def _copy_visuals(self) -> None:
-        name = self.panel.body()
+        name = self.panel.target()
         if name is None:
             return
         visuals = self.panel.doc.tree.get_body(name).visuals
