@@ -14,7 +14,7 @@ from kinetree.core.mass_properties import NotAVolumeError, mass_from_geometry
 from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from .numbers import PLAIN, read_number
+from .numbers import PLAIN, read_number, short_text
 from .text import MAX_NAME, elide
 
 if TYPE_CHECKING:
@@ -135,6 +135,6 @@ def mass_from_geometry_dialog(panel: JointPanel, parent: QWidget | None = None) 
         b.center_of_mass = props.center_of_mass
         b.inertia = props.inertia
 
-    message = panel.body_edit(f"Mass from {props.source} ({density:g} kg/m³)", apply)
+    message = panel.body_edit(f"Mass from {props.source} ({short_text(density)} kg/m³)", apply)
     panel.report(message)
     return message
