@@ -127,12 +127,15 @@ class Camera:
         self.view.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=distance)
 
     # --- grid and world axes -----------------------------------------------------------------
-    def update_grid(self) -> None:
-        """Grid spacing follows the zoom (1-2-5 steps), and the label in the corner says it."""
+    def update_grid(self) -> bool:
+        """Grid spacing follows the zoom (1-2-5 steps), and the label in the corner says it;
+        True if the view changed since the last call (zoom, projection, size, orbit)."""
         view = self.view
-        key = (round(view.opts["distance"], 9), self.ortho, view.width())
+        c = view.opts["center"]
+        key = (round(view.opts["distance"], 9), self.ortho, view.width(), view.height(),
+               round(view.opts["elevation"], 6), round(view.opts["azimuth"], 6), c.x(), c.y(), c.z())
         if key == self._seen:
-            return
+            return False
         self._seen = key
         visible = 2 * view.opts["distance"] * math.tan(0.5 * math.radians(view.opts["fov"]))
         step = nice_step(visible / GRID_LINES)
@@ -144,6 +147,7 @@ class Camera:
             self.grid_label.setText(f"grid {length_text(step)}")
             self.grid_label.adjustSize()
         self.grid_label.move(8, view.height() - self.grid_label.height() - 8)
+        return True
 
     def place_axis_letters(self, length: float, color: QColor) -> None:
         """x, y, z at the tips of the world axes (drawn ``length`` long)."""

@@ -64,7 +64,7 @@ class FrameHandle(IkHandle):
                     parent = tree.parent_name(self.body)
                     R = np.eye(3) if parent == tree.base_name else poses[tree.body_names.index(parent)][:3, :3]
                     self.pose[:3, :3] = R
-        self.size = 2.2 * self.view.frame_size
+        self.size = self._screen_size()
         self._draw()
 
     def _draw(self) -> None:

@@ -21,6 +21,8 @@ from kinetree.core.transforms import axis_angle_rotation
 
 from .labels import project_points, view_mvp
 
+#: On-screen length (pixels) of the handle's arrows.
+HANDLE_PX = 80.0
 #: Segments of a ring.
 RING_SEGMENTS = 48
 #: How near (pixels) the cursor must be to grab a part of the handle.
@@ -117,8 +119,24 @@ class IkHandle:
                 self.pose = self.view.doc.poses()[self.view.doc.tree.body_names.index(self.body)]
                 self.reached = True
                 self.holds_orientation = self.orientation_holdable(self.body)
-        self.size = 2.2 * self.view.frame_size
+        self.size = self._screen_size()
         self._draw()
+
+    def _screen_size(self) -> float:
+        """The arrows' world length that is :data:`HANDLE_PX` on screen at the handle's origin,
+        whatever the zoom (as 3D tools draw their gizmos)."""
+        view = self.view
+        w = max(view.width(), 1)
+        half = math.tan(0.5 * math.radians(view.opts["fov"]))
+        if getattr(view, "camera", None) is not None and view.camera.ortho:
+            depth = view.opts["distance"]
+        else:  # the origin's distance along the view axis
+            eye = np.array(list(view.cameraPosition()))
+            centre = view.opts["center"]
+            forward = np.array([centre.x(), centre.y(), centre.z()]) - eye
+            forward /= max(np.linalg.norm(forward), 1e-12)
+            depth = max(float((self.pose[:3, 3] - eye) @ forward), 1e-6)
+        return HANDLE_PX * 2 * depth * half / w
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = bool(on)

@@ -218,7 +218,9 @@ class RobotViewport(gl.GLViewWidget):
         return m if m is not None else super().projectionMatrix(region, viewport)
 
     def paintGL(self, *args, **kwargs) -> None:  # noqa: N802
-        self.camera.update_grid()
+        if self.camera.update_grid():  # zoomed: the handles keep their size on screen
+            self.ik_handle.refresh()
+            self.frame_handle.refresh()
         super().paintGL(*args, **kwargs)
 
     def fit(self, selection: bool = False) -> None:

@@ -181,3 +181,19 @@ def test_the_viewport_tool_bar_switches_tools_and_sets_the_step(win, qtbot):
     assert moved > 0.04 and abs(moved / 0.05 - round(moved / 0.05)) < 1e-9
     QTest.mouseClick(bar.widgetForAction(win.tool_actions["pose"]), LEFT, NONE)
     assert vp.tool == "pose" and not step.isVisible() and win.tool_actions["pose"].isChecked()
+
+
+@pytest.mark.parametrize("ortho", [True, False])
+def test_the_arrows_keep_their_length_on_screen_whatever_the_zoom(win, qtbot, ortho):
+    vp = win.viewport
+    key(qtbot, win, Qt.Key.Key_W)
+    vp.set_view("top")  # x and y lie in the screen's plane
+    vp.camera.set_ortho(ortho)
+    lengths = []
+    for distance in (1.0, 4.0):
+        vp.setCameraPosition(distance=distance)
+        vp.repaint()
+        h = vp.frame_handle
+        a, b = vp.project(np.array([h.pose[:3, 3], h.pose[:3, 3] + h.size * h.pose[:3, 0]]))
+        lengths.append(float(np.linalg.norm(b - a)))
+    assert all(abs(n - 80) < 3 for n in lengths), lengths
