@@ -79,24 +79,30 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
     tree.replace_joint(body, j)
 
 
-def add_child(tree: RigidBodyTree, parent: str, jtype: str) -> str:
-    """A new body under ``parent``, where a user building an arm expects it: along the parent's
+def add_child(tree: RigidBodyTree, parent: str, jtype: str, at=None) -> str:
+    """A new body under ``parent``, where a user building an arm expects it: at the point ``at``
+    (in the parent's frame: where the user Shift+clicked its geometry), else along the parent's
     x by the parent's own link length (0.3 m for a first link; at the origin under the base),
     with a link drawn from the parent's origin to it (a cylinder that follows both frames
     until the user changes it, see :func:`follow_link_visuals`)."""
     name = fresh_name("body", body_names(tree))
     b = RigidBody(name)
     b.joint = Joint(fresh_name("joint", set(tree.joint_names())), jtype)
-    if parent != tree.base_name:
+    if at is not None:
+        T = np.eye(4)
+        T[:3, 3] = np.asarray(at, dtype=float)
+        b.joint.set_fixed_transform(T)
+    elif parent != tree.base_name:
         j = tree.get_body(parent).joint
         length = float(np.linalg.norm((j.joint_to_parent_transform @ j.child_to_joint_transform)[:3, 3]))
         T = np.eye(4)
         T[0, 3] = length if length > 1e-6 else DEFAULT_LINK
         b.joint.set_fixed_transform(T)
     tree.add_body(b, parent)
-    if parent != tree.base_name:
+    link = link_visual(name, b.joint.joint_to_parent_transform[:3, 3])
+    if link is not None and (parent != tree.base_name or at is not None):
         p = tree.get_body(parent)
-        p.visuals = (*p.visuals, link_visual(name, b.joint.joint_to_parent_transform[:3, 3]))
+        p.visuals = (*p.visuals, link)
     return name
 
 

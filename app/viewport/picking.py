@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..edits import add_child
 from .ik_handle import mouse_ray
 
 #: How near (pixels) the cursor must be to a frame origin to pick that frame.
@@ -160,6 +161,20 @@ class Picker:
         """The body under (x, y) (a frame or label drawn on top wins over a surface), or None."""
         frames = self.frames_at(x, y)
         return frames[0] if frames else self.surface_at(x, y)
+
+    def add_child_at(self, x: float, y: float) -> str | None:
+        """Shift+click on a body's surface: a new revolute child placed there, with a link drawn
+        to it (one undo step); its name, or None where no surface is."""
+        hit = self.surface_point(x, y)
+        if hit is None:
+            return None
+        view = self.view
+        parent = view._name(hit[0])
+        T = view._slot_poses()[hit[0]]
+        at = T[:3, :3].T @ (hit[1] - T[:3, 3])  # the point in the parent's frame
+        before = set(view.doc.tree.body_names)
+        view.doc.try_edit(f"Add revolute body on {parent}", lambda t: add_child(t, parent, "revolute", at))
+        return next(iter(set(view.doc.tree.body_names) - before), None)
 
     def click(self, x: float, y: float) -> int | None:
         """The body a click at (x, y) selects: as :meth:`body_at`, but a click again at the same

@@ -553,6 +553,8 @@ class RobotViewport(gl.GLViewWidget):
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
                 if self.tool == "measure":
                     self.measure.click(ev.position().x(), ev.position().y())
+                elif ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                    self.picker.add_child_at(ev.position().x(), ev.position().y())
                 else:
                     self.doc.select(self._name(self.picker.click(ev.position().x(), ev.position().y())))
         self._press = None

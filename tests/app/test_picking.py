@@ -149,3 +149,19 @@ def test_picking_follows_the_pose(win):
     click(vp, QPoint(8, vp.height() - 8))
     click(vp, pixel(vp, [0.3, 0.0, 0.0]))  # where it was: nothing
     assert doc.selection is None
+
+
+def test_shift_click_on_a_bodys_surface_adds_a_child_there(win):
+    vp, doc = win.viewport, win.doc
+    T = doc.pose_of("upper")
+    point = T[:3, :3] @ [0.45, 0, 0.04] + T[:3, 3]  # on the top face of upper's box
+    QTest.mouseClick(vp, LEFT, Qt.KeyboardModifier.ShiftModifier, pixel(vp, point))
+    (new,) = set(doc.tree.body_names) - {"upper", "fore", "tool"}
+    assert doc.tree.parent_name(new) == "upper" and doc.selection == new
+    at = doc.tree.get_body(new).joint.joint_to_parent_transform[:3, 3]
+    assert abs(at[2] - 0.04) < 1e-9 and abs(at[0] - 0.45) < 0.01 and abs(at[1]) < 0.01  # where clicked
+    link = [v for v in doc.tree.get_body("upper").visuals if v.kind == "cylinder"]
+    assert len(link) == 1 and abs(link[0].size[1] - np.linalg.norm(at)) < 1e-12
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    assert new not in doc.tree.body_names and len(doc.tree.get_body("upper").visuals) == 1
