@@ -144,27 +144,6 @@ def test_the_subtree_follows_and_q_brings_back_the_pose_handle(win, qtbot):
     assert vp.tool == "pose" and vp.ik_handle.body == "fore" and vp.frame_handle.body is None
 
 
-def test_a_dh_body_is_not_turned_into_a_matrix(make_window, qtbot):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.open("puma560")
-    vp, doc = w.viewport, w.doc
-    doc.select("link3")
-    key(qtbot, w, Qt.Key.Key_W)
-    assert vp.tool == "move"
-    vp.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
-    vp.repaint()
-    T0 = doc.pose_of("link3")
-    start, end = along(vp, T0[:3, 3], T0[:3, 0], 40)
-    assert vp.frame_handle.pick(start.x(), start.y()) == ("axis", 0)
-    messages = []
-    doc.message.connect(messages.append)
-    drag(vp, start, end)
-    assert doc.tree.get_body("link3").joint.dh_parameters is not None
-    assert np.allclose(doc.pose_of("link3"), T0) and doc.undo_stack.count() == 0
-    assert messages and "DH table" in messages[-1]
-
-
 def test_the_viewport_tool_bar_switches_tools_and_sets_the_step(win, qtbot):
     vp, doc = win.viewport, win.doc
     bar = vp.toolbar
