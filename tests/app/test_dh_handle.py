@@ -214,3 +214,26 @@ def test_ctrl_turns_the_joint_axis_freely(win, qtbot):  # noqa: F811
     drag(vp, tip, pixel(vp, o + 1.45 * h.size * (0.8 * u + 0.5 * T[:3, 1])), modifiers=CTRL)
     axis = doc.tree.get_body("fore").joint.axis
     assert np.count_nonzero(np.abs(axis) > 1e-3) >= 2  # not snapped to one body axis
+
+
+def test_a_modified_dh_row_drags_a_along_the_previous_x(make_window, qtbot):
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.open("puma560_mdh")
+    vp, doc = w.viewport, w.doc
+    body = doc.tree.body_names[2]
+    parent = doc.tree.parent_name(body)
+    doc.select(body)
+    key(qtbot, w, Qt.Key.Key_W)
+    vp.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
+    vp.repaint()
+    h = vp.frame_handle
+    x_prev = doc.pose_of(parent)[:3, 0]
+    assert np.allclose(h.parts["a"][1], doc.pose_of(parent)[:3, 3]) and np.allclose(h.parts["a"][2], x_prev)
+    assert np.allclose(h.parts["d"][2], doc.pose_of(body)[:3, 2])  # d along z_i, at the body
+    r0, T0 = row(doc, body), doc.pose_of(body)
+    arrow_drag(vp, "a", 50)
+    r = row(doc, body)
+    grown = r.a - r0.a
+    assert r.convention == "mdh" and grown > 0.015 and abs(grown / 0.01 - round(grown / 0.01)) < 1e-9
+    assert np.allclose(doc.pose_of(body)[:3, 3], T0[:3, 3] + grown * x_prev)
