@@ -21,7 +21,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
 from kinetree.core.joint import AXIAL_TYPES
-from kinetree.core.library_visuals import refit_visuals
+from kinetree.core.library_visuals import derived_visuals_only, refit_visuals
 
 from ..dh_colors import rgba
 from .frame_handle import FrameHandle
@@ -190,7 +190,8 @@ class DhFrameHandle(FrameHandle):
             kind, o, u = self.parts[part[1]]
             joint = doc.tree.get_body(self.body).joint
             g.update(cell=part[1], line=kind, o=o, u=u, row=joint.dh_parameters, offset=joint.offset,
-                     variable=self.variable_cell(joint), joint_axis=joint.axis)
+                     variable=self.variable_cell(joint), joint_axis=joint.axis,
+                     refit=derived_visuals_only(doc.tree))
         else:
             o, u = self.axis_part
             tree, poses = doc.tree, doc.poses()
@@ -260,14 +261,16 @@ class DhFrameHandle(FrameHandle):
                 values[CELLS.index(cell)] += amount
                 joint.set_fixed_transform(values, row.convention)
                 joint.axis = g["joint_axis"]  # a flipped row stays flipped
-            refit_visuals(before, tree)  # a library robot's drawn links follow, as in the DH table
+            if g["refit"]:  # a library robot's drawn links follow, as in the DH table
+                refit_visuals(before, tree)
             return body
 
-        self._edit(f"Drag DH {SYMBOL[cell]} of {body}", change)
+        # redrawn links may be on any body: then the whole tree is diffed
+        self._edit(f"Drag DH {SYMBOL[cell]} of {body}", change, None if g["refit"] else self.touched(body))
 
-    def _edit(self, text: str, change) -> None:
+    def _edit(self, text: str, change, only=None) -> None:
         try:
-            self.view.doc.edit(text, change, drag=self._grab["drag"])
+            self.view.doc.edit(text, change, drag=self._grab["drag"], only=only)
         except KineTreeError as exc:  # beyond the largest length, say: the last good value stays
             self.view.doc.message.emit(str(exc))
 
@@ -295,6 +298,6 @@ class DhFrameHandle(FrameHandle):
             tree.get_body(body).joint.axis = axis
             return body
 
-        self._edit(f"Turn the axis of {joint.name}", change)
+        self._edit(f"Turn the axis of {joint.name}", change, self.touched(body))
         self.axis_part = (g["o"], w)
         self._draw()

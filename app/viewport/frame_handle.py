@@ -195,9 +195,13 @@ class FrameHandle(IkHandle):
 
         verb = "Move" if self.mode == "move" else "Rotate"
         try:
-            self.view.doc.edit(f"{verb} frame of {body}", change, drag=g["drag"])
+            self.view.doc.edit(f"{verb} frame of {body}", change, drag=g["drag"], only=self.touched(body))
         except KineTreeError as exc:  # e.g. beyond the largest length: the last good pose stays
             self.view.doc.message.emit(str(exc))
+
+    def touched(self, body: str) -> tuple[str, str]:
+        """What moving ``body``'s joint can change: it, and its parent (a link drawn to it)."""
+        return body, self.view.doc.tree.parent_name(body)
 
     def cancel(self) -> bool:
         """Esc during a drag: the frame goes back; True if a drag was cancelled."""
