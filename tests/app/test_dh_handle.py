@@ -237,3 +237,21 @@ def test_a_modified_dh_row_drags_a_along_the_previous_x(make_window, qtbot):
     grown = r.a - r0.a
     assert r.convention == "mdh" and grown > 0.015 and abs(grown / 0.01 - round(grown / 0.01)) < 1e-9
     assert np.allclose(doc.pose_of(body)[:3, 3], T0[:3, 3] + grown * x_prev)
+
+
+def test_a_typed_amount_of_the_wrong_kind_is_refused_and_can_be_corrected(puma, qtbot):
+    vp, doc = puma.viewport, puma.doc
+    a_start = row(doc).a
+    arrow_drag(vp, "a", 40)
+    a0 = doc.tree  # after the drag
+    messages = []
+    doc.message.connect(messages.append)
+    QTest.keyClicks(vp, "90deg")  # an angle on a length arrow
+    QTest.keyClick(vp, Qt.Key.Key_Return)
+    assert doc.tree is a0 and messages and "length" in messages[-1]
+    assert vp.frame_handle.typed.text == "90deg"  # kept, to be corrected
+    for _ in range(3):
+        QTest.keyClick(vp, Qt.Key.Key_Backspace)
+    QTest.keyClicks(vp, "mm")
+    QTest.keyClick(vp, Qt.Key.Key_Return)
+    assert row(doc).a == pytest.approx(a_start + 0.09, abs=1e-12) and doc.undo_stack.count() == 1  # 90 mm
