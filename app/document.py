@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +15,7 @@ from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from .changes import TreeChange, diff_trees
+from .changes import TreeChange, diff_bodies, diff_trees
 from .commands import SetConfigurationCommand, TreeEditCommand
 from .edits import follow_link_visuals
 
@@ -269,14 +269,16 @@ class RobotDocument(QObject):
 
     # --- edits -------------------------------------------------------------------------------
     def edit(self, text: str, change: Callable[[RigidBodyTree], str | None | object],
-             drag: int | None = None) -> bool:
+             drag: int | None = None, only: Iterable[str] | None = None) -> bool:
         """Apply ``change`` to a copy of the tree; if it succeeds push it as one undo step.
 
         ``change`` may return the name of the body to select afterwards, or a whole new tree
         to replace the current one. On a KineTreeError
         nothing changes, ``message`` is emitted, and the error is re-raised for the caller
         that wants to show it in place. Edits made with one ``drag`` token (:meth:`begin_drag`)
-        merge into one undo step.
+        merge into one undo step. ``only``: the bodies ``change`` can touch (their joints,
+        visuals or properties; no body added, removed or renamed, no joint retyped): a drag's
+        edit, then diffed over those bodies alone and the configuration kept as it is.
         """
         before = (self._tree, self._q)
         new_tree = self._tree.copy()
@@ -289,10 +291,12 @@ class RobotDocument(QObject):
         sel = result if isinstance(result, str) else self._selection
         if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:
             sel = None
-        new_q = adapt_configuration(self._tree, self._q, new_tree)
+        if only is not None and not isinstance(result, RigidBodyTree):
+            new_q, diff = self._q.copy(), diff_bodies(self._tree, new_tree, only)
+        else:
+            new_q, diff = adapt_configuration(self._tree, self._q, new_tree), diff_trees(self._tree, new_tree)
         # the command keeps both trees and swaps them: no copy beyond the one edited here
-        self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel,
-                                             diff_trees(self._tree, new_tree), drag))
+        self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel, diff, drag))
         return True
 
     def try_edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:

@@ -178,6 +178,13 @@ def _link_radius(tree: RigidBodyTree, tool: np.ndarray | None) -> float:
     return min(max(0.032 * _sketch(tree, tool).length, 0.01), 0.075)
 
 
+def derived_visuals_only(tree: RigidBodyTree) -> bool:
+    """Whether ``tree`` has visuals and every one is derived from its geometry by
+    :func:`load_robot` (so that :func:`refit_visuals` redraws them after a geometry edit)."""
+    visuals = [v for b in tree.bodies for v in b.visuals]
+    return bool(visuals) and all(v.name in _AUTO_ROLES for v in visuals)
+
+
 def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
     """Redraw derived visuals after a geometry edit (a DH row changed, say).
 
@@ -186,7 +193,7 @@ def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
     thickness, and return True; otherwise leave ``after`` alone and return False (the user's own
     visuals are never replaced)."""
     visuals = [v for b in before.bodies for v in b.visuals]
-    if not visuals or any(v.name not in _AUTO_ROLES for v in visuals) or after.num_bodies == 0:
+    if not derived_visuals_only(before) or after.num_bodies == 0:
         return False
     colours = {}
     for v in visuals:

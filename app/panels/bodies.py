@@ -119,9 +119,20 @@ class BodyTreeModel(QAbstractItemModel):
             if len(change.bodies) > self.MAX_ROW_CHANGES or not self._follow_structure(tree):
                 return False
         last = len(self.COLUMNS) - 1
+        shown = self.__dict__.setdefault("_shown", {})  # id → the row's texts when last announced
         for name in change.bodies:
             i = self._id.get(name)
             if i is not None:
+                # a frame dragged changes its joint's transform at every mouse move: its row's
+                # texts stay, and a dataChanged would refit the columns (0.7 s at 1000 bodies)
+                try:
+                    joint = tree.get_body(name).joint if i != 0 else None
+                except KineTreeError:
+                    joint = None
+                texts = None if joint is None else (name, joint.name, joint.type)
+                if texts is not None and shown.get(i) == texts:
+                    continue
+                shown[i] = texts
                 self.dataChanged.emit(self.createIndex(self._row[i], 0, i),
                                       self.createIndex(self._row[i], last, i))
         return True

@@ -13,11 +13,13 @@ import math
 
 import numpy as np
 from kinetree.core import KineTreeError
+from kinetree.core.transforms import axis_angle_rotation
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QToolTip
 
 from ..numbers import fixed_text
 from .ik_handle import IkHandle
+from .typed_amount import TypedAmount
 
 #: Rotation snap (radians).
 ANGLE_STEP = math.radians(15.0)
@@ -37,6 +39,13 @@ class FrameHandle(IkHandle):
         super().__init__(view)
         self.local = True  # the body's own axes; False: its parent's
         self.step = 0.01  # m: the grid step a move snaps to
+        self.cursor = (0.0, 0.0)  # the last mouse position of a drag: typed text is shown there
+        self._last: dict | None = None  # the drag just ended: a number typed next amends it
+        self.typed = TypedAmount(self)
+        view.doc.selectionChanged.connect(self._forget_last)  # another action: typing no longer amends
+
+    def _forget_last(self, *_args) -> None:
+        self._last = None
 
     @property
     def mode(self) -> str:
@@ -81,14 +90,10 @@ class FrameHandle(IkHandle):
         return part
 
     def press(self, x: float, y: float) -> bool:
+        self._last = None  # a new gesture: typing no longer amends the previous drag
         if not super().press(x, y):
             return False
         doc = self.view.doc
-        if doc.tree.get_body(self.body).joint.dh_parameters is not None:
-            # a drag would turn its DH row into a plain matrix: the DH table is where it changes
-            self._grab = None
-            doc.message.emit(f"{self.body} is defined by a DH row: change its a, α, d or θ in the DH table")
-            return True
         self._grab["tree"] = doc.tree  # put back by Esc
         parent = doc.tree.parent_name(self.body)
         self._grab["parent_pose"] = (np.eye(4) if parent == doc.tree.base_name
@@ -112,7 +117,8 @@ class FrameHandle(IkHandle):
 
     def move(self, x: float, y: float, free: bool = False) -> None:
         """Drag to (x, y); ``free`` (Ctrl held): no snapping."""
-        if self._grab is None:
+        self.cursor = (x, y)
+        if self._grab is None or self.typed.text:  # a typed amount rules over the mouse
             return
         self._grab["free"] = free
         target = self._dragged(x, y)
@@ -128,8 +134,54 @@ class FrameHandle(IkHandle):
         self.pose = target
         self._apply(X)
         self._draw()
-        if g["shown"]:
-            QToolTip.showText(self.view.mapToGlobal(QPoint(int(x) + 16, int(y) + 16)), g["shown"], self.view)
+        self.show_tip(g["shown"])
+
+    def show_tip(self, text: str) -> None:
+        """``text`` beside the cursor (the dragged amount, or the number being typed)."""
+        if text:
+            x, y = self.cursor
+            QToolTip.showText(self.view.mapToGlobal(QPoint(int(x) + 16, int(y) + 16)), text, self.view)
+
+    # --- an exact amount, typed during or right after a drag -----------------------------------
+    def amount_kind(self, g: dict) -> str | None:
+        """What the drag ``g`` moves by: "length", "angle" or None (no single amount)."""
+        return {"axis": "length", "ring": "angle"}.get(g["kind"])
+
+    def typing_target(self) -> dict | None:
+        """The drag a typed number sets: the one under way, else the one just ended if nothing
+        happened since (the document is as it left it)."""
+        if self._grab is not None:
+            return self._grab if self.amount_kind(self._grab) else None
+        last, doc = self._last, self.view.doc
+        if last is None or not self.active or doc.tree is not last.get("after") \
+                or doc.undo_stack.index() != last.get("index"):
+            self._last = None
+            return None
+        return last
+
+    def set_amount(self, g: dict, amount: float) -> None:
+        """Redo the drag ``g`` from its start by exactly ``amount`` (m or rad), in its undo step."""
+        ongoing = g is self._grab
+        self._grab = g
+        try:
+            self._set_amount(amount)
+        finally:
+            if not ongoing:
+                self._grab = None
+                g["after"], g["index"] = self.view.doc.tree, self.view.doc.undo_stack.index()
+                self.refresh()
+
+    def _set_amount(self, amount: float) -> None:
+        g = self._grab
+        T = g["start"].copy()
+        a = T[:3, g["axis"]]
+        if g["kind"] == "axis":
+            T[:3, 3] += amount * a
+        else:
+            T[:3, :3] = axis_angle_rotation(a, amount) @ T[:3, :3]
+        self.pose = T
+        self._apply(T @ np.linalg.inv(g["start"]))
+        self._draw()
 
     def _apply(self, X: np.ndarray) -> None:
         g = self._grab
@@ -144,9 +196,13 @@ class FrameHandle(IkHandle):
 
         verb = "Move" if self.mode == "move" else "Rotate"
         try:
-            self.view.doc.edit(f"{verb} frame of {body}", change, drag=g["drag"])
+            self.view.doc.edit(f"{verb} frame of {body}", change, drag=g["drag"], only=self.touched(body))
         except KineTreeError as exc:  # e.g. beyond the largest length: the last good pose stays
             self.view.doc.message.emit(str(exc))
+
+    def touched(self, body: str) -> tuple[str, str]:
+        """What moving ``body``'s joint can change: it, and its parent (a link drawn to it)."""
+        return body, self.view.doc.tree.parent_name(body)
 
     def cancel(self) -> bool:
         """Esc during a drag: the frame goes back; True if a drag was cancelled."""
@@ -157,12 +213,17 @@ class FrameHandle(IkHandle):
         if self.view.doc.tree is not original:
             self.view.doc.edit("Cancel", lambda _tree: original, drag=g["drag"])
         self._grab = None
+        self.typed.clear()
         QToolTip.hideText()
         self.refresh()
         return True
 
     def release(self) -> None:
         if self._grab is not None:
-            QToolTip.hideText()
+            g = self._grab
+            if not self.typed.text:
+                QToolTip.hideText()
             self._grab = None
+            g["after"], g["index"] = self.view.doc.tree, self.view.doc.undo_stack.index()
+            self._last = g if self.amount_kind(g) else None
             self.refresh()

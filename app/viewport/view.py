@@ -15,7 +15,7 @@ from ..changes import TreeChange
 from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
-from .frame_handle import FrameHandle
+from .dh_handle import DhFrameHandle
 from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
@@ -99,7 +99,7 @@ class RobotViewport(gl.GLViewWidget):
         self._collision_parts: list[Part] = []
         self.tool = "pose"  # Q: the IK handle moves the joints; W / E: move / rotate the frame
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
-        self.frame_handle = FrameHandle(self)  # drag the selected body's frame: its joint transform
+        self.frame_handle = DhFrameHandle(self)  # drag the selected body's frame: its joint transform
         self.picker = Picker(self)  # click or hover: the body under the cursor
         self.measure = MeasureTool(self)  # R: distance and angle between two picked frames or points
         self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left

@@ -89,3 +89,17 @@ def test_change_kinds_are_checked():
     with pytest.raises(ValueError, match="unknown tree change kind 'moved'"):
         TreeChange("moved")
     assert TreeChange("structure").at_least("joint") and not TreeChange("visuals").at_least("joint")
+
+
+def test_diff_bodies_sees_what_diff_trees_sees_for_a_dragged_joint():
+    from kinetree.app.changes import diff_bodies
+    from kinetree.core import load_robot
+
+    old = load_robot("puma560")
+    new = old.copy()
+    T = new.get_body("link3").joint.joint_to_parent_transform
+    T[0, 3] += 0.01
+    new.get_body("link3").joint.set_fixed_transform(T)
+    expected = TreeChange("joint", frozenset({"link3"}))
+    assert diff_bodies(old, new, ("link3", "link2")) == diff_trees(old, new) == expected
+    assert diff_bodies(old, old.copy(), ("link3", old.base_name)).bodies == frozenset()
