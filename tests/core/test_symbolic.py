@@ -53,7 +53,12 @@ def _fk_error(tree: RigidBodyTree, model, body: str, rng, n: int = 6) -> float:
 def test_equals_fk_at_random_configurations(name, params):
     tree = load_robot(name, tool=True)  # the flange (a fixed matrix body) too, where there is one
     model = symbolic_model(tree, params=params)
-    assert [v.name for v in model.variables] == [f"q{k + 1}" for k in range(tree.position_count)]
+    # the lecture's q_i: θ_i (printed q_i) for a revolute joint, d_i for a prismatic one; a chain
+    # named q4… (the spherical wrist) keeps its numbers
+    shift = 3 if name == "spherical_wrist" else 0
+    kinds = [tree.find_joint(n).joint.type for n in tree.movable_joint_names]
+    assert [v.name for v in model.variables] == [f"{'d' if t == 'prismatic' else 'q'}{k + 1 + shift}"
+                                                 for k, t in enumerate(kinds)]
     assert model.joints == tree.movable_joint_names
     assert _fk_error(tree, model, tree.end_effector, np.random.default_rng(7)) < 1e-12
 
@@ -111,7 +116,7 @@ def test_two_link_arm_in_the_lecture_form():
 def test_cylindrical_arm_matches_the_lecture():
     model = symbolic_model(load_robot("cylindrical"), params="symbolic")
     assert model.parameters == {d1: 0.5}
-    T = model.matrix.subs({q2: d2, q3: d3}, simultaneous=True)  # the lecture names the slides d2, d3
+    T = model.matrix  # the slides are the lecture's d2, d3 (issue 19: they were q2, q3)
     lecture = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * d3], [s(q1), 0, c(q1), c(q1) * d3],
                          [0, -1, 0, d1 + d2], [0, 0, 0, 1]])
     assert _same(T, lecture)
@@ -127,22 +132,23 @@ WRIST_T63 = sp.Matrix([
 
 def test_spherical_wrist_matches_the_lecture():
     model = symbolic_model(load_robot("spherical_wrist"), params="symbolic")
-    # the wrist's rows are the lecture's 4, 5, 6: rename q1..q3 and the third row's d
-    T = model.matrix.subs({q1: q4, q2: q5, q3: q6, d3: d6}, simultaneous=True)
+    # the wrist's joints are named q4, q5, q6: its rows keep the lecture's numbers 4, 5, 6 (issue
+    # 19: they were renumbered 1–3), and the matrix is T_6^3
+    T = model.matrix
     assert _same(T, WRIST_T63)
     assert T == WRIST_T63
-    assert to_text(model.matrix[0, 3]) == "d3*c1*s2"
+    assert to_text(model.matrix[0, 3]) == "c4*s5*d6" and model.label("latex") == "T_{6}^{3}"
 
 
 def test_scara_matches_the_lecture():
-    T = symbolic_model(load_robot("scara"), params="symbolic").matrix.subs({q3: d3}, simultaneous=True)
+    T = symbolic_model(load_robot("scara"), params="symbolic").matrix
     c12, s12 = c(q1 + q2), s(q1 + q2)
     lecture = sp.Matrix([
         [c12 * c(q4) + s12 * s(q4), -c12 * s(q4) + s12 * c(q4), 0, a1 * c(q1) + a2 * c12],
         [s12 * c(q4) - c12 * s(q4), -s12 * s(q4) - c12 * c(q4), 0, a1 * s(q1) + a2 * s12],
         [0, 0, -1, -d3 - d4], [0, 0, 0, 1]])
     assert _same(T, lecture)
-    assert T[:, 3] == lecture[:, 3]
+    assert T == lecture  # folded as printed: c12*c4 + s12*s4, not cos(q1 + q2 - q4)
 
 
 def test_cylindrical_arm_with_wrist_is_the_product():
@@ -151,8 +157,8 @@ def test_cylindrical_arm_with_wrist_is_the_product():
             DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0), DHLink("R", a=0, alpha=pi / 2, d=0, theta=0),
             DHLink("R", a=0, alpha=0, d=0.1, theta=0)]
     model = symbolic_model(dh_chain(rows), params="symbolic")
-    T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * q3], [s(q1), 0, c(q1), c(q1) * q3],
-                     [0, -1, 0, d1 + q2], [0, 0, 0, 1]])
+    T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * d3], [s(q1), 0, c(q1), c(q1) * d3],
+                     [0, -1, 0, d1 + d2], [0, 0, 0, 1]])
     assert _same(model.matrix, T30 * WRIST_T63.subs(d6, sp.Symbol("d6")))
     assert set(model.parameters) == {d1, d6}
 
@@ -174,7 +180,7 @@ def test_stanford_lecture_table():
     model = symbolic_model(tree, params="symbolic")
     assert model.parameters == {d2: 0.154, sp.Symbol("d6"): 0.263}
     # the lecture's T_3^0 of the Stanford arm: last column [c1 s2 d3 − s1 d2, s1 s2 d3 + c1 d2, c2 d3]
-    T3 = symbolic_fk(tree, tree.bodies[2].name, params="symbolic").subs(q3, d3)
+    T3 = symbolic_fk(tree, tree.bodies[2].name, params="symbolic")
     assert _same(T3[:3, 3], sp.Matrix([c(q1) * s(q2) * d3 - s(q1) * d2, s(q1) * s(q2) * d3 + c(q1) * d2, c(q2) * d3]))
 
 
@@ -300,7 +306,7 @@ def test_names_from_files_never_become_expressions():
 def test_a_long_planar_chain_is_refused_within_seconds():
     """Issue 17: 250 parallel axes keep each entry under MAX_TERMS (cos(q1+…+qk) folds) but the
     whole product took minutes; the work bound refuses it early, naming the chain length."""
-    tree = dh_chain([DHLink("R", 0.1, 0, 0, 0) for _ in range(250)])
+    tree = dh_chain([DHLink("R", a=0.1, alpha=0, d=0, theta=0) for _ in range(250)])
     start = time.perf_counter()
     with pytest.raises(SymbolicError, match=r"a chain of 250 bodies is too long .* a body nearer the base"):
         symbolic_fk(tree)
