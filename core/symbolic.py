@@ -133,7 +133,7 @@ class SymbolicFK:
     ``matrix`` (4×4), ``variables`` (every joint variable of the tree, in configuration order),
     ``joints`` (the joint name of each variable), ``parameters`` (``{symbol: value}`` of the DH
     constants that ``params`` made symbols), ``frames`` (j, n: the matrix is T_n^j in the
-    robot's numbering, A_n when ``link`` is set)."""
+    robot's numbering, A_n when ``link`` is set), ``first`` (the number of the chain's first joint)."""
 
     matrix: sp.Matrix
     variables: list[sp.Symbol]
@@ -141,6 +141,7 @@ class SymbolicFK:
     parameters: dict[sp.Symbol, float] = field(default_factory=dict)
     frames: tuple[int, int] = (0, 0)
     link: int | None = None
+    first: int = 1
 
     def label(self, fmt: str = "text", notation: str = "spong") -> str:
         """``A3``, ``T_3^0`` (Craig: ``^0T_3``) … in ``fmt`` (see :func:`matrix_label`)."""
@@ -414,12 +415,12 @@ def symbolic_model(tree: RigidBodyTree, body: str | None = None, params: str = "
     if link is None:
         start = _start(tree, path, frame)
         M = _product([b.link(x, i + shift) for i, x in enumerate(path[start:], start + 1)], fold)
-        return SymbolicFK(M, b.variables, b.joints, b.parameters, (start + shift, n))
+        return SymbolicFK(M, b.variables, b.joints, b.parameters, (start + shift, n), None, shift + 1)
     if isinstance(link, bool) or not isinstance(link, (int, np.integer)) or not shift < link <= n:
         raise SymbolicError(f"link must be {shift + 1}…{n} (the bodies from the base to "
                             f"{path[-1].name if path else 'the end'!r}), got {link!r:.80}")
     M = _product([b.link(path[link - shift - 1], int(link))], fold)
-    return SymbolicFK(M, b.variables, b.joints, b.parameters, (int(link) - 1, int(link)), int(link))
+    return SymbolicFK(M, b.variables, b.joints, b.parameters, (int(link) - 1, int(link)), int(link), shift + 1)
 
 
 def symbolic_fk(tree: RigidBodyTree, body: str | None = None, params: str = "numeric", **options) -> sp.Matrix:
