@@ -42,13 +42,12 @@ Printing (:mod:`kinetree.core.symbolic_print`): :func:`to_text` (``c1``, ``s12``
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
 
-from .dh import chain_path
+from .dh import chain_numbering, chain_path
 from .errors import SymbolicError
 from .symbolic_print import NOTATIONS, matrix_label, to_latex, to_python, to_python_script, to_text
 from .tree import RigidBodyTree
@@ -366,16 +365,12 @@ def _path(tree: RigidBodyTree, body: str | None) -> list:
 
 
 def _numbering(tree: RigidBodyTree, path: list) -> int:
-    """How far the chain's numbers are shifted: 3 when its joints are named q4, q5, q6 (a part of
-    a larger robot, numbered as there), else 0."""
-    names = [b.joint.name for b in path]
+    """The chain's shift from 1 (:func:`~kinetree.core.dh.chain_numbering`), for a serial chain of
+    one-position joints only (where chain places and configuration positions agree)."""
     if not path or len(path) != tree.position_count or any(b.joint.type not in ("revolute", "prismatic")
                                                            for b in path):
         return 0
-    ks = [int(m.group(1)) if (m := re.fullmatch(r"q([1-9]\d{0,3})", n)) else None for n in names]
-    if None in ks or ks != list(range(ks[0], ks[0] + len(ks))):
-        return 0
-    return ks[0] - 1
+    return chain_numbering([b.joint.name for b in path])
 
 
 def _start(tree: RigidBodyTree, path: list, frame: str | None) -> int:
