@@ -16,6 +16,7 @@ from kinetree.core import KineTreeError
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QToolTip
 
+from ..numbers import signed_text
 from .ik_handle import IkHandle
 
 #: Rotation snap (radians).
@@ -101,12 +102,12 @@ class FrameHandle(IkHandle):
 
     def _snap_length(self, distance: float) -> float:
         d = self._snap(distance, self.step)
-        self._grab["shown"] = f"{d * 1000:+.1f} mm"
+        self._grab["shown"] = f"{signed_text(d * 1000, 1)} mm"
         return d
 
     def _snap_angle(self, angle: float) -> float:
         a = self._snap(angle, ANGLE_STEP)
-        self._grab["shown"] = f"{math.degrees(a):+.1f}°"
+        self._grab["shown"] = f"{signed_text(math.degrees(a), 1)}°"
         return a
 
     def move(self, x: float, y: float, free: bool = False) -> None:
@@ -122,7 +123,7 @@ class FrameHandle(IkHandle):
             R = g["start"][:3, :3]
             delta = R.T @ (target[:3, 3] - g["start"][:3, 3])
             target[:3, 3] = g["start"][:3, 3] + R @ np.array([self._snap(v, self.step) for v in delta])
-            g["shown"] = ", ".join(f"{v * 1000:+.1f}" for v in R.T @ (target[:3, 3] - g["start"][:3, 3])) + " mm"
+            g["shown"] = ", ".join(signed_text(v * 1000, 1) for v in R.T @ (target[:3, 3] - g["start"][:3, 3])) + " mm"
         X = target @ np.linalg.inv(g["start"])  # the world motion of the handle
         self.pose = target
         self._apply(X)

@@ -12,6 +12,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6.QtGui import QFont
 
+from ..numbers import fixed_text
 from .labels import LabelsItem
 
 MARK_RGBA = (1.0, 0.85, 0.1, 1.0)
@@ -38,10 +39,11 @@ class Measurement:
     axis_angle: float | None = None  # between their z axes (rad)
 
     def text(self) -> str:
-        d = self.delta * 1000
-        parts = [f"{self.distance * 1000:.1f} mm  (Δx {d[0]:.1f}, Δy {d[1]:.1f}, Δz {d[2]:.1f} mm)"]
+        d = [fixed_text(v, 1) for v in self.delta * 1000]  # fixed_text: never "-0.0" (issue 19)
+        parts = [f"{fixed_text(self.distance * 1000, 1)} mm  (Δx {d[0]}, Δy {d[1]}, Δz {d[2]} mm)"]
         if self.angle is not None:
-            parts.append(f"rotation {math.degrees(self.angle):.2f}°, z axes {math.degrees(self.axis_angle):.2f}° apart")
+            parts.append(f"rotation {fixed_text(math.degrees(self.angle), 2)}°, "
+                         f"z axes {fixed_text(math.degrees(self.axis_angle), 2)}° apart")
         return "; ".join(parts)
 
 
@@ -114,6 +116,6 @@ class MeasureTool:
         self.reading.setVisible(self.result is not None)
         if len(pts) == 2:
             self.line.setData(pos=pts)
-            self.reading.set_data(texts=[f"{self.result.distance * 1000:.1f} mm"], positions=pts.mean(axis=0)[None],
-                                  color=self.view.labels.color)
+            self.reading.set_data(texts=[f"{fixed_text(self.result.distance * 1000, 1)} mm"],
+                                  positions=pts.mean(axis=0)[None], color=self.view.labels.color)
         self.view.update()
