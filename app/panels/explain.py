@@ -349,12 +349,12 @@ class ExplainPanel(QWidget):
         chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
         if self.from_zero.isChecked():  # T₀ⁱ building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}, so far: "
+            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}, so far: "
                                      f"{self._ghost_label(math.floor(self.position + 1e-9))}")
             self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
                                                 "plain", 4))
         else:
-            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}")
+            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}")
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")

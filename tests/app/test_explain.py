@@ -368,3 +368,13 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.sums, "folded")
     wait_symbolic(panel, qtbot)
     assert view.T.cells[0][0].text() == "c12" and view.T.cells[0][3].text() == "a1*c1 + a2*c12"
+
+
+def test_numeric_t_is_titled_as_the_lecture_writes_it(window, qtbot):
+    """Issue 19: the dock's numeric T is T₃⁰ (Spong, the lecture), as its symbolic T, not T₀³."""
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    panel = show_explain(window, qtbot)
+    assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃")
+    panel.from_zero.setChecked(True)
+    assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃, so far")
