@@ -355,6 +355,12 @@ def fixed_text(value: float, decimals: int, sign_space: bool = False) -> str:
     return f"{v: .{decimals}f}" if sign_space else f"{v:.{decimals}f}"
 
 
+def signed_text(value: float, decimals: int) -> str:
+    """:func:`fixed_text` with its sign always written (``+1.5``, ``-1.5``, ``+0.0``; never ``-0.0``)."""
+    text = fixed_text(value, decimals)
+    return text if text.startswith("-") else "+" + text
+
+
 def same_numbers(a: str, b: str) -> bool:
     """True when two texts are the same words (so a commit of ``b`` over ``a`` is no edit)."""
     return a.replace(",", " ").split() == b.replace(",", " ").split()

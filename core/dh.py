@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -198,3 +199,13 @@ def chain_dh_table(tree: RigidBodyTree, tip: str | None = None) -> list[DHEntry]
                           visuals=list(tree.get_body(name).visuals), home=float(j.home_position))
             rows.append(DHEntry(name, link, dh.convention))
     return rows
+
+
+def chain_numbering(joint_names: list[str]) -> int:
+    """How far a chain's numbers are shifted from 1: 3 when its joints are named ``q4``, ``q5``,
+    ``q6`` (counting up by one: a part of a larger robot, numbered as there, like the lecture's
+    spherical wrist), else 0."""
+    ks = [int(m.group(1)) if (m := re.fullmatch(r"q([1-9]\d{0,3})", n)) else None for n in joint_names]
+    if not ks or None in ks or ks != list(range(ks[0], ks[0] + len(ks))):
+        return 0
+    return ks[0] - 1

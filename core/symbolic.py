@@ -1,8 +1,14 @@
 """Symbolic forward kinematics (sympy), printed in the lecture's notation.
 
-``symbolic_fk(tree)`` is T₀ⁿ and ``symbolic_link(tree, i)`` is A_i as ``sympy.Matrix``es in
-the joint variables ``q1…qn`` (``qk`` is position ``k`` of a configuration vector, so with
-one-position joints ``q1…qn`` follow :attr:`~kinetree.core.tree.RigidBodyTree.movable_joint_names`).
+``symbolic_fk(tree)`` is T_n^0 and ``symbolic_link(tree, i)`` is A_i as ``sympy.Matrix``es in
+the joint variables: ``qk`` (or ``thetak``, ``revolute="theta"``) for a revolute joint and ``dk``
+for a prismatic one, ``k`` the position in a configuration vector (so with one-position joints
+they follow :attr:`~kinetree.core.tree.RigidBodyTree.movable_joint_names`). ``frame=`` gives T
+between two frames of the chain, T_n^j = A_{j+1}···A_n, in the robot's own numbering.
+
+Numbering: the robot's, from 1. A chain whose movable joints are named ``q4``, ``q5``, ``q6``
+(counting up by one, as the library's spherical wrist) keeps that numbering: A₄…A₆, ``c4``,
+``d6``, T_6^3; ``first=`` sets it explicitly.
 
 Parameters (``params``):
 
@@ -16,17 +22,21 @@ Parameters (``params``):
   joint's ``offset`` stay numeric: they have no symbol in any textbook table.
 * ``"general"``: every DH constant is a symbol, zeros too (the generic A_i of the lecture).
 
-Simplification: each product ``T·A_i`` is expanded and sums of products such as
-``c1·c2 − s1·s2`` are folded into ``cos(q1 + q2)`` (sympy's ``TR10i``), which is what the lecture
-does by hand for parallel axes; nothing else is rewritten, so entries stay sums of products of
+Simplification (``sums``): each product ``T·A_i`` is expanded; ``"folded"`` (the default) then
+folds sums of products such as ``c1·c2 − s1·s2`` into ``cos(q1 + q2)`` (``c12``), which is what
+the lecture does by hand for parallel axes. Only sums are folded, never differences: the
+lecture has no shorthand for cos(θ1 + θ2 − θ4), so SCARA's entry stays ``c12*c4 + s12*s4`` as
+printed there, and one matrix never mixes the two forms. ``"expanded"`` folds nothing
+(``c1*c2 - s1*s2``). Nothing else is rewritten, so entries stay sums of products of
 ``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s. :data:`MAX_TERMS` bounds the size of an entry (a
 long chain of skew axes doubles it at each joint) and :data:`MAX_WORK` the work of the whole
 product (a long chain of parallel axes keeps each entry small but takes minutes):
 :class:`~kinetree.core.errors.SymbolicError` beyond either.
 
 Nothing from a robot file is parsed as an expression: symbols are made from fixed names only.
-Printing: :func:`to_text` (``c1``, ``s12``), :func:`to_latex` (``c_{1}``, ``s_{12}``),
-:func:`to_python` (sympy syntax, which :func:`sympy.sympify` reads back).
+Printing (:mod:`kinetree.core.symbolic_print`): :func:`to_text` (``c1``, ``s12``), :func:`to_latex`
+(``c_{1}``, ``s_{12}``), :func:`to_python` (sympy syntax, which :func:`sympy.sympify` reads back),
+:func:`matrix_label` (``T_{3}^{0}``, or Craig's ``{}^{0}T_{3}``).
 """
 
 from __future__ import annotations
@@ -36,17 +46,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
-from sympy.printing.latex import LatexPrinter
-from sympy.printing.str import StrPrinter
 
-from .dh import chain_path
+from .dh import chain_numbering, chain_path
 from .errors import SymbolicError
+from .symbolic_print import NOTATIONS, matrix_label, to_latex, to_python, to_python_script, to_text
 from .tree import RigidBodyTree
 
-__all__ = ["MAX_TERMS", "MAX_WORK", "PARAMS", "SymbolicFK", "exact_angle", "joint_symbol", "symbolic_fk",
-           "symbolic_link", "symbolic_model", "to_latex", "to_python", "to_python_script", "to_text"]
+__all__ = ["MAX_TERMS", "MAX_WORK", "NOTATIONS", "PARAMS", "REVOLUTE", "SUMS", "SymbolicFK", "exact_angle",
+           "joint_symbol", "matrix_label", "symbolic_fk", "symbolic_link", "symbolic_model", "to_latex", "to_python",
+           "to_python_script", "to_text"]
 
 PARAMS = ("numeric", "symbolic", "general")
+#: The name of a revolute joint's variable: ``q1`` (as KineTree always had) or the lecture's ``theta1``.
+REVOLUTE = ("q", "theta")
+#: Sums of angles folded (``c12``) or expanded (``c1*c2 - s1*s2``), the same in the whole matrix.
+SUMS = ("folded", "expanded")
 #: The most terms one product entry may have before folding (the library's largest: 57, a humanoid arm).
 MAX_TERMS = 400
 #: The most work one matrix may take: the sum, over the bodies of the chain whose A_i holds a symbol,
@@ -58,9 +72,10 @@ _ANGLE_TOL = 1e-13
 _UNIT_TOL = 1e-15  # rotation entries this close to 0 or ±1 are rounding noise of exact values
 
 
-def joint_symbol(k: int) -> sp.Symbol:
-    """The variable of configuration position ``k`` (0-based): ``q{k+1}``."""
-    return sp.Symbol(f"q{k + 1}")
+def joint_symbol(k: int, kind: str = "revolute", revolute: str = "q") -> sp.Symbol:
+    """The variable of configuration position ``k`` (0-based): ``q{k+1}`` (``theta{k+1}``), or
+    ``d{k+1}`` for a prismatic joint (the lecture's q_i = θ_i or d_i)."""
+    return sp.Symbol(f"{'d' if kind == 'prismatic' else revolute}{k + 1}")
 
 
 def exact_angle(x: float) -> sp.Expr:
@@ -114,14 +129,23 @@ def _dh(a: sp.Expr, alpha: sp.Expr, d: sp.Expr, theta: sp.Expr, convention: str)
 class SymbolicFK:
     """A symbolic pose and what its symbols mean.
 
-    ``matrix`` (4×4), ``variables`` (every ``q_k`` of the tree, in configuration order),
+    ``matrix`` (4×4), ``variables`` (every joint variable of the tree, in configuration order),
     ``joints`` (the joint name of each variable), ``parameters`` (``{symbol: value}`` of the DH
-    constants that ``params`` made symbols)."""
+    constants that ``params`` made symbols), ``frames`` (j, n: the matrix is T_n^j in the
+    robot's numbering, A_n when ``link`` is set), ``first`` (the number of the chain's first joint)."""
 
     matrix: sp.Matrix
     variables: list[sp.Symbol]
     joints: list[str]
     parameters: dict[sp.Symbol, float] = field(default_factory=dict)
+    frames: tuple[int, int] = (0, 0)
+    link: int | None = None
+    first: int = 1
+
+    def label(self, fmt: str = "text", notation: str = "spong") -> str:
+        """``A3``, ``T_3^0`` (Craig: ``^0T_3``) … in ``fmt`` (see :func:`matrix_label`)."""
+        j, n = self.frames
+        return matrix_label(n, None if self.link is not None else j, notation, fmt)
 
     def evaluate(self, q) -> np.ndarray:
         """The numeric 4×4 at configuration ``q`` (vector in configuration order)."""
@@ -132,17 +156,22 @@ class SymbolicFK:
 class _Builder:
     """Turns the joints of one tree into symbolic transforms."""
 
-    def __init__(self, tree: RigidBodyTree, params: str) -> None:
-        if params not in PARAMS:
-            raise SymbolicError(f"params must be one of {', '.join(PARAMS)}, got {params!r:.80}")
-        self.tree, self.params = tree, params
+    def __init__(self, tree: RigidBodyTree, params: str, revolute: str = "q", shift: int = 0) -> None:
+        for what, value, allowed in (("params", params, PARAMS), ("revolute", revolute, REVOLUTE)):
+            if value not in allowed:
+                raise SymbolicError(f"{what} must be one of {', '.join(allowed)}, got {value!r:.80}")
+        self.tree, self.params, self.shift = tree, params, shift
         self.parameters: dict[sp.Symbol, float] = {}
         self.slots = {b.joint.name: i for b, i in tree._positions()}
-        self.variables = [joint_symbol(k) for k in range(tree.position_count)]
         names: list[str] = []
-        for b, _ in tree._positions():
-            names += [b.joint.name] * b.joint.position_count
+        self.variables: list[sp.Symbol] = []
+        for b, i in tree._positions():
+            n = b.joint.position_count
+            names += [b.joint.name] * n
+            kind = b.joint.type if n == 1 else "revolute"
+            self.variables += [joint_symbol(i + k + shift, kind, revolute) for k in range(n)]
         self.joints = names
+        self.taken = set(self.variables)
 
     def _constant(self, value: float, name: str, length: bool) -> sp.Expr:
         if self.params == "general":
@@ -157,7 +186,9 @@ class _Builder:
                 return exact
             sym = sp.Symbol(name)
         k = 2
-        while sym in self.parameters:  # a chain mixing standard and modified rows: a_i of both
+        # a chain mixing standard and modified rows (a_i of both), or a fixed body before a
+        # prismatic joint (its variable d_k and row k's constant d_k): one symbol for each
+        while sym in self.parameters or sym in self.taken:
             sym, k = sp.Symbol(f"{name}_{k}"), k + 1
         self.parameters[sym] = float(value)
         return sym
@@ -174,7 +205,7 @@ class _Builder:
         return self.variables[self.slots[j.name]]
 
     def link(self, body, index: int) -> sp.Matrix:
-        """The body's pose in its parent, ``index`` (1-based) its place on the chain."""
+        """The body's pose in its parent, ``index`` (1-based) its number on the chain."""
         j = body.joint
         if j.type == "fixed":
             return _matrix(j._jtp @ j._ctj)
@@ -239,7 +270,8 @@ def _add_term(terms: dict[frozenset, sp.Expr], t: sp.Expr) -> None:
 
 def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
     """One pass of the lecture's sum-of-angles folding over ``{monomial's factors: coefficient}``:
-    ``k·R·cA·cB ∓ k·R·sA·sB → k·R·cos(A ± B)`` and ``k·R·sA·cB ± k·R·cA·sB → k·R·sin(A ± B)``.
+    ``k·R·cA·cB − k·R·sA·sB → k·R·cos(A + B)`` and ``k·R·sA·cB + k·R·cA·sB → k·R·sin(A + B)``
+    (differences are left as they are: the lecture has no shorthand for them).
     Partners are found by hashing their factor sets, so a pass costs O(terms · factors²) set
     operations (sympy's TR10i, which does the same by trying pairs of terms, took minutes on a
     6-joint chain of skew axes)."""
@@ -259,11 +291,11 @@ def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
                     f, g = g, f  # cA·sB with sA·cB, below
                 A, B = f.args[0], g.args[0]
                 if isinstance(f, sp.cos) and isinstance(g, sp.cos):  # cA·cB with sA·sB
-                    new = sp.cos(A + B) * k if kp == -k else sp.cos(A - B) * k if kp == k else None
+                    new = sp.cos(A + B) * k if kp == -k else None
                 elif isinstance(f, sp.sin):  # sA·sB with cA·cB: the partner leads
-                    new = sp.cos(A + B) * kp if kp == -k else sp.cos(A - B) * kp if kp == k else None
+                    new = sp.cos(A + B) * kp if kp == -k else None
                 else:  # cA·sB with sA·cB
-                    new = sp.sin(A + B) * k if kp == k else sp.sin(B - A) * k if kp == -k else None
+                    new = sp.sin(A + B) * k if kp == k else None
                 if new is None:
                     continue
                 rest = key - {f, g}
@@ -278,11 +310,11 @@ def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
     return changed
 
 
-def _simplify(e: sp.Expr) -> sp.Expr:
+def _simplify(e: sp.Expr, fold: bool = True) -> sp.Expr:
     terms: dict[frozenset, sp.Expr] = {}
     for t in sp.Add.make_args(sp.expand(e)):
         _add_term(terms, t)
-    while _fold(terms):
+    while fold and _fold(terms):
         pass
     return sp.Add(*(c * sp.Mul(*m) for m, c in terms.items()))
 
@@ -295,7 +327,7 @@ def _nodes(M: sp.Matrix) -> int:
     return sum(1 for e in M for _ in sp.preorder_traversal(e))
 
 
-def _product(mats: list[sp.Matrix]) -> sp.Matrix:
+def _product(mats: list[sp.Matrix], fold: bool = True) -> sp.Matrix:
     T = sp.eye(4)
     done = 0
     variable = [bool(A.free_symbols) for A in mats]
@@ -319,7 +351,7 @@ def _product(mats: list[sp.Matrix]) -> sp.Matrix:
                     f"take more than the {MAX_WORK:,} steps KineTree works through (minutes); ask for a body nearer "
                     "the base, or for one link's A_i")
             done += size
-        T = (T * A).applyfunc(_simplify)
+        T = (T * A).applyfunc(lambda e: _simplify(e, fold))
     return T
 
 
@@ -332,154 +364,68 @@ def _path(tree: RigidBodyTree, body: str | None) -> list:
     return [tree.get_body(n) for n in chain_path(tree, body)]
 
 
+def _numbering(tree: RigidBodyTree, path: list) -> int:
+    """The chain's shift from 1 (:func:`~kinetree.core.dh.chain_numbering`), for a serial chain of
+    one-position joints only (where chain places and configuration positions agree)."""
+    if not path or len(path) != tree.position_count or any(b.joint.type not in ("revolute", "prismatic")
+                                                           for b in path):
+        return 0
+    return chain_numbering([b.joint.name for b in path])
+
+
+def _start(tree: RigidBodyTree, path: list, frame: str | None) -> int:
+    """The place on the chain (0 = the base) of the frame T is expressed in."""
+    if frame is None or frame == tree.base_name:
+        return 0
+    tree.get_body(frame)  # UnknownBodyError for a name that is not there
+    names = [b.name for b in path]
+    if frame not in names:
+        raise SymbolicError(f"frame {frame!r:.80} is not on the chain from {tree.base_name!r:.80} to "
+                            f"{names[-1]!r:.80} ({' → '.join(names[:8])}{' …' if len(names) > 8 else ''}): "
+                            "a symbolic T is between two frames of one chain")
+    return names.index(frame) + 1
+
+
 def symbolic_model(tree: RigidBodyTree, body: str | None = None, params: str = "numeric",
-                   link: int | None = None) -> SymbolicFK:
-    """T₀ of ``body`` (default: the end effector), or with ``link = i`` only A_i, the i-th
-    (1-based) body's pose in its parent on the way to ``body``; with its variables and parameters."""
-    b = _Builder(tree, params)
+                   link: int | None = None, *, frame: str | None = None, revolute: str = "q",
+                   sums: str = "folded", first: int | None = None) -> SymbolicFK:
+    """T_n^0 of ``body`` (default: the end effector); with ``frame`` T_n^j, its pose in the frame
+    of ``frame`` (a body on the chain; j its number); with ``link = i`` only A_i, the pose of the
+    i-th body (in the chain's numbering) in its parent. ``revolute`` names revolute variables
+    ``q`` or ``theta`` (prismatic ones are ``d``), ``sums`` is ``folded`` or ``expanded``,
+    ``first`` the number of the chain's first joint (default: 1, or as its joint names say)."""
+    if sums not in SUMS:
+        raise SymbolicError(f"sums must be one of {', '.join(SUMS)}, got {sums!r:.80}")
     path = _path(tree, body)
-    if link is None:
-        M = _product([b.link(x, i) for i, x in enumerate(path, 1)])
+    if first is None:
+        shift = _numbering(tree, path)
+    elif isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 1 <= first <= 10_000:
+        raise SymbolicError(f"first must be a whole number 1…10000 (the number of the chain's first joint), "
+                            f"got {first!r:.80}")
     else:
-        if isinstance(link, bool) or not isinstance(link, (int, np.integer)) or not 1 <= link <= len(path):
-            raise SymbolicError(f"link must be 1…{len(path)} (the bodies from the base to "
-                                f"{path[-1].name if path else 'the end'!r}), got {link!r:.80}")
-        M = _product([b.link(path[link - 1], int(link))])
-    return SymbolicFK(M, b.variables, b.joints, b.parameters)
+        shift = int(first) - 1
+    b = _Builder(tree, params, revolute, shift)
+    fold = sums == "folded"
+    n = len(path) + shift
+    if link is None:
+        start = _start(tree, path, frame)
+        M = _product([b.link(x, i + shift) for i, x in enumerate(path[start:], start + 1)], fold)
+        return SymbolicFK(M, b.variables, b.joints, b.parameters, (start + shift, n), None, shift + 1)
+    if isinstance(link, bool) or not isinstance(link, (int, np.integer)) or not shift < link <= n:
+        raise SymbolicError(f"link must be {shift + 1}…{n} (the bodies from the base to "
+                            f"{path[-1].name if path else 'the end'!r}), got {link!r:.80}")
+    M = _product([b.link(path[link - shift - 1], int(link))], fold)
+    return SymbolicFK(M, b.variables, b.joints, b.parameters, (int(link) - 1, int(link)), int(link), shift + 1)
 
 
-def symbolic_fk(tree: RigidBodyTree, body: str | None = None, params: str = "numeric") -> sp.Matrix:
-    """T₀ of ``body`` (default: the end effector) in the joint variables ``q1…qn``."""
-    return symbolic_model(tree, body, params).matrix
+def symbolic_fk(tree: RigidBodyTree, body: str | None = None, params: str = "numeric", **options) -> sp.Matrix:
+    """T_n^0 of ``body`` (default: the end effector) in the joint variables; ``options`` as
+    :func:`symbolic_model`'s."""
+    return symbolic_model(tree, body, params, **options).matrix
 
 
-def symbolic_link(tree: RigidBodyTree, i: int, body: str | None = None, params: str = "numeric") -> sp.Matrix:
-    """A_i: the pose of the i-th body (1-based) on the chain to ``body`` in its parent."""
-    return symbolic_model(tree, body, params, link=i).matrix
-
-
-# --- printing ------------------------------------------------------------------------------------
-
-def _float_text(x: sp.Float) -> str:
-    return repr(float(x))  # shortest round-trip form: 0.4318, not 0.431800000000000
-
-
-def _lecture_index(arg: sp.Expr) -> str | None:
-    """``"12"`` for ``q1 + q2`` (``"1,10"`` once an index has two digits), else ``None``."""
-    terms = arg.args if isinstance(arg, sp.Add) else (arg,)
-    ks = []
-    for t in terms:
-        if not isinstance(t, sp.Symbol) or not t.name[1:].isdigit() or t.name[0] != "q":
-            return None
-        ks.append(int(t.name[1:]))
-    ks.sort()
-    return "".join(map(str, ks)) if all(k < 10 for k in ks) else ",".join(map(str, ks))
-
-
-def _factor_key(f: sp.Expr) -> tuple:
-    """Lecture order inside a product: constants (``a1``, ``d3``), then c/s by joint index, c first."""
-    if isinstance(f, (sp.cos, sp.sin)):
-        idx = _lecture_index(f.args[0])
-        if idx is not None:
-            return (1, [int(k) for k in idx.split(",")] if "," in idx else [int(k) for k in idx],
-                    0 if isinstance(f, sp.cos) else 1)
-        return (2, [], str(f))
-    return (0, [], str(f))
-
-
-def _lecture_factors(expr: sp.Mul) -> tuple[sp.Expr, list[sp.Expr]] | None:
-    """``(coefficient, factors in lecture order)``, or ``None`` when sympy's own layout is
-    needed (a quotient)."""
-    coeff, factors = expr.as_coeff_mul()
-    if any(f.is_Pow and f.exp.is_negative for f in factors) or (coeff.is_Rational and coeff.q != 1):
-        return None
-    return coeff, sorted(factors, key=_factor_key)
-
-
-class _TextPrinter(StrPrinter):
-    def __init__(self, lecture: bool) -> None:
-        super().__init__()
-        self.lecture = lecture
-
-    def _print_Float(self, expr: sp.Float) -> str:
-        return _float_text(expr)
-
-    def _print_Function(self, expr) -> str:
-        if self.lecture and expr.func in (sp.cos, sp.sin):
-            idx = _lecture_index(expr.args[0])
-            if idx is not None:
-                return ("c" if expr.func is sp.cos else "s") + idx
-        return super()._print_Function(expr)
-
-    _print_cos = _print_sin = _print_Function
-
-    def _print_Mul(self, expr: sp.Mul) -> str:
-        split = _lecture_factors(expr) if self.lecture else None
-        if split is None:
-            return super()._print_Mul(expr)
-        coeff, factors = split
-        parts = [self.parenthesize(f, 40) for f in factors]  # 40: Mul's precedence
-        sign = "-" if coeff < 0 else ""
-        if abs(coeff) != 1:
-            parts.insert(0, self._print(abs(coeff)))
-        return sign + "*".join(parts)
-
-
-class _LecturePrinter(LatexPrinter):
-    def _print_Float(self, expr: sp.Float) -> str:
-        text = _float_text(expr)
-        if "e" in text:
-            m, e = text.split("e")
-            return rf"{m} \cdot 10^{{{int(e)}}}"
-        return text
-
-    def _print_Function(self, expr, exp=None) -> str:
-        if expr.func in (sp.cos, sp.sin):
-            idx = _lecture_index(expr.args[0])
-            if idx is not None:
-                base = ("c" if expr.func is sp.cos else "s") + "_{" + idx + "}"
-                return base if exp is None else f"{base}^{{{exp}}}"
-        return super()._print_Function(expr, exp)
-
-    def _print_Mul(self, expr: sp.Mul) -> str:
-        split = _lecture_factors(expr)
-        if split is None:
-            return super()._print_Mul(expr)
-        coeff, factors = split
-        parts = [self.parenthesize(f, 40) for f in factors]
-        sign = "- " if coeff < 0 else ""
-        if abs(coeff) != 1:
-            parts.insert(0, self._print(abs(coeff)))
-        return sign + " ".join(parts)
-
-
-def to_text(expr: sp.Basic) -> str:
-    """``expr`` in the lecture's notation: ``a1*c1 + a2*c12`` (a matrix as nested lists)."""
-    if isinstance(expr, sp.MatrixBase):
-        return "\n".join("[" + ", ".join(to_text(e) for e in expr.row(r)) + "]" for r in range(expr.rows))
-    return _TextPrinter(True).doprint(expr)
-
-
-def to_python(expr: sp.Basic) -> str:
-    """``expr`` in sympy syntax (``cos(q1 + q2)``), which :func:`sympy.sympify` reads back."""
-    return _TextPrinter(False).doprint(expr)
-
-
-def to_latex(expr: sp.Basic) -> str:
-    """``expr`` as LaTeX in the lecture's notation (``c_{1}``, ``s_{12}``; a matrix as ``bmatrix``)."""
-    return _LecturePrinter({"mat_str": "bmatrix", "mat_delim": ""}).doprint(expr)
-
-
-def to_python_script(model: SymbolicFK, name: str = "T") -> str:
-    """A self-contained Python snippet that rebuilds ``model.matrix`` with sympy as ``name``, the
-    parameters' values in a dict ``values`` (``T.subs(values)`` gives the numeric form)."""
-    used = sorted(model.matrix.free_symbols, key=lambda x: x.name)
-    lines = ["from sympy import *", ""]
-    if used:
-        lines.append(f"{', '.join(x.name for x in used)} = symbols({' '.join(x.name for x in used)!r})")
-    values = ", ".join(f"{p.name}: {v!r}" for p, v in model.parameters.items() if p in used)
-    lines.append(f"values = {{{values}}}")
-    rows = ",\n    ".join("[" + ", ".join(to_python(e) for e in model.matrix.row(r)) + "]" for r in range(4))
-    lines.append(f"{name} = Matrix([\n    {rows},\n])")
-    return "\n".join(lines) + "\n"
-
+def symbolic_link(tree: RigidBodyTree, i: int, body: str | None = None, params: str = "numeric",
+                  **options) -> sp.Matrix:
+    """A_i: the pose of the i-th body (1-based, in the chain's numbering) on the chain to ``body`` in
+    its parent."""
+    return symbolic_model(tree, body, params, link=i, **options).matrix

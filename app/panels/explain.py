@@ -5,7 +5,7 @@ Pick a link (it is the document's selection: the overlay draws the same link). A
 each factor and each partial product as a numeric 4×4. Step / Back / Play move a ghost frame in
 the viewport (through :class:`~kinetree.app.teach.TeachState`) from frame i − 1 through each
 elementary motion to frame i, smoothly. With "from frame 0" the steps run through A_1 … A_i,
-so that T₀ⁱ = A_1⋯A_i builds up link by link.
+so that T_i^0 = A_1⋯A_i builds up link by link.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class ExplainPanel(QWidget):
         self.combo = QComboBox(objectName="explainLink")
         self.combo.activated.connect(self._picked)
         top.addWidget(self.combo)
-        self.from_zero = QCheckBox("from frame 0 (T₀ⁱ = A₁⋯Aᵢ)", objectName="explainFromZero")
+        self.from_zero = QCheckBox("from frame 0 (Tᵢ⁰ = A₁⋯Aᵢ)", objectName="explainFromZero")
         self.from_zero.toggled.connect(lambda _on: self.reset())
         top.addWidget(self.from_zero)
         self.convention = QComboBox(objectName="explainConvention")
@@ -116,7 +116,7 @@ class ExplainPanel(QWidget):
         grid.addWidget(self.chain_title, 4, 0, 1, 1)
         grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
         self.message = QLabel(objectName="explainMessage", wordWrap=True)
-        self.symbolic = SymbolicView()  # A_i and T₀ⁱ in c/s notation, beside the numeric T₀ⁱ
+        self.symbolic = SymbolicView()  # A_i and T_i^j in c/s notation, beside the numeric T_i^0
         grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(6, 1)
 
@@ -236,7 +236,7 @@ class ExplainPanel(QWidget):
         return out
 
     def chain_product(self) -> np.ndarray:
-        """T₀ⁱ = A₁⋯A_i (frame i in DH frame 0)."""
+        """T_i^0 = A₁⋯A_i (frame i in DH frame 0)."""
         F = self.chain.frames(self.doc.tree, self.doc.configuration)
         return np.linalg.solve(F[0], F[self.link])
 
@@ -347,14 +347,14 @@ class ExplainPanel(QWidget):
                                                 else "border: 2px solid transparent;")
         n = self.link
         chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
-        if self.from_zero.isChecked():  # T₀ⁱ building up: the ghost's pose in frame 0 so far
+        if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}, so far: "
+            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}, so far: "
                                      f"{self._ghost_label(math.floor(self.position + 1e-9))}")
             self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
                                                 "plain", 4))
         else:
-            self.chain_title.setText(f"<b>T{sub(0)}{self._sup(n)}</b> = {chain_names}")
+            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}")
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")

@@ -1,11 +1,15 @@
-"""The Explain dock's symbolic matrices: A_i and T₀ⁱ in the lecture's notation (c1, s12, a2·c12).
+"""The Explain dock's symbolic matrices: A_i and T_i^j in the lecture's notation (c1, s12, a2·c12).
 
 They come from :mod:`kinetree.core.symbolic` on the DH chain the dock explains (a serial
 chain rebuilt from its rows, so that an extracted URDF chain gets its DH frames, not the
-file's), with the joint variables named ``q1…qi`` along that chain. sympy is slow (a Puma T₀⁶
+file's), with the joint variables named along that chain: ``q_i`` (or ``θ_i``) for a revolute
+joint, ``d_i`` for a prismatic one, in the robot's numbering (a wrist whose joints are named q4…
+shows A₄, c4). The options: the DH constants as symbols, as numbers or all four as symbols (the
+general A_i of the lecture's eq. (3.10)); T from frame 0 or from any frame j before the link;
+q_i or θ_i; sums folded (c12) or expanded; Spong's T₃⁰ or Craig's ⁰T₃. sympy is slow (a Puma T₆⁰
 takes 0.1–0.5 s), so the matrices are computed on a worker thread, only for the link shown,
-and remembered; the dock says "computing…" meanwhile. Copy as LaTeX, plain text or a runnable
-Python (sympy) script.
+and remembered; the dock says "computing…" meanwhile. Copy as a LaTeX line (``A_{3} = …``), plain
+text or a runnable Python (sympy) script.
 """
 
 from __future__ import annotations
@@ -23,37 +27,58 @@ from ..viewport.dh_overlay import DHChain, sub
 
 CACHE_SIZE = 32
 FORMATS = ("latex", "text", "python")
-_SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def chain_key(chain: DHChain, i: int, params: str) -> tuple:
-    """What A_i and T₀ⁱ depend on: the first ``i`` rows, the convention and ``params``."""
-    rows = tuple((x.joint, x.a, x.alpha, x.d, x.theta, x.offset, x.flip) for x in chain.links[:i])
-    return chain.convention, rows, i, params
+#: The notation options and their defaults: (revolute variable, sums, how T is written).
+DEFAULT_OPTIONS = ("q", "folded", "spong")
 
 
-def _pack(model, name: str) -> dict:
+def chain_key(chain: DHChain, i: int, params: str, start: int = 0, options: tuple = DEFAULT_OPTIONS) -> tuple:
+    """What A_i and T_i^j depend on: the first ``i`` rows and their joint names (the numbering),
+    the convention, ``params``, the frame ``start`` (place on the chain, 0 the base) and the options."""
+    rows = tuple((x.joint, x.a, x.alpha, x.d, x.theta, x.offset, x.flip, x.joint_name) for x in chain.links[:i])
+    return chain.convention, rows, i, params, start, tuple(options)
+
+
+def first_number(chain: DHChain) -> int:
+    """The number of the chain's first joint: 1, or 4 for joints named q4, q5 … (as core numbers it)."""
+    from kinetree.core.dh import chain_numbering
+
+    return chain_numbering(list(chain.joints)) + 1
+
+
+def _pack(model, notation: str) -> dict:
     from kinetree.core.symbolic import to_latex, to_python_script, to_text
 
     M = model.matrix
     return {"cells": [[to_text(M[r, c]) for c in range(4)] for r in range(4)], "text": to_text(M),
-            "latex": to_latex(M), "python": to_python_script(model, name),
+            "latex": to_latex(M, model.label("latex", notation)),
+            "python": to_python_script(model, model.label("python")),
+            "label": model.label("unicode", notation), "frames": model.frames,
+            "variables": [(v.name, j) for v, j in zip(model.variables, model.joints)],
             "parameters": {s.name: v for s, v in model.parameters.items()}}
 
 
-def compute(links: list, convention: str, i: int, params: str) -> dict:
-    """A_i and T₀ⁱ of the chain of ``links`` (its first ``i`` rows), packed as texts. Runs on
-    the worker thread: touches nothing but its arguments."""
-    from kinetree.core.dh import dh_chain
+def compute(links: list, convention: str, i: int, params: str, start: int = 0,
+            options: tuple = DEFAULT_OPTIONS) -> dict:
+    """A_i and T_i^j (j the frame at place ``start`` on the chain) of the chain of ``links`` (its
+    first ``i`` rows), packed as texts. Runs on the worker thread: touches nothing but its arguments."""
+    from kinetree.core.dh import chain_numbering, dh_chain
     from kinetree.core.symbolic import symbolic_model
 
+    revolute, sums, notation = options
     tree = dh_chain(list(links[:i]), convention)
     body = tree.body_names[i - 1]
-    A = _pack(symbolic_model(tree, body, params, link=i), f"A{i}")
+    first = chain_numbering(tree.movable_joint_names) + 1
+    kw = {"revolute": revolute, "sums": sums}
+    A = _pack(symbolic_model(tree, body, params, link=i + first - 1, **kw), notation)
     try:
-        T = _pack(symbolic_model(tree, body, params), f"T0_{i}")
+        T = _pack(symbolic_model(tree, body, params, frame=tree.body_names[start - 1] if start else None, **kw),
+                  notation)
     except KineTreeError as exc:  # too many terms (skew axes): A_i alone is still worth showing
-        T = f"No symbolic T₀{str(i).translate(_SUP)}: {exc}"
+        from kinetree.core.symbolic import matrix_label
+
+        T = f"No symbolic {matrix_label(i + first - 1, start + first - 1, notation, 'unicode')}: {exc}"
     return {"A": A, "T": T}
 
 
@@ -139,16 +164,27 @@ class SymbolicView(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         head = QLabel("<b>Symbolic</b> (lecture notation: c₁ = cos q₁, s₁₂ = sin(q₁+q₂))")
         top.addWidget(head)
-        self.params = QComboBox(objectName="explainParams")
-        self.params.addItem("constants as symbols (a₂, d₃)", "symbolic")
-        self.params.addItem("constants as numbers", "numeric")
-        self.params.setToolTip("Lengths and angles of the DH rows as symbols, as in the lecture's tables "
-                               "(right angles stay numbers), or as this robot's numbers")
-        self.params.activated.connect(lambda _r: self._chain and self.show_link(self._chain, self._i))
-        top.addWidget(self.params)
         top.addStretch(1)
         self.status = QLabel(objectName="explainSymbolicStatus")
         top.addWidget(self.status)
+        options = QHBoxLayout()
+        options.setContentsMargins(0, 0, 0, 0)
+        self.params = self._combo(options, "explainParams", [
+            ("constants as symbols (a₂, d₃)", "symbolic"), ("constants as numbers", "numeric"),
+            ("general A_i (αᵢ, aᵢ, dᵢ, θᵢ all symbols)", "general")],
+            "Lengths and angles of the DH rows as symbols, as in the lecture's tables (right angles stay "
+            "numbers), as this robot's numbers, or every DH constant a symbol: the lecture's general A_i, eq. (3.10)")
+        self.start = self._combo(options, "explainFrom", [("from frame 0", 0)],
+                                 "T in the base frame (T_i⁰ = A₁…A_i) or in frame j of the chain (T_iʲ = A_j+1…A_i)")
+        self.revolute = self._combo(options, "explainRevolute", [("revolute: q_i", "q"), ("revolute: θ_i", "theta")],
+                                    "The name of a revolute joint's variable (a prismatic joint's is d_i)")
+        self.sums = self._combo(options, "explainSums", [("sums folded (c₁₂)", "folded"),
+                                                         ("sums expanded (c₁c₂ − s₁s₂)", "expanded")],
+                                "Sums of joint angles folded into c₁₂, s₁₂ or written out, in the whole matrix")
+        self.notation = self._combo(options, "explainNotation", [("T₃⁰ (Spong, the lecture)", "spong"),
+                                                                 ("⁰T₃ (Craig)", "craig")],
+                                    "How T between two frames is written")
+        options.addStretch(1)
         self.A, self.T = MatrixBlock("A"), MatrixBlock("T")
         blocks = QHBoxLayout()
         blocks.addWidget(self.A, 2)
@@ -159,9 +195,33 @@ class SymbolicView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 6, 0, 0)
         layout.addLayout(top)
+        layout.addLayout(options)
         layout.addLayout(blocks)
         layout.addWidget(self.legend)
         self._i = 1
+        self._frames_of: tuple | None = None
+
+    def _combo(self, row: QHBoxLayout, name: str, items: list, tip: str) -> QComboBox:
+        box = QComboBox(objectName=name)
+        for text, data in items:
+            box.addItem(text, data)
+        box.setToolTip(tip)
+        box.activated.connect(lambda _r: self._chain and self.show_link(self._chain, self._i))
+        row.addWidget(box)
+        return box
+
+    def _frames(self, chain: DHChain, i: int) -> None:
+        """The "from frame j" entries for link i: frames 0 … i−1 in the chain's numbering."""
+        first = first_number(chain)
+        same = (tuple(chain.bodies), chain.convention) == self._frames_of  # another chain: from its base again
+        self._frames_of = (tuple(chain.bodies), chain.convention)
+        keep = (self.start.currentData() or 0) if same else 0
+        entries = [(f"from frame {j + first - 1}" + (" (base)" if j == 0 else ""), j) for j in range(i)]
+        if [self.start.itemText(k) for k in range(self.start.count())] != [text for text, _ in entries]:
+            self.start.clear()
+            for text, j in entries:
+                self.start.addItem(text, j)
+        self.start.setCurrentIndex(min(keep, i - 1))
 
     @property
     def busy(self) -> bool:
@@ -171,10 +231,12 @@ class SymbolicView(QWidget):
     def show_link(self, chain: DHChain, i: int) -> None:
         """Show A_i and T₀ⁱ of ``chain`` (from the cache, else once the worker has them)."""
         self._chain, self._i = chain, i
-        key = chain_key(chain, i, self.params.currentData())
+        self._frames(chain, i)
+        options = (self.revolute.currentData(), self.sums.currentData(), self.notation.currentData())
+        start = self.start.currentData() or 0
+        key = chain_key(chain, i, self.params.currentData(), start, options)
         self._want = key
         if key == self.shown:
-            self._titles(chain, i)
             return
         hit = self._cache.get(key)
         if hit is not None:
@@ -184,7 +246,7 @@ class SymbolicView(QWidget):
         self.status.setText("computing…")
         if key == self._running:
             return
-        self._pending = (key, (list(chain.links), chain.convention, i, key[3]))
+        self._pending = (key, (list(chain.links), chain.convention, i, key[3], start, options))
         if self._running is None:
             self._start()
 
@@ -232,16 +294,16 @@ class SymbolicView(QWidget):
             self.legend.setText(result)
             return
         T = result["T"] if isinstance(result["T"], dict) else None
-        self.A.show_result(result["A"])
+        A = result["A"]
+        self.A.show_result(A)
         self.T.show_result(T)
         self.status.setText("")
-        self._titles(chain, i)
-        variables = ", ".join(f"q{k} = {chain.joints[k - 1]}" for k in range(1, i + 1))
-        values = ", ".join(f"{name} = {short_text(value)}" for name, value in (T or result["A"])["parameters"].items())
+        self.A.title.setText(f"<b>{A['label']}</b> ({'standard' if chain.convention == 'dh' else 'modified'} DH)")
+        n = A["frames"][1]
+        j = T["frames"][0] if T else n - i + key[4]
+        product = "·".join(f"A{sub(k)}" for k in range(j + 1, n + 1))
+        self.T.title.setText(f"<b>{T['label']}</b> = {product}" if T else product)
+        variables = ", ".join(f"{name} = {joint}" for name, joint in A["variables"])
+        values = ", ".join(f"{name} = {short_text(value)}" for name, value in (T or A)["parameters"].items())
         self.legend.setText(("" if T else f"{result['T']}\n") + f"Variables: {variables}."
                             + (f"  Constants: {values}." if values else ""))
-
-    def _titles(self, chain: DHChain, i: int) -> None:
-        self.A.title.setText(f"<b>A{sub(i)}</b> ({'standard' if chain.convention == 'dh' else 'modified'} DH)")
-        self.T.title.setText(f"<b>T{sub(0)}{str(i).translate(_SUP)}</b> = "
-                             + "·".join(f"A{sub(j)}" for j in range(1, i + 1)))

@@ -206,7 +206,8 @@ def distinct_texts(value: float, *limits: float) -> tuple[str, ...]:
     """``value`` and ``limits`` as short texts, with more digits where 6 would show the value
     equal to a limit it lies outside of (``1270.0000001 mm`` is not ``1270 mm``)."""
     for digits in (6, 10, 14, 17):
-        texts = tuple(short_text(v) if digits == 6 else f"{v:.{digits}g}" for v in (value, *limits))
+        # + 0.0: a -0.0 (a flipped zero) reads "0", never "-0"
+        texts = tuple(short_text(v) if digits == 6 else f"{v + 0.0:.{digits}g}" for v in (value, *limits))
         if texts[0] not in texts[1:]:
             return texts
     return texts

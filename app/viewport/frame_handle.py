@@ -17,7 +17,7 @@ from kinetree.core.transforms import axis_angle_rotation
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QToolTip
 
-from ..numbers import fixed_text
+from ..numbers import signed_text
 from .ik_handle import IkHandle
 from .typed_amount import TypedAmount
 
@@ -107,12 +107,12 @@ class FrameHandle(IkHandle):
 
     def _snap_length(self, distance: float) -> float:
         d = self._snap(distance, self.step)
-        self._grab["shown"] = f"{fixed_text(d * 1000, 1)} mm"
+        self._grab["shown"] = f"{signed_text(d * 1000, 1)} mm"
         return d
 
     def _snap_angle(self, angle: float) -> float:
         a = self._snap(angle, ANGLE_STEP)
-        self._grab["shown"] = f"{fixed_text(math.degrees(a), 1)}°"
+        self._grab["shown"] = f"{signed_text(math.degrees(a), 1)}°"
         return a
 
     def move(self, x: float, y: float, free: bool = False) -> None:
@@ -129,7 +129,7 @@ class FrameHandle(IkHandle):
             R = g["start"][:3, :3]
             delta = R.T @ (target[:3, 3] - g["start"][:3, 3])
             target[:3, 3] = g["start"][:3, 3] + R @ np.array([self._snap(v, self.step) for v in delta])
-            g["shown"] = ", ".join(fixed_text(v * 1000, 1) for v in R.T @ (target[:3, 3] - g["start"][:3, 3])) + " mm"
+            g["shown"] = ", ".join(signed_text(v * 1000, 1) for v in R.T @ (target[:3, 3] - g["start"][:3, 3])) + " mm"
         X = target @ np.linalg.inv(g["start"])  # the world motion of the handle
         self.pose = target
         self._apply(X)

@@ -39,8 +39,8 @@ class Measurement:
     axis_angle: float | None = None  # between their z axes (rad)
 
     def text(self) -> str:
-        dx, dy, dz = (fixed_text(v * 1000, 1) for v in self.delta)
-        parts = [f"{fixed_text(self.distance * 1000, 1)} mm  (Δx {dx}, Δy {dy}, Δz {dz} mm)"]
+        d = [fixed_text(v, 1) for v in self.delta * 1000]  # fixed_text: never "-0.0" (issue 19)
+        parts = [f"{fixed_text(self.distance * 1000, 1)} mm  (Δx {d[0]}, Δy {d[1]}, Δz {d[2]} mm)"]
         if self.angle is not None:
             parts.append(f"rotation {fixed_text(math.degrees(self.angle), 2)}°, "
                          f"z axes {fixed_text(math.degrees(self.axis_angle), 2)}° apart")
@@ -117,6 +117,5 @@ class MeasureTool:
         if len(pts) == 2:
             self.line.setData(pos=pts)
             self.reading.set_data(texts=[f"{fixed_text(self.result.distance * 1000, 1)} mm"],
-                                  positions=pts.mean(axis=0)[None],
-                                  color=self.view.labels.color)
+                                  positions=pts.mean(axis=0)[None], color=self.view.labels.color)
         self.view.update()

@@ -47,7 +47,8 @@ def _evaluate(data: dict, q) -> np.ndarray:
 def test_json_matrix_equals_fk(capsys, robot, params):
     data = _symbolic(capsys, robot, "--params", params)
     tree = load_robot(robot)
-    assert data["variables"] == [f"q{k + 1}" for k in range(tree.position_count)]
+    kinds = [tree.find_joint(n).joint.type for n in tree.movable_joint_names]  # prismatic: d_k (issue 19)
+    assert data["variables"] == [f"{'d' if t == 'prismatic' else 'q'}{k + 1}" for k, t in enumerate(kinds)]
     assert data["joints"] == tree.movable_joint_names and data["body"] == tree.end_effector
     rng = np.random.default_rng(1)
     for _ in range(2):
@@ -91,17 +92,17 @@ def test_text_and_latex_in_the_lecture_notation(capsys):
     code, out, err = run(capsys, "symbolic", "two_link_planar", "--params", "symbolic")
     assert code == 0, err
     assert "a1*c1 + a2*c12" in out and "a1*s1 + a2*s12" in out
-    assert "# a1 = 1.0" in out and "# a2 = 0.5" in out and "T0_2 =" in out
+    assert "# a1 = 1.0" in out and "# a2 = 0.5" in out and "T_2^0 =" in out  # Spong's T_n^0 (issue 19)
     rows = [line for line in out.splitlines() if line.startswith("  [")]
     assert [r.split()[:2] for r in rows[:2]] == [["[c12", "-s12"], ["[s12", "c12"]]
     code, out, _ = run(capsys, "symbolic", "two_link_planar", "--params", "symbolic", "--format", "latex")
     assert code == 0
-    assert r"T_{0}^{2} = \begin{bmatrix}c_{12} & - s_{12}" in out and r"a_{1} c_{1} + a_{2} c_{12}" in out
+    assert r"T_{2}^{0} = \begin{bmatrix}c_{12} & - s_{12}" in out and r"a_{1} c_{1} + a_{2} c_{12}" in out
     code, out, _ = run(capsys, "symbolic", "puma560")  # long entries: one per line
     assert code == 0
-    assert "T0_6[3,4] = " in out and "c23" in out and "T0_6[4,:] = 0  0  0  1" in out
-    code, out, _ = run(capsys, "symbolic", "spherical_wrist", "--link", "2")
-    assert code == 0 and "A2 =" in out and "c2" in out
+    assert "T_6^0[3,4] = " in out and "c23" in out and "T_6^0[4,:] = 0  0  0  1" in out
+    code, out, _ = run(capsys, "symbolic", "spherical_wrist", "--link", "5")  # the wrist is links 4…6
+    assert code == 0 and "A5 =" in out and "c5" in out
 
 
 def test_python_format_is_a_script(capsys):
@@ -141,3 +142,138 @@ def test_a_250_row_planar_table_is_refused_in_seconds(capsys, tmp_path):
     assert code == 1 and out == ""
     assert "a chain of 250 bodies is too long" in err and "a body nearer the base" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# --- issue 19: the lecture's printed matrices, character for character ----------------------------
+# Copied from the lecture (/work/shared/sources/002_…txt). Normalisation, applied to both sides:
+# no spaces, `_`, `{`, `}` or `*`; the terms of a sum and the factors of a product in sorted order.
+LECTURE = {
+    ("cylindrical", "T"): r"c_1 & 0 & -s_1 & -s_1 d_3 \\ s_1 & 0 & c_1 & c_1 d_3 \\ "
+                          r"0 & -1 & 0 & d_1 + d_2 \\ 0 & 0 & 0 & 1",
+    ("cylindrical", 1): r"c_1 & -s_1 & 0 & 0 \\ s_1 & c_1 & 0 & 0 \\ 0 & 0 & 1 & d_1 \\ 0 & 0 & 0 & 1",
+    ("cylindrical", 2): r"1 & 0 & 0 & 0 \\ 0 & 0 & 1 & 0 \\ 0 & -1 & 0 & d_2 \\ 0 & 0 & 0 & 1",
+    ("cylindrical", 3): r"1 & 0 & 0 & 0 \\ 0 & 1 & 0 & 0 \\ 0 & 0 & 1 & d_3 \\ 0 & 0 & 0 & 1",
+    ("spherical_wrist", "T"): r"c_4 c_5 c_6 - s_4 s_6 & -c_4 c_5 s_6 - s_4 c_6 & c_4 s_5 & c_4 s_5 d_6 \\ "
+                              r"s_4 c_5 c_6 + c_4 s_6 & -s_4 c_5 s_6 + c_4 c_6 & s_4 s_5 & s_4 s_5 d_6 \\ "
+                              r"-s_5 c_6 & s_5 s_6 & c_5 & c_5 d_6 \\ 0 & 0 & 0 & 1",
+    ("spherical_wrist", 4): r"c_4 & 0 & -s_4 & 0 \\ s_4 & 0 & c_4 & 0 \\ 0 & -1 & 0 & 0 \\ 0 & 0 & 0 & 1",
+    ("spherical_wrist", 5): r"c_5 & 0 & s_5 & 0 \\ s_5 & 0 & -c_5 & 0 \\ 0 & 1 & 0 & 0 \\ 0 & 0 & 0 & 1",
+    ("spherical_wrist", 6): r"c_6 & -s_6 & 0 & 0 \\ s_6 & c_6 & 0 & 0 \\ 0 & 0 & 1 & d_6 \\ 0 & 0 & 0 & 1",
+    ("scara", "T"): r"c_{12}c_4 + s_{12}s_4 & -c_{12}s_4 + s_{12}c_4 & 0 & a_1c_1 + a_2c_{12} \\ "
+                    r"s_{12}c_4 - c_{12}s_4 & -s_{12}s_4 - c_{12}c_4 & 0 & a_1s_1 + a_2s_{12} \\ "
+                    r"0 & 0 & -1 & -d_3 - d_4 \\ 0 & 0 & 0 & 1",
+    ("scara", 1): r"c_1 & -s_1 & 0 & a_1c_1 \\ s_1 & c_1 & 0 & a_1s_1 \\ 0 & 0 & 1 & 0 \\ 0 & 0 & 0 & 1",
+    ("scara", 2): r"c_2 & s_2 & 0 & a_2c_2 \\ s_2 & -c_2 & 0 & a_2s_2 \\ 0 & 0 & -1 & 0 \\ 0 & 0 & 0 & 1",
+    ("scara", 3): r"1 & 0 & 0 & 0 \\ 0 & 1 & 0 & 0 \\ 0 & 0 & 1 & d_3 \\ 0 & 0 & 0 & 1",
+    ("scara", 4): r"c_4 & -s_4 & 0 & 0 \\ s_4 & c_4 & 0 & 0 \\ 0 & 0 & 1 & d_4 \\ 0 & 0 & 0 & 1",
+    ("two_link_planar", "T"): r"c_{12} & -s_{12} & 0 & a_1 c_1 + a_2 c_{12} \\ "
+                              r"s_{12} & c_{12} & 0 & a_1 s_1 + a_2 s_{12} \\ "
+                              r"0 & 0 & 1 & 0 \\ 0 & 0 & 0 & 1",
+    ("stanford_lecture", 1): r"c_1 & 0 & -s_1 & 0 \\ s_1 & 0 & c_1 & 0 \\ 0 & -1 & 0 & 0 \\ 0 & 0 & 0 & 1",
+    ("stanford_lecture", 2): r"c_2 & 0 & s_2 & 0 \\ s_2 & 0 & -c_2 & 0 \\ 0 & 1 & 0 & d_2 \\ 0 & 0 & 0 & 1",
+    ("stanford_lecture", 3): r"1 & 0 & 0 & 0 \\ 0 & 1 & 0 & 0 \\ 0 & 0 & 1 & d_3 \\ 0 & 0 & 0 & 1",
+    ("stanford_lecture", 4): r"c_4 & 0 & -s_4 & 0 \\ s_4 & 0 & c_4 & 0 \\ 0 & -1 & 0 & 0 \\ 0 & 0 & 0 & 1",
+    # the lecture prints A5's third row as [0 -1 0 0] (det -1, a reflection): α5 = +90° gives [0 1 0 0]
+    ("stanford_lecture", 5): r"c_5 & 0 & s_5 & 0 \\ s_5 & 0 & -c_5 & 0 \\ 0 & 1 & 0 & 0 \\ 0 & 0 & 0 & 1",
+    ("stanford_lecture", 6): r"c_6 & -s_6 & 0 & 0 \\ s_6 & c_6 & 0 & 0 \\ 0 & 0 & 1 & d_6 \\ 0 & 0 & 0 & 1",
+}
+LECTURE_LABELS = {"cylindrical": "T_3^0", "spherical_wrist": "T_6^3", "scara": "T_4^0", "two_link_planar": "T_2^0"}
+
+
+def normal(entry: str) -> str:
+    """One entry after the fixed normalisation; anything that is not a product of the lecture's
+    symbols (``cos(q1 + q2 - q4)``, a number with a point) is left in and so never matches."""
+    import re
+
+    text = re.sub(r"[\s_{}*]", "", entry)
+    terms = re.findall(r"[+-]?[^+-]+", text)
+    out = []
+    for t in terms:
+        sign, body = ("-", t[1:]) if t[0] == "-" else ("+", t.lstrip("+"))
+        factors = re.findall(r"[a-z]+\d+|\d+|.", body)  # any other character is its own "factor"
+        out.append(sign + "".join(sorted(factors)))
+    return "".join(sorted(out))
+
+
+def grid(latex: str) -> list[list[str]]:
+    body = latex.split(r"\begin{bmatrix}", 1)[1].split(r"\end{bmatrix}", 1)[0]
+    return [[normal(e) for e in row.split("&")] for row in body.split(r"\\")]
+
+
+def text_grid(out: str) -> list[list[str]]:
+    import re
+
+    rows = [line.strip()[1:-1] for line in out.splitlines() if line.startswith("  [")]
+    return [[normal(e) for e in re.split(r"\s{2,}", r.strip())] for r in rows]
+
+
+@pytest.mark.parametrize("robot, which", list(LECTURE))
+def test_the_lectures_printed_matrices(capsys, robot, which):
+    """`kinetree symbolic` prints the lecture's A_i and T in its own symbols: d2, d3 for the
+    slides, the wrist as A4…A6 and T_6^3 in c4, s5, d6, SCARA folded as printed (c12*c4 + s12*s4,
+    not cos(q1 + q2 - q4)); in text and in LaTeX, whose line names the matrix as the lecture does."""
+    link = () if which == "T" else ("--link", str(which))
+    expected = grid(r"\begin{bmatrix}" + LECTURE[robot, which] + r"\end{bmatrix}")
+    code, out, err = run(capsys, "symbolic", robot, "--params", "symbolic", *link)
+    assert code == 0, err
+    assert text_grid(out) == expected
+    label = LECTURE_LABELS[robot] if which == "T" else f"A{which}"
+    assert f"\n{label} =\n" in out
+    code, out, err = run(capsys, "symbolic", robot, "--params", "symbolic", *link, "--format", "latex")
+    assert code == 0, err
+    line = out.splitlines()[-1]
+    n, j = label[2:].split("^") if which == "T" else (which, None)
+    latex_label = f"A_{{{n}}}" if j is None else f"T_{{{n}}}^{{{j}}}"
+    assert line.startswith(latex_label + r" = \begin{bmatrix}") and line.endswith(r"\end{bmatrix}")
+    assert grid(line) == expected
+
+
+def test_the_wrist_of_the_cylindrical_arm_in_its_own_frames(capsys, tmp_path):
+    """The lecture's cylindrical arm with spherical wrist: `--in link3` gives T_6^3 with the
+    robot's numbers (c4, s5, d6), and T_6^0 = T_3^0 · T_6^3 in every variable d2, d3, q4…"""
+    rows = [DHLink("R", a=0, alpha=0, d=0.5, theta=0), DHLink("P", a=0, alpha=-np.pi / 2, d=0, theta=0),
+            DHLink("P", a=0, alpha=0, d=0, theta=0), DHLink("R", a=0, alpha=-np.pi / 2, d=0, theta=0),
+            DHLink("R", a=0, alpha=np.pi / 2, d=0, theta=0), DHLink("R", a=0, alpha=0, d=0.1, theta=0)]
+    path = tmp_path / "cylindrical_wrist.kinetree.json"
+    save_project(dh_chain(rows), path)
+    code, out, err = run(capsys, "symbolic", str(path), "--params", "symbolic", "--in", "link3")
+    assert code == 0, err
+    assert "T_6^3, the pose of 'link6' in 'link3'" in out and "\nT_6^3 =\n" in out
+    assert text_grid(out) == grid(r"\begin{bmatrix}" + LECTURE["spherical_wrist", "T"] + r"\end{bmatrix}")
+    data = _symbolic(capsys, str(path), "--params", "symbolic")
+    assert data["variables"] == ["q1", "d2", "d3", "q4", "q5", "q6"] and data["label"] == "T_6^0"
+    q = [0.3, 0.4, 0.2, -0.7, 1.1, 0.5]
+    np.testing.assert_allclose(_evaluate(data, q), _fk(capsys, str(path), q), atol=1e-12)
+    inner = _symbolic(capsys, str(path), "--params", "symbolic", "--in", "link2")
+    assert inner["frames"] == [2, 6]
+    np.testing.assert_allclose(_evaluate(inner, q), _fk(capsys, str(path), q, "--in", "link2"), atol=1e-12)
+
+
+def test_notation_options(capsys):
+    """θ_i for revolute variables, Craig's ^0T_n, sums expanded: each in the whole output."""
+    code, out, _ = run(capsys, "symbolic", "scara", "--params", "symbolic", "--sums", "expanded", "--format", "latex",
+                       "--notation", "craig", "--revolute", "theta")
+    assert code == 0
+    line = out.splitlines()[-1]
+    assert line.startswith(r"{}^{0}T_{4} = \begin{bmatrix}")
+    assert "c_{12}" not in line and "cos" not in line and r"a_{2} c_{1} c_{2}" in line and "d_{3}" in line
+    assert "% theta1 = joint 'q1'" in out and "% d3 = joint 'q3'" in out
+    data = _symbolic(capsys, "scara", "--params", "symbolic", "--revolute", "theta")
+    assert data["variables"] == ["theta1", "theta2", "d3", "theta4"]
+    tree = load_robot("scara")
+    q = tree.random_configuration(np.random.default_rng(3))
+    np.testing.assert_allclose(_evaluate(data, q), _fk(capsys, "scara", q), atol=1e-12)
+    folded = _symbolic(capsys, "scara", "--params", "symbolic")["matrix"]
+    assert all("cos(q1 + q2)" in e or "cos" not in e for row in folded for e in row)
+    assert not any("- q4" in e or "-q4" in e for row in folded for e in row)  # no cos(q1 + q2 - q4)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["puma560", "--in", "nowhere"], "nowhere"),
+    (["quadruped", "--body", "fl_calf", "--in", "rr_thigh"], "not on the chain"),
+    (["puma560", "--in", "link2", "--link", "3"], "give one of them"),
+    (["spherical_wrist", "--link", "2"], "link must be 4…6"),
+])
+def test_bad_frames(capsys, args, message):
+    got, out, err = run(capsys, "symbolic", *args)
+    assert got == 1 and out == "" and message in err and len(err.strip().splitlines()) == 1

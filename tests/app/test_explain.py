@@ -235,10 +235,11 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
     tree = window.doc.tree
     A = symbolic_model(tree, "link3", params, link=3)
     T = symbolic_model(tree, "link3", params)
-    for block, model, name in ((view.A, A, "A3"), (view.T, T, "T0_3")):
+    # the LaTeX copy is a whole line, named as the lecture names the matrix (issue 19)
+    for block, model, name, label in ((view.A, A, "A3", "A_{3}"), (view.T, T, "T0_3", "T_{3}^{0}")):
         shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
         assert shown == [[to_text(model.matrix[r, c]) for c in range(4)] for r in range(4)]
-        for fmt, expected in (("latex", to_latex(model.matrix)), ("text", to_text(model.matrix)),
+        for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix)}"), ("text", to_text(model.matrix)),
                               ("python", to_python_script(model, name))):
             QGuiApplication.clipboard().clear()
             qtbot.mouseClick(block.copy_buttons[fmt], Qt.MouseButton.LeftButton)
@@ -257,7 +258,7 @@ def test_symbolic_two_link_arm_in_the_lectures_form_and_follows_the_link(window,
     wait_symbolic(panel, qtbot)
     assert panel.symbolic.T.cells[0][3].text() == "a1*c1 + a2*c12"
     assert panel.symbolic.A.cells[0][3].text() == "a2*c2"
-    assert "T₀²" in panel.symbolic.T.title.text()
+    assert "T₂⁰" in panel.symbolic.T.title.text()  # Spong's T_2^0 (issue 19; was T₀²)
     panel.combo.activated.emit(0)  # link 1: its own A and T
     wait_symbolic(panel, qtbot)
     assert panel.symbolic.T.cells[0][3].text() == "a1*c1" and "A₁" in panel.symbolic.A.title.text()
@@ -291,10 +292,89 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     panel = show_explain(window, qtbot)
     qtbot.waitUntil(lambda: not panel.symbolic.busy and panel.symbolic.shown is not None, timeout=60000)
     view = panel.symbolic
-    assert view.legend.text().startswith("No symbolic T₀¹⁰") and "too long" in view.legend.text()
+    # refused by the term or the work bound (since only sums fold, issue 19, the work bound comes first)
+    assert view.legend.text().startswith("No symbolic T₁₀⁰")
+    assert "terms" in view.legend.text() or "too long for a symbolic matrix" in view.legend.text()
     assert view.T.result is None and view.T.cells[0][0].text() == ""
     assert not view.T.copy_buttons["text"].isEnabled() and view.A.copy_buttons["text"].isEnabled()
     from kinetree.core.dh import dh_chain
 
     A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic")
     assert view.A.cells[0][0].text() == to_text(A[0, 0])
+
+
+def pick(box, data) -> None:
+    """Choose the combo entry holding ``data`` as a user does (the entry, then its activated signal)."""
+    index = box.findData(data)
+    assert index >= 0, data
+    box.setCurrentIndex(index)
+    box.activated.emit(index)
+
+
+def test_symbolic_in_the_lectures_notation(window, qtbot):
+    """Issue 19: the wrist keeps its numbers (A₅, T₅³ in c4, s5), T from frame j, the general
+    A_i, θ_i, sums expanded, Craig's ⁰T_n, and the LaTeX copy as a whole `A_{5} = …` line."""
+    from kinetree.core.symbolic import symbolic_model, to_latex, to_text
+    from PySide6.QtGui import QGuiApplication
+
+    window.doc.open("spherical_wrist")
+    window.doc.select("link5")
+    panel = show_explain(window, qtbot)
+    view = panel.symbolic
+    wait_symbolic(panel, qtbot)
+    assert "A₅" in view.A.title.text() and "T₅³" in view.T.title.text() and "A₄·A₅" in view.T.title.text()
+    assert view.T.cells[0][2].text() == "c4*s5" and view.A.cells[1][2].text() == "-c5"
+    assert "q4 = q4" in view.legend.text()
+    assert [view.start.itemText(k) for k in range(view.start.count())] == ["from frame 3 (base)", "from frame 4"]
+    QGuiApplication.clipboard().clear()
+    qtbot.mouseClick(view.A.copy_buttons["latex"], Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text().startswith(r"A_{5} = \begin{bmatrix}c_{5} & 0 & s_{5}")
+
+    window.doc.open("puma560")  # T from frame 3: T₆³ = A₄A₅A₆ in the robot's numbers
+    window.doc.select("link6")
+    qtbot.waitUntil(lambda: view.start.count() == 6, timeout=5000)
+    pick(view.start, 3)
+    wait_symbolic(panel, qtbot)
+    T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3")
+    assert [[view.T.cells[r][c].text() for c in range(4)] for r in range(4)] == \
+        [[to_text(T63.matrix[r, c]) for c in range(4)] for r in range(4)]
+    assert "T₆³" in view.T.title.text() and "A₄·A₅·A₆" in view.T.title.text()
+    QGuiApplication.clipboard().clear()
+    qtbot.mouseClick(view.T.copy_buttons["latex"], Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == to_latex(T63.matrix, r"T_{6}^{3}")
+
+    window.doc.select("link2")  # the general A_i of eq. (3.10), with θ_i
+    pick(view.params, "general")
+    pick(view.revolute, "theta")
+    wait_symbolic(panel, qtbot)
+    assert [[view.A.cells[r][c].text() for c in range(4)] for r in range(3)] == [
+        ["c2", "-s2*cos(alpha2)", "s2*sin(alpha2)", "a2*c2"],
+        ["s2", "c2*cos(alpha2)", "-c2*sin(alpha2)", "a2*s2"],
+        ["0", "sin(alpha2)", "cos(alpha2)", "d2"]]
+    assert "theta1 = " in view.legend.text() and "alpha2 = " in view.legend.text()
+    QGuiApplication.clipboard().clear()
+    qtbot.mouseClick(view.A.copy_buttons["latex"], Qt.MouseButton.LeftButton)
+    assert r"\cos{\left(\alpha_{2} \right)}" in QGuiApplication.clipboard().text()
+
+    window.doc.open("two_link_planar")  # expanded sums, Craig's ⁰T₂
+    window.doc.select("link2")
+    pick(view.params, "symbolic")
+    pick(view.revolute, "q")
+    pick(view.sums, "expanded")
+    pick(view.notation, "craig")
+    wait_symbolic(panel, qtbot)
+    assert view.T.cells[0][0].text() == "-s1*s2 + c1*c2" and "c12" not in view.T.cells[0][3].text()
+    assert "⁰T₂" in view.T.title.text()
+    pick(view.sums, "folded")
+    wait_symbolic(panel, qtbot)
+    assert view.T.cells[0][0].text() == "c12" and view.T.cells[0][3].text() == "a1*c1 + a2*c12"
+
+
+def test_numeric_t_is_titled_as_the_lecture_writes_it(window, qtbot):
+    """Issue 19: the dock's numeric T is T₃⁰ (Spong, the lecture), as its symbolic T, not T₀³."""
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    panel = show_explain(window, qtbot)
+    assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃")
+    panel.from_zero.setChecked(True)
+    assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃, so far")

@@ -53,7 +53,12 @@ def _fk_error(tree: RigidBodyTree, model, body: str, rng, n: int = 6) -> float:
 def test_equals_fk_at_random_configurations(name, params):
     tree = load_robot(name, tool=True)  # the flange (a fixed matrix body) too, where there is one
     model = symbolic_model(tree, params=params)
-    assert [v.name for v in model.variables] == [f"q{k + 1}" for k in range(tree.position_count)]
+    # the lecture's q_i: θ_i (printed q_i) for a revolute joint, d_i for a prismatic one; a chain
+    # named q4… (the spherical wrist) keeps its numbers
+    shift = 3 if name == "spherical_wrist" else 0
+    kinds = [tree.find_joint(n).joint.type for n in tree.movable_joint_names]
+    assert [v.name for v in model.variables] == [f"{'d' if t == 'prismatic' else 'q'}{k + 1 + shift}"
+                                                 for k, t in enumerate(kinds)]
     assert model.joints == tree.movable_joint_names
     assert _fk_error(tree, model, tree.end_effector, np.random.default_rng(7)) < 1e-12
 
@@ -111,7 +116,7 @@ def test_two_link_arm_in_the_lecture_form():
 def test_cylindrical_arm_matches_the_lecture():
     model = symbolic_model(load_robot("cylindrical"), params="symbolic")
     assert model.parameters == {d1: 0.5}
-    T = model.matrix.subs({q2: d2, q3: d3}, simultaneous=True)  # the lecture names the slides d2, d3
+    T = model.matrix  # the slides are the lecture's d2, d3 (issue 19: they were q2, q3)
     lecture = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * d3], [s(q1), 0, c(q1), c(q1) * d3],
                          [0, -1, 0, d1 + d2], [0, 0, 0, 1]])
     assert _same(T, lecture)
@@ -127,22 +132,23 @@ WRIST_T63 = sp.Matrix([
 
 def test_spherical_wrist_matches_the_lecture():
     model = symbolic_model(load_robot("spherical_wrist"), params="symbolic")
-    # the wrist's rows are the lecture's 4, 5, 6: rename q1..q3 and the third row's d
-    T = model.matrix.subs({q1: q4, q2: q5, q3: q6, d3: d6}, simultaneous=True)
+    # the wrist's joints are named q4, q5, q6: its rows keep the lecture's numbers 4, 5, 6 (issue
+    # 19: they were renumbered 1–3), and the matrix is T_6^3
+    T = model.matrix
     assert _same(T, WRIST_T63)
     assert T == WRIST_T63
-    assert to_text(model.matrix[0, 3]) == "d3*c1*s2"
+    assert to_text(model.matrix[0, 3]) == "c4*s5*d6" and model.label("latex") == "T_{6}^{3}"
 
 
 def test_scara_matches_the_lecture():
-    T = symbolic_model(load_robot("scara"), params="symbolic").matrix.subs({q3: d3}, simultaneous=True)
+    T = symbolic_model(load_robot("scara"), params="symbolic").matrix
     c12, s12 = c(q1 + q2), s(q1 + q2)
     lecture = sp.Matrix([
         [c12 * c(q4) + s12 * s(q4), -c12 * s(q4) + s12 * c(q4), 0, a1 * c(q1) + a2 * c12],
         [s12 * c(q4) - c12 * s(q4), -s12 * s(q4) - c12 * c(q4), 0, a1 * s(q1) + a2 * s12],
         [0, 0, -1, -d3 - d4], [0, 0, 0, 1]])
     assert _same(T, lecture)
-    assert T[:, 3] == lecture[:, 3]
+    assert T == lecture  # folded as printed: c12*c4 + s12*s4, not cos(q1 + q2 - q4)
 
 
 def test_cylindrical_arm_with_wrist_is_the_product():
@@ -151,8 +157,8 @@ def test_cylindrical_arm_with_wrist_is_the_product():
             DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0), DHLink("R", a=0, alpha=pi / 2, d=0, theta=0),
             DHLink("R", a=0, alpha=0, d=0.1, theta=0)]
     model = symbolic_model(dh_chain(rows), params="symbolic")
-    T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * q3], [s(q1), 0, c(q1), c(q1) * q3],
-                     [0, -1, 0, d1 + q2], [0, 0, 0, 1]])
+    T30 = sp.Matrix([[c(q1), 0, -s(q1), -s(q1) * d3], [s(q1), 0, c(q1), c(q1) * d3],
+                     [0, -1, 0, d1 + d2], [0, 0, 0, 1]])
     assert _same(model.matrix, T30 * WRIST_T63.subs(d6, sp.Symbol("d6")))
     assert set(model.parameters) == {d1, d6}
 
@@ -174,7 +180,7 @@ def test_stanford_lecture_table():
     model = symbolic_model(tree, params="symbolic")
     assert model.parameters == {d2: 0.154, sp.Symbol("d6"): 0.263}
     # the lecture's T_3^0 of the Stanford arm: last column [c1 s2 d3 − s1 d2, s1 s2 d3 + c1 d2, c2 d3]
-    T3 = symbolic_fk(tree, tree.bodies[2].name, params="symbolic").subs(q3, d3)
+    T3 = symbolic_fk(tree, tree.bodies[2].name, params="symbolic")
     assert _same(T3[:3, 3], sp.Matrix([c(q1) * s(q2) * d3 - s(q1) * d2, s(q1) * s(q2) * d3 + c(q1) * d2, c(q2) * d3]))
 
 
@@ -306,3 +312,97 @@ def test_a_long_planar_chain_is_refused_within_seconds():
         symbolic_fk(tree)
     assert time.perf_counter() - start < 5
     assert symbolic_fk(tree, tree.bodies[19].name).shape == (4, 4)  # 20 of them are fine
+
+
+# --- issue 19: the lecture's notation --------------------------------------------------------------
+
+def test_general_a_i_with_theta_is_the_lectures_eq_3_10():
+    th, al, ai, di = sp.symbols("theta2 alpha2 a2 d2")
+    A = symbolic_link(load_robot("puma560"), 2, params="general", revolute="theta")
+    assert A == sp.Matrix([[c(th), -s(th) * c(al), s(th) * s(al), ai * c(th)],
+                           [s(th), c(th) * c(al), -c(th) * s(al), ai * s(th)],
+                           [0, s(al), c(al), di], [0, 0, 0, 1]])
+    assert to_latex(A[0, 3]) == r"a_{2} c_{2}" and to_text(A[0, 1]) == "-s2*cos(alpha2)"
+    # a prismatic row: d_i is the variable, θ_i the constant
+    P = symbolic_model(load_robot("stanford_lecture"), params="general", revolute="theta", link=3)
+    assert {x.name for x in P.matrix.free_symbols} == {"theta3", "alpha3", "a3", "d3"}
+    assert sp.Symbol("d3") in P.variables and sp.Symbol("d3") not in P.parameters
+
+
+def _trig_args(M: sp.Matrix) -> list[sp.Expr]:
+    return [f.args[0] for e in M for f in e.atoms(sp.cos, sp.sin)]
+
+
+@pytest.mark.parametrize("name", ["scara", "puma560", "ur5", "stanford_lecture", "two_link_planar"])
+def test_sums_are_all_folded_or_all_expanded(name):
+    tree = load_robot(name)
+    folded = symbolic_model(tree, params="symbolic")
+    expanded = symbolic_model(tree, params="symbolic", sums="expanded")
+    # folded: only sums of joint variables (c12), never a difference (cos(q1 + q2 - q4))
+    args = _trig_args(folded.matrix)
+    assert all(not t.could_extract_minus_sign() for a in args for t in sp.Add.make_args(a))
+    assert all(isinstance(a, sp.Symbol) for a in _trig_args(expanded.matrix))  # c1*c2 - s1*s2
+    rng = np.random.default_rng(4)
+    assert _fk_error(tree, expanded, tree.end_effector, rng, 3) < 1e-12
+    assert _same(folded.matrix, expanded.matrix)
+
+
+def test_scara_text_is_folded_as_printed():
+    text = to_text(symbolic_fk(load_robot("scara"), params="symbolic"))
+    assert "cos(" not in text and "c12*c4" in text and "s12*s4" in text
+    expanded = to_text(symbolic_fk(load_robot("scara"), params="symbolic", sums="expanded"))
+    assert "c12" not in expanded and "s12" not in expanded and "a2*c1*c2" in expanded
+
+
+def test_t_between_two_frames_keeps_the_robots_numbering():
+    tree = load_robot("puma560")
+    model = symbolic_model(tree, "link6", params="symbolic", frame="link3")
+    assert model.frames == (3, 6) and model.label() == "T_6^3" and model.label("latex") == "T_{6}^{3}"
+    assert model.label("latex", "craig") == "{}^{3}T_{6}" and model.label("unicode", "craig") == "³T₆"
+    assert {x.name for x in model.matrix.free_symbols} == {"q4", "q5", "q6", "d4"}
+    A = [symbolic_link(tree, i, "link6", params="symbolic") for i in (4, 5, 6)]
+    assert _same(model.matrix, A[0] * A[1] * A[2])
+    q = tree.random_configuration(np.random.default_rng(9))
+    np.testing.assert_allclose(model.evaluate(q), tree.get_transform(q, "link6", "link3"), atol=1e-12)
+    assert symbolic_model(tree, "link6", frame=tree.base_name).frames == (0, 6)
+    with pytest.raises(SymbolicError, match="'link5' is not on the chain from 'base' to 'link3'"):
+        symbolic_model(tree, "link3", frame="link5")
+    with pytest.raises(UnknownBodyError):
+        symbolic_model(tree, frame="nowhere")
+
+
+def test_numbering_from_names_or_first():
+    wrist = load_robot("spherical_wrist")
+    assert symbolic_model(wrist).frames == (3, 6) and symbolic_model(wrist, link=4).label() == "A4"
+    renumbered = symbolic_model(wrist, params="symbolic", first=1)
+    assert renumbered.label() == "T_3^0" and to_text(renumbered.matrix[0, 3]) == "c1*s2*d3"
+    assert [v.name for v in symbolic_model(load_robot("puma560"), first=2).variables] == [f"q{k}" for k in range(2, 8)]
+    with pytest.raises(SymbolicError, match="link must be 4…6"):
+        symbolic_link(wrist, 1)
+    for bad in (0, True, 2.5, "4"):
+        with pytest.raises(SymbolicError, match="first must be"):
+            symbolic_model(wrist, first=bad)
+    with pytest.raises(SymbolicError, match="sums must be"):
+        symbolic_model(wrist, sums="tr10i")
+    with pytest.raises(SymbolicError, match="revolute must be"):
+        symbolic_model(wrist, revolute="phi")
+
+
+def test_a_prismatic_variable_never_shares_a_constants_name():
+    # a fixed mount first: row 2's constant d2 and the prismatic joint's variable d2 (position 2)
+    tree = RigidBodyTree()
+    mount = RigidBody("mount")
+    mount.joint = Joint("fix", "fixed")
+    tree.add_body(mount, "base")
+    arm = RigidBody("arm")
+    arm.joint = Joint("turn", "revolute")
+    arm.joint.set_fixed_transform([0.2, 0, 0.3, 0], "dh")
+    tree.add_body(arm, "mount")
+    slide = RigidBody("slide")
+    slide.joint = Joint("push", "prismatic")
+    slide.joint.set_fixed_transform([0, 0, 0, 0], "dh")
+    tree.add_body(slide, "arm")
+    model = symbolic_model(tree, params="symbolic")
+    assert [v.name for v in model.variables] == ["q1", "d2"]
+    assert {p.name: v for p, v in model.parameters.items()} == {"a2": 0.2, "d2_2": 0.3}
+    assert _fk_error(tree, model, "slide", np.random.default_rng(6)) < 1e-12
