@@ -169,22 +169,22 @@ class DynamicsPlan:
     def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
         """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
         body poses ``T`` (…, nb, 4, 4)."""
-        Rm, tm = T[..., self.moving, :3, :3], T[..., self.moving, :3, 3]
+        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
         if self.all_rot_self:
             Rf, tf = Rm[..., self.col_body, :, :], tm[..., self.col_body, :]
         else:
             Te = np.concatenate([T, np.broadcast_to(np.eye(4), (*T.shape[:-3], 1, 4, 4))], axis=-3)
-            Rf, tf = Te[..., self.col_frame, :3, :3], Te[..., self.col_frame, :3, 3]
+            Rf, tf = Te[..., self.col_frame, :3, :3], Te[..., :3, 3][..., self.col_frame, :]
         ax = np.einsum("...ij,...j->...i", Rf, self.col_axis)
         S = np.empty((*ax.shape[:-1], 6))
         S[..., :3] = ax
         S[..., 3:] = ax
         pt = np.einsum("...ij,...j->...i", Rf, self.col_point) + tf
         if self.all_rot_self:
-            S[..., 3:] = np.cross(pt, ax)
+            S[..., 3:] = _cross(pt, ax)
         else:
             S[..., :3] *= self.col_rot[:, None]
-            S[..., 3:] = np.where(self.col_rot[:, None], np.cross(pt, ax), ax)
+            S[..., 3:] = np.where(self.col_rot[:, None], _cross(pt, ax), ax)
         hs = np.einsum("...ij,...j->...i", Rm, self.h)
         h = self.m[:, None] * tm + hs
         # inertia about the base origin: R·Io·Rᵀ + shift terms (see _moved)
@@ -197,26 +197,33 @@ class DynamicsPlan:
         return S, h, Io
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a × b`` over the last axis (numpy's cross has a large fixed cost on small arrays)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def _apply_inertia(m: np.ndarray, h: np.ndarray, Io: np.ndarray, a: np.ndarray) -> np.ndarray:
     """Spatial inertia (m, first moment h, inertia Io about the origin) times motion ``a``."""
     w, v = a[..., :3], a[..., 3:]
     out = np.empty_like(a)
-    out[..., :3] = np.einsum("...ij,...j->...i", Io, w) + np.cross(h, v)
-    out[..., 3:] = m[..., None] * v + np.cross(w, h)
+    out[..., :3] = np.einsum("...ij,...j->...i", Io, w) + _cross(h, v)
+    out[..., 3:] = m[..., None] * v + _cross(w, h)
     return out
 
 
 def _cross_motion(v: np.ndarray, s: np.ndarray) -> np.ndarray:
     out = np.empty(np.broadcast_shapes(v.shape, s.shape))
-    out[..., :3] = np.cross(v[..., :3], s[..., :3])
-    out[..., 3:] = np.cross(v[..., :3], s[..., 3:]) + np.cross(v[..., 3:], s[..., :3])
+    out[..., :3] = _cross(v[..., :3], s[..., :3])
+    out[..., 3:] = _cross(v[..., :3], s[..., 3:]) + _cross(v[..., 3:], s[..., :3])
     return out
 
 
 def _cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
     out = np.empty(np.broadcast_shapes(v.shape, f.shape))
-    out[..., :3] = np.cross(v[..., :3], f[..., :3]) + np.cross(v[..., 3:], f[..., 3:])
-    out[..., 3:] = np.cross(v[..., :3], f[..., 3:])
+    out[..., :3] = _cross(v[..., :3], f[..., :3]) + _cross(v[..., 3:], f[..., 3:])
+    out[..., 3:] = _cross(v[..., :3], f[..., 3:])
     return out
 
 
@@ -410,7 +417,34 @@ def external_force(tree: RigidBodyTree, body: str, wrench: ArrayLike, q: ArrayLi
         T = tree.forward_kinematics(tree.config_to_vector(q))[i]
         R, t = T[:3, :3], T[:3, 3]
         f = R @ w[3:]
-        w = np.concatenate([R @ w[:3] + np.cross(t, f), f])
+        w = np.concatenate([R @ w[:3] + _cross(t, f), f])
     fext[i] = w
     return fext
 
+
+
+class DynamicsMixin:
+    """Dynamics methods of :class:`~kinetree.core.tree.RigidBodyTree` (see
+    :mod:`kinetree.core.rigid_body_dynamics`)."""
+
+    def inverse_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                         qdd: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+        """Joint torques for ``q``, ``qd``, ``qdd`` and ``fext`` (MATLAB's ``inverseDynamics``)."""
+        return inverse_dynamics(self, q, qd, qdd, fext)  # type: ignore[arg-type]
+
+    def mass_matrix(self, q: ArrayLike | None = None) -> np.ndarray:
+        """Joint-space mass matrix (MATLAB's ``massMatrix``)."""
+        return mass_matrix(self, q)  # type: ignore[arg-type]
+
+    def velocity_product(self, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
+        """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``)."""
+        return velocity_product(self, q, qd)  # type: ignore[arg-type]
+
+    def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                         tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``)."""
+        return forward_dynamics(self, q, qd, tau, fext)  # type: ignore[arg-type]
+
+    def external_force(self, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
+        """An ``fext`` array with ``wrench`` on ``body`` (MATLAB's ``externalForce``)."""
+        return external_force(self, body, wrench, q)  # type: ignore[arg-type]

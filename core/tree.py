@@ -24,6 +24,7 @@ from .errors import (
 from .joint import AXIAL_TYPES, Joint, Mimic
 from .names import derived_name
 from .poses import NamedPoses
+from .rigid_body_dynamics import DynamicsMixin
 from .transforms import MAX_LENGTH
 
 __all__ = ["Configuration", "RigidBodyTree", "unique_name"]
@@ -39,7 +40,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body

