@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import (
     InvalidConfigurationError,
+    InvalidJointError,
     Joint,
     RigidBodyTree,
     UnknownBodyError,
@@ -219,3 +220,62 @@ def test_bad_input_is_refused():
         tree.inverse_dynamics(tree.home_configuration(), qdd=[np.nan] * 6)
     with pytest.raises(InvalidConfigurationError, match="fext"):
         tree.inverse_dynamics(fext=np.zeros((2, 6)))
+
+
+# --- Corke's motor and friction model ------------------------------------------------------------
+
+def test_puma_carries_corkes_motor_parameters():
+    puma = load_robot("puma560")
+    j1, j4 = puma.bodies[0].joint, puma.bodies[3].joint
+    assert (j1.gear_ratio, j1.motor_inertia, j1.viscous_friction, j1.coulomb_friction) == (
+        -62.6111, 200e-6, 1.48e-3, (0.395, -0.435))
+    assert (j4.gear_ratio, j4.motor_inertia, j4.viscous_friction, j4.coulomb_friction) == (
+        76.0364, 33e-6, 71.2e-6, (11.2e-3, -16.9e-3))
+
+
+def test_friction_by_hand():
+    """Corke's Link.friction: −|G|·(B·|G|·qd + Tc±), Tc by the sign of the joint velocity."""
+    j = load_robot("puma560").bodies[0].joint
+    g = 62.6111
+    assert j.friction(0.5) == pytest.approx(-g * (1.48e-3 * g * 0.5 + 0.395))
+    assert j.friction(-0.5) == pytest.approx(-g * (1.48e-3 * g * -0.5 - 0.435))
+    assert j.friction(0.0) == 0.0
+    assert j.nofriction("all").friction(0.5) == 0.0
+    assert j.nofriction().friction(0.5) == pytest.approx(-g * g * 1.48e-3 * 0.5)  # Corke's default: Coulomb
+    assert j.nofriction("viscous").friction(0.5) == pytest.approx(-g * 0.395)
+    assert j.viscous_friction == 1.48e-3  # the original is unchanged
+    with pytest.raises(InvalidJointError, match="nofriction takes"):
+        j.nofriction("dry")
+
+
+def test_motor_terms_in_mass_matrix_and_torque():
+    """M gains G²·Jm on its diagonal; τ gains G²·Jm·qdd − friction(qd), as Corke's rne."""
+    puma = load_robot("puma560")
+    puma.gravity = G
+    bare = load_robot("puma560")
+    bare.gravity = G
+    for b in bare.bodies:
+        b.joint.motor_inertia, b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0, 0.0
+    rng = np.random.default_rng(7)
+    q, qd, qdd = puma.random_configuration(rng), rng.normal(size=6), rng.normal(size=6)
+    joints = [b.joint for b in puma.bodies]
+    gm = np.array([j.gear_ratio ** 2 * j.motor_inertia for j in joints])
+    np.testing.assert_allclose(puma.mass_matrix(q) - bare.mass_matrix(q), np.diag(gm), atol=1e-13)
+    fr = np.array([j.friction(v) for j, v in zip(joints, qd)])
+    np.testing.assert_allclose(puma.inverse_dynamics(q, qd, qdd) - bare.inverse_dynamics(q, qd, qdd),
+                               gm * qdd - fr, atol=1e-12)
+    # Corke's figure for joint 1: G²·Jm = 62.6111² · 200e-6 = 0.784
+    assert gm[0] == pytest.approx(0.78402, abs=1e-5)
+    np.testing.assert_allclose(puma.velocity_product(q, qd), bare.velocity_product(q, qd), atol=1e-12)
+
+
+def test_motor_parameters_are_validated():
+    j = Joint("wrist", "revolute")
+    for attr, bad in [("gear_ratio", 0), ("gear_ratio", np.inf), ("motor_inertia", -1), ("viscous_friction", "x"),
+                      ("coulomb_friction", (-0.1, 0.1)), ("coulomb_friction", (1, 2, 3))]:
+        with pytest.raises(InvalidJointError, match="'wrist'"):
+            setattr(j, attr, bad)
+    j.coulomb_friction = 0.2
+    assert j.coulomb_friction == (0.2, -0.2)
+    with pytest.raises(InvalidJointError, match="'f'.*fixed joint has no motor inertia"):
+        Joint("f", "fixed").motor_inertia = 1e-4
