@@ -327,6 +327,64 @@ def _poses(tree: RigidBodyTree, Q: np.ndarray) -> np.ndarray:
     return tree.forward_kinematics(flat).reshape(*Q.shape[:-1], kin.nb, 4, 4)
 
 
+def _kernel():
+    """The compiled kernels (core/dynamics_numba.py) when numba is installed and usable, else None."""
+    from .kinematics import compiled_backend
+
+    if compiled_backend() is None:
+        return None
+    from . import kinematics_numba
+
+    if not kinematics_numba.usable():
+        return None
+    from . import dynamics_numba
+
+    return dynamics_numba
+
+
+def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
+                   a0: np.ndarray, fext: np.ndarray | None, motor: bool) -> np.ndarray:
+    qdc = np.ascontiguousarray(qd[..., plan.col_dof] * plan.col_gain)
+    qddc = np.ascontiguousarray(qdd[..., plan.col_dof] * plan.col_gain)
+    args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.carrier,
+            plan.anc_c, plan.desc, plan.m, plan.h, plan.Io)
+    mot = (plan.motor_cols, plan.jm, plan.visc, plan.tcp, plan.tcm, motor and plan.has_motor)
+    if Q.ndim == 1:
+        tc = np.empty(plan.nc)
+        F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
+        k.rnea(_poses(tree, Q), *args, qdc, qddc, a0, F, *mot, tc)
+    else:
+        flat = Q.reshape(-1, Q.shape[-1])
+        n = flat.shape[0]
+        qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
+        F = (np.zeros((n, plan.nm, 6)) if fext is None
+             else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
+        tc = np.empty((n, plan.nc))
+        for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
+            sl = slice(start, min(n, start + 8192))
+            T = tree.forward_kinematics(flat[sl])
+            k.rnea_batch(T, *args, qdc[sl], qddc[sl], a0, F[sl], *mot, tc[sl])
+        tc = tc.reshape(*Q.shape[:-1], plan.nc)
+    return tc if plan.plain else tc @ plan.P.T
+
+
+def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray) -> np.ndarray:
+    args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
+            plan.m, plan.h, plan.Io, plan.upper)
+    T = _poses(tree, Q)
+    if Q.ndim == 1:
+        Mc = np.zeros((plan.nc, plan.nc))
+        k.crba(T, *args, Mc)
+    else:
+        Tf = T.reshape(-1, *T.shape[-3:])
+        Mc = np.zeros((Tf.shape[0], plan.nc, plan.nc))
+        for i in range(Tf.shape[0]):
+            k.crba(Tf[i], *args, Mc[i])
+        Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
+    M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
+    return M + plan.motor_diag if plan.has_motor else M
+
+
 def _finite(out: np.ndarray, what: str) -> np.ndarray:
     if not np.isfinite(out).all():
         raise InvalidPropertyError(f"{what} is not finite for this input (the numbers overflow)")
@@ -345,7 +403,11 @@ def inverse_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     qd_, qdd_ = _rates(tree, qd, "qd", lead), _rates(tree, qdd, "qdd", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
-    out = _rnea(plan, _poses(tree, Q), qd_, qdd_, _gravity(tree), _fext(tree, plan, fext, lead))
+    k = _kernel()
+    if k is not None:
+        out = _compiled_rnea(k, plan, tree, Q, qd_, qdd_, _gravity(tree), _fext(tree, plan, fext, lead), True)
+    else:
+        out = _rnea(plan, _poses(tree, Q), qd_, qdd_, _gravity(tree), _fext(tree, plan, fext, lead))
     return _finite(out, "inverse dynamics")
 
 
@@ -356,7 +418,9 @@ def mass_matrix(tree: RigidBodyTree, q: ArrayLike | None = None) -> np.ndarray:
     plan = dynamics_plan(tree)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof, plan.ndof))
-    return _finite(_crba(plan, _poses(tree, Q)), "mass matrix")
+    k = _kernel()
+    M = _compiled_crba(k, plan, tree, Q) if k is not None else _crba(plan, _poses(tree, Q))
+    return _finite(M, "mass matrix")
 
 
 def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
@@ -367,7 +431,11 @@ def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     qd_ = _rates(tree, qd, "qd", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
-    out = _rnea(plan, _poses(tree, Q), qd_, np.zeros_like(qd_), np.zeros(6), None, motor=False)
+    k = _kernel()
+    if k is not None:
+        out = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), np.zeros(6), None, False)
+    else:
+        out = _rnea(plan, _poses(tree, Q), qd_, np.zeros_like(qd_), np.zeros(6), None, motor=False)
     return _finite(out, "velocity product")
 
 
@@ -381,18 +449,32 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     qd_, tau_ = _rates(tree, qd, "qd", lead), _rates(tree, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
-    T = _poses(tree, Q)
-    bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), _fext(tree, plan, fext, lead))
-    M = _crba(plan, T)
+    fx = _fext(tree, plan, fext, lead)
+    k = _kernel()
+    if k is not None:
+        bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True)
+        M = _compiled_crba(k, plan, tree, Q)
+        if Q.ndim == 1:
+            try:
+                return _finite(k.cholesky_solve(M, tau_ - bias), "forward dynamics")
+            except ValueError:
+                _singular()
+    else:
+        T = _poses(tree, Q)
+        bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), fx)
+        M = _crba(plan, T)
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        raise InvalidPropertyError("the mass matrix is singular for this configuration: some joint moves "
-                                   "no mass (give its bodies mass or inertia)") from None
-    rhs = (tau_ - bias)[..., None]
-    y = np.linalg.solve(L, rhs)
+        _singular()
+    y = np.linalg.solve(L, (tau_ - bias)[..., None])
     out = np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
     return _finite(out, "forward dynamics")
+
+
+def _singular() -> None:
+    raise InvalidPropertyError("the mass matrix is singular for this configuration: some joint moves no mass "
+                               "(give its bodies mass or inertia)")
 
 
 def external_force(tree: RigidBodyTree, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
