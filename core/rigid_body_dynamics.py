@@ -241,10 +241,15 @@ def dynamics_plan(tree: RigidBodyTree) -> DynamicsPlan:
 
 # --- argument checks ------------------------------------------------------------------------
 
-def _rates(tree: RigidBodyTree, value: ArrayLike | None, what: str, lead: tuple[int, ...]) -> np.ndarray:
-    n = tree.dof_count
+def _rates(tree: RigidBodyTree, plan: DynamicsPlan, value: ArrayLike | None, what: str,
+           lead: tuple[int, ...]) -> np.ndarray:
+    n = plan.ndof
     if value is None:
         return np.zeros((*lead, n))
+    if not lead and isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == np.float64 and n <= 64:
+        # one configuration, checked cheaply: NaN and ±inf fail the comparisons
+        if all(-_MAX_RATE <= x <= _MAX_RATE for x in value.tolist()):
+            return value
     try:
         a = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -255,11 +260,11 @@ def _rates(tree: RigidBodyTree, value: ArrayLike | None, what: str, lead: tuple[
                                         f"freedom: {', '.join(tree.dof_names())[:200]}), got {a.shape}")
     if not (np.isfinite(a).all() and (a.size == 0 or np.abs(a).max() <= _MAX_RATE)):
         raise InvalidConfigurationError(f"{what} must be finite numbers of magnitude at most {_MAX_RATE:g}")
-    return np.broadcast_to(a, (*lead, n))
+    return a if a.shape == (*lead, n) else np.broadcast_to(a, (*lead, n))
 
 
-def _inputs(tree: RigidBodyTree, q: ArrayLike) -> tuple[np.ndarray, tuple[int, ...]]:
-    Q = tree.config_to_vector(q) if not isinstance(q, np.ndarray) or q.ndim == 1 else tree._config_array(q)
+def _inputs(tree: RigidBodyTree, q: ArrayLike | None) -> tuple[np.ndarray, tuple[int, ...]]:
+    Q = tree.home_configuration() if q is None else tree._config_array(q)
     return Q, Q.shape[:-1]
 
 
@@ -321,38 +326,47 @@ def _crba(plan: DynamicsPlan, T: np.ndarray) -> np.ndarray:
 
 def _poses(tree: RigidBodyTree, Q: np.ndarray) -> np.ndarray:
     kin = tree._kinematics()
-    if Q.ndim == 1:
-        return tree.forward_kinematics(Q)
+    if Q.ndim == 1:  # the results are checked for overflow at the end
+        return kin.fk_single(Q)
     flat = Q.reshape(-1, Q.shape[-1])
     return tree.forward_kinematics(flat).reshape(*Q.shape[:-1], kin.nb, 4, 4)
 
 
+_KERNEL: list[Any] = []
+
+
 def _kernel():
     """The compiled kernels (core/dynamics_numba.py) when numba is installed and usable, else None."""
-    from .kinematics import compiled_backend
+    if not _KERNEL:
+        from .kinematics import compiled_backend
 
-    if compiled_backend() is None:
+        mod = None
+        if compiled_backend() is not None:
+            from . import dynamics_numba
+
+            mod = dynamics_numba
+        _KERNEL.append(mod)
+    if _KERNEL[0] is None:
         return None
     from . import kinematics_numba
 
-    if not kinematics_numba.usable():
-        return None
-    from . import dynamics_numba
-
-    return dynamics_numba
+    return _KERNEL[0] if kinematics_numba.usable() else None
 
 
 def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
                    a0: np.ndarray, fext: np.ndarray | None, motor: bool) -> np.ndarray:
-    qdc = np.ascontiguousarray(qd[..., plan.col_dof] * plan.col_gain)
-    qddc = np.ascontiguousarray(qdd[..., plan.col_dof] * plan.col_gain)
+    if plan.plain:
+        qdc, qddc = np.ascontiguousarray(qd), np.ascontiguousarray(qdd)
+    else:
+        qdc = np.ascontiguousarray(qd[..., plan.col_dof] * plan.col_gain)
+        qddc = np.ascontiguousarray(qdd[..., plan.col_dof] * plan.col_gain)
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.carrier,
             plan.anc_c, plan.desc, plan.m, plan.h, plan.Io)
     mot = (plan.motor_cols, plan.jm, plan.visc, plan.tcp, plan.tcm, motor and plan.has_motor)
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
-        k.rnea(_poses(tree, Q), *args, qdc, qddc, a0, F, *mot, tc)
+        k.rnea(plan.kin.fk_single(Q), *args, qdc, qddc, a0, F, *mot, tc)
     else:
         flat = Q.reshape(-1, Q.shape[-1])
         n = flat.shape[0]
@@ -398,9 +412,9 @@ def inverse_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     motor inertia and friction included (Corke's ``rne``). One value per
     :meth:`~kinetree.core.tree.RigidBodyTree.dof_names` entry; ``q`` of shape (N, positions)
     (and ``qd``/``qdd`` (N, dofs) or one row) gives (N, dofs). ``q`` defaults to home."""
-    Q, lead = _inputs(tree, tree.home_configuration() if q is None else q)
+    Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
-    qd_, qdd_ = _rates(tree, qd, "qd", lead), _rates(tree, qdd, "qdd", lead)
+    qd_, qdd_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, qdd, "qdd", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
     k = _kernel()
@@ -414,7 +428,7 @@ def inverse_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
 def mass_matrix(tree: RigidBodyTree, q: ArrayLike | None = None) -> np.ndarray:
     """Joint-space mass matrix ``M(q)`` (MATLAB's ``massMatrix``, CRBA), ``G²·Jm`` of each motor
     on its diagonal: (dofs, dofs), or (N, dofs, dofs) for a batch."""
-    Q, lead = _inputs(tree, tree.home_configuration() if q is None else q)
+    Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof, plan.ndof))
@@ -426,9 +440,9 @@ def mass_matrix(tree: RigidBodyTree, q: ArrayLike | None = None) -> np.ndarray:
 def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
     """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``): no
     gravity, no friction, no acceleration."""
-    Q, lead = _inputs(tree, tree.home_configuration() if q is None else q)
+    Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
-    qd_ = _rates(tree, qd, "qd", lead)
+    qd_ = _rates(tree, plan, qd, "qd", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
     k = _kernel()
@@ -444,9 +458,9 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``, Corke's
     ``accel``): ``M⁻¹ (tau − inverse_dynamics(q, qd, 0, fext))`` by a Cholesky factorisation
     of ``M``; friction and motor inertia included, so it inverts :func:`inverse_dynamics`."""
-    Q, lead = _inputs(tree, tree.home_configuration() if q is None else q)
+    Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
-    qd_, tau_ = _rates(tree, qd, "qd", lead), _rates(tree, tau, "tau", lead)
+    qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
     fx = _fext(tree, plan, fext, lead)
