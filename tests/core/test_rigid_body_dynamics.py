@@ -291,3 +291,67 @@ def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
     monkeypatch.setattr(rbd, "_kernel", lambda: None)
     for c, ref in zip(calls, first):
         np.testing.assert_allclose(c(), ref, atol=1e-10, rtol=1e-10)
+
+
+# --- files -----------------------------------------------------------------------------------------
+
+def test_project_file_keeps_motor_parameters(tmp_path):
+    puma = load_robot("puma560")
+    path = tmp_path / "puma.kinetree.json"
+    from kinetree.core import export_robot
+
+    export_robot(puma, path)
+    back = import_robot(path)
+    for a, b in zip(puma.bodies, back.bodies):
+        assert a.joint.motor_parameters() == b.joint.motor_parameters()
+    q = puma.random_configuration(1)
+    np.testing.assert_array_equal(back.inverse_dynamics(q, np.ones(6), np.ones(6)),
+                                  puma.inverse_dynamics(q, np.ones(6), np.ones(6)))
+
+
+def test_project_file_refuses_bad_motor_parameters(tmp_path):
+    import json
+
+    from kinetree.core import FileFormatError, KineTreeError, export_robot
+
+    path = tmp_path / "puma.kinetree.json"
+    export_robot(load_robot("puma560"), path)
+    doc = json.loads(path.read_text())
+    first = next(b for b in doc["bodies"] if "motor" in b["joint"])
+    first["joint"]["motor"]["motor_inertia"] = -1.0
+    path.write_text(json.dumps(doc))
+    with pytest.raises(KineTreeError, match="motor inertia"):
+        import_robot(path)
+    first["joint"]["motor"]["coulomb_friction"] = "lots"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(FileFormatError, match="coulomb_friction"):
+        import_robot(path)
+
+
+URDF_DYN = """<?xml version="1.0"?>
+<robot name="r"><link name="base"/><link name="l1"/>
+<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/><dynamics damping="0.7" friction="0.25"/></joint>
+</robot>"""
+
+
+def test_urdf_dynamics_map_to_friction_and_back(tmp_path):
+    src = tmp_path / "r.urdf"
+    src.write_text(URDF_DYN)
+    tree = import_robot(src)
+    j = tree.bodies[0].joint
+    assert (j.viscous_friction, j.coulomb_friction, j.gear_ratio) == (0.7, (0.25, -0.25), 1.0)
+    assert not any(e.startswith("<dynamics") for e in j.extensions)
+    assert j.friction(2.0) == pytest.approx(-(0.7 * 2.0 + 0.25))
+    out = tmp_path / "out.urdf"
+    from kinetree.core import export_robot
+
+    export_robot(tree, out)
+    assert out.read_text().count("<dynamics") == 1
+    again = import_robot(out).bodies[0].joint
+    assert (again.viscous_friction, again.coulomb_friction) == (0.7, (0.25, -0.25))
+    j.gear_ratio = 2.0  # URDF holds the link side: B·G², |G|·Tc, and says what it cannot hold
+    with pytest.warns(UserWarning, match="gear ratio"):
+        export_robot(tree, out)
+    again = import_robot(out).bodies[0].joint
+    assert (again.viscous_friction, again.coulomb_friction) == (pytest.approx(2.8), (0.5, -0.5))
