@@ -171,6 +171,18 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     tau = np.zeros(d.ndof)
     if not plan.nb:
         return tau
+    if not plan.general and Q.ndim == 1:  # the compiled RNEA at rest, when numba is there (~20× faster)
+        from . import rigid_body_dynamics as rbd
+
+        k = rbd._kernel()
+        if k is not None:
+            dp = rbd.dynamics_plan(tree)
+            if dp.nc:
+                a0 = np.concatenate([np.zeros(3), -g])
+                tau = rbd._compiled_rnea(k, dp, tree, Q, tau, tau, a0, None, False)
+            if not np.isfinite(tau).all():
+                raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
+            return tau
     T = tree.forward_kinematics(Q)
     R, t = T[:, :3, :3], T[:, :3, 3]
     C = d.m[:, None] * (np.einsum("bij,bj->bi", R, d.c) + t)  # first moments m·p

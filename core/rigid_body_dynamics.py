@@ -354,7 +354,7 @@ def _kernel():
 
 
 def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
-                   a0: np.ndarray, fext: np.ndarray | None, motor: bool) -> np.ndarray:
+                   a0: np.ndarray, fext: np.ndarray | None, motor: bool, T: np.ndarray | None = None) -> np.ndarray:
     if plan.plain:
         qdc, qddc = np.ascontiguousarray(qd), np.ascontiguousarray(qdd)
     else:
@@ -366,7 +366,7 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
-        k.rnea(plan.kin.fk_single(Q), *args, qdc, qddc, a0, F, *mot, tc)
+        k.rnea(plan.kin.fk_single(Q) if T is None else T, *args, qdc, qddc, a0, F, *mot, tc)
     else:
         flat = Q.reshape(-1, Q.shape[-1])
         n = flat.shape[0]
@@ -382,10 +382,11 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     return tc if plan.plain else tc @ plan.P.T
 
 
-def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray) -> np.ndarray:
+def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
+                   T: np.ndarray | None = None) -> np.ndarray:
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
             plan.m, plan.h, plan.Io, plan.upper)
-    T = _poses(tree, Q)
+    T = _poses(tree, Q) if T is None else T
     if Q.ndim == 1:
         Mc = np.zeros((plan.nc, plan.nc))
         k.crba(T, *args, Mc)
@@ -466,8 +467,9 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     fx = _fext(tree, plan, fext, lead)
     k = _kernel()
     if k is not None:
-        bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True)
-        M = _compiled_crba(k, plan, tree, Q)
+        T = plan.kin.fk_single(Q) if Q.ndim == 1 else None  # one FK for both
+        bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True, T)
+        M = _compiled_crba(k, plan, tree, Q, T)
         if Q.ndim == 1:
             try:
                 return _finite(k.cholesky_solve(M, tau_ - bias), "forward dynamics")
