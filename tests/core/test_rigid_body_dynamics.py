@@ -45,8 +45,12 @@ def pinocchio_model(tree: RigidBodyTree):
         if j.type == "fixed":
             where[b.name] = (jid, P @ j.joint_to_parent_transform @ j.child_to_joint_transform)
         else:
-            make = pin.JointModelRevoluteUnaligned if j.type == "revolute" else pin.JointModelPrismaticUnaligned
-            jid = model.addJoint(jid, make(*j.axis), pin.SE3(P @ j.joint_to_parent_transform), j.name)
+            if j.type == "spherical":
+                jm = pin.JointModelSpherical()
+            else:
+                make = pin.JointModelRevoluteUnaligned if j.type == "revolute" else pin.JointModelPrismaticUnaligned
+                jm = make(*j.axis)
+            jid = model.addJoint(jid, jm, pin.SE3(P @ j.joint_to_parent_transform), j.name)
             where[b.name] = (jid, j.child_to_joint_transform)
         if where[b.name][0]:
             model.appendBodyToJoint(where[b.name][0], pin.Inertia(b.mass, np.asarray(b.center_of_mass, float),
@@ -102,6 +106,62 @@ def test_library_robot_matches_pinocchio(name):
         b.joint.motor_inertia, b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0, 0.0
     offsets = np.array([b.joint.offset for b, _ in tree._positions()])
     compare(tree, pinocchio_model(tree), lambda q: q + offsets)
+
+
+def spherical_tree(seed: int) -> RigidBodyTree:
+    """A branched tree with spherical, revolute, prismatic and fixed joints, random inertials
+    (ChildToJoint transforms included)."""
+    from kinetree.core import RigidBody
+    from scipy.spatial.transform import Rotation
+
+    rng = np.random.default_rng(seed)
+    tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
+    kinds = ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
+    path = ["base"]  # depth-first order, as Pinocchio's CRBA assumes (a subtree's velocities contiguous)
+    for i, kind in enumerate(kinds):
+        b = RigidBody(f"b{i}")
+        j = Joint(f"j{i}", kind)
+        if kind in ("revolute", "prismatic"):
+            j.axis = rng.normal(size=3)
+        T = np.eye(4)
+        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
+        j.set_fixed_transform(T)
+        if kind != "fixed":
+            C = np.eye(4)
+            C[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+            C[:3, 3] = rng.uniform(-0.2, 0.2, 3)
+            j.set_fixed_transform(C, "child")
+        b.joint = j
+        b.mass, b.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
+        p = rng.uniform(0.01, 0.1, 3)  # principal moments of a real body (triangle inequality)
+        Rc = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        Ic = Rc @ np.diag([p[1] + p[2], p[0] + p[2], p[0] + p[1]]) @ Rc.T
+        c = b.center_of_mass
+        I = Ic + b.mass * (c @ c * np.eye(3) - np.outer(c, c))
+        b.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
+        del path[int(rng.integers(1, len(path) + 1)):]
+        tree.add_body(b, path[-1])
+        path.append(b.name)
+    return tree
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_spherical_joints_match_pinocchio(seed):
+    """RBDL's and Pinocchio's spherical joint: 3 velocities, ω in the child frame, for 4 numbers."""
+    tree = spherical_tree(seed)
+    model = pinocchio_model(tree)
+
+    def to_pin(q):
+        qp = pin.neutral(model)
+        for b, i in tree._positions():
+            jm = model.joints[model.getJointId(b.joint.name)]
+            v = q[i : i + b.joint.position_count]
+            qp[jm.idx_q : jm.idx_q + jm.nq] = [*v[1:4], v[0]] if b.joint.type == "spherical" else v
+        return qp
+
+    assert tree.dof_count == model.nv
+    compare(tree, model, to_pin, n=4, seed=seed)
 
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data is not installed")
