@@ -45,12 +45,22 @@ def pinocchio_model(tree: RigidBodyTree):
         if j.type == "fixed":
             where[b.name] = (jid, P @ j.joint_to_parent_transform @ j.child_to_joint_transform)
         else:
-            if j.type == "spherical":
-                jm = pin.JointModelSpherical()
-            else:
+            # floating = 3 prismatic joints along the parent-side axes + a spherical joint; planar =
+            # prismatic x, y + revolute z: exactly KineTree's velocities (ṗ in the parent-side frame)
+            chain = {"floating": [("x", pin.JointModelPrismaticUnaligned(1, 0, 0)),
+                                  ("y", pin.JointModelPrismaticUnaligned(0, 1, 0)),
+                                  ("z", pin.JointModelPrismaticUnaligned(0, 0, 1)), ("", pin.JointModelSpherical())],
+                     "planar": [("x", pin.JointModelPrismaticUnaligned(1, 0, 0)),
+                                ("y", pin.JointModelPrismaticUnaligned(0, 1, 0)),
+                                ("", pin.JointModelRevoluteUnaligned(0, 0, 1))],
+                     "spherical": [("", pin.JointModelSpherical())]}.get(j.type)
+            if chain is None:
                 make = pin.JointModelRevoluteUnaligned if j.type == "revolute" else pin.JointModelPrismaticUnaligned
-                jm = make(*j.axis)
-            jid = model.addJoint(jid, jm, pin.SE3(P @ j.joint_to_parent_transform), j.name)
+                chain = [("", make(*j.axis))]
+            placement = P @ j.joint_to_parent_transform
+            for suffix, jm in chain:
+                jid = model.addJoint(jid, jm, pin.SE3(placement), j.name + suffix)
+                placement = np.eye(4)
             where[b.name] = (jid, j.child_to_joint_transform)
         if where[b.name][0]:
             model.appendBodyToJoint(where[b.name][0], pin.Inertia(b.mass, np.asarray(b.center_of_mass, float),
@@ -108,7 +118,7 @@ def test_library_robot_matches_pinocchio(name):
     compare(tree, pinocchio_model(tree), lambda q: q + offsets)
 
 
-def spherical_tree(seed: int) -> RigidBodyTree:
+def spherical_tree(seed: int, kinds: list[str] | None = None) -> RigidBodyTree:
     """A branched tree with spherical, revolute, prismatic and fixed joints, random inertials
     (ChildToJoint transforms included)."""
     from kinetree.core import RigidBody
@@ -116,7 +126,7 @@ def spherical_tree(seed: int) -> RigidBodyTree:
 
     rng = np.random.default_rng(seed)
     tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
-    kinds = ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
+    kinds = kinds or ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
     path = ["base"]  # depth-first order, as Pinocchio's CRBA assumes (a subtree's velocities contiguous)
     for i, kind in enumerate(kinds):
         b = RigidBody(f"b{i}")
@@ -144,6 +154,45 @@ def spherical_tree(seed: int) -> RigidBodyTree:
         tree.add_body(b, path[-1])
         path.append(b.name)
     return tree
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_floating_and_planar_joints_match_pinocchio(seed):
+    """A floating joint's velocities [ω child frame, ṗ parent-side frame] and a planar joint's
+    [ẋ ẏ θ̇] are those of Pinocchio chains prismatic·prismatic·prismatic·spherical and
+    prismatic·prismatic·revolute."""
+    tree = spherical_tree(seed, ["floating", "revolute", "planar", "fixed", "spherical", "prismatic", "revolute"])
+    model = pinocchio_model(tree)
+    order = []
+
+    def idx(name):
+        return model.joints[model.getJointId(name)].idx_v
+
+    for b, _ in tree._positions():
+        n, t = b.joint.name, b.joint.type
+        order += ([idx(n), idx(n) + 1, idx(n) + 2, idx(n + "x"), idx(n + "y"), idx(n + "z")] if t == "floating"
+                  else [idx(n + "x"), idx(n + "y"), idx(n)] if t == "planar"
+                  else list(range(idx(n), idx(n) + model.joints[model.getJointId(n)].nv)))
+
+    def to_pin(q):
+        qp = pin.neutral(model)
+        for b, i in tree._positions():
+            n, t = b.joint.name, b.joint.type
+            v = q[i : i + b.joint.position_count]
+            jq = {nm: model.joints[model.getJointId(nm)].idx_q for nm in model.names}
+            if t == "floating":
+                qp[jq[n + "x"]], qp[jq[n + "y"]], qp[jq[n + "z"]] = v[4:7]
+                qp[jq[n] : jq[n] + 4] = [*v[1:4], v[0]]
+            elif t == "planar":
+                qp[jq[n + "x"]], qp[jq[n + "y"]], qp[jq[n]] = v
+            elif t == "spherical":
+                qp[jq[n] : jq[n] + 4] = [*v[1:4], v[0]]
+            else:
+                qp[jq[n]] = v[0]
+        return qp
+
+    assert tree.dof_count == model.nv and sorted(order) == list(range(model.nv))
+    compare(tree, model, to_pin, n=3, seed=seed, order=order)
 
 
 @pytest.mark.parametrize("seed", range(4))
