@@ -23,6 +23,7 @@ from .errors import (
 from .ik import IKResult, inverse_kinematics
 from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
+from .joint_space import difference, integrate
 from .library import describe_robot, list_robots, load_robot, robot_info
 from .limits import LimitViolation
 from .poses import NamedPoses
@@ -54,6 +55,8 @@ __all__ = [
     "dof_names",
     "gravity_torque",
     "external_force",
+    "difference",
+    "integrate",
     "forward_dynamics",
     "inverse_dynamics",
     "mass_matrix",

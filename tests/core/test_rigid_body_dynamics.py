@@ -464,3 +464,42 @@ def test_urdf_dynamics_map_to_friction_and_back(tmp_path):
         export_robot(tree, out)
     again = import_robot(out).bodies[0].joint
     assert (again.viscous_friction, again.coulomb_friction) == (pytest.approx(2.8), (0.5, -0.5))
+
+
+# --- integrate / difference (RBDL's velocity convention) ------------------------------------------
+
+def test_integrate_and_difference_are_inverse_and_keep_quaternions_unit():
+    tree = spherical_tree(5, ["floating", "revolute", "planar", "spherical", "prismatic"])
+    rng = np.random.default_rng(0)
+    q0 = tree.random_configuration(rng)
+    v = rng.normal(size=tree.dof_count)
+    q1 = tree.integrate(q0, v, 0.3)
+    assert np.linalg.norm(q1[:4]) == pytest.approx(1.0, abs=1e-15)
+    np.testing.assert_allclose(tree.difference(q0, q1), 0.3 * v, atol=1e-12)
+    np.testing.assert_allclose(tree.integrate(q0, tree.difference(q0, q1)), q1, atol=1e-12)
+    Q = np.stack([q0, q1])
+    np.testing.assert_allclose(tree.integrate(Q, v, 0.3)[0], q1, atol=1e-15)  # batches
+
+
+def test_velocities_are_the_child_frame_angular_velocity():
+    """Moving by integrate for a tiny dt, the child's rotation changes by exp(ω·dt) on the right:
+    ω is in the child frame (RBDL), so the kinetic energy ½ qdᵀ M qd equals the bodies' energy
+    from finite differences of their poses."""
+    tree = spherical_tree(6, ["floating", "revolute", "spherical", "planar", "prismatic"])
+    tree.gravity = [0, 0, 0]
+    rng = np.random.default_rng(1)
+    q, v = tree.random_configuration(rng), rng.normal(size=tree.dof_count)
+    h = 1e-6
+    Ta, Tb = tree.forward_kinematics(tree.integrate(q, v, -h)), tree.forward_kinematics(tree.integrate(q, v, h))
+    T = tree.forward_kinematics(q)
+    energy = 0.0
+    for b, A, B, T0 in zip(tree.bodies, Ta, Tb, T):
+        R = T0[:3, :3]
+        W = R.T @ (B[:3, :3] - A[:3, :3]) / (2 * h)  # body-frame angular velocity, skew
+        w = np.array([W[2, 1], W[0, 2], W[1, 0]])
+        vo = R.T @ (B[:3, 3] - A[:3, 3]) / (2 * h)  # body origin's velocity, body frame
+        i = np.asarray(b.inertia)
+        I = np.array([[i[0], i[5], i[4]], [i[5], i[1], i[3]], [i[4], i[3], i[2]]])
+        c = np.asarray(b.center_of_mass)
+        energy += 0.5 * (w @ I @ w + b.mass * vo @ vo) + b.mass * vo @ np.cross(w, c)
+    assert 0.5 * v @ tree.mass_matrix(q) @ v == pytest.approx(energy, rel=1e-6)
