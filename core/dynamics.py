@@ -162,9 +162,11 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     joint about unit axis ``a`` through ``o``, with ``M`` the subtree's mass and ``C`` its first
     moment; ``τ = −M · a · g`` for a prismatic joint.
     """
-    Q = tree.config_to_vector(_configuration(tree, q))
+    Q = _configuration(tree, q)
+    if Q.ndim != 1:
+        Q = tree.config_to_vector(Q)  # one configuration only: says so
     g = tree.gravity if gravity is None else np.asarray(gravity, dtype=float).reshape(3)
-    if not (np.isfinite(g).all() and np.abs(g).max() <= MAX_LENGTH):
+    if not all(-MAX_LENGTH <= x <= MAX_LENGTH for x in g.tolist()):  # NaN fails too
         raise InvalidPropertyError(f"gravity must be 3 finite numbers of magnitude at most {MAX_LENGTH:g}, "
                                    f"got {g.tolist()}")
     plan, d = _data(tree)

@@ -19,7 +19,7 @@ def _cross(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw):  # pragma: no cover
+def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, RI):  # pragma: no cover
     """Columns S (nc, 6) and base-frame inertia (hw, Iw) of the moving bodies from poses T."""
     nc = S.shape[0]
     nbod = T.shape[0]
@@ -40,13 +40,12 @@ def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw,
         else:
             S[c, 3], S[c, 4], S[c, 5] = S[c, 0], S[c, 1], S[c, 2]
             S[c, 0] = S[c, 1] = S[c, 2] = 0.0
-    RI = np.empty((3, 3))
     for k in range(moving.shape[0]):
         b = moving[k]
         t0, t1, t2 = T[b, 0, 3], T[b, 1, 3], T[b, 2, 3]
-        hs = np.empty(3)
-        for r in range(3):
-            hs[r] = T[b, r, 0] * h[k, 0] + T[b, r, 1] * h[k, 1] + T[b, r, 2] * h[k, 2]
+        hs = (T[b, 0, 0] * h[k, 0] + T[b, 0, 1] * h[k, 1] + T[b, 0, 2] * h[k, 2],
+              T[b, 1, 0] * h[k, 0] + T[b, 1, 1] * h[k, 1] + T[b, 1, 2] * h[k, 2],
+              T[b, 2, 0] * h[k, 0] + T[b, 2, 1] * h[k, 1] + T[b, 2, 2] * h[k, 2])
         hw[k, 0], hw[k, 1], hw[k, 2] = m[k] * t0 + hs[0], m[k] * t1 + hs[1], m[k] * t2 + hs[2]
         for r in range(3):
             for s in range(3):
@@ -74,16 +73,26 @@ def _inertia_times(m, h, I, w0, w1, w2, v0, v1, v2, out):  # pragma: no cover - 
 
 
 @nb.njit(cache=True)
+def _scratch(nm, nc):  # pragma: no cover - compiled
+    return (np.empty((nc, 6)), np.empty((nm, 3)), np.empty((nm, 3, 3)), np.empty((3, 3)), np.zeros((nm + 1, 6)),
+            np.empty((nm, 6)), np.empty((nm, 6)), np.empty((nm, 6)), np.empty(6), np.empty(6))
+
+
+@nb.njit(cache=True)
 def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
          qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc):  # pragma: no cover - compiled
     """Column torques ``tc`` (nc,) for one configuration (see rigid_body_dynamics._rnea)."""
+    _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
+          qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, _scratch(moving.shape[0], tc.shape[0]))
+
+
+@nb.njit(cache=True)
+def _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
+          qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, work):  # pragma: no cover - compiled
     nc, nm = col_body.shape[0], moving.shape[0]
-    S = np.empty((nc, 6))
-    hw = np.empty((nm, 3))
-    Iw = np.empty((nm, 3, 3))
-    _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw)
-    v = np.zeros((nm + 1, 6))
-    a = np.zeros((nm, 6))
+    S, hw, Iw, RI, v, a, f, F, Ia, Iv = work
+    _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, RI)
+    v[:] = 0.0
     for k in range(nm):
         for c in range(nc):
             if anc_c[k, c] != 0.0:
@@ -105,9 +114,6 @@ def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, 
             if anc_c[k, c] != 0.0:
                 for r in range(6):
                     a[k, r] += e[r]
-    f = np.empty((nm, 6))
-    Ia = np.empty(6)
-    Iv = np.empty(6)
     for k in range(nm):
         _inertia_times(m[k], hw[k], Iw[k], a[k, 0], a[k, 1], a[k, 2], a[k, 3], a[k, 4], a[k, 5], Ia)
         _inertia_times(m[k], hw[k], Iw[k], v[k, 0], v[k, 1], v[k, 2], v[k, 3], v[k, 4], v[k, 5], Iv)
@@ -118,7 +124,7 @@ def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, 
         f[k, 1] = Ia[1] + n1 + p1 - fext[k, 1]
         f[k, 2] = Ia[2] + n2 + p2 - fext[k, 2]
         f[k, 3], f[k, 4], f[k, 5] = Ia[3] + q0 - fext[k, 3], Ia[4] + q1 - fext[k, 4], Ia[5] + q2 - fext[k, 5]
-    F = np.zeros((nm, 6))
+    F[:] = 0.0
     for k in range(nm):
         for j in range(nm):
             if desc[k, j] != 0.0:
@@ -141,9 +147,10 @@ def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, 
 @nb.njit(cache=True)
 def rnea_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
                qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc):  # pragma: no cover - compiled
+    work = _scratch(moving.shape[0], tc.shape[1])
     for n in range(T.shape[0]):
-        rnea(T[n], moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
-             qdc[n], qddc[n], a0, fext[n], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n])
+        _rnea(T[n], moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
+              qdc[n], qddc[n], a0, fext[n], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)
 
 
 @nb.njit(cache=True)
@@ -153,7 +160,7 @@ def crba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, desc, m, 
     S = np.empty((nc, 6))
     hw = np.empty((nm, 3))
     Iw = np.empty((nm, 3, 3))
-    _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw)
+    _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, np.empty((3, 3)))
     mc = np.zeros(nm)
     hc = np.zeros((nm, 3))
     Ic = np.zeros((nm, 3, 3))
