@@ -145,6 +145,13 @@ class MotorMixin:
             j._visc = 0.0
         return j
 
+    def take_motor(self: Joint, other: Joint) -> None:
+        """Take ``other``'s gear ratio, motor inertia and friction (both revolute or prismatic):
+        an edit that rebuilds a joint keeps its motor."""
+        if self._type in MOTOR_TYPES and other._type in MOTOR_TYPES:
+            self._gear, self._jm, self._visc, self._tc = other._gear, other._jm, other._visc, other._tc
+            self._changed()
+
     def motor_parameters(self) -> dict[str, Any]:
         """``{"gear_ratio", "motor_inertia", "viscous_friction", "coulomb_friction"}``."""
         return {"gear_ratio": self._gear, "motor_inertia": self._jm, "viscous_friction": self._visc,
