@@ -503,3 +503,12 @@ def test_velocities_are_the_child_frame_angular_velocity():
         c = np.asarray(b.center_of_mass)
         energy += 0.5 * (w @ I @ w + b.mass * vo @ vo) + b.mass * vo @ np.cross(w, c)
     assert 0.5 * v @ tree.mass_matrix(q) @ v == pytest.approx(energy, rel=1e-6)
+
+
+def test_rebuilding_a_dh_chain_keeps_the_motors():
+    from kinetree.core import chain_dh_table, rebuild_chain
+
+    puma = load_robot("puma560")
+    links = [e.link for e in chain_dh_table(puma)]
+    new = rebuild_chain(puma, links)
+    assert [b.joint.motor_parameters() for b in new.bodies] == [b.joint.motor_parameters() for b in puma.bodies]
