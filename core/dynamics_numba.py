@@ -214,3 +214,34 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
             s -= L[k, i] * x[k]
         x[i] = s / L[i, i]
     return x
+
+
+@nb.njit(cache=True)
+def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cover - compiled
+    """Body poses for one configuration of a tree of revolute, prismatic and fixed joints: the
+    kinematic plan's ``P0 + sinθ·P1 + (1−cosθ)·P2 (+ d·P3)`` per body, composed parents first."""
+    nb_ = P0.shape[0]
+    T = np.empty((nb_, 4, 4))
+    L = np.empty((4, 4))
+    for o in range(nb_):
+        i = order[o]
+        c0 = c1 = c2 = 0.0
+        if kind[i] == 1:
+            th = q[qi[i]] * gain[i] + off[i]
+            c0, c1 = np.sin(th), 1.0 - np.cos(th)
+        elif kind[i] == 2:
+            c2 = q[qi[i]] * gain[i] + off[i]
+        for r in range(4):
+            for s in range(4):
+                L[r, s] = P0[i, r, s] + c0 * Ps[i, 0, 4 * r + s] + c1 * Ps[i, 1, 4 * r + s] + c2 * Ps[i, 2, 4 * r + s]
+        p = parent[i]
+        if p < 0:
+            T[i] = L
+        else:
+            for r in range(3):
+                for s in range(4):
+                    T[i, r, s] = T[p, r, 0] * L[0, s] + T[p, r, 1] * L[1, s] + T[p, r, 2] * L[2, s]
+                T[i, r, 3] += T[p, r, 3]
+            T[i, 3, 0] = T[i, 3, 1] = T[i, 3, 2] = 0.0
+            T[i, 3, 3] = 1.0
+    return T

@@ -161,7 +161,16 @@ class DynamicsPlan:
         if mot.size:
             Pm = self.P[:, self.motor_cols]
             self.motor_diag = (Pm * self.jm) @ Pm.T
+        self.nb = nb
         self.body_index = {b.name: i for i, b in enumerate(bodies)}
+        # the compiled single-configuration FK's constants (trees without quaternion/planar joints)
+        kin = plan
+        self.fk_args = None
+        if not kin.general:
+            code = np.array([{"fixed": 0, "rz": 1, "tz": 2}[k] for k in kin.kind], dtype=np.int64)
+            self.fk_args = (code, kin.qi.astype(np.int64), kin.gain.astype(float), kin.offset.astype(float),
+                            np.ascontiguousarray(kin.P0), np.ascontiguousarray(kin.Pstack),
+                            kin.parent.astype(np.int64), kin.order.astype(np.int64))
         self.merge = np.zeros((nm, nb))
         self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
 
@@ -324,9 +333,11 @@ def _crba(plan: DynamicsPlan, T: np.ndarray) -> np.ndarray:
     return M + plan.motor_diag
 
 
-def _poses(tree: RigidBodyTree, Q: np.ndarray) -> np.ndarray:
+def _poses(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None, k=None) -> np.ndarray:
     kin = tree._kinematics()
     if Q.ndim == 1:  # the results are checked for overflow at the end
+        if k is not None and plan is not None and plan.fk_args is not None and plan.nb:
+            return k.fk_single(Q, *plan.fk_args)
         return kin.fk_single(Q)
     flat = Q.reshape(-1, Q.shape[-1])
     return tree.forward_kinematics(flat).reshape(*Q.shape[:-1], kin.nb, 4, 4)
@@ -366,7 +377,7 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
-        k.rnea(plan.kin.fk_single(Q) if T is None else T, *args, qdc, qddc, a0, F, *mot, tc)
+        k.rnea(_poses(tree, Q, plan, k) if T is None else T, *args, qdc, qddc, a0, F, *mot, tc)
     else:
         flat = Q.reshape(-1, Q.shape[-1])
         n = flat.shape[0]
@@ -386,7 +397,7 @@ def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
                    T: np.ndarray | None = None) -> np.ndarray:
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
             plan.m, plan.h, plan.Io, plan.upper)
-    T = _poses(tree, Q) if T is None else T
+    T = _poses(tree, Q, plan, k) if T is None else T
     if Q.ndim == 1:
         Mc = np.zeros((plan.nc, plan.nc))
         k.crba(T, *args, Mc)
@@ -467,7 +478,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     fx = _fext(tree, plan, fext, lead)
     k = _kernel()
     if k is not None:
-        T = plan.kin.fk_single(Q) if Q.ndim == 1 else None  # one FK for both
+        T = _poses(tree, Q, plan, k) if Q.ndim == 1 else None  # one FK for both
         bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True, T)
         M = _compiled_crba(k, plan, tree, Q, T)
         if Q.ndim == 1:
