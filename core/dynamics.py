@@ -35,6 +35,7 @@ MATLAB has no mimic joints.
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -173,16 +174,15 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     tau = np.zeros(d.ndof)
     if not plan.nb:
         return tau
-    if not plan.general and Q.ndim == 1:  # the compiled RNEA at rest, when numba is there (~20× faster)
-        from . import rigid_body_dynamics as rbd
-
-        k = rbd._kernel()
+    if not plan.general:  # the compiled RNEA at rest, when numba is there (~20× faster)
+        k = _rbd._kernel()
         if k is not None:
-            dp = rbd.dynamics_plan(tree)
+            dp = _rbd.dynamics_plan(tree)
             if dp.nc:
-                a0 = np.concatenate([np.zeros(3), -g])
-                tau = rbd._compiled_rnea(k, dp, tree, Q, tau, tau, a0, None, False)
-            if not np.isfinite(tau).all():
+                gx, gy, gz = g.tolist()
+                tau = _rbd._compiled_rnea(k, dp, tree, Q, tau, tau, np.array([0.0, 0.0, 0.0, -gx, -gy, -gz]),
+                                          None, False)
+            if not math.isfinite(sum(tau.tolist())):
                 raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
             return tau
     T = tree.forward_kinematics(Q)
@@ -224,6 +224,9 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     if not np.isfinite(tau).all():
         raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
     return tau
+
+
+from . import rigid_body_dynamics as _rbd  # noqa: E402 - it imports DOF_COUNT from here
 
 
 class MassPropertiesMixin:
