@@ -220,10 +220,14 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
 def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cover - compiled
     """Body poses for one configuration of a tree of revolute, prismatic and fixed joints: the
     kinematic plan's ``P0 + sinθ·P1 + (1−cosθ)·P2 (+ d·P3)`` per body, composed parents first."""
-    nb_ = P0.shape[0]
-    T = np.empty((nb_, 4, 4))
-    L = np.empty((4, 4))
-    for o in range(nb_):
+    T = np.empty((P0.shape[0], 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    return T
+
+
+@nb.njit(cache=True)
+def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no cover - compiled
+    for o in range(P0.shape[0]):
         i = order[o]
         c0 = c1 = c2 = 0.0
         if kind[i] == 1:
@@ -244,4 +248,18 @@ def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cove
                 T[i, r, 3] += T[p, r, 3]
             T[i, 3, 0] = T[i, 3, 1] = T[i, 3, 2] = 0.0
             T[i, 3, 3] = 1.0
-    return T
+
+
+@nb.njit(cache=True)
+def rnea_batch_fk(Q, kind, qi, gain, off, P0, Ps, parent, order, moving, col_body, col_frame, col_rot, col_axis,
+                  col_point, carrier, anc_c, desc, m, h, Io, qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm,
+                  use_motor, tc):  # pragma: no cover - compiled
+    """:func:`rnea_batch` with the poses computed per configuration (no (N, bodies, 4, 4) array)."""
+    work = _scratch(moving.shape[0], tc.shape[1])
+    T = np.empty((P0.shape[0], 4, 4))
+    L = np.empty((4, 4))
+    each = fext.shape[0] > 1  # else one wrench array for every configuration
+    for n in range(Q.shape[0]):
+        _fk_into(Q[n], kind, qi, gain, off, P0, Ps, parent, order, T, L)
+        _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
+              qdc[n], qddc[n], a0, fext[n if each else 0], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)

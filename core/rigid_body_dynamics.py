@@ -382,13 +382,18 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
         flat = Q.reshape(-1, Q.shape[-1])
         n = flat.shape[0]
         qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
-        F = (np.zeros((n, plan.nm, 6)) if fext is None
-             else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
         tc = np.empty((n, plan.nc))
-        for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
-            sl = slice(start, min(n, start + 8192))
-            T = tree.forward_kinematics(flat[sl])
-            k.rnea_batch(T, *args, qdc[sl], qddc[sl], a0, F[sl], *mot, tc[sl])
+        if plan.fk_args is not None and plan.nb and (fext is None or fext.ndim == 2):
+            # poses computed inside, one configuration at a time; one fext for all
+            F1 = np.zeros((1, plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)[None]
+            k.rnea_batch_fk(np.ascontiguousarray(flat), *plan.fk_args, *args, qdc, qddc, a0, F1, *mot, tc)
+        else:
+            F = (np.zeros((n, plan.nm, 6)) if fext is None
+                 else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
+            for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
+                sl = slice(start, min(n, start + 8192))
+                T = tree.forward_kinematics(flat[sl])
+                k.rnea_batch(T, *args, qdc[sl], qddc[sl], a0, F[sl], *mot, tc[sl])
         tc = tc.reshape(*Q.shape[:-1], plan.nc)
     return tc if plan.plain else tc @ plan.P.T
 
