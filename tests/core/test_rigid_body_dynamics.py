@@ -512,3 +512,15 @@ def test_rebuilding_a_dh_chain_keeps_the_motors():
     links = [e.link for e in chain_dh_table(puma)]
     new = rebuild_chain(puma, links)
     assert [b.joint.motor_parameters() for b in new.bodies] == [b.joint.motor_parameters() for b in puma.bodies]
+
+
+def test_forward_dynamics_of_a_massless_joint_is_refused():
+    from kinetree.core import InvalidPropertyError
+
+    tree = load_robot("two_link_planar")
+    for b in tree.bodies:
+        b.mass, b.inertia = 0.0, [0] * 6
+    with pytest.raises(InvalidPropertyError, match="singular"):
+        tree.forward_dynamics([0.1, 0.2], [0, 0], [1, 1])
+    with pytest.raises(InvalidPropertyError, match="singular"):
+        tree.forward_dynamics(np.zeros((3, 2)))
