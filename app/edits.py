@@ -62,7 +62,7 @@ def duplicate_subtree(tree: RigidBodyTree, name: str) -> str:
 
 def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
     """Replace a body's joint by one of another type, keeping name, transform and DH row; a
-    revolute ↔ prismatic change also keeps the axis, the mimic and the URDF extensions (limits
+    revolute ↔ prismatic change also keeps the axis, the mimic, the motor and the URDF extensions (limits
     are reset: radians and metres do not convert)."""
     old = tree.get_body(body).joint
     j = Joint(old.name, jtype)
@@ -74,6 +74,7 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
         if old.dh_parameters is None:
             j.axis = old.axis  # about or along the same line (a DH joint's axis is z by definition)
         j.extensions = old.extensions
+        j.take_motor(old)  # gear, motor inertia and friction go with the axis
     if old.mimic is not None and jtype in AXIAL_TYPES:
         j.mimic = old.mimic  # still follows its leader (the tree checks the pairing)
     tree.replace_joint(body, j)

@@ -23,9 +23,17 @@ from .errors import (
 from .ik import IKResult, inverse_kinematics
 from .io import export_robot, import_robot
 from .joint import JOINT_TYPES, DHRow, Joint, Mimic
+from .joint_space import difference, integrate
 from .library import describe_robot, list_robots, load_robot, robot_info
 from .limits import LimitViolation
 from .poses import NamedPoses
+from .rigid_body_dynamics import (
+    external_force,
+    forward_dynamics,
+    inverse_dynamics,
+    mass_matrix,
+    velocity_product,
+)
 from .trajectory import joint_trajectory, quintic, sample_trajectory
 from .tree import RigidBodyTree
 from .workspace import random_configurations, sample_workspace
@@ -46,6 +54,13 @@ __all__ = [
     "dof_count",
     "dof_names",
     "gravity_torque",
+    "external_force",
+    "difference",
+    "integrate",
+    "forward_dynamics",
+    "inverse_dynamics",
+    "mass_matrix",
+    "velocity_product",
     "total_mass",
     "DHEntry",
     "DHExtraction",

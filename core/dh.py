@@ -122,7 +122,7 @@ def chain_names(links: list[DHLink], base_name: str = "base") -> list[tuple[str,
 
 def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "dh") -> RigidBodyTree:
     """A serial chain with one body per row, on ``tree``'s base. Rows whose ``name`` is a
-    body of ``tree`` reuse that body (inertia, visuals); new rows get fresh names
+    body of ``tree`` reuse that body (inertia, visuals, motor and friction); new rows get fresh names
     ``linkK``/``qK``. Rows are standard (``"dh"``) or modified (``"mdh"``) DH."""
     new = RigidBodyTree(tree.base_name, tree.gravity)
     new._take_base_properties(tree.base)
@@ -132,11 +132,15 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
     old_bodies = set(tree.body_names)
     parent = tree.base_name
     for link, (name, joint_name) in zip(links, chain_names(links, tree.base_name)):
+        kept = None
         if link.name and link.name in old_bodies:
             body = tree.get_body(link.name).copy()
+            kept = body.joint
         else:
             body = RigidBody(name)
         body.joint = dh_joint(link, joint_name, convention)
+        if kept is not None:
+            body.joint.take_motor(kept)  # a kept body keeps its motor, as its inertia
         if link.visuals and not body.visuals:
             body.visuals = link.visuals
         new.add_body(body, parent)

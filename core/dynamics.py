@@ -35,6 +35,7 @@ MATLAB has no mimic joints.
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -162,15 +163,28 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     joint about unit axis ``a`` through ``o``, with ``M`` the subtree's mass and ``C`` its first
     moment; ``τ = −M · a · g`` for a prismatic joint.
     """
-    Q = tree.config_to_vector(_configuration(tree, q))
+    Q = _configuration(tree, q)
+    if Q.ndim != 1:
+        Q = tree.config_to_vector(Q)  # one configuration only: says so
     g = tree.gravity if gravity is None else np.asarray(gravity, dtype=float).reshape(3)
-    if not (np.isfinite(g).all() and np.abs(g).max() <= MAX_LENGTH):
+    if not all(-MAX_LENGTH <= x <= MAX_LENGTH for x in g.tolist()):  # NaN fails too
         raise InvalidPropertyError(f"gravity must be 3 finite numbers of magnitude at most {MAX_LENGTH:g}, "
                                    f"got {g.tolist()}")
     plan, d = _data(tree)
     tau = np.zeros(d.ndof)
     if not plan.nb:
         return tau
+    if not plan.general:  # the compiled RNEA at rest, when numba is there (~20× faster)
+        k = _rbd._kernel()
+        if k is not None:
+            dp = _rbd.dynamics_plan(tree)
+            if dp.nc:
+                gx, gy, gz = g.tolist()
+                tau = _rbd._compiled_rnea(k, dp, tree, Q, tau, tau, np.array([0.0, 0.0, 0.0, -gx, -gy, -gz]),
+                                          None, False)
+            if not math.isfinite(sum(tau.tolist())):
+                raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
+            return tau
     T = tree.forward_kinematics(Q)
     R, t = T[:, :3, :3], T[:, :3, 3]
     C = d.m[:, None] * (np.einsum("bij,bj->bi", R, d.c) + t)  # first moments m·p
@@ -210,6 +224,9 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     if not np.isfinite(tau).all():
         raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
     return tau
+
+
+from . import rigid_body_dynamics as _rbd  # noqa: E402 - it imports DOF_COUNT from here
 
 
 class MassPropertiesMixin:

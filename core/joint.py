@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InvalidConfigurationError, InvalidJointError, InvalidLimitsError, InvalidTransformError
+from .joint_motor import MotorMixin
 from .names import text_problem
 from .transforms import (
     MAX_LENGTH,
@@ -122,8 +123,9 @@ def _check_name(name: Any, what: str) -> str:
     return name
 
 
-class Joint:
-    """A joint, as MATLAB's ``rigidBodyJoint`` plus Corke's ``offset``.
+class Joint(MotorMixin):
+    """A joint, as MATLAB's ``rigidBodyJoint`` plus Corke's ``offset`` and motor/friction model
+    (:mod:`~kinetree.core.joint_motor`).
 
     The pose of the child body in its parent is
     ``joint_to_parent_transform · M(q + offset) · child_to_joint_transform``.

@@ -169,7 +169,7 @@ def puma560() -> RigidBodyTree:
     rows = [(0, pi / 2, 0), (0.4318, 0, 0), (0.0203, -pi / 2, 0.15005),
             (0, pi / 2, 0.4318), (0, -pi / 2, 0), (0, 0, 0)]
     tree = dh_chain([DHLink("R", a=a, alpha=al, d=d, theta=0, qlim=lim) for (a, al, d), lim in zip(rows, _PUMA_LIMITS)])
-    return _with_inertials(tree, _PUMA_INERTIALS)
+    return _with_motors(_with_inertials(tree, _PUMA_INERTIALS))
 
 
 # Puma 560 link inertials (Armstrong, Khatib & Burdick, "The explicit dynamic model and inertial
@@ -186,6 +186,25 @@ _PUMA_INERTIALS = [
     (0.34, (0, 0, 0), (0.3e-3, 0.4e-3, 0.3e-3)),
     (0.09, (0, 0, 0.032), (0.15e-3, 0.15e-3, 0.04e-3)),
 ]
+
+
+# Puma 560 motors, motor referred (Corke's mdl_puma560): gear ratio G, motor inertia Jm (kg·m²),
+# viscous friction B (N·m·s/rad) and Coulomb friction (Tc+, Tc−) (N·m)
+_PUMA_MOTORS = [
+    (-62.6111, 200e-6, 1.48e-3, (0.395, -0.435)),
+    (107.815, 200e-6, 0.817e-3, (0.126, -0.071)),
+    (-53.7063, 200e-6, 1.38e-3, (0.132, -0.105)),
+    (76.0364, 33e-6, 71.2e-6, (11.2e-3, -16.9e-3)),
+    (71.923, 33e-6, 82.6e-6, (9.26e-3, -14.5e-3)),
+    (76.686, 33e-6, 36.7e-6, (3.96e-3, -10.5e-3)),
+]
+
+
+def _with_motors(tree: RigidBodyTree) -> RigidBodyTree:
+    for body, (g, jm, b, tc) in zip(tree.bodies, _PUMA_MOTORS):
+        j = body.joint
+        j.gear_ratio, j.motor_inertia, j.viscous_friction, j.coulomb_friction = g, jm, b, tc
+    return tree
 
 
 def _with_inertials(tree: RigidBodyTree, table: list, frames: np.ndarray | None = None) -> RigidBodyTree:
@@ -224,7 +243,7 @@ def puma560_mdh() -> RigidBodyTree:
     # its modified-DH frame is the same at every q (both are fixed to link i); read it at q = 0
     q0 = np.zeros(6)
     Tm, Ts = tree.forward_kinematics(q0), puma560().forward_kinematics(q0)
-    return _with_inertials(tree, _PUMA_INERTIALS, np.linalg.inv(Tm) @ Ts)
+    return _with_motors(_with_inertials(tree, _PUMA_INERTIALS, np.linalg.inv(Tm) @ Ts))
 
 
 

@@ -22,8 +22,10 @@ from .errors import (
     UnknownBodyError,
 )
 from .joint import AXIAL_TYPES, Joint, Mimic
+from .joint_space import JointSpaceMixin
 from .names import derived_name
 from .poses import NamedPoses
+from .rigid_body_dynamics import DynamicsMixin
 from .transforms import MAX_LENGTH
 
 __all__ = ["Configuration", "RigidBodyTree", "unique_name"]
@@ -39,7 +41,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, CollisionMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body

@@ -277,6 +277,7 @@ class DhTableModel(QAbstractTableModel):
             old = t.get_body(body).joint
             joint = dh_joint(link, old.name, conv)
             joint.extensions, joint.mimic = old.extensions, old.mimic  # what the row does not describe stays
+            joint.take_motor(old)
             t.replace_joint(body, joint)
             refit_visuals(self.doc.tree, t)  # a library robot's drawn links follow the new row
 

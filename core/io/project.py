@@ -11,6 +11,8 @@ Layout (every field is documented in README.md, "Project file")::
                            "offset", "joint_to_parent_transform", "child_to_joint_transform",
                            "dh": {"convention", "a", "alpha", "d", "theta"} | null,
                            "mimic": {"joint", "multiplier", "offset"} (optional),
+                           "motor": {"gear_ratio", "motor_inertia", "viscous_friction",
+                                     "coulomb_friction": [Tc+, Tc-]} (optional, Corke's model),
                            "extensions" (optional)}}],
      "extensions": [...] (optional),
      "configuration": [...],
@@ -79,6 +81,8 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             jd["home_position"] = j._home.tolist()
         if j.mimic is not None:
             jd["mimic"] = {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier, "offset": j.mimic.offset}
+        if j.type in ("revolute", "prismatic") and (j.has_motor_terms or j.gear_ratio != 1.0):
+            jd["motor"] = j.motor_parameters()
         if j.extensions:
             jd["extensions"] = list(j.extensions)
         read = getattr(j, "_urdf_origin", None)
@@ -295,6 +299,11 @@ def _joint_from_dict(jd: dict, where: str, reading: _Reading) -> Joint:
         if qrows is not None:
             lim[qrows] = math.nan
         j.set_limits(lim if lim.shape[0] > 1 else lim[0], jd.get("home_position"))
+    motor = jd.get("motor")
+    if motor is not None:
+        for key in ("gear_ratio", "motor_inertia", "viscous_friction", "coulomb_friction"):
+            if key in motor:
+                setattr(j, key, motor[key])
     mimic = jd.get("mimic")
     if mimic is not None:
         if not isinstance(mimic, dict):

@@ -300,6 +300,17 @@ def _check_mimic(v: Any, where: Where) -> None:
                              "offset": lambda x, w: number(x, w, MAX_LENGTH)})
 
 
+def _check_motor(v: Any, where: Where) -> None:
+    from ..joint_motor import MAX_MOTOR_VALUE
+
+    obj(v, where)
+    _check_fields(v, where, {
+        "gear_ratio": lambda x, w: number(x, w, MAX_MOTOR_VALUE),
+        "motor_inertia": lambda x, w: number(x, w, MAX_MOTOR_VALUE),
+        "viscous_friction": lambda x, w: number(x, w, MAX_MOTOR_VALUE),
+        "coulomb_friction": lambda x, w: numbers(x, 2, w, MAX_MOTOR_VALUE)})
+
+
 def check_joint(jd: Any, where: Where) -> None:
     """A body's ``joint`` object (``where``: the body's context, path ``joint``)."""
     obj(jd, where)
@@ -318,6 +329,7 @@ def check_joint(jd: Any, where: Where) -> None:
         "joint_to_parent_transform": transform,
         "child_to_joint_transform": transform,
         "mimic": _check_mimic,
+        "motor": _check_motor,
         "urdf_origin": lambda x, w: _check_urdf_origin(x, w, FINITE),  # a joint's rpy: finite, as the URDF reader
     })
 

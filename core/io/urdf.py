@@ -384,6 +384,28 @@ def _mimic_target(name: str, jmap, ctx: _Ctx, lines) -> tuple[str, float, float]
     return cur.name, mult, off
 
 
+def _read_dynamics(joint: Joint, ctx: _Ctx, out: _Checked, line: int) -> None:
+    """A kept ``<dynamics damping friction>`` becomes the joint's viscous and Coulomb friction
+    (link side, gear ratio 1), written back on export; one with anything else stays kept as is."""
+    from ..xml_fragment import fragment_element
+
+    for k, text in enumerate(joint.extensions):
+        if not text.startswith("<dynamics"):
+            continue
+        el = fragment_element(text)
+        if len(el) or set(el.attrib) - {"damping", "friction"}:
+            return
+        try:
+            joint.viscous_friction = float(el.get("damping", 0.0))
+            joint.coulomb_friction = float(el.get("friction", 0.0))
+        except KineTreeError as e:
+            out.warnings.append((UrdfWarning, f"{ctx.source}:{line}: {e}; <dynamics> kept as it is"))
+            joint.viscous_friction, joint.coulomb_friction = 0.0, 0.0
+            return
+        joint.extensions = joint.extensions[:k] + joint.extensions[k + 1 :]
+        return
+
+
 def _make_joint(uj, jmap, ctx: _Ctx, out: _Checked) -> Joint:
     line = out.joint_line[uj.name]
     T = np.array(uj.origin, dtype=float) if uj.origin is not None else np.eye(4)
@@ -450,6 +472,8 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
             body = RigidBody(uj.child)
             joint = _make_joint(uj, jmap, ctx, out)
             joint.extensions = out.joint_ext.get(jname, ())
+            if joint.extensions and joint.type in ("revolute", "prismatic"):
+                _read_dynamics(joint, ctx, out, out.joint_line[jname])
             body.joint = joint
             where = ("link", uj.child, out.link_line[uj.child])
             _fill_body(body, links[uj.child], materials, base_dir, package_paths, ctx, out)

@@ -112,6 +112,20 @@ def _origin(parent, T: np.ndarray, as_read: tuple | None = None) -> None:
     etree.SubElement(parent, "origin", xyz=_vec(as_read[0]), rpy=_vec(as_read[1]))
 
 
+def _write_dynamics(el, j) -> None:
+    """``<dynamics damping friction>`` from the joint's friction, referred to the link side
+    (``B·G²``, ``|G|·Tc``); URDF has no gear ratio, motor inertia or asymmetric Coulomb friction."""
+    g = abs(j.gear_ratio)
+    tcp, tcm = j.coulomb_friction
+    if j.viscous_friction or tcp or tcm:
+        etree.SubElement(el, "dynamics", damping=_num(j.viscous_friction * g * g), friction=_num(tcp * g))
+    lost = [what for what, bad in (("gear ratio", j.gear_ratio != 1.0), ("motor inertia", j.motor_inertia != 0.0),
+                                   ("asymmetric Coulomb friction", tcm != -tcp)) if bad]
+    if lost:
+        warnings.warn(f"joint {j.name!r}: URDF has no {', '.join(lost)}: <dynamics> holds the link-side damping "
+                      "and friction (Tc+); the project file keeps them all", UserWarning, stacklevel=4)
+
+
 def _joint_origin_as_read(joint, T: np.ndarray) -> tuple | None:
     """The joint's origin numbers as read, if ``T`` is still the transform they gave."""
     read = getattr(joint, "_urdf_origin", None)
@@ -379,6 +393,8 @@ class _Writer:
             if j.mimic is not None:
                 etree.SubElement(el, "mimic", joint=j.mimic.joint, multiplier=_num(j.mimic.multiplier),
                                  offset=_num(j.mimic.offset))
+        if t in ("revolute", "prismatic"):
+            _write_dynamics(el, j)
         if j.extensions:
             check_extensions(j.extensions, f"joint {j.name!r}", "joint")
         self.extensions(el, j.extensions, f"joint {j.name!r}", "joint", limit)

@@ -75,6 +75,8 @@ def test_a_dh_cell_edit_keeps_the_mimic_and_the_extensions(window, qtbot):
         j.extensions = ('<dynamics damping="0.7"/>',)
 
     doc.edit("mimic", prepare)
+    motor = doc.tree.get_body("link3").joint.motor_parameters()
+    assert motor["gear_ratio"] == -53.7063  # Corke's Puma motor
     editor = open_cell(qtbot, window, dh_row(window, "link3"), 1)
     editor.selectAll()
     qtbot.keyClicks(editor, "0.5")
@@ -83,6 +85,7 @@ def test_a_dh_cell_edit_keeps_the_mimic_and_the_extensions(window, qtbot):
     assert j.dh_parameters.a == 0.5
     assert j.mimic == Mimic("q2", 2.0, 0.1)
     assert j.extensions == ('<dynamics damping="0.7"/>',)
+    assert j.motor_parameters() == motor  # gear, motor inertia and friction stay
 
 
 def test_revolute_to_prismatic_and_back_keeps_the_axis(window, qtbot):
@@ -92,6 +95,12 @@ def test_revolute_to_prismatic_and_back_keeps_the_axis(window, qtbot):
     before = doc.tree.get_body(body).joint
     axis, extensions = before.axis.copy(), before.extensions
     assert not np.allclose(axis, [0, 0, 1]) and extensions
+
+    def motor(t):
+        j = t.get_body(body).joint
+        j.viscous_friction, j.gear_ratio = 0.01, 2.0
+
+    doc.edit("motor", motor)
     doc.select(body)
     combo = window.joint.type_combo
     steps = doc.undo_stack.count()
@@ -102,6 +111,7 @@ def test_revolute_to_prismatic_and_back_keeps_the_axis(window, qtbot):
         assert j.type == jtype
         np.testing.assert_array_equal(j.axis, axis)
         assert j.extensions == extensions
+        assert j.viscous_friction == 0.01 and j.gear_ratio == 2.0  # the motor stays with the axis
     assert doc.undo_stack.count() == steps + 2  # limits are reset (radians and metres differ): undo
     doc.undo_stack.undo()
     doc.undo_stack.undo()

@@ -167,10 +167,12 @@ def test_every_extension_kept_where_it_came_from(every):
     assert tree.base.extensions == ('<collision><geometry><capsule radius="0.1" length="0.3"/></geometry></collision>',
                                     "<self_collide>false</self_collide>")
     j1 = tree.get_body("arm").joint
-    assert [t.split(" ", 1)[0] for t in j1.extensions] == ["<limit", "<dynamics", "<calibration",
+    assert [t.split(" ", 1)[0] for t in j1.extensions] == ["<limit", "<calibration",
                                                          "<safety_controller", "<custom_tag"]
+    # <dynamics damping friction> is modelled: Corke's viscous and Coulomb friction, gear ratio 1
+    assert (j1.viscous_friction, j1.coulomb_friction, j1.gear_ratio) == (0.1, (0.2, -0.2), 1.0)
     assert j1.extensions[0] == '<limit effort="10" velocity="2"/>'  # what KineTree's limits do not hold
-    assert "text &amp; more &lt;here&gt;" in j1.extensions[4]  # escaped text stays escaped
+    assert "text &amp; more &lt;here&gt;" in j1.extensions[3]  # escaped text stays escaped
     assert tree.get_body("hand").joint.extensions == ()  # zero effort and velocity: what export writes
     hull, = tree.base.collisions
     assert (hull.kind, hull.name, hull.size) == ("box", "hull", (0.3, 0.3, 0.2))
@@ -258,7 +260,7 @@ def test_real_robots_carry_extensions():
     pr2 = _real("pr2")
     assert sum(t.startswith("<transmission") for t in pr2.extensions) > 10
     assert any(t.startswith("<gazebo") for t in pr2.extensions)
-    assert sum(any(e.startswith("<dynamics") for e in b.joint.extensions) for b in pr2.bodies) > 10
+    assert sum(b.joint.viscous_friction > 0 for b in pr2.bodies) > 10  # <dynamics damping>, modelled
     assert any(e.startswith("<safety_controller") for b in pr2.bodies for e in b.joint.extensions)
 
 

@@ -1,0 +1,564 @@
+"""Inverse and forward dynamics, the mass matrix and the velocity product (MATLAB's
+``inverseDynamics``, ``massMatrix``, ``velocityProduct``, ``forwardDynamics``, ``externalForce``).
+
+Everything is computed in the base frame with spatial vectors (Featherstone's convention:
+motion ``[ω; v]``, force ``[n; f]``, both about the base origin), which turns each recursion of
+RNEA and CRBA into products with constant ancestor/subtree incidence matrices — vectorized for
+one configuration and over a batch alike.
+
+* **Degrees of freedom** are those of :func:`~kinetree.core.dynamics.dof_names`: a revolute or
+  prismatic joint has one; a spherical joint three, the angular velocity in its child frame
+  (RBDL's and Pinocchio's convention); a floating joint six, ``[ω`` in the child frame,
+  ``ṗ`` in the parent-side frame``]``; a planar joint three, ``[ẋ ẏ θ̇]``. Mimic followers
+  have none: they move with their leader and their torque, times the multiplier, goes to it.
+* **Fixed bodies** are merged into their moving ancestor when the plan is built (RBDL's rule):
+  they cost nothing per call. Bodies fixed to the base carry nothing.
+* **Motors and friction** (:mod:`~kinetree.core.joint_motor`): ``G²·Jm`` on the mass matrix
+  diagonal and ``τ += G²·Jm·qdd − friction(qd)``, as Corke's ``rne``.
+* ``fext`` is an ``(n_bodies, 6)`` array, a row ``[n f]`` per body (:attr:`body_names` order):
+  a wrench in the base frame about the base origin, as :func:`external_force` builds it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .dynamics import DOF_COUNT
+from .errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+
+if TYPE_CHECKING:
+    from .tree import RigidBodyTree
+
+_E3 = np.eye(3)
+_MAX_RATE = 1e8  # bound on velocities and accelerations: the products stay finite
+
+
+def _inertia_about_origin(m: float, c: np.ndarray, inertia6: np.ndarray) -> np.ndarray:
+    """KineTree stores inertia about the body frame origin: ``[Ixx Iyy Izz Iyz Ixz Ixy]``."""
+    i = inertia6
+    return np.array([[i[0], i[5], i[4]], [i[5], i[1], i[3]], [i[4], i[3], i[2]]], dtype=float)
+
+
+def _moved(m: float, h: np.ndarray, I: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First moment and inertia about the origin of the frame in which ``T`` is given, for a
+    body whose first moment ``h`` and inertia ``I`` are about its own origin (pose ``T``)."""
+    R, t = T[:3, :3], T[:3, 3]
+    hs = R @ h
+    Io = R @ I @ R.T + m * (t @ t * _E3 - np.outer(t, t)) + 2 * (t @ hs) * _E3 - np.outer(hs, t) - np.outer(t, hs)
+    return m * t + hs, Io
+
+
+class DynamicsPlan:
+    """Per-tree constants of the dynamics (rebuilt with the kinematic plan on every edit)."""
+
+    def __init__(self, tree: RigidBodyTree) -> None:
+        plan = self.kin = tree._kinematics()
+        bodies = tree.bodies
+        nb = plan.nb
+        # moving bodies (a joint with its own motion, mimic followers included)
+        moving = [i for i in range(nb) if plan.kind[i] != "fixed"]
+        slot = {b: k for k, b in enumerate(moving)}
+        nm = self.nm = len(moving)
+        self.moving = np.array(moving, dtype=int)
+        owner = np.full(nb, -1)  # moving ancestor-or-self, −1 = the base
+        rel = [np.eye(4)] * nb  # pose of each body in its owner
+        for i in range(nb):
+            p = int(plan.parent[i])
+            if plan.kind[i] != "fixed":
+                owner[i], rel[i] = slot[i], np.eye(4)
+            elif p >= 0:
+                owner[i], rel[i] = owner[p], rel[p] @ plan.A[i]
+            else:
+                owner[i] = -1
+        self.owner = owner
+        # merged inertia of each moving body in its own frame: mass, first moment, inertia at origin
+        m = np.zeros(nm)
+        h = np.zeros((nm, 3))
+        Io = np.zeros((nm, 3, 3))
+        for i, b in enumerate(bodies):
+            k = owner[i]
+            if k < 0 or (b.mass == 0 and not np.any(b.inertia)):
+                continue
+            hb, Ib = _moved(b.mass, b.mass * np.asarray(b.center_of_mass), _inertia_about_origin(
+                b.mass, b.center_of_mass, np.asarray(b.inertia)), rel[i])
+            m[k] += b.mass
+            h[k] += hb
+            Io[k] += Ib
+        self.m, self.h, self.Io = m, h, Io
+        # moving-body incidence: anc[i, k] = 1 when k is i or an ancestor of i
+        mparent = np.array([owner[plan.parent[b]] if plan.parent[b] >= 0 else -1 for b in moving], dtype=int)
+        self.mparent = mparent
+        anc = np.zeros((nm, nm))
+        for i in range(nm):
+            k = i
+            while k >= 0:
+                anc[i, k] = 1.0
+                k = int(mparent[k])
+        self.anc, self.desc = anc, np.ascontiguousarray(anc.T)
+        # columns: one per joint velocity of a moving body; each is a rotation about or a
+        # translation along a unit axis fixed in the body's own frame ("self") or in the frame
+        # its joint hangs on ("parent")
+        pos2dof, d = {}, 0
+        for b, i in tree._positions():
+            pos2dof[i] = d
+            d += DOF_COUNT[b.joint.type]
+        self.ndof = d
+        cols: list[tuple[int, int, bool, np.ndarray, np.ndarray, int, float]] = []
+        motor = []
+        for k, i in enumerate(moving):
+            kind, A, B = plan.kind[i], plan.A[i], plan.B[i]
+            Binv = np.linalg.inv(B)
+            p = int(plan.parent[i])
+            dof = pos2dof[int(plan.qi[i])]
+            gain = float(plan.gain[i])
+            j = bodies[i].joint
+            if kind in ("rz", "tz"):
+                cols.append((k, i, kind == "rz", Binv[:3, 2], Binv[:3, 3], dof, gain))
+                g = abs(j.gear_ratio)
+                motor.append((len(cols) - 1, g * g * j.motor_inertia, g * g * j.viscous_friction,
+                              g * j.coulomb_friction[0], g * j.coulomb_friction[1]))
+                continue
+            X = A  # axes in the parent-side frame, expressed in the parent body frame
+            if kind == "planar":
+                cols += [(k, p, False, X[:3, 0], X[:3, 3], dof, 1.0), (k, p, False, X[:3, 1], X[:3, 3], dof + 1, 1.0),
+                         (k, i, True, Binv[:3, 2], Binv[:3, 3], dof + 2, 1.0)]
+            else:  # spherical, floating: ω along the child joint frame's axes
+                cols += [(k, i, True, Binv[:3, a], Binv[:3, 3], dof + a, 1.0) for a in range(3)]
+                if kind == "floating":
+                    cols += [(k, p, False, X[:3, a], X[:3, 3], dof + 3 + a, 1.0) for a in range(3)]
+        nc = self.nc = len(cols)
+        self.col_body = np.array([c[0] for c in cols], dtype=int)
+        frame = np.array([c[1] for c in cols], dtype=int)
+        self.col_frame = np.where(frame < 0, nb, frame)  # nb = the base (identity)
+        self.col_rot = np.array([c[2] for c in cols], dtype=bool)
+        self.col_axis = np.array([c[3] for c in cols]).reshape(nc, 3)
+        self.col_point = np.array([c[4] for c in cols]).reshape(nc, 3)
+        self.col_dof = np.array([c[5] for c in cols], dtype=int)
+        self.col_gain = np.array([c[6] for c in cols])
+        # carrier: the body whose velocity turns the column (its own for "self" axes)
+        own = frame == self.moving[self.col_body] if nc else np.zeros(0, bool)
+        self.carrier = np.where(own, self.col_body, np.where(self.col_body >= 0, mparent[self.col_body], -1))
+        self.carrier = np.where(self.carrier < 0, nm, self.carrier)  # nm = the base (at rest)
+        self.all_rot_self = bool(nc) and bool(self.col_rot.all() and own.all())
+        self.anc_c = anc[:, self.col_body] if nc else np.zeros((nm, 0))  # body i moves with column c
+        # mass-matrix masks: upper[c, c'] when c's body is c''s or an ancestor; strict without same body
+        self.upper = anc[self.col_body][:, self.col_body].T if nc else np.zeros((0, 0))
+        same = self.col_body[:, None] == self.col_body[None, :]
+        self.strict_low = (self.upper * ~same).T
+        self.P = np.zeros((d, nc))
+        self.P[self.col_dof, np.arange(nc)] = self.col_gain
+        self.plain = bool(np.array_equal(self.P, np.eye(d))) if d == nc else False
+        mot = np.array(motor).reshape(-1, 5)
+        self.motor_cols = mot[:, 0].astype(int)
+        self.jm, self.visc, self.tcp, self.tcm = mot[:, 1], mot[:, 2], mot[:, 3], mot[:, 4]
+        self.has_motor = bool(mot[:, 1:].any())
+        self.has_friction = bool(mot[:, 2:].any())
+        self.motor_diag = np.zeros((d, d))
+        if mot.size:
+            Pm = self.P[:, self.motor_cols]
+            self.motor_diag = (Pm * self.jm) @ Pm.T
+        self.nb = nb
+        self.body_index = {b.name: i for i, b in enumerate(bodies)}
+        # the compiled single-configuration FK's constants (trees without quaternion/planar joints)
+        kin = plan
+        self.fk_args = None
+        if not kin.general:
+            code = np.array([{"fixed": 0, "rz": 1, "tz": 2}[k] for k in kin.kind], dtype=np.int64)
+            self.fk_args = (code, kin.qi.astype(np.int64), kin.gain.astype(float), kin.offset.astype(float),
+                            np.ascontiguousarray(kin.P0), np.ascontiguousarray(kin.Pstack),
+                            kin.parent.astype(np.int64), kin.order.astype(np.int64))
+        self.merge = np.zeros((nm, nb))
+        self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
+
+    # --- per configuration ------------------------------------------------------------------
+    def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
+        body poses ``T`` (…, nb, 4, 4)."""
+        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
+        if self.all_rot_self:
+            Rf, tf = Rm[..., self.col_body, :, :], tm[..., self.col_body, :]
+        else:
+            Te = np.concatenate([T, np.broadcast_to(np.eye(4), (*T.shape[:-3], 1, 4, 4))], axis=-3)
+            Rf, tf = Te[..., self.col_frame, :3, :3], Te[..., :3, 3][..., self.col_frame, :]
+        ax = np.einsum("...ij,...j->...i", Rf, self.col_axis)
+        S = np.empty((*ax.shape[:-1], 6))
+        S[..., :3] = ax
+        S[..., 3:] = ax
+        pt = np.einsum("...ij,...j->...i", Rf, self.col_point) + tf
+        if self.all_rot_self:
+            S[..., 3:] = _cross(pt, ax)
+        else:
+            S[..., :3] *= self.col_rot[:, None]
+            S[..., 3:] = np.where(self.col_rot[:, None], _cross(pt, ax), ax)
+        hs = np.einsum("...ij,...j->...i", Rm, self.h)
+        h = self.m[:, None] * tm + hs
+        # inertia about the base origin: R·Io·Rᵀ + shift terms (see _moved)
+        Io = Rm @ self.Io @ np.swapaxes(Rm, -1, -2)
+        tt = np.einsum("...i,...i->...", tm, tm)
+        th = np.einsum("...i,...i->...", tm, hs)
+        Io += ((self.m * tt + 2 * th)[..., None, None] * _E3
+               - self.m[:, None, None] * tm[..., :, None] * tm[..., None, :]
+               - hs[..., :, None] * tm[..., None, :] - tm[..., :, None] * hs[..., None, :])
+        return S, h, Io
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a × b`` over the last axis (numpy's cross has a large fixed cost on small arrays)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def _apply_inertia(m: np.ndarray, h: np.ndarray, Io: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Spatial inertia (m, first moment h, inertia Io about the origin) times motion ``a``."""
+    w, v = a[..., :3], a[..., 3:]
+    out = np.empty_like(a)
+    out[..., :3] = np.einsum("...ij,...j->...i", Io, w) + _cross(h, v)
+    out[..., 3:] = m[..., None] * v + _cross(w, h)
+    return out
+
+
+def _cross_motion(v: np.ndarray, s: np.ndarray) -> np.ndarray:
+    out = np.empty(np.broadcast_shapes(v.shape, s.shape))
+    out[..., :3] = _cross(v[..., :3], s[..., :3])
+    out[..., 3:] = _cross(v[..., :3], s[..., 3:]) + _cross(v[..., 3:], s[..., :3])
+    return out
+
+
+def _cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
+    out = np.empty(np.broadcast_shapes(v.shape, f.shape))
+    out[..., :3] = _cross(v[..., :3], f[..., :3]) + _cross(v[..., 3:], f[..., 3:])
+    out[..., 3:] = _cross(v[..., :3], f[..., 3:])
+    return out
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, DynamicsPlan] = weakref.WeakKeyDictionary()
+
+
+def dynamics_plan(tree: RigidBodyTree) -> DynamicsPlan:
+    """The tree's :class:`DynamicsPlan`, built once per kinematic plan (i.e. per edit)."""
+    kin = tree._kinematics()
+    plan = _CACHE.get(kin)
+    if plan is None:
+        plan = _CACHE[kin] = DynamicsPlan(tree)
+    return plan
+
+
+# --- argument checks ------------------------------------------------------------------------
+
+def _rates(tree: RigidBodyTree, plan: DynamicsPlan, value: ArrayLike | None, what: str,
+           lead: tuple[int, ...]) -> np.ndarray:
+    n = plan.ndof
+    if value is None:
+        return np.zeros((*lead, n))
+    if not lead and isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == np.float64 and n <= 64:
+        # one configuration, checked cheaply: NaN and ±inf fail the comparisons
+        if all(-_MAX_RATE <= x <= _MAX_RATE for x in value.tolist()):
+            return value
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidConfigurationError(f"{what} must be {n} numbers (one per degree of freedom), "
+                                        f"got {str(value)[:80]}") from None
+    if a.shape not in ((n,), (*lead, n)):
+        raise InvalidConfigurationError(f"{what} must have shape {(*lead, n)} (one value per degree of "
+                                        f"freedom: {', '.join(tree.dof_names())[:200]}), got {a.shape}")
+    if not (np.isfinite(a).all() and (a.size == 0 or np.abs(a).max() <= _MAX_RATE)):
+        raise InvalidConfigurationError(f"{what} must be finite numbers of magnitude at most {_MAX_RATE:g}")
+    return a if a.shape == (*lead, n) else np.broadcast_to(a, (*lead, n))
+
+
+def _inputs(tree: RigidBodyTree, q: ArrayLike | None) -> tuple[np.ndarray, tuple[int, ...]]:
+    Q = tree.home_configuration() if q is None else tree._config_array(q)
+    return Q, Q.shape[:-1]
+
+
+def _fext(tree: RigidBodyTree, plan: DynamicsPlan, fext: ArrayLike | None, lead: tuple[int, ...]) -> np.ndarray | None:
+    if fext is None:
+        return None
+    nb = plan.kin.nb
+    f = np.asarray(fext, dtype=float)
+    if f.shape not in ((nb, 6), (*lead, nb, 6)):
+        raise InvalidConfigurationError(f"fext must have shape ({nb}, 6): a wrench [n f] per body, got {f.shape}")
+    if not (np.isfinite(f).all() and (f.size == 0 or np.abs(f).max() <= _MAX_RATE)):
+        raise InvalidConfigurationError(f"fext must be finite numbers of magnitude at most {_MAX_RATE:g}")
+    out = plan.merge @ f  # a fixed body's wrench acts on its moving owner (about the same origin)
+    return out
+
+
+def _gravity(tree: RigidBodyTree) -> np.ndarray:
+    g = tree.gravity
+    a0 = np.zeros(6)
+    a0[3:] = -g
+    return a0
+
+
+# --- the algorithms ---------------------------------------------------------------------------
+
+def _rnea(plan: DynamicsPlan, T: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray,
+          fext: np.ndarray | None, motor: bool = True) -> np.ndarray:
+    S, h, Io = plan.frames(T)
+    qdc = qd[..., plan.col_dof] * plan.col_gain
+    qddc = qdd[..., plan.col_dof] * plan.col_gain
+    Sqd = S * qdc[..., None]
+    v = plan.anc_c @ Sqd  # (…, nm, 6)
+    ve = np.concatenate([v, np.zeros((*v.shape[:-2], 1, 6))], axis=-2)
+    a = a0 + plan.anc_c @ (S * qddc[..., None] + _cross_motion(ve[..., plan.carrier, :], Sqd))
+    f = _apply_inertia(plan.m, h, Io, a) + _cross_force(v, _apply_inertia(plan.m, h, Io, v))
+    if fext is not None:
+        f -= fext
+    F = plan.desc @ f
+    tc = np.einsum("...ci,...ci->...c", S, F[..., plan.col_body, :])
+    if motor and plan.has_motor:
+        mc = plan.motor_cols
+        tc = tc.copy()
+        tc[..., mc] += plan.jm * qddc[..., mc] + plan.visc * qdc[..., mc]
+        s = qdc[..., mc]
+        tc[..., mc] += np.where(s > 0, plan.tcp, np.where(s < 0, plan.tcm, 0.0))
+    return tc if plan.plain else tc @ plan.P.T
+
+
+def _crba(plan: DynamicsPlan, T: np.ndarray) -> np.ndarray:
+    S, h, Io = plan.frames(T)
+    m = plan.desc @ plan.m
+    H, I = plan.desc @ h, np.einsum("ik,...kab->...iab", plan.desc, Io)
+    Fc = _apply_inertia(m[plan.col_body], H[..., plan.col_body, :], I[..., plan.col_body, :, :], S)
+    SF = S @ np.swapaxes(Fc, -1, -2)
+    Mc = SF * plan.upper + np.swapaxes(SF, -1, -2) * plan.strict_low
+    M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
+    return M + plan.motor_diag
+
+
+def _poses(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None, k=None) -> np.ndarray:
+    kin = tree._kinematics()
+    if Q.ndim == 1:  # the results are checked for overflow at the end
+        if k is not None and plan is not None and plan.fk_args is not None and plan.nb:
+            return k.fk_single(Q, *plan.fk_args)
+        return kin.fk_single(Q)
+    flat = Q.reshape(-1, Q.shape[-1])
+    return tree.forward_kinematics(flat).reshape(*Q.shape[:-1], kin.nb, 4, 4)
+
+
+_KERNEL: list[Any] = []
+
+
+def _kernel():
+    """The compiled kernels (core/dynamics_numba.py) when numba is installed and usable, else None."""
+    if not _KERNEL:
+        from .kinematics import compiled_backend
+
+        mod = None
+        if compiled_backend() is not None:
+            from . import dynamics_numba
+
+            mod = dynamics_numba
+        _KERNEL.append(mod)
+    if _KERNEL[0] is None:
+        return None
+    from . import kinematics_numba
+
+    return _KERNEL[0] if kinematics_numba.usable() else None
+
+
+def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
+                   a0: np.ndarray, fext: np.ndarray | None, motor: bool, T: np.ndarray | None = None) -> np.ndarray:
+    if plan.plain:
+        qdc, qddc = np.ascontiguousarray(qd), np.ascontiguousarray(qdd)
+    else:
+        qdc = np.ascontiguousarray(qd[..., plan.col_dof] * plan.col_gain)
+        qddc = np.ascontiguousarray(qdd[..., plan.col_dof] * plan.col_gain)
+    args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.carrier,
+            plan.anc_c, plan.desc, plan.m, plan.h, plan.Io)
+    mot = (plan.motor_cols, plan.jm, plan.visc, plan.tcp, plan.tcm, motor and plan.has_motor)
+    if Q.ndim == 1:
+        tc = np.empty(plan.nc)
+        F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
+        k.rnea(_poses(tree, Q, plan, k) if T is None else T, *args, qdc, qddc, a0, F, *mot, tc)
+    else:
+        flat = Q.reshape(-1, Q.shape[-1])
+        n = flat.shape[0]
+        qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
+        tc = np.empty((n, plan.nc))
+        if plan.fk_args is not None and plan.nb and (fext is None or fext.ndim == 2):
+            # poses computed inside, one configuration at a time; one fext for all
+            F1 = np.zeros((1, plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)[None]
+            k.rnea_batch_fk(np.ascontiguousarray(flat), *plan.fk_args, *args, qdc, qddc, a0, F1, *mot, tc)
+        else:
+            F = (np.zeros((n, plan.nm, 6)) if fext is None
+                 else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
+            for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
+                sl = slice(start, min(n, start + 8192))
+                T = tree.forward_kinematics(flat[sl])
+                k.rnea_batch(T, *args, qdc[sl], qddc[sl], a0, F[sl], *mot, tc[sl])
+        tc = tc.reshape(*Q.shape[:-1], plan.nc)
+    return tc if plan.plain else tc @ plan.P.T
+
+
+def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
+                   T: np.ndarray | None = None) -> np.ndarray:
+    args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
+            plan.m, plan.h, plan.Io, plan.upper)
+    T = _poses(tree, Q, plan, k) if T is None else T
+    if Q.ndim == 1:
+        Mc = np.zeros((plan.nc, plan.nc))
+        k.crba(T, *args, Mc)
+    else:
+        Tf = T.reshape(-1, *T.shape[-3:])
+        Mc = np.zeros((Tf.shape[0], plan.nc, plan.nc))
+        for i in range(Tf.shape[0]):
+            k.crba(Tf[i], *args, Mc[i])
+        Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
+    M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
+    return M + plan.motor_diag if plan.has_motor else M
+
+
+def _finite(out: np.ndarray, what: str) -> np.ndarray:
+    if not np.isfinite(out).all():
+        raise InvalidPropertyError(f"{what} is not finite for this input (the numbers overflow)")
+    return out
+
+
+def inverse_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                     qdd: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+    """Joint torques/forces for positions ``q``, velocities ``qd`` and accelerations ``qdd``
+    under ``tree.gravity`` and external wrenches ``fext`` (MATLAB's ``inverseDynamics``, RNEA),
+    motor inertia and friction included (Corke's ``rne``). One value per
+    :meth:`~kinetree.core.tree.RigidBodyTree.dof_names` entry; ``q`` of shape (N, positions)
+    (and ``qd``/``qdd`` (N, dofs) or one row) gives (N, dofs). ``q`` defaults to home."""
+    Q, lead = _inputs(tree, q)
+    plan = dynamics_plan(tree)
+    qd_, qdd_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, qdd, "qdd", lead)
+    if not plan.nc:
+        return np.zeros((*lead, plan.ndof))
+    k = _kernel()
+    if k is not None:
+        out = _compiled_rnea(k, plan, tree, Q, qd_, qdd_, _gravity(tree), _fext(tree, plan, fext, lead), True)
+    else:
+        out = _rnea(plan, _poses(tree, Q), qd_, qdd_, _gravity(tree), _fext(tree, plan, fext, lead))
+    return _finite(out, "inverse dynamics")
+
+
+def mass_matrix(tree: RigidBodyTree, q: ArrayLike | None = None) -> np.ndarray:
+    """Joint-space mass matrix ``M(q)`` (MATLAB's ``massMatrix``, CRBA), ``G²·Jm`` of each motor
+    on its diagonal: (dofs, dofs), or (N, dofs, dofs) for a batch."""
+    Q, lead = _inputs(tree, q)
+    plan = dynamics_plan(tree)
+    if not plan.nc:
+        return np.zeros((*lead, plan.ndof, plan.ndof))
+    k = _kernel()
+    M = _compiled_crba(k, plan, tree, Q) if k is not None else _crba(plan, _poses(tree, Q))
+    return _finite(M, "mass matrix")
+
+
+def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
+    """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``): no
+    gravity, no friction, no acceleration."""
+    Q, lead = _inputs(tree, q)
+    plan = dynamics_plan(tree)
+    qd_ = _rates(tree, plan, qd, "qd", lead)
+    if not plan.nc:
+        return np.zeros((*lead, plan.ndof))
+    k = _kernel()
+    if k is not None:
+        out = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), np.zeros(6), None, False)
+    else:
+        out = _rnea(plan, _poses(tree, Q), qd_, np.zeros_like(qd_), np.zeros(6), None, motor=False)
+    return _finite(out, "velocity product")
+
+
+def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                     tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+    """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``, Corke's
+    ``accel``): ``M⁻¹ (tau − inverse_dynamics(q, qd, 0, fext))`` by a Cholesky factorisation
+    of ``M``; friction and motor inertia included, so it inverts :func:`inverse_dynamics`."""
+    Q, lead = _inputs(tree, q)
+    plan = dynamics_plan(tree)
+    qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
+    if not plan.nc:
+        return np.zeros((*lead, plan.ndof))
+    fx = _fext(tree, plan, fext, lead)
+    k = _kernel()
+    if k is not None:
+        T = _poses(tree, Q, plan, k) if Q.ndim == 1 else None  # one FK for both
+        bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True, T)
+        M = _compiled_crba(k, plan, tree, Q, T)
+        if Q.ndim == 1:
+            try:
+                return _finite(k.cholesky_solve(M, tau_ - bias), "forward dynamics")
+            except ValueError:
+                _singular()
+    else:
+        T = _poses(tree, Q)
+        bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), fx)
+        M = _crba(plan, T)
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        _singular()
+    y = np.linalg.solve(L, (tau_ - bias)[..., None])
+    out = np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
+    return _finite(out, "forward dynamics")
+
+
+def _singular() -> None:
+    raise InvalidPropertyError("the mass matrix is singular for this configuration: some joint moves no mass "
+                               "(give its bodies mass or inertia)")
+
+
+def external_force(tree: RigidBodyTree, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
+    """An ``(n_bodies, 6)`` ``fext`` with ``wrench = [n f]`` on ``body`` (MATLAB's
+    ``externalForce``): without ``q`` the wrench is in the base frame about the base origin;
+    with ``q`` it is in the body's frame about its origin and is moved to the base frame."""
+    plan = dynamics_plan(tree)
+    if body not in plan.body_index:
+        raise UnknownBodyError(f"external force: no body named {str(body)[:80]!r} (the base takes no external "
+                               "force: it does not move)")
+    try:
+        w = np.asarray(wrench, dtype=float).reshape(6)
+    except (TypeError, ValueError):
+        raise InvalidConfigurationError(f"external force on {body!r}: the wrench must be 6 numbers [n f], "
+                                        f"got {str(wrench)[:80]}") from None
+    if not (np.isfinite(w).all() and np.abs(w).max() <= _MAX_RATE):
+        raise InvalidConfigurationError(f"external force on {body!r}: the wrench must be finite, at most "
+                                        f"{_MAX_RATE:g}, got {w.tolist()}")
+    fext = np.zeros((plan.kin.nb, 6))
+    i = plan.body_index[body]
+    if q is not None:
+        T = tree.forward_kinematics(tree.config_to_vector(q))[i]
+        R, t = T[:3, :3], T[:3, 3]
+        f = R @ w[3:]
+        w = np.concatenate([R @ w[:3] + _cross(t, f), f])
+    fext[i] = w
+    return fext
+
+
+
+class DynamicsMixin:
+    """Dynamics methods of :class:`~kinetree.core.tree.RigidBodyTree` (see
+    :mod:`kinetree.core.rigid_body_dynamics`)."""
+
+    def inverse_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                         qdd: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+        """Joint torques for ``q``, ``qd``, ``qdd`` and ``fext`` (MATLAB's ``inverseDynamics``)."""
+        return inverse_dynamics(self, q, qd, qdd, fext)  # type: ignore[arg-type]
+
+    def mass_matrix(self, q: ArrayLike | None = None) -> np.ndarray:
+        """Joint-space mass matrix (MATLAB's ``massMatrix``)."""
+        return mass_matrix(self, q)  # type: ignore[arg-type]
+
+    def velocity_product(self, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
+        """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``)."""
+        return velocity_product(self, q, qd)  # type: ignore[arg-type]
+
+    def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                         tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``)."""
+        return forward_dynamics(self, q, qd, tau, fext)  # type: ignore[arg-type]
+
+    def external_force(self, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
+        """An ``fext`` array with ``wrench`` on ``body`` (MATLAB's ``externalForce``)."""
+        return external_force(self, body, wrench, q)  # type: ignore[arg-type]
