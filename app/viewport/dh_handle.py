@@ -24,6 +24,7 @@ from kinetree.core.joint import AXIAL_TYPES
 from kinetree.core.library_visuals import derived_visuals_only, refit_visuals
 
 from ..dh_colors import rgba
+from ..numbers import signed_text
 from .frame_handle import FrameHandle
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
@@ -248,7 +249,8 @@ class DhFrameHandle(FrameHandle):
             super()._set_amount(amount)
             return
         body, cell, row = self.body, g["cell"], g["row"]
-        quantity = f"{amount * 1000:+.1f} mm" if g["line"] == "axis" else f"{math.degrees(amount):+.1f}°"
+        quantity = (f"{signed_text(amount * 1000, 1)} mm" if g["line"] == "axis"
+                    else f"{signed_text(math.degrees(amount), 1)}°")
         g["shown"] = f"{SYMBOL[cell]} {quantity}" + (" (offset)" if cell == g["variable"] else "")
         before = g["tree"]
 
@@ -281,7 +283,7 @@ class DhFrameHandle(FrameHandle):
             return
         w = w / np.linalg.norm(w)
         if g["free"]:
-            g["shown"] = "axis " + " ".join(f"{v:+.3f}" for v in g["body_rotation"].T @ w)
+            g["shown"] = "axis " + " ".join(signed_text(v, 3) for v in g["body_rotation"].T @ w)
         else:  # the nearest of ±x, ±y, ±z of the body frame
             local = g["body_rotation"].T @ w
             k = int(np.argmax(np.abs(local)))

@@ -112,18 +112,29 @@ def _origin(parent, T: np.ndarray, as_read: tuple | None = None) -> None:
     etree.SubElement(parent, "origin", xyz=_vec(as_read[0]), rpy=_vec(as_read[1]))
 
 
-def _write_dynamics(el, j) -> None:
+def _write_dynamics(el, j) -> set[str]:
     """``<dynamics damping friction>`` from the joint's friction, referred to the link side
-    (``B·G²``, ``|G|·Tc``); URDF has no gear ratio, motor inertia or asymmetric Coulomb friction."""
+    (``B·G²``, ``|G|·Tc``); returns what URDF cannot hold of the joint's motor (gear ratio,
+    motor inertia, asymmetric Coulomb friction)."""
     g = abs(j.gear_ratio)
     tcp, tcm = j.coulomb_friction
     if j.viscous_friction or tcp or tcm:
         etree.SubElement(el, "dynamics", damping=_num(j.viscous_friction * g * g), friction=_num(tcp * g))
-    lost = [what for what, bad in (("gear ratio", j.gear_ratio != 1.0), ("motor inertia", j.motor_inertia != 0.0),
-                                   ("asymmetric Coulomb friction", tcm != -tcp)) if bad]
-    if lost:
-        warnings.warn(f"joint {j.name!r}: URDF has no {', '.join(lost)}: <dynamics> holds the link-side damping "
-                      "and friction (Tc+); the project file keeps them all", UserWarning, stacklevel=4)
+    return {what for what, bad in (("gear ratio", j.gear_ratio != 1.0), ("motor inertia", j.motor_inertia != 0.0),
+                                   ("asymmetric Coulomb friction", tcm != -tcp)) if bad}
+
+
+def _warn_motors_dropped(lost: dict[str, set[str]]) -> None:
+    """One warning for every joint whose motor URDF cannot hold."""
+    if not lost:
+        return
+    names = list(lost)
+    shown = ", ".join(repr(n) for n in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    what = [w for w in ("gear ratio", "motor inertia", "asymmetric Coulomb friction")
+            if any(w in v for v in lost.values())]
+    warnings.warn(f"joint{'s' if len(names) > 1 else ''} {shown}: URDF has no {', '.join(what)}: <dynamics> holds "
+                  "the link-side damping and friction (Tc+); a project (.kinetree.json) keeps them all",
+                  UserWarning, stacklevel=4)
 
 
 def _joint_origin_as_read(joint, T: np.ndarray) -> tuple | None:
@@ -191,6 +202,7 @@ class _Writer:
         self.out_dir = out_dir
         self.root = etree.Element("robot", name=robot_name)
         self.root.attrib.update(getattr(tree.base, "_urdf_robot_attrs", {}))
+        self.motors_lost: dict[str, set[str]] = {}  # joint → what of its motor URDF cannot hold
         self.colors: dict[tuple[float, ...], str] = {}
         # each visual's <visual> element, colour and <material> as read (None: none; _NEW: not known)
         self.materials: list[tuple[etree._Element, tuple[float, ...], str | None]] = []
@@ -393,8 +405,8 @@ class _Writer:
             if j.mimic is not None:
                 etree.SubElement(el, "mimic", joint=j.mimic.joint, multiplier=_num(j.mimic.multiplier),
                                  offset=_num(j.mimic.offset))
-        if t in ("revolute", "prismatic"):
-            _write_dynamics(el, j)
+        if t in ("revolute", "prismatic") and (lost := _write_dynamics(el, j)):
+            self.motors_lost[j.name] = lost
         if j.extensions:
             check_extensions(j.extensions, f"joint {j.name!r}", "joint")
         self.extensions(el, j.extensions, f"joint {j.name!r}", "joint", limit)
@@ -423,6 +435,7 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
         w.link(b)
         w.joint(b, tree.parent_name(b.name))
     w.write_materials()
+    _warn_motors_dropped(w.motors_lost)
     check_extensions(tree.extensions, "robot", "robot")
     w.extensions(w.root, tree.extensions, "robot", "robot")
     n_links = sum(1 for _ in w.root.iterchildren("link"))

@@ -171,7 +171,7 @@ def test_the_arrows_keep_their_length_on_screen_whatever_the_zoom(win, qtbot, or
     lengths = []
     for distance in (1.0, 4.0):
         vp.setCameraPosition(distance=distance)
-        vp.repaint()
+        vp.grabFramebuffer()  # a frame drawn (the handles follow the view as it is drawn)
         h = vp.frame_handle
         a, b = vp.project(np.array([h.pose[:3, 3], h.pose[:3, 3] + h.size * h.pose[:3, 0]]))
         lengths.append(float(np.linalg.norm(b - a)))

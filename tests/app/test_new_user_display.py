@@ -87,7 +87,8 @@ def test_fixed_decimals_never_show_minus_zero():
 NOT_VALUES = {("timeline.py", "self.time"), ("timeline.py", "duration"), ("explain.py", "self.position"),
               ("explain.py", "self.target"), ("playback.py", "need / 2 ** 30"),
               ("playback.py", "MAX_GIF_BYTES / 2 ** 30"), ("analysis.py", "time.perf_counter() - self.started_at"),
-              ("visuals_editor.py", "v.color[3]"), ("number_spin.py", "v"), ("document.py", "mb"),
+              ("visuals_editor.py", "v.color[3]"), ("number_spin.py", "v"), ("number_spin.py", "v + 0.0"),
+              ("document.py", "mb"),
               # the snap steps and the grid's spacing: round numbers the app chose, not engine values
               ("tools.py", "mm"), ("camera.py", "metres"), ("camera.py", "metres * 100"),
               ("camera.py", "metres * 1000")}
