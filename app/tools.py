@@ -36,7 +36,7 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         view.addAction(a)
         a.setObjectName(f"{tool}ToolAction")
-        a.setIconText(f"{text.replace('&', '').split(' ')[0]} ({key})")
+        a.setIconText(text.replace("&", "").split(" ")[0])  # short: the bar fits a 450-px view
         a.setToolTip(f"{text.replace('&', '')} ({key})")
         a.setChecked(tool == view.tool)
         a.triggered.connect(lambda _on=False, t=tool: view.set_tool(t))
@@ -46,7 +46,8 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     menu.addSeparator()
     parent_axes = QAction("Move and rotate along the &parent's axes", window, checkable=True)
     parent_axes.setObjectName("parentAxesAction")
-    parent_axes.setIconText("Parent axes")
+    parent_axes.setIconText("Parent")
+    parent_axes.setToolTip("Move and rotate along the parent's axes instead of the body's own")
 
     def set_parent_axes(on: bool) -> None:
         view.frame_handle.local = not on
@@ -65,13 +66,13 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     step.currentIndexChanged.connect(lambda _i: setattr(view.frame_handle, "step", step.currentData()))
     step_action = bar.addWidget(step)
     actions["step"] = step
-    ik_only = [a for a in bar.actions() if a.objectName() == "ikPositionOnlyAction"]
+    ik_only = [a for a in bar.actions() if a.objectName() in ("ikPositionOnlyAction", "ikHandleAction")]
 
     def follow(tool: str) -> None:  # the buttons of the tool in use only: the bar fits a small view
         actions[tool].setChecked(True)
         for a in (parent_axes, step_action):
             a.setVisible(tool in ("move", "rotate"))
-        for a in ik_only:
+        for a in ik_only:  # the IK handle's own toggles
             a.setVisible(tool == "pose")
         bar.adjustSize()
 
