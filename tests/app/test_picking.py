@@ -118,7 +118,7 @@ def test_a_click_on_a_label_selects_its_body(win):
     tree.get_body("upper").joint.set_fixed_transform(translated(z=0.3))  # upper's label apart from the base's
     doc.load(tree)
     vp.set_all_labels(True)
-    vp.repaint()
+    vp.grabFramebuffer()  # a frame drawn, its labels with it
     rect = next(r for r, i in vp.labels.drawn_bodies if i == [1])  # upper's label
     at = rect.center().toPoint() + QPoint(int(rect.width() / 4), 0)
     assert vp.picker.frames_at(at.x(), at.y()) == [1]  # the label, not the frame origin
