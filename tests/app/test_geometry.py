@@ -14,7 +14,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 from test_joint_panel import click, type_into
-from test_picking import arm, box, pixel
+from test_picking import arm_window, box, pixel
 
 
 def cube(path, extents=(1.0, 1.0, 1.0)):
@@ -24,13 +24,7 @@ def cube(path, extents=(1.0, 1.0, 1.0)):
 
 @pytest.fixture
 def win(make_window):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.load(arm())
-    vp = w.viewport
-    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
-    vp.repaint()
-    return w
+    return arm_window(make_window)
 
 
 def drop(window, path, at: QPoint) -> bool:

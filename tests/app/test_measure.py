@@ -12,21 +12,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from test_frame_handle import key
 from test_ik_handle import pixel
-from test_picking import arm
+from test_picking import arm_window
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
 
 @pytest.fixture
 def win(make_window, qtbot):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.load(arm())
-    w.doc.set_configuration(np.array([0.3, -0.5]))
-    w.doc.undo_stack.clear()
+    w = arm_window(make_window, [0.3, -0.5])
     vp = w.viewport
-    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
-    vp.repaint()
     key(qtbot, w, Qt.Key.Key_R)
     assert vp.tool == "measure" and w.tool_actions["measure"].isChecked()
     return w

@@ -48,15 +48,22 @@ def arm() -> RigidBodyTree:
     return tree
 
 
-@pytest.fixture
-def win(make_window):
+def arm_window(make_window, q=None):
+    """A 1280×800 window showing :func:`arm` (at ``q``, no undo step) from a fixed camera."""
     w = make_window()
     w.resize(1280, 800)
     w.doc.load(arm())
-    vp = w.viewport
-    vp.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
-    vp.repaint()
+    if q is not None:
+        w.doc.set_configuration(np.array(q))
+        w.doc.undo_stack.clear()
+    w.viewport.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
+    w.viewport.repaint()
     return w
+
+
+@pytest.fixture
+def win(make_window):
+    return arm_window(make_window)
 
 
 def click(vp, p: QPoint) -> None:
