@@ -25,6 +25,7 @@ from kinetree.core.library_visuals import derived_visuals_only, refit_visuals
 
 from ..dh_colors import rgba
 from ..numbers import signed_text
+from .drag_preview import screw_motion
 from .frame_handle import FrameHandle
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
@@ -186,7 +187,7 @@ class DhFrameHandle(FrameHandle):
         doc = self.view.doc
         ro, rd = mouse_ray(self.view, x, y)
         g = {"kind": part[0], "axis": None, "start": self.pose.copy(), "drag": doc.begin_drag(),
-             "tree": doc.tree, "shown": "", "free": False}
+             "tree": doc.tree, "poses": doc.poses(), "shown": "", "free": False}
         if part[0] == "dh":
             kind, o, u = self.parts[part[1]]
             joint = doc.tree.get_body(self.body).joint
@@ -267,8 +268,11 @@ class DhFrameHandle(FrameHandle):
                 refit_visuals(before, tree)
             return body
 
+        # each DH motion moves the body and its subtree rigidly along or about the line drawn;
         # redrawn links may be on any body: then the whole tree is diffed
-        self._edit(f"Drag DH {SYMBOL[cell]} of {body}", change, None if g["refit"] else self.touched(body))
+        only = None if g["refit"] else self.touched(body)
+        self.preview(screw_motion(g["o"], g["u"], g["line"], amount),
+                     (f"Drag DH {SYMBOL[cell]} of {body}", change, only, g["drag"]))
 
     def _edit(self, text: str, change, only=None) -> None:
         try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from kinetree.core import KineTreeError
 from kinetree.core.transforms import axis_angle_rotation
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QToolTip
@@ -98,7 +97,7 @@ class FrameHandle(IkHandle):
         parent = doc.tree.parent_name(self.body)
         self._grab["parent_pose"] = (np.eye(4) if parent == doc.tree.base_name
                                      else doc.poses()[doc.tree.body_names.index(parent)])
-        self._grab["body_pose"] = doc.poses()[doc.tree.body_names.index(self.body)]
+        self._grab["poses"] = doc.poses()
         self._grab["shown"] = ""
         return True
 
@@ -167,6 +166,7 @@ class FrameHandle(IkHandle):
             self._set_amount(amount)
         finally:
             if not ongoing:
+                self.view.preview.finish()
                 self._grab = None
                 g["after"], g["index"] = self.view.doc.tree, self.view.doc.undo_stack.index()
                 self.refresh()
@@ -195,10 +195,12 @@ class FrameHandle(IkHandle):
             return body
 
         verb = "Move" if self.mode == "move" else "Rotate"
-        try:
-            self.view.doc.edit(f"{verb} frame of {body}", change, drag=g["drag"], only=self.touched(body))
-        except KineTreeError as exc:  # e.g. beyond the largest length: the last good pose stays
-            self.view.doc.message.emit(str(exc))
+        self.preview(X, (f"{verb} frame of {body}", change, self.touched(body), g["drag"]))
+
+    def preview(self, X: np.ndarray, edit: tuple) -> None:
+        """Draw the body and its subtree moved by the world motion ``X`` now; the document gets
+        ``edit`` (text, change, only, drag) soon, and at the latest when the drag ends."""
+        self.view.preview.show(self.body, self._grab["poses"], X, edit)
 
     def touched(self, body: str) -> tuple[str, str]:
         """What moving ``body``'s joint can change: it, and its parent (a link drawn to it)."""
@@ -210,6 +212,7 @@ class FrameHandle(IkHandle):
         if g is None:
             return False
         original = g["tree"]
+        self.view.preview.drop()
         if self.view.doc.tree is not original:
             self.view.doc.edit("Cancel", lambda _tree: original, drag=g["drag"])
         self._grab = None
@@ -223,6 +226,7 @@ class FrameHandle(IkHandle):
             g = self._grab
             if not self.typed.text:
                 QToolTip.hideText()
+            self.view.preview.finish()
             self._grab = None
             g["after"], g["index"] = self.view.doc.tree, self.view.doc.undo_stack.index()
             self._last = g if self.amount_kind(g) else None

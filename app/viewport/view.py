@@ -16,6 +16,7 @@ from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
 from .dh_handle import DhFrameHandle
+from .drag_preview import DragPreview
 from .ik_handle import IkHandle
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
@@ -100,6 +101,7 @@ class RobotViewport(gl.GLViewWidget):
         self.tool = "pose"  # Q: the IK handle moves the joints; W / E: move / rotate the frame
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
         self.frame_handle = DhFrameHandle(self)  # drag the selected body's frame: its joint transform
+        self.preview = DragPreview(self)  # a frame drag's poses, drawn before the document has them
         self.picker = Picker(self)  # click or hover: the body under the cursor
         self.measure = MeasureTool(self)  # R: distance and angle between two picked frames or points
         self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
@@ -409,8 +411,12 @@ class RobotViewport(gl.GLViewWidget):
             self._on_configuration_changed()
         self._reset = False
 
+    def redraw(self) -> None:
+        """Draw the document's poses again (or a frame drag's preview of them)."""
+        self._on_configuration_changed()
+
     def _on_configuration_changed(self, interacting: bool = True) -> None:
-        poses = self.doc.poses()
+        poses = self.preview.poses(self.doc.poses())
         self._poses = poses
         n = len(poses)
         o = poses[:, :3, 3]
@@ -445,7 +451,7 @@ class RobotViewport(gl.GLViewWidget):
         self._place_collisions()
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
         self._update_selection()
-        if interacting:
+        if interacting or self.preview.active:
             self._interacting()
         else:
             self.set_full_detail()
