@@ -96,6 +96,7 @@ class RobotDocument(QObject):
     treeChanged = Signal(object)  # a TreeChange
     configurationChanged = Signal()
     selectionChanged = Signal(object)  # body name or None
+    visualSelectionChanged = Signal(object)  # index of the selected body's visual being edited, or None
     pathChanged = Signal(object)
     modifiedChanged = Signal(bool)
     message = Signal(str)  # a one-line status message for the user
@@ -108,6 +109,7 @@ class RobotDocument(QObject):
         self.undo_stack.setUndoLimit(history_limit(self._tree))
         self._q = self._tree.home_configuration()
         self._selection: str | None = None
+        self._visual: int | None = None
         self._path: Path | None = None
         self._name: str | None = None  # what it was opened from, for the title when it has no path
         self._identity: FileIdentity | None = None  # the file at ``path`` as last read or written
@@ -133,6 +135,11 @@ class RobotDocument(QObject):
     @property
     def selection(self) -> str | None:
         return self._selection
+
+    @property
+    def selected_visual(self) -> int | None:
+        """The selected body's visual the move/rotate handles act on (None: its frame)."""
+        return self._visual
 
     @property
     def path(self) -> Path | None:
@@ -209,6 +216,7 @@ class RobotDocument(QObject):
         self._tree = tree
         self._q = configuration if configuration is not None else tree.home_configuration()
         self._selection = None
+        self.select_visual(None)
         self._path = Path(path) if path else None
         self._name = name
         self.undo_stack.setClean()
@@ -263,9 +271,20 @@ class RobotDocument(QObject):
     def select(self, name: str | None) -> None:
         if name is not None and name not in self._tree.body_names and name != self._tree.base_name:
             name = None
+        self.select_visual(None)  # a body picked again: its frame, not a visual
         if name != self._selection:
             self._selection = name
             self.selectionChanged.emit(name)
+
+    def select_visual(self, index: int | None) -> None:
+        """Make the selected body's visual ``index`` what the move/rotate handles act on."""
+        body = self._selection
+        shapes = self._tree.get_body(body).visuals if body is not None else ()
+        if index is not None and not 0 <= index < len(shapes):
+            index = None
+        if index != self._visual:
+            self._visual = index
+            self.visualSelectionChanged.emit(index)
 
     # --- edits -------------------------------------------------------------------------------
     def edit(self, text: str, change: Callable[[RigidBodyTree], str | None | object],
@@ -368,6 +387,8 @@ class RobotDocument(QObject):
         self._q = q.copy()
         changed = selection != self._selection
         self._selection = selection  # before treeChanged: views read it while refreshing
+        if changed or (self._visual is not None and self._visual >= len(tree.get_body(selection).visuals)):
+            self.select_visual(None)
         self.treeChanged.emit(change)
         if moved:
             self.configurationChanged.emit()

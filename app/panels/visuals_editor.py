@@ -102,6 +102,10 @@ class VisualsEditor(QGroupBox):
         self.visual_list.setObjectName(f"{w}List")
         self.visual_list.setMaximumHeight(96)
         self.visual_list.currentRowChanged.connect(self._visual_row_changed)
+        if mode == "visuals":  # a row clicked: the viewport's move/rotate handles act on that visual
+            self.visual_list.setToolTip("Click a visual to move, turn or scale it in the viewport (W, E)")
+            self.visual_list.itemPressed.connect(lambda item: panel.doc.select_visual(self.visual_list.row(item)))
+            panel.doc.visualSelectionChanged.connect(self._visual_selected)
         vlay.addWidget(self.visual_list)
         row = QHBoxLayout()
         self.add_visual_buttons: dict[str, QPushButton] = {}
@@ -281,6 +285,18 @@ class VisualsEditor(QGroupBox):
     def _visual_row_changed(self, row: int) -> None:
         self.visual_index = row
         self.show_visual()
+        if self.mode == "visuals":
+            self.panel.doc.select_visual(row)
+
+    def _visual_selected(self, index: int | None) -> None:
+        """The document's selected visual is the list's selected row (none: no row highlighted)."""
+        with signals_blocked(self.visual_list):
+            if index is None:
+                self.visual_list.clearSelection()
+            elif index < self.visual_list.count():
+                self.visual_list.setCurrentRow(index)
+                self.visual_index = index
+        self.show_visual()
 
     # --- refresh -----------------------------------------------------------------------------
     def clear(self) -> None:
@@ -304,6 +320,8 @@ class VisualsEditor(QGroupBox):
                 self.visual_list.addItem(visual_label(i, v))
                 self.visual_list.item(i).setToolTip(f"{v.kind} {'  '.join(short_text(s, 4) for s in v.size)}")
             self.visual_list.setCurrentRow(self.visual_index)
+            if self.mode == "visuals" and self.panel.doc.selected_visual != self.visual_index:
+                self.visual_list.clearSelection()  # highlighted only while the handles act on it
         self.show_visual()
 
     def show_visual(self) -> None:

@@ -26,9 +26,9 @@ from kinetree.core.library_visuals import derived_visuals_only, refit_visuals
 from ..dh_colors import rgba
 from ..numbers import signed_text
 from .drag_preview import screw_motion
-from .frame_handle import FrameHandle
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
+from .visual_handle import VisualFrameHandle
 
 #: The DH row's cells a drag edits, in DHRow's order (a, alpha, d, theta).
 CELLS = ("a", "alpha", "d", "theta")
@@ -54,7 +54,7 @@ def _plane_hit(o: np.ndarray, n: np.ndarray, ro: np.ndarray, rd: np.ndarray) -> 
     return ro + float((o - ro) @ n) / den * rd
 
 
-class DhFrameHandle(FrameHandle):
+class DhFrameHandle(VisualFrameHandle):
     """The frame handle, with DH motions for DH-defined bodies and the joint axis arrow."""
 
     def __init__(self, view) -> None:
@@ -79,7 +79,7 @@ class DhFrameHandle(FrameHandle):
 
     def _find_parts(self) -> None:
         self.parts, self.axis_part = {}, None
-        if self.body is None:
+        if self.body is None or self.visual is not None:  # a visual: its own handle, no DH motions
             return
         tree, poses = self.view.doc.tree, self.view.doc.poses()
         joint = tree.get_body(self.body).joint

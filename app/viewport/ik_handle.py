@@ -226,7 +226,7 @@ class IkHandle:
         g = self._grab
         T0 = g["start"]
         p0 = T0[:3, 3]
-        if g["kind"] == "axis":
+        if g["kind"] in ("axis", "scale"):  # scale: along the arrow, as a move
             a = T0[:3, g["axis"]]
             b, w0 = float(a @ d), p0 - o
             denom = 1.0 - b * b
