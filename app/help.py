@@ -7,9 +7,11 @@ from __future__ import annotations
 import html
 import platform
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from kinetree import resources
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
 
@@ -25,6 +27,9 @@ GETTING_STARTED = """
 drawn as a cylinder from its parent; the new body is selected, so the next one goes under it.</li>
 <li>The arrow beside <b>Add child</b> ▸ <b>Fixed joint</b>: the tool point.</li>
 </ol>
+<p><img src="{shots}/getting_started_1.png" width="340"> <img src="{shots}/getting_started_2.png" width="340"><br>
+After step 3 (the new body3 selected) and after step 4, body2 selected and <b>W</b> pressed: its
+frame's arrows, and the joint axis (orange) to re-orient.</p>
 <p>Then shape it in the viewport: click a body to select it, press <b>W</b> and drag an arrow to
 move its frame (10 mm steps; Ctrl: freely), <b>E</b> and drag a ring to turn it (15° steps),
 <b>Q</b> and drag to move the joints by inverse kinematics. The links follow. <b>Esc</b> puts a
@@ -33,6 +38,12 @@ panel reads the end effector's pose.</p>
 <p>Or start from a library robot (File ▸ New from library), a URDF, or a DH table typed into the
 DH table panel.</p>
 """
+
+def getting_started_html() -> str:
+    """The tutorial, its screenshots from the installed resources."""
+    shots = Path(resources.__file__).parent / "screenshots"
+    return GETTING_STARTED.replace("{shots}", QUrl.fromLocalFile(str(shots)).toString())
+
 
 #: The libraries a KineTree install brings, with their licences (as their projects state them).
 LIBRARIES = (("numpy", "BSD-3-Clause"), ("PySide6-Essentials", "LGPL-3.0"), ("pyqtgraph", "MIT"),
@@ -106,7 +117,7 @@ def install_help(window: MainWindow) -> dict[str, QAction]:
     menu = window.menuBar().addMenu("&Help")
     actions = {}
     for key, text, make, shortcut in (
-            ("start", "&Getting started", lambda: GETTING_STARTED, QKeySequence.StandardKey.HelpContents),
+            ("start", "&Getting started", getting_started_html, QKeySequence.StandardKey.HelpContents),
             ("keys", "&Keyboard shortcuts", lambda: shortcuts_html(window), None),
             ("about", "&About KineTree", about_html, None)):
         a = QAction(text, window)

@@ -3,7 +3,10 @@ the shortcuts list names the viewport tools' keys, and an empty robot shows a hi
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import re
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QImage, QPixmap, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialog, QLabel, QTextBrowser
 
@@ -21,6 +24,12 @@ def test_help_menu_entries_open_and_esc_closes_them(window, qtbot):
     start = open_help(window, qtbot, "start")
     text = start.findChild(QTextBrowser).toPlainText()
     assert "Ctrl+Shift+A" in text and "Fixed joint" in text
+    browser = start.findChild(QTextBrowser)
+    images = re.findall(r'<img src="([^"]+)"', browser.toHtml())
+    assert len(images) == 2  # the screenshots load: each a real picture of the arm
+    for src in images:
+        image = browser.document().resource(QTextDocument.ResourceType.ImageResource, QUrl(src))
+        assert isinstance(image, QImage | QPixmap) and image.width() >= 300
     QTest.keyClick(start, Qt.Key.Key_Escape)
     assert not start.isVisible()
     keys = open_help(window, qtbot, "keys").findChild(QTextBrowser).toPlainText()
