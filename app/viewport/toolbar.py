@@ -36,6 +36,7 @@ class ViewportToolbar(QToolBar):
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.setStyleSheet(STYLE)
         self.groups: dict[str, QActionGroup] = {}
+        self._tidying = False
         self.move(MARGIN, MARGIN)
         self.hide()  # until a tool is added
 
@@ -50,9 +51,33 @@ class ViewportToolbar(QToolBar):
                 self.groups[group].setExclusive(exclusive)
             self.groups[group].addAction(action)
         self.addAction(action)
-        self.adjustSize()
         self.show()
         return self.widgetForAction(action)
+
+    def actionEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().actionEvent(event)  # an action added, removed, shown or hidden (with its tool)
+        if not self._tidying:
+            self._tidying = True
+            try:
+                self._tidy()
+            finally:
+                self._tidying = False
+
+    def _tidy(self) -> None:
+        """A separator shows only between two groups that each show a button (the IK toggles
+        hide outside the pose tool: no stray bar before the tools)."""
+        before, pending = False, None
+        for a in self.actions():
+            if a.isSeparator():
+                a.setVisible(False)
+                if before:
+                    pending = a
+            elif a.isVisible():
+                if pending is not None:
+                    pending.setVisible(True)
+                    pending = None
+                before = True
+        self.adjustSize()
 
 
 def install_ik_tools(window: MainWindow, menu) -> None:

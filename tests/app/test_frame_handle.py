@@ -156,6 +156,22 @@ def test_the_viewport_tool_bar_switches_tools_and_sets_the_step(win, qtbot):
     assert vp.tool == "pose" and not step.isVisible() and win.tool_actions["pose"].isChecked()
 
 
+def shown(bar) -> list[str]:
+    """The tool bar's visible buttons and separators ("|"), left to right."""
+    items = [(bar.widgetForAction(a).x(), "|" if a.isSeparator() else a.iconText())
+             for a in bar.actions() if bar.widgetForAction(a) is not None and bar.widgetForAction(a).isVisible()]
+    return [t for _, t in sorted(items)]
+
+
+def test_the_tool_bar_shows_no_separator_at_an_end(win, qtbot):
+    bar = win.viewport.toolbar
+    for tool in ("move", "rotate", "measure", "pose"):
+        QTest.mouseClick(bar.widgetForAction(win.tool_actions[tool]), LEFT, NONE)
+        texts = shown(bar)
+        assert texts[0] != "|" and texts[-1] != "|" and "||" not in "".join(texts), (tool, texts)
+    assert "IK" in shown(bar)  # the pose tool's toggles, after a separator
+
+
 @pytest.mark.parametrize("ortho", [True, False])
 def test_the_arrows_keep_their_length_on_screen_whatever_the_zoom(win, qtbot, ortho):
     vp = win.viewport
