@@ -74,7 +74,8 @@ def matrix_html(M: np.ndarray | None, texts: list[str] | None = None) -> str:
     """A 4×4 as an HTML table: ``texts`` (16 strings) or ``M``'s values, or empty cells."""
     if texts is None:
         texts = ["" for _ in range(16)] if M is None else [fixed_text(v, 4) for v in M.reshape(-1)]
-    cells = "".join("<tr>" + "".join(f"<td align='right' width='90'>{html.escape(texts[4 * r + c])}</td>"
+    cells = "".join("<tr>" + "".join(f"<td align='right' width='90'>"
+                                     f"{html.escape(texts[4 * r + c]) or '&nbsp;<br/>&nbsp;'}</td>"
                                      for c in range(4)) + "</tr>" for r in range(4))
     return f"<table border='1' cellspacing='0' cellpadding='6'>{cells}</table>"
 
