@@ -196,7 +196,13 @@ def test_a_sheet_mixes_kinds_and_links_at_nice_angles_reproducibly(window, qtbot
 def test_export_sheet_keeps_each_exercise_on_one_page_with_figure_name_date_and_key(window, qtbot, tmp_path,
                                                                                    monkeypatch):
     panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
+    window.viewport.set_view("top")
+    camera, ortho = window.viewport.cameraParams(), window.viewport.camera.ortho
+    t0 = time.perf_counter()
     data = export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "sheet.pdf", 6)
+    print(f"sheet of 6 exported in {time.perf_counter() - t0:.2f} s, {len(data)} bytes")
+    assert window.viewport.cameraParams() == camera and window.viewport.camera.ortho == ortho  # view restored
+    assert not window.teach.show_all  # the figure's DH frames were the figure's only
     layout = panel.last_sheet
     assert data.startswith(b"%PDF") and pdf_pages(data) == len(layout.pages) >= 3
     assert b"/Subtype /Image" in data  # the figure of the robot
