@@ -28,7 +28,7 @@ import numpy as np
 import sympy as sp
 from kinetree.core import KineTreeError
 
-from .numbers import DEGREES, RADIANS, Quantity, read_number
+from .numbers import RADIANS, Quantity, read_number
 
 MAX_LENGTH = 200
 MAX_DEPTH = 30
@@ -217,7 +217,3 @@ def equivalent(typed: sp.Expr, expected: sp.Expr, tolerance: float = 1e-9, point
         if not abs(a - b) <= tolerance * (1 + abs(b)):
             return False
     return True
-
-
-def angle_quantity(radians: bool) -> Quantity:
-    return RADIANS if radians else DEGREES

@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy as sp
 from kinetree.core import KineTreeError, RigidBodyTree
 
-from .answers import AnswerError, angle_quantity, equivalent, parse_expression, read_value, symbol_names
-from .numbers import METRES, PLAIN, Quantity, short_text
+from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, short_text
 from .viewport.dh_overlay import DHChain, sub
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+# sympy (answers, symbolic A_i, exact forms) is imported when first needed: the window starts
+# without it (it took seconds of a loaded machine's start-up)
 
 KINDS = {"pose": "the end pose T_n^0", "link": "one link's A_i", "row": "one DH row",
          "symbolic": "A_i in symbols"}
@@ -109,8 +114,8 @@ def nice_configuration(tree: RigidBodyTree, chain: DHChain, base_q: np.ndarray, 
 random_configuration = nice_configuration  # the older name
 
 
-def symbolic_link(tree: RigidBodyTree, chain: DHChain, link: int) -> sp.Matrix:
-    """A_link of ``chain`` in the lecture's symbols; refused when the chain has no DH rows of
+def symbolic_link(tree: RigidBodyTree, chain: DHChain, link: int):
+    """A_link of ``chain`` in the lecture's symbols (a ``SymbolicFK``); refused when the chain has no DH rows of
     its own (a computed table has no symbols a student could know)."""
     from kinetree.core.symbolic import symbolic_model
 
@@ -198,7 +203,7 @@ def entry_quantity(kind: str, k: int, radians: bool = False) -> Quantity:
     """What answer entry ``k`` is, in the units shown: a row's α, θ an angle (degrees, or
     radians in radians mode), a, d and a matrix's translation in metres, the rest plain."""
     if kind == "row":
-        return angle_quantity(radians) if is_angle(kind, k) else METRES
+        return (RADIANS if radians else DEGREES) if is_angle(kind, k) else METRES
     return METRES if k % 4 == 3 and k < 12 else PLAIN
 
 
@@ -215,6 +220,10 @@ def entry_name(ex: Exercise, k: int) -> str:
 def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool = False) -> tuple[bool, str]:
     """Whether the typed ``text`` answers entry ``k`` (within ``tolerance`` in the shown unit;
     a row's angles modulo a full turn; a symbolic entry by equivalence), and why not."""
+    import sympy as sp
+
+    from .answers import AnswerError, equivalent, parse_expression, read_value, symbol_names
+
     what = entry_name(ex, k)
     try:
         if ex.kind == "symbolic":
@@ -240,15 +249,18 @@ def value_text(v: float, quantity: Quantity = PLAIN) -> str:
     if quantity.kind == "angle":
         if quantity.unit == "deg":
             return (short_text(round(v), 6) if abs(v - round(v)) < 1e-9 else short_text(v, 4)) + "°"
-        return _exact(v, [sp.pi]) or short_text(v, 4)
+        return _exact(v, ["pi"]) or short_text(v, 4)
     if quantity.kind == "plain":
-        return _exact(v, [sp.sqrt(2), sp.sqrt(3), sp.sqrt(6)]) or short_text(v, 4)
+        return _exact(v, ["sqrt2", "sqrt3", "sqrt6"]) or short_text(v, 4)
     return short_text(v, 4)
 
 
-def _exact(v: float, constants: list[sp.Expr]) -> str | None:
+def _exact(v: float, constants: list[str]) -> str | None:
     """A short exact form of ``v`` from small fractions of ``constants``, or None."""
-    for c in [sp.Integer(1), *constants]:
+    import sympy as sp
+
+    known = {"pi": sp.pi, "sqrt2": sp.sqrt(2), "sqrt3": sp.sqrt(3), "sqrt6": sp.sqrt(6)}
+    for c in [sp.Integer(1), *(known[k] for k in constants)]:
         r = sp.Rational(v / float(c)).limit_denominator(24)
         if r != 0 and abs(float(r * c) - v) < 1e-12:
             e = r * c
