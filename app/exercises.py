@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
 
-from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, short_text
+from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, read_number, short_text
 from .viewport.dh_overlay import DHChain, sub
 
 if TYPE_CHECKING:
@@ -128,9 +128,14 @@ def symbolic_link(tree: RigidBodyTree, chain: DHChain, link: int):
 
 
 def available_kinds(tree: RigidBodyTree, chain: DHChain) -> list[str]:
-    """The kinds that can be asked about ``chain`` (``"symbolic"`` needs stored DH rows)."""
+    """The kinds that can be asked about ``chain``: ``"symbolic"`` only where the robot's
+    symbolic A₁ is this table's (stored DH rows, the same convention)."""
     kinds = ["pose", "link", "row"]
-    if not chain.extracted:
+    if chain.count and not chain.extracted:
+        try:
+            make_exercise(tree, chain, "symbolic", 1, 0)
+        except KineTreeError:
+            return kinds
         kinds.append("symbolic")
     return kinds
 
@@ -220,19 +225,25 @@ def entry_name(ex: Exercise, k: int) -> str:
 def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool = False) -> tuple[bool, str]:
     """Whether the typed ``text`` answers entry ``k`` (within ``tolerance`` in the shown unit;
     a row's angles modulo a full turn; a symbolic entry by equivalence), and why not."""
-    import sympy as sp
-
-    from .answers import AnswerError, equivalent, parse_expression, read_value, symbol_names
-
     what = entry_name(ex, k)
+    quantity = entry_quantity(ex.kind, k, radians)
     try:
         if ex.kind == "symbolic":
+            import sympy as sp
+
+            from .answers import equivalent, parse_expression, symbol_names
+
             expected = ex.expression[k]
             names = symbol_names(sp.Matrix([*ex.expression, *ex.symbols]))
             typed, _ = parse_expression(text, what, names, radians=True)
             return (True, "") if equivalent(typed, expected) else (False, "not equal to the expected expression")
-        typed = read_value(text, what, entry_quantity(ex.kind, k, radians), radians)
-    except (AnswerError, KineTreeError) as exc:
+        try:  # a number, pi arithmetic, a unit: the number parser, no sympy needed
+            typed = read_number(text, what, quantity).value
+        except KineTreeError:
+            from .answers import read_value
+
+            typed = read_value(text, what, quantity, radians)
+    except KineTreeError as exc:
         return False, str(exc)
     diff = typed - shown_answer(ex, radians)[k]
     if is_angle(ex.kind, k):
