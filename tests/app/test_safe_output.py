@@ -45,8 +45,7 @@ def test_nothing_written_is_an_error_and_a_symlink_stays_a_link(tmp_path):
 
 
 def test_a_failed_exercise_sheet_keeps_the_old_one(window, qtbot, tmp_path, monkeypatch):
-    from kinetree.app.panels.exercise import write_sheet
-    from PySide6.QtGui import QTextDocument
+    from kinetree.app.exercise_sheet import SheetLayout, write_sheet
 
     window.doc.open("two_link_planar")
     window.exercise_dock.show()
@@ -54,17 +53,17 @@ def test_a_failed_exercise_sheet_keeps_the_old_one(window, qtbot, tmp_path, monk
     sheet = window.exercise.sheet_exercises(2)
     path = tmp_path / "sheet.pdf"
     path.write_bytes(b"%PDF the old sheet")
-    real = QTextDocument.print_
+    real = SheetLayout.draw
 
-    def print_then_fail(self, device):
-        real(self, device)
+    def draw_then_fail(self, writer):
+        real(self, writer)
         raise OSError("disk full")
 
-    monkeypatch.setattr(QTextDocument, "print_", print_then_fail)
+    monkeypatch.setattr(SheetLayout, "draw", draw_then_fail)
     with pytest.raises(OSError, match="disk full"):
         write_sheet(sheet, str(path), "two_link_planar")
     assert path.read_bytes() == b"%PDF the old sheet" and os.listdir(tmp_path) == ["sheet.pdf"]
-    monkeypatch.setattr(QTextDocument, "print_", real)
+    monkeypatch.setattr(SheetLayout, "draw", real)
     write_sheet(sheet, str(path), "two_link_planar")
     assert path.read_bytes().startswith(b"%PDF-") and os.listdir(tmp_path) == ["sheet.pdf"]
 

@@ -1,0 +1,219 @@
+"""Reading a student's answer: a number, an expression with sin/cos/tan/sqrt/atan2, or a symbolic
+expression in the lecture's notation (``c1*a2``, ``a1*cos(q1)``, ``c1*c2 - s1*s2``). No Qt here.
+
+Plain numbers, ``pi`` arithmetic and unit suffixes go through the project's one number parser
+(:func:`~kinetree.app.numbers.read_number`). Anything more is parsed with Python's :mod:`ast`
+(parsing only, nothing is ever evaluated as code) and walked under a strict allow-list: number
+literals, names from an allow-list, ``+ - * / **``, unary signs and calls of ``sin``, ``cos``,
+``tan``, ``sqrt``, ``atan2`` (and ``deg``/``rad`` for a unit inside: ``cos(30°)``). The sympy
+value is built here node by node. Bounded: :data:`MAX_LENGTH` characters, :data:`MAX_DEPTH`
+nesting, an exponent at most :data:`MAX_EXPONENT` in size (``9**9**9`` is refused at once).
+
+Angles follow the answer mode: in degrees mode a bare number is degrees and a value holding
+``pi`` (or ``atan2``, or ``rad``) is radians, as in every angle field; the arguments of
+sin/cos/tan follow the same rule (``cos(60)`` = ``cos(pi/3)`` = ``cos(60°)`` in degrees mode).
+In radians mode a bare number is radians.
+
+Symbolic answers are compared with the expected expression at random values of every symbol
+(:func:`equivalent`): exact enough for trigonometric identities, and never a slow simplify.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+
+import numpy as np
+import sympy as sp
+from kinetree.core import KineTreeError
+
+from .numbers import RADIANS, Quantity, read_number
+
+MAX_LENGTH = 200
+MAX_DEPTH = 30
+MAX_EXPONENT = 16
+FUNCTIONS = {"sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "sqrt": sp.sqrt, "atan2": sp.atan2}
+_TRIG = ("sin", "cos", "tan")
+_ALIASES = str.maketrans({"−": "-", "·": "*", "×": "*", "^": "^", "π": " pi ", "θ": "theta", "α": "alpha"})
+_UNIT_IN = re.compile(r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(°|deg\b|rad\b)")
+_SHORTHAND = re.compile(r"^([cs])(\d+)$")  # c1 = cos(q1), s12 = sin(q1 + q2)
+
+
+class AnswerError(KineTreeError):
+    """A typed answer that is not an allowed expression (the message names the entry)."""
+
+
+class _Walker:
+    """Builds the sympy value of an allowed :mod:`ast` tree; each node gives (value, is_radians)."""
+
+    def __init__(self, what: str, text: str, names: dict[str, sp.Expr], radians: bool) -> None:
+        self.what, self.text, self.names, self.radians = what, text, names, radians
+
+    def fail(self, why: str) -> AnswerError:
+        return AnswerError(f"{self.what}: {self.text.strip()[:60]!r} is not an allowed answer ({why})")
+
+    def walk(self, node: ast.AST, depth: int = 0) -> tuple[sp.Expr, bool]:
+        if depth > MAX_DEPTH:
+            raise self.fail(f"nested deeper than {MAX_DEPTH}")
+        if isinstance(node, ast.Expression):
+            return self.walk(node.body, depth + 1)
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise self.fail(f"{type(v).__name__} literal")
+            if isinstance(v, int):
+                return sp.Integer(v), False
+            if not math.isfinite(v):
+                raise self.fail("not finite")
+            return sp.Rational(repr(v)) if "e" not in repr(v) else sp.Float(v), False
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            v, r = self.walk(node.operand, depth + 1)
+            return (-v if isinstance(node.op, ast.USub) else v), r
+        if isinstance(node, ast.BinOp):
+            return self.binop(node, depth)
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        kind = {ast.Attribute: "attribute access", ast.Subscript: "indexing", ast.Lambda: "lambda",
+                ast.Compare: "comparison", ast.BoolOp: "logic"}.get(type(node), type(node).__name__)
+        raise self.fail(f"{kind} is not allowed")
+
+    def name(self, name: str) -> tuple[sp.Expr, bool]:
+        if name.startswith("_"):
+            raise self.fail(f"name {name!r} is not allowed")
+        if name in ("pi", "PI", "Pi"):
+            return sp.pi, True
+        if name in self.names:
+            return self.names[name], True
+        if name in FUNCTIONS:
+            raise self.fail(f"{name} needs an argument: {name}(…)")
+        allowed = ", ".join(sorted(self.names)) if self.names else "no symbols here, a number is needed"
+        raise self.fail(f"unknown name {name!r}; allowed: pi, sin, cos, tan, sqrt, atan2; {allowed}"[:200])
+
+    def binop(self, node: ast.BinOp, depth: int) -> tuple[sp.Expr, bool]:
+        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+        op = ops.get(type(node.op))
+        if op is None:
+            raise self.fail(f"operator {type(node.op).__name__} is not allowed (only + - * / **)")
+        a, ra = self.walk(node.left, depth + 1)
+        if op == "**":
+            b, _ = self.walk(node.right, depth + 1)
+            if b.free_symbols or not b.is_real or abs(float(b)) > MAX_EXPONENT:
+                raise self.fail(f"an exponent must be a number of at most {MAX_EXPONENT}")
+            if not a.free_symbols and a != 0 and abs(float(b)) * abs(float(sp.log(abs(a), 10).evalf(8))) > 300:
+                raise self.fail("the result is too large")  # (9**16)**16…: bounded before it is built
+            return a ** b, ra
+        b, rb = self.walk(node.right, depth + 1)
+        if op == "/" and b == 0:
+            raise self.fail("division by zero")
+        value = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
+        return value, ra or rb
+
+    def call(self, node: ast.Call, depth: int) -> tuple[sp.Expr, bool]:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in (*FUNCTIONS, "deg_", "rad_") or node.keywords:
+            raise self.fail(f"only {', '.join(FUNCTIONS)} may be called")
+        count = 2 if name == "atan2" else 1
+        if len(node.args) != count or any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.fail(f"{name} takes {count} argument{'s' if count > 1 else ''}")
+        args = [self.walk(a, depth + 1) for a in node.args]
+        if name == "deg_":
+            return args[0][0] * sp.pi / 180, True
+        if name == "rad_":
+            return args[0][0], True
+        if name in _TRIG:
+            v, r = args[0]
+            return FUNCTIONS[name](v if r or self.radians else v * sp.pi / 180), False
+        if name == "atan2":
+            return sp.atan2(args[0][0], args[1][0]), True
+        return sp.sqrt(args[0][0]), args[0][1]
+
+
+def parse_expression(text: str, what: str = "answer", names: dict[str, sp.Expr] | None = None,
+                     radians: bool = False) -> tuple[sp.Expr, bool]:
+    """The sympy value of ``text`` and whether it is in radians (holds pi, atan2, a unit or a
+    symbol); ``names`` the symbols allowed besides ``pi`` (none: a number is needed)."""
+    if len(text) > MAX_LENGTH:
+        raise AnswerError(f"{what}: {len(text)} characters is too long for an answer (at most {MAX_LENGTH})")
+    if not text.strip():
+        raise AnswerError(f"{what}: empty, an answer is needed")
+    src = _UNIT_IN.sub(lambda m: f"{'deg_' if m.group(2) in ('°', 'deg') else 'rad_'}({m.group(1)})",
+                       text.translate(_ALIASES).replace("^", "**"))
+    try:
+        tree = ast.parse(src.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a number or an expression") from None
+    value, rad = _Walker(what, text, names or {}, radians).walk(tree)
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not finite")
+    return value, rad
+
+
+def read_value(text: str, what: str, quantity: Quantity, radians: bool = False) -> float:
+    """A typed number in the shown unit of ``quantity`` (angles: radians in radians mode).
+
+    ``pi`` arithmetic and units via :func:`read_number`; sin/cos/tan/sqrt/atan2 via
+    :func:`parse_expression`."""
+    field = RADIANS if quantity.kind == "angle" and radians else quantity
+    try:
+        return read_number(text, what, field).value
+    except KineTreeError as first:
+        if not re.search(r"[A-Za-z_(]|\*\*|\^|°", text.replace("pi", "")):
+            raise AnswerError(str(first)) from None  # nothing beyond a number: its message
+    value, rad = parse_expression(text, what, None, radians)
+    try:
+        v = complex(value.evalf(30))
+    except (TypeError, ValueError):
+        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a number") from None
+    if abs(v.imag) > 1e-12 or not math.isfinite(v.real):
+        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a real number")
+    x = v.real
+    if quantity.kind == "angle" and not radians and rad:
+        x = math.degrees(x)
+    return x
+
+
+def symbol_names(expected: sp.Expr | sp.MatrixBase) -> dict[str, sp.Expr]:
+    """The names a student may type for the symbols of ``expected``: each symbol's own name
+    (``q1``, ``a2``, ``d3``), ``theta1`` for ``q1``, and the lecture's ``c1``, ``s1``, ``c12``
+    (cos(q1 + q2)) for every revolute variable."""
+    out: dict[str, sp.Expr] = {}
+    angles: dict[str, sp.Symbol] = {}
+    for s in sorted(expected.free_symbols, key=lambda s: s.name):
+        out[s.name] = s
+        m = re.fullmatch(r"(?:q|theta)(\d+)", s.name)
+        if m:
+            angles[m.group(1)] = s
+            out[f"theta{m.group(1)}"] = out[f"q{m.group(1)}"] = s
+    for k, s in angles.items():
+        out[f"c{k}"], out[f"s{k}"] = sp.cos(s), sp.sin(s)
+    keys = sorted(angles)
+    if all(len(k) == 1 for k in keys):  # c12, c123: sums of one-digit indices
+        for i in range(len(keys)):
+            for j in range(i + 1, len(keys)):
+                total = sum(angles[k] for k in keys[i:j + 1])
+                idx = "".join(keys[i:j + 1])
+                out[f"c{idx}"], out[f"s{idx}"] = sp.cos(total), sp.sin(total)
+                pair = keys[i] + keys[j]
+                both = angles[keys[i]] + angles[keys[j]]
+                out.setdefault(f"c{pair}", sp.cos(both))
+                out.setdefault(f"s{pair}", sp.sin(both))
+    return out
+
+
+def equivalent(typed: sp.Expr, expected: sp.Expr, tolerance: float = 1e-9, points: int = 6, seed: int = 0) -> bool:
+    """Whether two expressions agree at ``points`` random values of their symbols (each in
+    −3…3), within ``tolerance`` relative to the size of the expected value."""
+    symbols = sorted(typed.free_symbols | expected.free_symbols, key=lambda s: s.name)
+    rng = np.random.default_rng(seed)
+    for _ in range(points):
+        at = {s: sp.Float(x) for s, x in zip(symbols, rng.uniform(-3, 3, len(symbols)))}
+        try:
+            a, b = complex(typed.evalf(20, subs=at)), complex(expected.evalf(20, subs=at))
+        except (TypeError, ValueError):
+            return False
+        if not abs(a - b) <= tolerance * (1 + abs(b)):
+            return False
+    return True

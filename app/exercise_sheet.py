@@ -1,0 +1,227 @@
+"""The printed exercise sheet (Exercise dock ▸ Export sheet…): a PDF with a header (the robot's
+display name, name and date lines, a figure of the robot with its DH frames), the exercises,
+never one split across a page break, and from a new page the answer key.
+
+Each exercise is laid out as its own block and measured; :func:`paginate` starts a new page
+when the next block does not fit the rest of the page (a block taller than a page gets a page
+of its own, scaled down to fit).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import QMarginsF, QPointF, QRectF
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+
+from .exercises import Exercise, answer_texts, entry_quantity, value_text
+from .numbers import fixed_text, short_text
+from .viewport.dh_overlay import SYMBOL
+
+HEADERS = ["joint", "a (m)", "α (°)", "d (m)", "θ (°)"]
+GAP = 0.03  # space between blocks, a fraction of the page height
+
+
+def variable_text(k: int, offset: float, flip: bool, degrees: bool) -> str:
+    """The variable's cell: ``q2``, ``q2 + 90`` (an offset, shown unit), ``−q2`` (a flipped axis)."""
+    import math
+
+    sign = "−" if flip else ""
+    if not offset:
+        return f"{sign}q{k}"
+    o = math.degrees(offset) if degrees else offset
+    return f"{sign}(q{k} {'+' if o >= 0 else '−'} {short_text(abs(o), 6)})"
+
+
+def table_rows(ex: Exercise) -> list[list[str]]:
+    """The exercise's copy of the DH table: per link the joint, a (m), α (°), d (m), θ (°), the
+    variable as ``q_k`` (+ offset); the hidden row (``"row"``) as ``?``; the asked link's lengths
+    as symbols for ``"symbolic"`` (its values are not asked, but the answer is in symbols)."""
+    import math
+
+    rows = []
+    for k, link in enumerate(ex.chain.links, start=1):
+        if ex.kind == "row" and k == ex.link:
+            rows.append([link.joint_name or f"q{k}", "?", "?", "?", "?"])
+            continue
+        a, d = short_text(link.a, 6), short_text(link.d, 6)
+        alpha, theta = short_text(math.degrees(link.alpha), 6), short_text(math.degrees(link.theta), 6)
+        if link.joint == "R":
+            theta = variable_text(k, link.offset, link.flip, True)
+        else:
+            d = variable_text(k, link.offset, link.flip, False)
+        rows.append([link.joint_name or f"q{k}", a, alpha, d, theta])
+    return rows
+
+
+def joint_values_text(ex: Exercise, radians: bool = False) -> str:
+    import math
+
+    from .numbers import DEGREES, RADIANS
+
+    parts = []
+    for k, link in enumerate(ex.chain.links, start=1):
+        v = ex.qs[k - 1]
+        if link.joint == "R":
+            parts.append(f"q{k} = {value_text(v if radians else math.degrees(v), RADIANS if radians else DEGREES)}")
+        else:
+            parts.append(f"q{k} = {short_text(v, 6)} m")
+    return ", ".join(parts)
+
+
+def matrix_html(M: np.ndarray | None, texts: list[str] | None = None) -> str:
+    """A 4×4 as an HTML table: ``texts`` (16 strings) or ``M``'s values, or empty cells."""
+    if texts is None:
+        texts = ["" for _ in range(16)] if M is None else [fixed_text(v, 4) for v in M.reshape(-1)]
+    cells = "".join("<tr>" + "".join(f"<td align='right' width='90'>"
+                                     f"{html.escape(texts[4 * r + c]) or '&nbsp;<br/>&nbsp;'}</td>"
+                                     for c in range(4)) + "</tr>" for r in range(4))
+    return f"<table border='1' cellspacing='0' cellpadding='6'>{cells}</table>"
+
+
+def exercise_html(ex: Exercise, number: int, radians: bool = False) -> str:
+    """One exercise as HTML for the printed sheet."""
+    conv = "standard DH" if ex.chain.convention == "dh" else "modified DH (Craig)"
+    table = "".join("<tr>" + "".join(f"<td align='center'>{html.escape(c)}</td>" for c in r) + "</tr>"
+                    for r in table_rows(ex))
+    head = "".join(f"<th>{h}</th>" for h in HEADERS)
+    values = "" if ex.kind == "symbolic" else f" Joint values: {html.escape(joint_values_text(ex, radians))}"
+    out = [f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>",
+           f"<p>{conv}.{values}</p>",
+           f"<table border='1' cellspacing='0' cellpadding='4'><tr>{head}</tr>{table}</table>"]
+    if ex.kind == "row":
+        unit = "rad" if radians else "°"
+        out.append(f"<p>A{sub_text(ex.link)} =</p>" + matrix_html(ex.given))
+        out.append(f"<p>a = ________ m &nbsp; α = ________ {unit} &nbsp; d = ________ m &nbsp; "
+                   f"θ = ________ {unit}</p>")
+    else:
+        out.append("<p>Answer:</p>" + matrix_html(None))
+    return "".join(out)
+
+
+def sub_text(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def answer_html(ex: Exercise, number: int, radians: bool = False) -> str:
+    texts = answer_texts(ex, radians)
+    if ex.kind == "row":
+        names = [f"{SYMBOL[p]}{sub_text(ex.chain.index(ex.link, p))}" for p in ("a", "alpha", "d", "theta")]
+        units = [" m", "", " m", ""]
+        body = "<p>" + ", ".join(f"{n} = {html.escape(t)}{u}" for n, t, u in zip(names, texts, units)) + "</p>"
+    else:
+        body = matrix_html(None, texts)
+    return f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>{body}"
+
+
+def header_html(robot: str, count: int) -> str:
+    title = f"Forward kinematics: {html.escape(robot)}" if robot else "Forward kinematics"
+    return (f"<h1>{title}</h1>"
+            "<p>Name: ______________________________ &nbsp;&nbsp; Date: ______________</p>"
+            f"<p>{count} exercise{'s' if count != 1 else ''}. Angles in degrees unless marked; lengths in metres. "
+            "The figure shows the robot with its DH frames.</p>")
+
+
+def paginate(heights: list[float], page: float, gap: float = 0.0) -> list[list[int]]:
+    """Blocks of ``heights`` on pages of height ``page``: a block that does not fit the rest
+    of the page starts a new one, so none is split; ``"break"`` blocks (height < 0) force a new page."""
+    pages: list[list[int]] = [[]]
+    y = 0.0
+    for i, h in enumerate(heights):
+        if h < 0:  # a forced break
+            if pages[-1]:
+                pages.append([])
+            y = 0.0
+            continue
+        if pages[-1] and y + h > page:
+            pages.append([])
+            y = 0.0
+        pages[-1].append(i)
+        y += h + gap
+    return pages
+
+
+class SheetLayout:
+    """The sheet's blocks (HTML or the figure) measured for a page of ``writer``; ``pages`` the
+    blocks on each page (indices into ``blocks``)."""
+
+    def __init__(self, writer: QPdfWriter, blocks: list[str | QImage | None]) -> None:
+        rect = writer.pageLayout().paintRectPixels(writer.resolution())
+        self.width, self.height = float(rect.width()), float(rect.height())
+        self.blocks = blocks
+        self.docs: list[QTextDocument | None] = []
+        heights = []
+        for b in blocks:
+            if b is None:
+                self.docs.append(None)
+                heights.append(-1.0)
+            elif isinstance(b, QImage):
+                self.docs.append(None)
+                heights.append(self.figure_size(b)[1])
+            else:
+                d = QTextDocument()
+                d.documentLayout().setPaintDevice(writer)  # points at the PDF's resolution
+                d.setHtml(b)
+                d.setTextWidth(self.width)
+                self.docs.append(d)
+                heights.append(d.size().height())
+        self.heights = heights
+        self.pages = paginate(heights, self.height, GAP * self.height)
+
+    def figure_size(self, image: QImage) -> tuple[float, float]:
+        w = self.width * 0.8
+        return w, w * image.height() / max(image.width(), 1)
+
+    def draw(self, writer: QPdfWriter) -> None:
+        painter = QPainter(writer)
+        try:
+            for n, page in enumerate(self.pages):
+                if n:
+                    writer.newPage()
+                y = 0.0
+                for i in page:
+                    h = self.heights[i]
+                    scale = min(1.0, self.height / h) if h > 0 else 1.0  # taller than a page: shrunk
+                    painter.save()
+                    painter.translate(QPointF(0, y))
+                    painter.scale(scale, scale)
+                    block = self.blocks[i]
+                    if isinstance(block, QImage):
+                        w, fh = self.figure_size(block)
+                        painter.drawImage(QRectF((self.width - w) / 2, 0, w, fh), block)
+                    else:
+                        self.docs[i].drawContents(painter)
+                    painter.restore()
+                    y += h * scale + GAP * self.height
+        finally:
+            painter.end()
+
+
+def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: QImage | None = None,
+                radians: bool = False) -> SheetLayout:
+    """Write the PDF: header and figure, the exercises (each whole on one page), then from a new
+    page the answer key. Returns the layout (its pages) for the caller to report."""
+    from .safe_output import atomic_output
+
+    blocks: list[str | QImage | None] = [header_html(robot, len(exercises))]
+    if figure is not None and not figure.isNull():
+        blocks.append(figure)
+    blocks += [exercise_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
+    blocks.append(None)
+    blocks.append(f"<h1>Answer key{': ' + html.escape(robot) if robot else ''}</h1>")
+    blocks += [answer_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
+    with atomic_output(path) as tmp:  # a failed write leaves the old sheet, never half a PDF
+        writer = QPdfWriter(str(tmp))
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                         QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+        writer.setTitle(f"KineTree exercises{': ' + robot if robot else ''}")
+        writer.setResolution(300)
+        layout = SheetLayout(writer, blocks)
+        layout.draw(writer)
+        del writer  # closes the file
+    return layout
+
+
+__all__ = ["HEADERS", "SheetLayout", "answer_html", "entry_quantity", "exercise_html", "header_html",
+           "joint_values_text", "paginate", "table_rows", "write_sheet"]
