@@ -50,10 +50,12 @@ from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
-IMPORT_FILTER = "Robot files (*.urdf *.xacro *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;DH table (*.csv *.tsv)"
-OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + PROJECT_FILTER + ";;"
+IMPORT_FILTER = ("Robot files (*.urdf *.xacro *.sdf *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;SDFormat (*.sdf);;"
+                 "DH table (*.csv *.tsv)")
+OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.sdf *.csv *.tsv);;" + PROJECT_FILTER + ";;"
                + IMPORT_FILTER)
-EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
+EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;DH table of the selected chain (*.csv);;"
+                 "KineTree project (*.kinetree.json)")
 AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
 
