@@ -211,8 +211,13 @@ def _shape(el, ctx, version, prefix: str, link: str, state: dict):
         uri = _child_text(k, "uri", "")
         if not uri:
             raise ctx.error(k, what, "mesh has no <uri>")
-        path = resolve_uri(uri, ctx, state["root"], k.find("uri"), f"{what} mesh")
-        if path is not None and path.is_file():
+        outside: list = []
+        path = resolve_uri(uri, ctx, state["root"], k.find("uri"), f"{what} mesh", outside)
+        if outside:  # a file:// URI: kept for export, never read (the viewer loads plain paths only)
+            filename = outside[0].as_uri()
+            state["found"].append((SdfWarning, f"{ctx.where(k)}: {what}: mesh {uri!r:.200} is outside the model's "
+                                               f"folder tree {str(state['root'])!r}; not read, kept as written"))
+        elif path is not None and path.is_file():
             filename = str(path)
         else:
             # where it would be (inside the folder tree), or the URI as written when there is no folder

@@ -3,6 +3,7 @@ for the rules)."""
 
 from __future__ import annotations
 
+import heapq
 import math
 import os
 import re
@@ -133,6 +134,8 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
     links, joints = data["links"], data["joints"]
     if len(links) > MAX_BODIES:
         raise FileFormatError(f"{ctx.source}: {len(links)} links is more than the {MAX_BODIES} a robot may have")
+    for name in graph.frames:  # every pose, used or not: a cycle or unknown name anywhere is refused
+        graph.pose(name)
     child_of: dict[str, dict] = {}
     for j in joints:
         j["parent_link"] = graph.link_of(j["parent"], j["frame"], "parent")
@@ -160,7 +163,8 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
         tree.base._sdf_root_pose = inverse_transform(graph.pose("world")) @ base_pose
         _fill(tree.base, links[base], graph, ctx)
     else:
-        tree.base._sdf_world = True
+        tree.base.mass = 0.0  # the world has no mass
+        tree.base._set_inertia_as_read(np.zeros(6))
     kids: dict[str, list] = {}
     for j in joints:
         kids.setdefault(j["parent_link"], []).append(j)
@@ -173,23 +177,31 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
                                                     "parent_link": "world"})
     taken_bodies = {base, *links}
     taken_joints = {j["name"] for j in joints}
-    queue, placed = [base], 1
-    while queue:
-        parent = queue.pop(0)
+    # parents first; among the joints whose parent is placed, the earliest in the file next (as the URDF reader)
+    order = {id(j): k for k, j in enumerate(joints)}
+    heap: list = []
+
+    def ready(parent: str) -> None:
         for j in kids.get(parent, ()):
-            child = j["child_link"]
-            try:
-                at = tree._by_name[parent]
-                for body in _joint_bodies(j, graph, taken_bodies, taken_joints):
-                    at = tree._attach(body, at)
-                _fill(at, links[child], graph, ctx)
-            except FileFormatError:
-                raise
-            except KineTreeError as exc:
-                where = j["frame"].where if j.get("frame") else links[child]["frame"].where
-                raise FileFormatError(f"{where}: joint {j['name'] or child!r}: {exc}") from None
-            placed += 1
-            queue.append(child)
+            heapq.heappush(heap, (order.get(id(j), -1), len(heap) + len(order), j))
+
+    ready(base)
+    placed = 1
+    while heap:
+        j = heapq.heappop(heap)[2]
+        parent, child = j["parent_link"], j["child_link"]
+        try:
+            at = tree._by_name[parent]
+            for body in _joint_bodies(j, graph, taken_bodies, taken_joints):
+                at = tree._attach(body, at)
+            _fill(at, links[child], graph, ctx)
+        except FileFormatError:
+            raise
+        except KineTreeError as exc:
+            where = j["frame"].where if j.get("frame") else links[child]["frame"].where
+            raise FileFormatError(f"{where}: joint {j['name'] or child!r}: {exc}") from None
+        placed += 1
+        ready(child)
     if placed < len(links) + (base == "world"):
         lost = [n for n in links if n not in tree._by_name]
         raise FileFormatError(f"{ctx.source}: links {', '.join(map(repr, lost[:5]))} are not connected to the "
@@ -364,10 +376,11 @@ def pose_matrix(el, ctx: _Ctx, what: str) -> np.ndarray:
     return T
 
 
-def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str) -> Path | None:
+def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: list | None = None) -> Path | None:
     """The path a ``model://NAME/…``, ``file://`` or relative URI names, or ``None`` when
     nothing can be looked up (no folder). A path outside the model's folder tree (``root``,
-    the folder holding the model's folder) is refused naming the file, line and element."""
+    the folder holding the model's folder) is refused naming the file, line and element, or,
+    with ``outside`` given, appended to it (and ``None`` returned)."""
     if ctx.folder is None or root is None:
         return None
     if uri.startswith("model://"):
@@ -389,6 +402,9 @@ def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str) -> Path |
     except (OSError, ValueError):
         raise ctx.error(el, what, f"URI {uri!r:.200} cannot be looked up") from None
     if real != top and top not in real.parents:
+        if outside is not None:  # the caller warns and keeps it unread
+            outside.append(real)
+            return None
         raise ctx.error(el, what, f"URI {uri!r:.200} leads outside the model's folder tree {str(top)!r}; "
                                   "KineTree reads only files inside it")
     return real

@@ -39,7 +39,7 @@ def _vec(v) -> str:
 
 def _pose(parent, T: np.ndarray, rel: str | None = None) -> None:
     T = np.asarray(T, dtype=float)
-    if np.array_equal(T, np.eye(4)) and (rel is None or rel.endswith("__model__")):
+    if np.array_equal(T, np.eye(4)) and rel is None:
         return
     el = etree.SubElement(parent, "pose")
     if rel is not None:
