@@ -187,14 +187,17 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
 
     ready(base)
     placed = 1
+    attached = {base: tree.base}  # tree._by_name would re-index after every attach
     while heap:
         j = heapq.heappop(heap)[2]
         parent, child = j["parent_link"], j["child_link"]
         try:
-            at = tree._by_name[parent]
-            for body in _joint_bodies(j, graph, taken_bodies, taken_joints):
+            at = attached[parent]
+            bodies = _joint_bodies(j, graph, taken_bodies, taken_joints)
+            _fill(bodies[-1], links[child], graph, ctx)  # before attaching: no tree to notify
+            for body in bodies:
                 at = tree._attach(body, at)
-            _fill(at, links[child], graph, ctx)
+            attached[child] = at
         except FileFormatError:
             raise
         except KineTreeError as exc:

@@ -275,8 +275,8 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
             w.joint(b, tree.parent_name(b.name), world)
     w.keep(w.model, tree.extensions, _MODEL_KEEP, "robot")
     if w.dropped:
-        shown = "; ".join(f"{tag} of {', '.join(owners[:3])}{' …' if len(owners) > 3 else ''}"
-                          for tag, owners in w.dropped.items())
+        shown = "; ".join(f"{tag} of {', '.join(o[:3])}{' …' if len(o) > 3 else ''}"
+                          for tag, o in ((t, list(dict.fromkeys(v))) for t, v in w.dropped.items()))
         warnings.warn(f"elements SDFormat cannot hold not written: {shown}", SdfWarning, stacklevel=3)
     if w.lost:
         names = ", ".join(map(repr, dict.fromkeys(w.lost)))
