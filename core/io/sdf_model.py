@@ -69,7 +69,8 @@ def read_model(el, ctx, version, prefix: str, outer: str | None, state: dict, de
     if outer is None:  # the top model: its pose places it in the world
         graph.add(Frame(frame, "model", None, np.eye(4), ctx.where(el), canonical and prefix + canonical, prefix))
         graph.add(Frame("world", "world", frame, inverse_transform(X), ctx.where(el), None, prefix))
-        state["model_info"] = {"name": own, "attrs": {k: v for k, v in el.attrib.items() if k != "name"}}
+        state["model_info"] = {"name": own, "attrs": {k: v for k, v in el.attrib.items() if k != "name"},
+                               "static": _child_text(el, "static", "false") in ("true", "1")}
     else:
         outer_scope = outer[: -len("__model__")]
         rel = _rel(pose_el, new17, outer_scope, outer, pose_ctx, state)

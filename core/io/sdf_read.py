@@ -4,6 +4,7 @@ for the rules)."""
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import os
 import re
@@ -168,22 +169,24 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
     kids: dict[str, list] = {}
     for j in joints:
         kids.setdefault(j["parent_link"], []).append(j)
-    for r in roots:
-        if base == "world" and r not in child_of:
-            if len(roots) > 1 or to_world:
-                found.append((SdfWarning, f"{links[r]['frame'].where}: link {r!r} has no joint: it is attached to "
-                                          "the world by a floating joint"))
-            kids.setdefault("world", []).insert(0, {"name": None, "type": "floating", "child_link": r,
-                                                    "parent_link": "world"})
+    static = data["model_info"].get("static", False)
+    free = []
+    for r in roots if base == "world" else ():
+        how = "a fixed joint (the model is static)" if static else "a floating joint"
+        found.append((SdfWarning, f"{links[r]['frame'].where}: link {r!r} has no joint: it is attached to "
+                                  f"the world by {how}"))
+        free.append({"name": None, "type": "fixed" if static else "floating", "child_link": r, "parent_link": "world"})
+    kids["world"] = free + kids.get("world", [])
     taken_bodies = {base, *links}
     taken_joints = {j["name"] for j in joints}
     # parents first; among the joints whose parent is placed, the earliest in the file next (as the URDF reader)
     order = {id(j): k for k, j in enumerate(joints)}
     heap: list = []
+    tie = itertools.count()  # free links (no file order of their own) in the order they were found
 
     def ready(parent: str) -> None:
         for j in kids.get(parent, ()):
-            heapq.heappush(heap, (order.get(id(j), -1), len(heap) + len(order), j))
+            heapq.heappush(heap, (order.get(id(j), -1), next(tie), j))
 
     ready(base)
     placed = 1
@@ -216,11 +219,11 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
 def _joint_bodies(j: dict, graph: FrameGraph, taken_bodies: set, taken_joints: set) -> list[RigidBody]:
     """The body (two for a universal joint) that joint ``j`` adds, with its joint."""
     child, parent = j["child_link"], j["parent_link"]
-    if j["type"] == "floating":
+    if j["name"] is None:  # a free link of the model: floating (fixed when the model is static) from the world
         body = RigidBody(child)
-        name = unique_name(f"{child}_floating", taken_joints, "_")
+        name = unique_name(f"{child}_{j['type']}", taken_joints, "_")
         taken_joints.add(name)
-        joint = Joint(name, "floating")
+        joint = Joint(name, j["type"])
         joint.set_fixed_transform(graph.relative(parent, child))
         body.joint = joint
         return [body]
@@ -386,8 +389,9 @@ def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: 
     with ``outside`` given, appended to it (and ``None`` returned)."""
     if ctx.folder is None or root is None:
         return None
-    if uri.startswith("model://"):
-        name, _, sub = unquote(uri[len("model://"):]).partition("/")
+    scheme = "model://" if uri.startswith("model://") else "package://" if uri.startswith("package://") else None
+    if scheme is not None:  # package:// as Drake's and ROS's SDFormat files use it: the same folders
+        name, _, sub = unquote(uri[len(scheme):]).lstrip("/").partition("/")
         if not name:
             raise ctx.error(el, what, f"URI {uri!r:.200} names no model")
         cands = ([ctx.folder / sub] if ctx.folder.name == name else []) + [root / name / sub]
@@ -395,7 +399,9 @@ def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: 
     elif uri.startswith("file://"):
         path = Path(unquote(uri[len("file://"):]))
     elif "://" in uri:
-        raise ctx.error(el, what, f"URI {uri!r:.200}: only model://, file:// and relative URIs are read")
+        if outside is not None:
+            return None  # not looked up: a missing mesh
+        raise ctx.error(el, what, f"URI {uri!r:.200}: only model://, package://, file:// and relative URIs are read")
     else:
         path = Path(unquote(uri))
     if not path.is_absolute():

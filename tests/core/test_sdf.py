@@ -240,6 +240,8 @@ def _drake_poses(text, tmp_path, names, kt_tree, q):
         if m is not None:
             values[b.joint.name] = m.multiplier * float(np.ravel(values[m.joint])[0]) + m.offset
     for jn in kt_tree.joint_names():
+        if not plant.HasJointNamed(jn):
+            continue  # a free link's floating joint: Drake's free body at its default (the file's) pose
         j = plant.GetJointByName(jn)
         v = values.get(jn)
         if v is not None and j.num_positions() == 1:
@@ -356,3 +358,33 @@ def test_exported_meshes_are_relative_to_the_output(tmp_path):
     export_sdf(t, tmp_path / "out" / "r.sdf")
     assert "<uri>meshes/m.stl</uri>" in (tmp_path / "out" / "r.sdf").read_text()
     assert import_sdf(tmp_path / "out" / "r.sdf").base.visuals[0].filename == str(mesh.resolve())
+
+
+# --- Drake's own example models ----------------------------------------------------------
+
+def _drake_examples():
+    pytest.importorskip("pydrake.multibody.parsing")
+    import pydrake
+
+    from pathlib import Path
+
+    return Path(pydrake.__file__).parent / "share/drake/examples"
+
+
+@pytest.mark.parametrize("rel", ["acrobot/Acrobot.sdf", "multibody/cart_pole/cart_pole.sdf",
+                                 "planar_gripper/planar_gripper.sdf"])
+def test_drake_examples_load_with_drakes_body_poses(rel, tmp_path):
+    path = _drake_examples() / rel
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = import_sdf(path)
+        back = sdf_from_string(sdf_string(t))
+    text = path.read_text()
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        q = t.random_configuration(rng)
+        for b in t.bodies:  # free bodies stay where the file puts them (Drake's default pose)
+            if b.joint.type == "floating":
+                q[t.position_index(b.joint.name)] = b.joint.home_position
+        np.testing.assert_allclose(_poses(t, q), _drake_poses(text, tmp_path, t.body_names, t, q), atol=1e-12)
+        np.testing.assert_allclose(_poses(back, q), _poses(t, q), atol=1e-12)
