@@ -221,6 +221,21 @@ DRAKE_MODELS = {
                   + _rev("j2", "b", "c", "1 0 0", extra=' expressed_in="a"')
                   + '<joint name="j3" type="prismatic"><parent>c</parent><child>d</child><axis><xyz>0 0 1</xyz>'
                     '<limit><lower>-1</lower><upper>1</upper></limit></axis></joint>'),
+    "nested_world_1_9": _sdf('<pose>0.1 0.2 0.3 0.3 0.2 0.1</pose><link name="a"><pose>0 0 1 0 0 0</pose></link>'
+                             '<joint name="w" type="revolute"><pose relative_to="__model__">0 0.5 0 0 0 0</pose>'
+                             '<parent>world</parent><child>a</child><axis><xyz expressed_in="__model__">1 1 0</xyz>'
+                             '</axis></joint><model name="arm"><pose relative_to="a">0.2 0 0 0 0 0.7</pose>'
+                             '<link name="l1"><pose>0 0.1 0 0.3 0 0</pose></link><link name="l2">'
+                             '<pose relative_to="l1">0.4 0 0 0 0.2 0</pose></link>'
+                             + _rev("j2", "l1", "l2", "0 0 1", '<pose>0 0 0.05 0 0 0</pose>') + '</model>'
+                             '<joint name="mount" type="revolute"><parent>a</parent><child>arm::l1</child>'
+                             '<axis><xyz expressed_in="arm::l2">0 1 0</xyz></axis></joint>'),
+    "sdf_1_6": _sdf('<link name="a"/><link name="b"><pose>0.1 0 1 0.2 0.5 0</pose></link>'
+                    '<link name="c"><pose>0.3 0.2 1 0 0.5 0.4</pose></link>'
+                    '<joint name="j1" type="revolute"><pose>0 0 -0.2 0 0 0</pose><parent>a</parent><child>b</child>'
+                    '<axis><xyz>0 1 0</xyz><use_parent_model_frame>true</use_parent_model_frame></axis></joint>'
+                    '<joint name="j2" type="prismatic"><parent>b</parent><child>c</child>'
+                    '<axis><xyz>1 0 0</xyz></axis></joint>', "1.6"),
 }
 
 
@@ -239,21 +254,35 @@ def _drake_poses(text, tmp_path, names, kt_tree, q):
         m = b.joint.mimic
         if m is not None:
             values[b.joint.name] = m.multiplier * float(np.ravel(values[m.joint])[0]) + m.offset
+    model = sdf_from_string(text).base._sdf_model["name"] if "<model" in text else ""
+
+    def split(name):  # Drake names a nested model's element within its own model instance "m::arm"
+        scope, _, local = name.rpartition("::")
+        inst = f"{model}::{scope}" if scope else model
+        return local, plant.GetModelInstanceByName(inst) if plant.HasModelInstanceNamed(inst) else None
+
     for jn in kt_tree.joint_names():
-        if not plant.HasJointNamed(jn):
+        local, inst = split(jn)
+        if inst is not None and not plant.HasJointNamed(local, inst) and plant.HasJointNamed(local):
+            inst = None  # Drake files a joint to a nested model's link under another instance
+        if not plant.HasJointNamed(local, *(() if inst is None else (inst,))):
             continue  # a free link's floating joint: Drake's free body at its default (the file's) pose
-        j = plant.GetJointByName(jn)
+        j = plant.GetJointByName(local, *(() if inst is None else (inst,)))
         v = values.get(jn)
         if v is not None and j.num_positions() == 1:
             j.set_angle(ctx, float(np.ravel(v)[0])) if j.type_name() == "revolute" else j.set_translation(
                 ctx, float(np.ravel(v)[0]))
-    base = plant.GetBodyByName(kt_tree.base_name).EvalPoseInWorld(ctx).GetAsMatrix4()
-    return np.array([np.linalg.inv(base) @ plant.GetBodyByName(n).EvalPoseInWorld(ctx).GetAsMatrix4()
-                     for n in names])
+    def pose(n):
+        body = plant.world_body() if n == "world" else plant.GetBodyByName(*split(n))
+        return body.EvalPoseInWorld(ctx).GetAsMatrix4()
+
+    base = pose(kt_tree.base_name)
+    return np.array([np.linalg.inv(base) @ pose(n) for n in names])
 
 
-def test_body_poses_equal_drakes_on_a_frame_rules_model(tmp_path):
-    text = DRAKE_MODELS["rules"]
+@pytest.mark.parametrize("name", list(DRAKE_MODELS))
+def test_body_poses_equal_drakes_on_frame_rule_models(name, tmp_path):
+    text = DRAKE_MODELS[name]
     t = sdf_from_string(text)
     rng = np.random.default_rng(1)
     for _ in range(5):
