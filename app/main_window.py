@@ -159,8 +159,9 @@ class MainWindow(QMainWindow):
             a = lib.addAction(name, lambda n=name: self.open_source(n))
             a.setToolTip(describe_robot(name))
         self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(f, "&Import URDF / xacro / DH table…", self.import_dialog, "Ctrl+I", name="importAction")
-        self._action(f, "E&xport URDF / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
+        self._action(f, "&Import URDF / xacro / SDFormat / DH table…", self.import_dialog, "Ctrl+I",
+                     name="importAction")
+        self._action(f, "E&xport URDF / SDFormat / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")

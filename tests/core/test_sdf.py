@@ -393,9 +393,9 @@ def test_exported_meshes_are_relative_to_the_output(tmp_path):
 
 def _drake_examples():
     pytest.importorskip("pydrake.multibody.parsing")
-    import pydrake
-
     from pathlib import Path
+
+    import pydrake
 
     return Path(pydrake.__file__).parent / "share/drake/examples"
 
@@ -417,3 +417,74 @@ def test_drake_examples_load_with_drakes_body_poses(rel, tmp_path):
                 q[t.position_index(b.joint.name)] = b.joint.home_position
         np.testing.assert_allclose(_poses(t, q), _drake_poses(text, tmp_path, t.body_names, t, q), atol=1e-12)
         np.testing.assert_allclose(_poses(back, q), _poses(t, q), atol=1e-12)
+
+
+def test_cli_fk_of_an_sdf(tmp_path, capsys):
+    from kinetree.app.cli import main
+
+    path = tmp_path / "arm.sdf"
+    path.write_text(_sdf('<link name="a"/><link name="b"><pose>0 0 1 0 0 0</pose></link>'
+                         + _rev("j", "a", "b", "0 1 0", '<pose>0 0 -1 0 0 0</pose>')))
+    assert main(["fk", str(path), "--q", "90", "--deg", "--format", "xyzrpy"]) == 0
+    x, y, z, r, p, yaw = map(float, capsys.readouterr().out.split())
+    np.testing.assert_allclose([x, y, z, p], [1, 0, 0, 90], atol=1e-6)  # about y, 1 m below b; degrees out
+
+
+def test_symlinked_include_leading_outside_is_refused(tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "model.sdf").write_text(_sdf('<link name="x"/>'))
+    path = _model_dir(tmp_path, _sdf('<link name="a"/><include><uri>model://link</uri></include>'))
+    (tmp_path / "models" / "link").symlink_to(outside)
+    with pytest.raises(FileFormatError, match="leads outside the model's folder tree"):
+        import_sdf(path)
+
+
+def test_a_model_including_itself_stops_at_the_nesting_bound(tmp_path):
+    path = _model_dir(tmp_path, _sdf('<link name="a"/><include><uri>model://robot</uri></include>'))
+    with pytest.raises(FileFormatError, match="nested more than 32 deep"):
+        import_sdf(path)
+
+
+def test_element_count_is_bounded(monkeypatch):
+    from kinetree.core.io import sdf_read
+
+    monkeypatch.setattr(sdf_read, "MAX_ELEMENTS", 50)
+    with pytest.raises(FileFormatError, match=r"<string>:2: <link>: more than 50 XML elements"):
+        sdf_from_string(_sdf("".join(f'<link name="l{k}"/>' for k in range(60))))
+
+
+def test_unmodelled_joint_type_is_refused_naming_it():
+    with pytest.raises(FileFormatError, match="joint 's': type 'screw' is not one KineTree models"):
+        sdf_from_string(_sdf('<link name="a"/><link name="b"/><joint name="s" type="screw"><parent>a</parent>'
+                             '<child>b</child></joint>'))
+
+
+def test_ball_and_universal_joints_equal_drakes(tmp_path):
+    pytest.importorskip("pydrake.multibody.parsing")
+    from kinetree.core.transforms import quat_to_rotation
+    from pydrake.math import RollPitchYaw
+    from pydrake.multibody.parsing import Parser
+    from pydrake.multibody.plant import MultibodyPlant
+
+    text = _sdf('<link name="a"/><link name="b"><pose>0 0 1 0.2 0 0</pose></link>'
+                '<link name="c"><pose>0 0.5 1 0 0.3 0</pose></link>'
+                '<joint name="ball" type="ball"><pose>0 0 -0.1 0 0 0</pose><parent>a</parent><child>b</child></joint>'
+                '<joint name="u" type="universal"><parent>b</parent><child>c</child><axis><xyz>1 0 0</xyz></axis>'
+                '<axis2><xyz>0 1 0</xyz></axis2></joint>')
+    t = sdf_from_string(text)
+    path = tmp_path / "bu.sdf"
+    path.write_text(text)
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModels(str(path))
+    plant.Finalize()
+    ctx = plant.CreateDefaultContext()
+    rng = np.random.default_rng(4)
+    for _ in range(4):
+        q = t.random_configuration(rng)
+        v = t.config_to_dict(q)
+        plant.GetJointByName("ball").set_angles(ctx, RollPitchYaw(quat_to_rotation(v["ball"])).vector())
+        plant.GetJointByName("u").set_angles(ctx, [float(v["u"]), float(v["u_axis2"])])
+        for name in ("b", "c"):
+            X = plant.GetBodyByName(name).EvalPoseInWorld(ctx).GetAsMatrix4()
+            np.testing.assert_allclose(t.get_transform(q, name), X, atol=1e-12)
