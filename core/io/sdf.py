@@ -34,7 +34,8 @@ Import (:func:`import_sdf`, :func:`sdf_from_string`)
       ``<limit lower upper>`` (±1e16 or none: unbounded), ``effort``/``velocity`` kept (as a
       ``<limit>`` extension, also written to a URDF), ``<dynamics damping friction>`` become the
       joint's viscous and Coulomb friction.
-    - Links: ``<inertial>`` (pose, mass, inertia, moved to the link origin), ``<visual>`` and
+    - Links: ``<inertial>`` (pose, mass, inertia, moved to the link origin; a link without one
+      has SDFormat's default mass 1 and unit moments, as libsdformat and Drake give it), ``<visual>`` and
       ``<collision>`` (box, cylinder, sphere, mesh with ``scale``; the visual's
       ``<material><diffuse>`` colour); other geometry is kept verbatim, not drawn.
     - Kept verbatim for export (:mod:`kinetree.core.xml_fragment`): the model's other children
@@ -44,7 +45,7 @@ Import (:func:`import_sdf`, :func:`sdf_from_string`)
 
 Export (:func:`export_sdf`, :func:`sdf_string`)
     SDFormat 1.9: each joint posed relative to its parent link, each child link relative to its
-    joint (exact: no world poses are summed up), nested ``::`` names back into nested
+    joint, every link with its ``<inertial>`` (a massless body writes mass 0) (exact: no world poses are summed up), nested ``::`` names back into nested
     ``<model>``s. A ``world`` base is not written: its joints get the parent ``world``, its
     floating joints become free links. ``spherical`` is written as ``ball``, a universal joint
     read from SDFormat (still a massless cross) as ``universal``, revolute limits (−∞, ∞) as

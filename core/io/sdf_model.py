@@ -159,8 +159,8 @@ def _kept(el) -> str:
 def _inertial(el, ctx, link: str) -> tuple[float, np.ndarray, np.ndarray]:
     from .sdf_read import floats, pose_matrix
 
-    if el is None:
-        return 0.0, np.eye(4), np.zeros((3, 3))
+    if el is None:  # SDFormat's defaults (libsdformat and Drake give a link without <inertial> these)
+        return 1.0, np.eye(4), np.eye(3)
     what = f"link {link!r}: inertial"
     m_el = el.find("mass")
     m = floats(m_el.text if m_el is not None else "1", 1, ctx, m_el if m_el is not None else el,

@@ -106,19 +106,19 @@ class _Writer:
         if pose is not None:
             _pose(el, pose, rel)
         m, c, Io = body.mass, body.center_of_mass, body.inertia
-        if m != 0.0 or np.any(c != 0.0) or np.any(Io != 0.0):
-            Ixx, Iyy, Izz, Iyz, Ixz, Ixy = Io
-            I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
-            Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
-            ine = etree.SubElement(el, "inertial")
-            T = np.eye(4)
-            T[:3, 3] = c
-            _pose(ine, T)
-            _sub(ine, "mass", _num(m))
-            it = etree.SubElement(ine, "inertia")
-            for tag, v in (("ixx", Ic[0, 0]), ("ixy", Ic[0, 1]), ("ixz", Ic[0, 2]), ("iyy", Ic[1, 1]),
-                           ("iyz", Ic[1, 2]), ("izz", Ic[2, 2])):
-                _sub(it, tag, _num(v))
+        # always written: a link without <inertial> has SDFormat's default mass 1, not 0
+        Ixx, Iyy, Izz, Iyz, Ixz, Ixy = Io
+        I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
+        Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        ine = etree.SubElement(el, "inertial")
+        T = np.eye(4)
+        T[:3, 3] = c
+        _pose(ine, T)
+        _sub(ine, "mass", _num(m))
+        it = etree.SubElement(ine, "inertia")
+        for tag, v in (("ixx", Ic[0, 0]), ("ixy", Ic[0, 1]), ("ixz", Ic[0, 2]), ("iyy", Ic[1, 1]),
+                       ("iyz", Ic[1, 2]), ("izz", Ic[2, 2])):
+            _sub(it, tag, _num(v))
         names: set[str] = set()
         for tag, shapes in (("visual", body.visuals), ("collision", body.collisions)):
             for k, v in enumerate(shapes):

@@ -191,6 +191,10 @@ def test_urdf_to_sdf_to_urdf_round_trips_keep_every_body_pose(rel, tmp_path):
         export_robot(urdf, tmp_path / "r2.sdf")
         sdf2 = import_robot(tmp_path / "r2.sdf")
     assert sdf.body_names == tree.body_names == urdf.body_names == sdf2.body_names
+    for name in [tree.base_name, *tree.body_names]:  # masses and inertias (a massless link stays massless)
+        a, b = tree.get_body(name), sdf2.get_body(name)
+        assert b.mass == pytest.approx(a.mass, rel=1e-12, abs=1e-15), name
+        np.testing.assert_allclose(b.inertia, a.inertia, rtol=1e-9, atol=1e-12, err_msg=name)
     rng = np.random.default_rng(0)
     for _ in range(5):
         q = tree.random_configuration(rng)
@@ -290,10 +294,11 @@ def test_body_poses_equal_drakes_on_frame_rule_models(name, tmp_path):
         np.testing.assert_allclose(_poses(t, q), _drake_poses(text, tmp_path, t.body_names, t, q), atol=1e-12)
 
 
-def test_exported_panda_loads_in_drake_with_kinetree_poses(tmp_path):
+@pytest.mark.parametrize("rel", ROBOTS)
+def test_exported_robots_load_in_drake_with_kinetree_poses(rel, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        tree = import_robot(_robots() / ROBOTS[1])
+        tree = import_robot(_robots() / rel)
     text = sdf_string(tree)
     rng = np.random.default_rng(2)
     for _ in range(3):
@@ -488,3 +493,12 @@ def test_ball_and_universal_joints_equal_drakes(tmp_path):
         for name in ("b", "c"):
             X = plant.GetBodyByName(name).EvalPoseInWorld(ctx).GetAsMatrix4()
             np.testing.assert_allclose(t.get_transform(q, name), X, atol=1e-12)
+
+
+def test_a_link_without_inertial_gets_sdformats_default_mass_and_a_massless_body_writes_mass_zero():
+    t = sdf_from_string(_sdf('<link name="a"/><link name="b"/>' + _rev("j", "a", "b")))
+    assert t.get_body("b").mass == 1.0 and list(t.get_body("b").inertia) == [1, 1, 1, 0, 0, 0]  # as libsdformat, Drake
+    t.get_body("b").mass = 0.0
+    t.get_body("b").inertia = [0, 0, 0, 0, 0, 0]
+    back = sdf_from_string(sdf_string(t)).get_body("b")
+    assert back.mass == 0.0 and not back.inertia.any()
