@@ -45,8 +45,9 @@ Import (:func:`import_sdf`, :func:`sdf_from_string`)
 
 Export (:func:`export_sdf`, :func:`sdf_string`)
     SDFormat 1.9: each joint posed relative to its parent link, each child link relative to its
-    joint, every link with its ``<inertial>`` (a massless body writes mass 0) (exact: no world poses are summed up), nested ``::`` names back into nested
-    ``<model>``s. A ``world`` base is not written: its joints get the parent ``world``, its
+    joint (exact: no world poses are summed up; a link whose joint is in an enclosing model is
+    posed in its model frame at q = 0), nested ``::`` names back into nested ``<model>``s, every
+    link with its ``<inertial>`` (a massless body writes mass 0). A ``world`` base is not written: its joints get the parent ``world``, its
     floating joints become free links. ``spherical`` is written as ``ball``, a universal joint
     read from SDFormat (still a massless cross) as ``universal``, revolute limits (−∞, ∞) as
     ``continuous``, joint offsets folded into the joint pose. Planar joints and floating
