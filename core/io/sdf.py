@@ -45,17 +45,17 @@ Import (:func:`import_sdf`, :func:`sdf_from_string`)
 
 Export (:func:`export_sdf`, :func:`sdf_string`)
     SDFormat 1.9: each joint posed relative to its parent link, each child link relative to its
-    joint (exact: no world poses are summed up; a link whose joint is in an enclosing model is
-    posed in its model frame at q = 0), nested ``::`` names back into nested ``<model>``s, every
-    link with its ``<inertial>`` (a massless body writes mass 0). A ``world`` base is not
-    written: its joints get the parent ``world``, its floating joints become free links. ``spherical`` is written as ``ball``, a universal joint
-    read from SDFormat (still a massless cross) as ``universal``, revolute limits (−∞, ∞) as
-    ``continuous``, joint offsets folded into the joint pose. Planar joints and floating
-    joints below the base are refused naming the joint. Meshes are referenced relative to the
-    output folder (or its parent), else by an absolute ``file://`` URI. Kept elements that
-    SDFormat can hold are written back; others (a URDF's ``<transmission>``, ``<gazebo>`` …)
-    are dropped with one :class:`SdfWarning` naming them, as are gear ratios, motor inertias
-    and mimics (SDFormat 1.9 has none).
+    joint (exact: no world poses are summed up; a link whose joint is in an enclosing model is posed
+    in its model frame at q = 0), nested ``::`` names back into nested ``<model>``s, every link with
+    its ``<inertial>`` (a massless body writes mass 0). A ``world`` base is not written: its joints
+    get the parent ``world``, its floating joints become free links. ``spherical`` is written as
+    ``ball``, a universal joint read from SDFormat (still a massless cross) as ``universal``,
+    revolute limits (−∞, ∞) as ``continuous``, joint offsets folded into the joint pose. Planar
+    joints and floating joints below the base are refused naming the joint. Meshes are referenced
+    relative to the output folder (or its parent), else by an absolute ``file://`` URI. Kept
+    elements that SDFormat can hold are written back; others (a URDF's ``<transmission>``,
+    ``<gazebo>`` …) are dropped with one :class:`SdfWarning` naming them, as are gear ratios, motor
+    inertias and mimics (SDFormat 1.9 has none).
 """
 
 from __future__ import annotations
