@@ -410,7 +410,7 @@ def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: 
         real, top = Path(os.path.realpath(path)), Path(os.path.realpath(root))
     except (OSError, ValueError):
         raise ctx.error(el, what, f"URI {uri!r:.200} cannot be looked up") from None
-    if real != top and top not in real.parents:
+    if not real.is_relative_to(top):
         if outside is not None:  # the caller warns and keeps it unread
             outside.append(real)
             return None

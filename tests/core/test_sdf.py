@@ -413,6 +413,11 @@ def test_drake_examples_load_with_drakes_body_poses(rel, tmp_path):
         warnings.simplefilter("ignore")
         t = import_sdf(path)
         back = sdf_from_string(sdf_string(t))
+        export_robot(t, tmp_path / "r.urdf")  # SDF → URDF → SDF
+        export_robot(import_robot(tmp_path / "r.urdf"), tmp_path / "r.sdf")
+        again = import_robot(tmp_path / "r.sdf")
+    # URDF has no child-to-joint transform: a <joint>_frame body may come in between (cart-pole's pin)
+    assert set(t.body_names) <= set(again.body_names)
     text = path.read_text()
     rng = np.random.default_rng(3)
     for _ in range(4):
@@ -422,6 +427,8 @@ def test_drake_examples_load_with_drakes_body_poses(rel, tmp_path):
                 q[t.position_index(b.joint.name)] = b.joint.home_position
         np.testing.assert_allclose(_poses(t, q), _drake_poses(text, tmp_path, t.body_names, t, q), atol=1e-12)
         np.testing.assert_allclose(_poses(back, q), _poses(t, q), atol=1e-12)
+        qa = _q_for(again, t, q)
+        np.testing.assert_allclose([again.get_transform(qa, n) for n in t.body_names], _poses(t, q), atol=1e-12)
 
 
 def test_cli_fk_of_an_sdf(tmp_path, capsys):
