@@ -63,6 +63,9 @@ def read_model(el, ctx, version, prefix: str, outer: str | None, state: dict, de
     new17 = version >= (1, 7)
     pose_el = el.find("pose") if pose_el is None else pose_el
     pose_ctx = pose_ctx or ctx
+    if el.get("placement_frame"):
+        state["found"].append((SdfWarning, f"{ctx.where(el)}: model {own!r}: placement_frame "
+                                           f"{el.get('placement_frame')!r} is not read; the pose places the model frame"))
     X = pose_matrix(pose_el, pose_ctx, f"model {own!r}")
     links = [c for c in el if c.tag == "link"]
     canonical = el.get("canonical_link") or (links[0].get("name") if links else None)
@@ -91,7 +94,8 @@ def read_model(el, ctx, version, prefix: str, outer: str | None, state: dict, de
                 state["found"].append((SdfWarning, f"{ctx.where(c)}: <frame> needs SDFormat 1.7 or later; ignored"))
                 continue
             n = _name(c, ctx, "frame")
-            att = prefix + (c.get("attached_to") or "__model__")
+            att = (c.get("attached_to") or "__model__").strip()
+            att = "world" if att == "world" else prefix + att
             p = c.find("pose")
             rel = _rel(p, new17, prefix, att, ctx, state)
             graph.add(Frame(prefix + n, "frame", rel, pose_matrix(p, ctx, f"frame {n!r}"), ctx.where(c), att, prefix))

@@ -509,3 +509,8 @@ def test_a_link_without_inertial_gets_sdformats_default_mass_and_a_massless_body
     t.get_body("b").inertia = [0, 0, 0, 0, 0, 0]
     back = sdf_from_string(sdf_string(t)).get_body("b")
     assert back.mass == 0.0 and not back.inertia.any()
+
+
+def test_placement_frame_is_a_warning_not_a_silent_change():
+    with pytest.warns(SdfWarning, match="placement_frame 'a' is not read"):
+        sdf_from_string('<sdf version="1.9"><model name="m" placement_frame="a"><link name="a"/></model></sdf>')
