@@ -65,7 +65,8 @@ def read_model(el, ctx, version, prefix: str, outer: str | None, state: dict, de
     pose_ctx = pose_ctx or ctx
     if el.get("placement_frame"):
         state["found"].append((SdfWarning, f"{ctx.where(el)}: model {own!r}: placement_frame "
-                                           f"{el.get('placement_frame')!r} is not read; the pose places the model frame"))
+                                           f"{el.get('placement_frame')!r} is not read; the pose places the "
+                                           "model frame"))
     X = pose_matrix(pose_el, pose_ctx, f"model {own!r}")
     links = [c for c in el if c.tag == "link"]
     canonical = el.get("canonical_link") or (links[0].get("name") if links else None)
