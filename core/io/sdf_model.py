@@ -256,6 +256,14 @@ def _axis(el, ctx, what: str, frame: Frame, version, prefix: str, state: dict) -
            "friction": 0.0, "limit_ext": None, "in": None}
     if el is None:
         return out
+    read = {"xyz", "limit", "dynamics", "use_parent_model_frame"}
+    rest = sorted({c.tag for c in el if isinstance(c.tag, str)} - read)
+    lim = el.find("limit")
+    if lim is not None:
+        rest += [f"limit {t}" for t in sorted({c.tag for c in lim if isinstance(c.tag, str)}
+                                              - {"lower", "upper", "effort", "velocity"})]
+    if rest:  # <mimic> (1.11), <initial_position>, limit stiffness …: said, not silently dropped
+        state["found"].append((SdfWarning, f"{ctx.where(el)}: {what}: {', '.join(rest)} not kept"))
     xyz = el.find("xyz")
     if xyz is not None:
         a = np.array(floats(xyz.text, 3, ctx, xyz, f"{what} xyz", 1e6))

@@ -514,3 +514,10 @@ def test_a_link_without_inertial_gets_sdformats_default_mass_and_a_massless_body
 def test_placement_frame_is_a_warning_not_a_silent_change():
     with pytest.warns(SdfWarning, match="placement_frame 'a' is not read"):
         sdf_from_string('<sdf version="1.9"><model name="m" placement_frame="a"><link name="a"/></model></sdf>')
+
+
+def test_axis_elements_kinetree_does_not_hold_are_named_in_a_warning():
+    with pytest.warns(SdfWarning, match=r"joint 'j' <axis>: mimic, limit stiffness not kept"):
+        sdf_from_string(_sdf('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
+                             '<child>b</child><axis><xyz>0 0 1</xyz><mimic joint="k"/><limit><stiffness>1</stiffness>'
+                             '</limit></axis></joint>', "1.11"))
