@@ -230,6 +230,10 @@ def _shape(el, ctx, version, prefix: str, link: str, state: dict):
             filename = uri if path is None else str(path)
             state["found"].append((MeshNotFoundWarning, f"{ctx.where(k)}: {what}: mesh {uri!r:.200} not found; "
                                                         "kept as written"))
+    lost = state.setdefault("lost", {})  # what of a shape is not kept: one warning at the end, with counts
+    for c in el:
+        if isinstance(c.tag, str) and c.tag not in ("geometry", "pose", "material"):
+            lost[f"{tag} <{c.tag}>"] = lost.get(f"{tag} <{c.tag}>", 0) + 1
     color = _DEFAULT_COLOR
     mat = el.find("material")
     if mat is not None and tag == "visual":
@@ -240,6 +244,9 @@ def _shape(el, ctx, version, prefix: str, link: str, state: dict):
                 rgba = floats(c.text, 4 if n == 4 else 3, ctx, c, f"{what} material {t}", 1e6)
                 color = tuple(min(1.0, max(0.0, x)) for x in (*rgba, 1.0)[:4])
                 break
+    for c in mat if mat is not None else ():
+        if isinstance(c.tag, str) and (tag != "visual" or c.tag not in ("diffuse", "ambient")):
+            lost[f"material <{c.tag}>"] = lost.get(f"material <{c.tag}>", 0) + 1
     p = el.find("pose")
     rel = _rel(p, version >= (1, 7), prefix, link, ctx, state)
     try:

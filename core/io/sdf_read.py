@@ -324,6 +324,9 @@ def _build(data: bytes, ctx: _Ctx, folder_root: Path | None, on_warning) -> Rigi
              "max_bytes": MAX_BYTES, "max_includes": MAX_INCLUDES, "max_nesting": MAX_NESTING}
     read_model(model, ctx, version, "", None, state, 0)
     tree = _tree_of(graph, state, ctx, found)
+    if state.get("lost"):
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(state["lost"].items()))
+        found.append((SdfWarning, f"{ctx.source}: not kept (KineTree's shapes have no place for them): {shown}"))
     _emit(found, on_warning)
     return tree
 

@@ -521,3 +521,13 @@ def test_axis_elements_kinetree_does_not_hold_are_named_in_a_warning():
         sdf_from_string(_sdf('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
                              '<child>b</child><axis><xyz>0 0 1</xyz><mimic joint="k"/><limit><stiffness>1</stiffness>'
                              '</limit></axis></joint>', "1.11"))
+
+
+def test_shape_elements_kinetree_does_not_hold_are_counted_in_one_warning():
+    shape = ('<visual name="v{k}"><geometry><sphere><radius>1</radius></sphere></geometry><transparency>0.5'
+             '</transparency><material><diffuse>1 0 0 1</diffuse><specular>1 1 1 1</specular></material></visual>'
+             '<collision name="c{k}"><geometry><sphere><radius>1</radius></sphere></geometry><surface/></collision>')
+    with pytest.warns(SdfWarning, match=r"not kept .*: collision <surface> \(2\), material <specular> \(2\), "
+                                        r"visual <transparency> \(2\)"):
+        t = sdf_from_string(_sdf(f'<link name="a">{shape.format(k=1)}{shape.format(k=2)}</link>'))
+    assert t.base.visuals[0].color == (1.0, 0.0, 0.0, 1.0)
