@@ -3,6 +3,7 @@ for the rules)."""
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -310,6 +311,7 @@ def _read_file(path: Path, folder_root: Path, on_warning) -> RigidBodyTree:
 
 
 def _build(data: bytes, ctx: _Ctx, folder_root: Path | None, on_warning) -> RigidBodyTree:
+    _real_root.cache_clear()  # a folder may have been re-linked since the last import
     found: list = []
     budget = [MAX_ELEMENTS]
     root = parse_xml(data, ctx, budget)
@@ -385,6 +387,12 @@ def pose_matrix(el, ctx: _Ctx, what: str) -> np.ndarray:
     return T
 
 
+@functools.lru_cache(maxsize=16)
+def _real_root(root: Path) -> Path:
+    """The folder tree's real path, once per import (every mesh and include is checked against it)."""
+    return Path(os.path.realpath(root))
+
+
 def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: list | None = None) -> Path | None:
     """The path a ``model://NAME/…``, ``file://`` or relative URI names, or ``None`` when
     nothing can be looked up (no folder). A path outside the model's folder tree (``root``,
@@ -410,7 +418,7 @@ def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: 
     if not path.is_absolute():
         path = ctx.folder / path
     try:
-        real, top = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+        real, top = Path(os.path.realpath(path)), _real_root(root)
     except (OSError, ValueError):
         raise ctx.error(el, what, f"URI {uri!r:.200} cannot be looked up") from None
     if not real.is_relative_to(top):
