@@ -344,6 +344,15 @@ def test_absolute_mesh_path_is_not_read(tmp_path):
     assert "<uri>file:///etc/passwd</uri>" in sdf_string(t)
 
 
+def test_model_uri_mesh_in_the_models_own_folder_is_found(tmp_path):
+    path = _model_dir(tmp_path, _sdf('<link name="a"><visual name="v"><geometry><mesh><uri>model://robot/meshes/m.stl'
+                                     '</uri><scale>2 2 2</scale></mesh></geometry></visual></link>'))
+    (path.parent / "meshes").mkdir()
+    (path.parent / "meshes" / "m.stl").write_text("solid x\nendsolid x\n")
+    v = import_sdf(path).base.visuals[0]
+    assert v.filename == str((path.parent / "meshes" / "m.stl").resolve()) and v.size == (2.0, 2.0, 2.0)
+
+
 def test_missing_mesh_is_a_warning_and_the_kinematics_load(tmp_path):
     path = _model_dir(tmp_path, _sdf('<link name="a"/><link name="b"><visual name="v"><geometry><mesh>'
                                      '<uri>model://robot/meshes/gone.stl</uri></mesh></geometry></visual></link>'
