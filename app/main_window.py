@@ -50,10 +50,12 @@ from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
-IMPORT_FILTER = "Robot files (*.urdf *.xacro *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;DH table (*.csv *.tsv)"
-OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + PROJECT_FILTER + ";;"
+IMPORT_FILTER = ("Robot files (*.urdf *.xacro *.sdf *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;SDFormat (*.sdf);;"
+                 "DH table (*.csv *.tsv)")
+OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.sdf *.csv *.tsv);;" + PROJECT_FILTER + ";;"
                + IMPORT_FILTER)
-EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
+EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;DH table of the selected chain (*.csv);;"
+                 "KineTree project (*.kinetree.json)")
 AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
 
@@ -157,8 +159,9 @@ class MainWindow(QMainWindow):
             a = lib.addAction(name, lambda n=name: self.open_source(n))
             a.setToolTip(describe_robot(name))
         self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(f, "&Import URDF / xacro / DH table…", self.import_dialog, "Ctrl+I", name="importAction")
-        self._action(f, "E&xport URDF / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
+        self._action(f, "&Import URDF / xacro / SDFormat / DH table…", self.import_dialog, "Ctrl+I",
+                     name="importAction")
+        self._action(f, "E&xport URDF / SDFormat / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")

@@ -6,6 +6,7 @@ extension              read                      write
 =====================  ========================  =========================
 ``.urdf``              URDF (yourdfpy)           URDF
 ``.xacro``             xacro → URDF (own)       —
+``.sdf``               SDFormat 1.5–1.11         SDFormat 1.9
 ``.kinetree.json``,    KineTree project          KineTree project
 ``.json``
 ``.csv``, ``.tsv``     DH table (serial chain)   DH table of the chain to ``tip``
@@ -39,13 +40,15 @@ class DroppedOnExportWarning(UserWarning):
     table) was not written."""
 
 
-READ_SUFFIXES = (".urdf", ".xacro", ".kinetree.json", ".json", ".csv", ".tsv")
-WRITE_SUFFIXES = (".urdf", ".kinetree.json", ".json", ".csv", ".tsv")
+READ_SUFFIXES = (".urdf", ".xacro", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv")
+WRITE_SUFFIXES = (".urdf", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv")
 
 
 def file_kind(path: str | os.PathLike) -> str:
-    """``"urdf"``, ``"xacro"``, ``"project"`` or ``"dh_csv"`` from the file name."""
+    """``"urdf"``, ``"xacro"``, ``"sdf"``, ``"project"`` or ``"dh_csv"`` from the file name."""
     name = Path(path).name.lower()
+    if name.endswith(".sdf"):
+        return "sdf"
     if name.endswith(".xacro"):
         return "xacro"
     if name.endswith(".urdf"):
@@ -61,7 +64,7 @@ def file_kind(path: str | os.PathLike) -> str:
 
 def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = (),
                  on_warning: Callable[[str], None] | None = None, allow_env: bool = False) -> RigidBodyTree:
-    """Read a robot from a URDF, xacro, project or DH-table CSV file.
+    """Read a robot from a URDF, xacro, SDFormat, project or DH-table CSV file.
 
     Errors are :class:`~kinetree.core.errors.FileFormatError` (or another
     :class:`~kinetree.core.errors.KineTreeError`) naming the file; nothing is half-loaded.
@@ -77,6 +80,10 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
         from .urdf import import_urdf
 
         return import_urdf(path, package_paths=package_paths, on_warning=on_warning, allow_env=allow_env)
+    if kind == "sdf":
+        from .sdf import import_sdf
+
+        return import_sdf(path, on_warning=on_warning)
     if kind == "project":
         from .project import load_project
 
@@ -93,7 +100,7 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
 def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | None = None,
                  convention: str | None = None, units: str = "deg",
                  configuration: np.ndarray | None = None) -> int:
-    """Write ``tree`` to a URDF, project or DH-table CSV file (atomically); return how many
+    """Write ``tree`` to a URDF, SDFormat, project or DH-table CSV file (atomically); return how many
     bodies the file holds (as reading it back gives: a CSV holds one chain).
 
     A project also holds ``configuration`` (when given) and the named poses; a URDF or CSV
@@ -125,6 +132,11 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
 
         export_urdf(tree, path)
         count = _urdf_bodies(path)
+    elif kind == "sdf":
+        from .sdf import export_sdf
+
+        export_sdf(tree, path)
+        count = tree.num_bodies
     else:
         from .dh_csv import write_dh_csv
 
@@ -134,7 +146,7 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     poses = list(tree.named_poses)
     if poses:
         shown = ", ".join(map(repr, poses[:5])) + (", …" if len(poses) > 5 else "")
-        fmt = "a URDF" if kind == "urdf" else "a DH table"
+        fmt = {"urdf": "a URDF", "sdf": "an SDFormat"}.get(kind, "a DH table")
         warnings.warn(f"{Path(path).name}: {len(poses)} named pose{'s' if len(poses) > 1 else ''} not written "
                       f"({shown}): {fmt} file cannot hold named poses; a project (.kinetree.json) keeps them",
                       DroppedOnExportWarning, stacklevel=2)
