@@ -266,7 +266,7 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
 # --- gravity (torques, dynamics) ------------------------------------------------------------------
 
 #: Gravity when the robot sets none (``tree.gravity`` is 0 by default, as MATLAB's): the GUI's rule.
-STANDARD_GRAVITY = (0.0, 0.0, -9.81)
+STANDARD_GRAVITY = (0.0, 0.0, -9.80665)  # the Joints panel's
 
 
 def add_gravity_argument(parser: argparse.ArgumentParser) -> None:
