@@ -10,7 +10,7 @@ from kinetree.core import load_robot
 from kinetree.core.io import save_project
 from kinetree.core.torque_profile import torque_profile
 
-G = [0.0, 0.0, -9.81]
+G = [0.0, 0.0, -9.80665]  # standard gravity, as the Joints panel's
 
 
 def run(capsys, *args):
