@@ -9,8 +9,9 @@ A body with no mass, or whose inertia about its centre of mass is not physically
 (a negative principal moment, or one larger than the other two together: the triangle
 inequality) has no such box: it is skipped, and :func:`inertia_boxes` says why.
 
-The boxes are one translucent mesh and one set of edge lines, drawn through the links (a
-centre of mass inside a link must be seen); their vertices are recomputed from the body poses
+The boxes are one translucent mesh (depth-tested: with the depth test off, QWidget.grab's
+render painted other items' colours on it under llvmpipe) and one set of edge lines drawn
+through the links (a box inside a link must be seen); their vertices are recomputed from the body poses
 when the configuration changes, into the same two items.
 """
 
@@ -104,7 +105,7 @@ class InertiaBoxes:
         self._local = np.zeros((0, 8, 3))
         self.vertices = np.zeros((0, 3))  # the corners drawn, in the base frame (8 per box)
         self.faces = gl.GLMeshItem(vertexes=np.zeros((3, 3)), faces=np.zeros((1, 3), dtype=int), color=FACE_COLOR,
-                                   smooth=False, drawEdges=False, glOptions=ON_TOP)
+                                   smooth=False, drawEdges=False, glOptions="translucent")
         self.edges = gl.GLLinePlotItem(mode="lines", width=1.5, antialias=True, color=EDGE_COLOR)
         self.edges.setGLOptions(ON_TOP)
         for depth, item in ((7, self.faces), (8, self.edges)):

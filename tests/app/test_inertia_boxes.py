@@ -109,7 +109,8 @@ def test_view_inertia_draws_the_boxes_and_they_follow_the_robot(window, qtbot, s
     assert np.count_nonzero((off != off_again).any(axis=-1)) < 50
     assert np.count_nonzero((on != off).any(axis=-1)) > 2000
     edge = np.abs(on - (255, 158, 25)).max(axis=-1) < 20  # the edges' amber, drawn only by the boxes
-    assert np.count_nonzero(edge) > 100 and np.count_nonzero(np.abs(off - (255, 158, 25)).max(-1) < 20) == 0
+    assert np.count_nonzero(edge) > 100
+    assert np.count_nonzero(np.abs(off - (255, 158, 25)).max(-1) < 20) < 10  # (a joint axis's antialiased pixel)
     inertia.trigger()
     settle(qtbot)
     # the corners follow the configuration: the body pose times the box's corners
