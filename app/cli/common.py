@@ -272,7 +272,7 @@ STANDARD_GRAVITY = (0.0, 0.0, -9.80665)  # the Joints panel's
 def add_gravity_argument(parser: argparse.ArgumentParser) -> None:
     """``--gravity GX GY GZ`` (m/s²)."""
     parser.add_argument("--gravity", nargs=3, type=float, metavar=("GX", "GY", "GZ"),
-                        help="gravity in the base frame, m/s² (default: the robot's, or 9.81 along −z when it "
+                        help="gravity in the base frame, m/s² (default: the robot's, or 9.80665 along −z when it "
                              "sets none; --gravity 0 0 0 for none)")
 
 
