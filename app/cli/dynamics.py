@@ -70,7 +70,7 @@ def command(args: argparse.Namespace) -> int:
     qd, qdd = _rates(tree, args.qd, "--qd", args.deg), _rates(tree, args.qdd, "--qdd", args.deg)
     gravity, source = chosen_gravity(tree, args.gravity)
     if args.gravity is None and source.startswith("standard"):
-        warn(args.command, f"gravity {fixed(gravity, 2)} m/s² ({source}; --gravity to choose)")
+        warn(args.command, f"gravity {' '.join(f'{g:g}' for g in gravity + 0.0)} m/s² ({source}; --gravity to choose)")
     work = tree.copy()
     work.gravity = gravity
     print(fixed(work.inverse_dynamics(q, qd, qdd), args.precision))

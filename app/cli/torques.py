@@ -59,9 +59,12 @@ def command(args: argparse.Namespace) -> int:
     tree, _ = open_source(args.robot, args)
     gravity, source = chosen_gravity(tree, args.gravity)
     prof = torque_profile(tree, args.poses, args.seconds, args.samples, gravity, motor=not args.no_motor)
+    if args.csv:  # first: a file that cannot be written prints nothing else
+        with atomic_output(args.csv) as tmp:
+            tmp.write_text(prof.csv_text(), encoding="utf-8")
     segments = len(args.poses) - 1
     print(f"{' → '.join(args.poses)}: {args.seconds:g} s per segment ({args.seconds * segments:g} s), "
-          f"{args.samples} samples; gravity {fixed(prof.gravity, 2)} m/s² ({source}); "
+          f"{args.samples} samples; gravity {' '.join(f'{g:g}' for g in prof.gravity + 0.0)} m/s² ({source}); "
           f"{'without' if args.no_motor else 'with'} motor inertia and friction")
     rows = [("joint", "peak", "at t (s)", "limit", "% of limit", "")]
     for name, unit, peak, lim, pct, over in zip(prof.names, prof.units, prof.peaks, prof.limits,
@@ -73,7 +76,5 @@ def command(args: argparse.Namespace) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
     if args.csv:
-        with atomic_output(args.csv) as tmp:
-            tmp.write_text(prof.csv_text(), encoding="utf-8")
         print(f"wrote {len(prof.times)} samples to {args.csv}")
     return 0

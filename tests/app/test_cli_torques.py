@@ -43,7 +43,7 @@ def test_peaks_are_the_engines_with_limit_and_percent(capsys, limited_puma, tmp_
     code, out, err = run(capsys, "torques", path, "--poses", "qz", "qr", "qs", "--seconds", "1.5", "--csv", csv)
     assert code == 0, err
     prof = torque_profile(tree, ["qz", "qr", "qs"], 1.5, gravity=G)  # the robot sets no gravity: standard
-    assert "gravity 0.00 0.00 -9.81 m/s² (standard, along −z: the robot sets none)" in out
+    assert "gravity 0 0 -9.80665 m/s² (standard, along −z: the robot sets none)" in out
     rows = table(out)
     assert list(rows) == tree.dof_names()
     for name, peak, lim, pct in zip(prof.names, prof.peaks, prof.limits, prof.percent_of_limit()):
@@ -114,3 +114,29 @@ def test_out_of_range_options_are_usage_errors(capsys, args):
 def test_unwritable_csv_is_refused(capsys, tmp_path):
     code, out, err = run(capsys, "torques", "puma560", "--poses", "qz", "qr", "--csv", tmp_path)
     assert code == 1 and "Traceback" not in err and str(tmp_path) in err
+
+
+def test_a_csv_that_cannot_be_written_prints_no_table(capsys):
+    code, out, err = run(capsys, "torques", "puma560", "--poses", "qz", "qr", "--csv", "/dev/full")
+    assert code == 1 and out == "" and "/dev/full" in err
+
+
+def test_quaternion_joints_are_refused_in_words(capsys, tmp_path):
+    from kinetree.core import Joint, RigidBody
+
+    tree = load_robot("two_link_planar")
+    ball = RigidBody("ball")
+    ball.joint = Joint("ball_joint", "spherical")
+    ball.mass = 1.0
+    tree.add_body(ball, tree.end_effector)
+    tree.named_poses["a"] = tree.named_poses["b"] = tree.home_configuration()
+    save_project(tree, tmp_path / "ball.kinetree.json")
+    code, out, err = run(capsys, "torques", tmp_path / "ball.kinetree.json", "--poses", "a", "b")
+    assert code == 1 and "joint 'ball_joint' is spherical" in err and "Traceback" not in err
+    # dynamics takes it: ω of the ball in deg/s with --deg
+    code, out, err = run(capsys, "dynamics", tmp_path / "ball.kinetree.json", "--gravity", 0, 0, -9.81,
+                         "--qd", 0, 0, 10, 20, 30, "--deg", "--precision", 12)
+    assert code == 0, err
+    tree.gravity = [0, 0, -9.81]
+    np.testing.assert_allclose([float(v) for v in out.split()],
+                               tree.inverse_dynamics(None, np.radians([0, 0, 10, 20, 30])), atol=1e-11)
