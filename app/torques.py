@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 
 from .layout import hidden_tab, optional_dock
 from .qt_utils import menu_named
@@ -23,14 +24,12 @@ TORQUES_SHARE = 0.3
 def install_torques(window: MainWindow) -> None:
     """Add the Torques dock and View ▸ Torques to ``window`` (after the Poses dock: it plots
     that dock's motion)."""
-    from .panels.torques import TorquePanel
-
-    panel = TorquePanel(window.doc, window.playback)
-    dock, toggle = optional_dock(window, "Torques", "torquesDock", panel, Qt.DockWidgetArea.BottomDockWidgetArea,
+    # the panel (a pyqtgraph plot: 50-120 ms) is built when the dock is first shown, not at start-up
+    dock, toggle = optional_dock(window, "Torques", "torquesDock", QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea,
                                  "Ctrl+Shift+T", scroll=False)
     toggle.setText("&Torques along the motion")
     toggle.setToolTip("Each joint's torque along the Poses dock's motion, with its effort limit and peaks")
-    window.torques = panel
+    window.torques = None
     window.torques_dock = dock
     place_torques_dock(window)
 
@@ -39,6 +38,11 @@ def install_torques(window: MainWindow) -> None:
         dock.raise_()
 
     def grow(visible: bool) -> None:
+        if visible and window.torques is None:
+            from .panels.torques import TorquePanel
+
+            window.torques = TorquePanel(window.doc, window.playback)
+            dock.setWidget(window.torques)
         # the DH table's height is a few rows: a plot and its legend need more (the viewport gives it)
         if not visible or dock.isFloating():  # (also as the window is deleted)
             return
