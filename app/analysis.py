@@ -1,5 +1,5 @@
-"""Analysis views in the main window: View ▸ Workspace, Centre of mass, Gravity torques and
-Self-collision check (all remembered in the settings, off by default).
+"""Analysis views in the main window: View ▸ Workspace, Centre of mass, Inertia, Gravity torques
+and Self-collision check (all remembered in the settings, off by default).
 
 Each listens to the document only (tree, configuration and selection signals) and draws into
 its own viewport item or the Joints panel's torque column:
@@ -9,6 +9,9 @@ its own viewport item or the Joints panel's torque column:
   Cancel button); the cloud is drawn when it is done. It is computed again when the joints or
   the structure change (not when the configuration does), and cleared with a note meanwhile.
 - **Centre of mass**: ``tree.center_of_mass(q)`` at every configuration change.
+- **Inertia**: each body's equivalent inertia box (:mod:`.viewport.inertia_boxes`), computed
+  per edit and placed at the body poses per configuration change; bodies without a physical
+  inertia are named in the status bar.
 - **Gravity torques**: the Joints panel's column (:meth:`JointsPanel.set_torques_visible`).
 - **Self-collision check**: after configuration changes, the tree's
   :class:`~kinetree.core.collision.CollisionChecker` (one per tree version) names the bodies
@@ -34,6 +37,7 @@ from PySide6.QtWidgets import QProgressBar, QToolButton
 from .numbers import short_text
 from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
+from .viewport.inertia_boxes import InertiaBoxes
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
 
 log = logging.getLogger(__name__)
@@ -86,7 +90,7 @@ def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Rel
 
 
 class Analysis(QObject):
-    """The four analysis views of one window (see the module docstring)."""
+    """The five analysis views of one window (see the module docstring)."""
 
     workspaceReady = Signal()  # a cloud was handed to the viewport (it draws at the next frame)
 
@@ -124,6 +128,9 @@ class Analysis(QObject):
         # centre of mass
         self.com = ComMarker(self.view)
         self.com_on = False
+        # inertia boxes
+        self.inertia = InertiaBoxes(self.view)
+        self.inertia_on = False
         # self-collision
         self.collision_on = False
         self.colliding: list[tuple[str, str]] = []
@@ -253,6 +260,7 @@ class Analysis(QObject):
                 if self.cloud.count:
                     self.cloud.legend.set_data(self._title(), self.cloud.legend.range, self.cloud.legend.note)
         self._update_com()
+        self._update_inertia(tree=True)
         if self.collision_on:
             self._next_check = 0.0  # a new tree: a new checker, checked at once
             self._check_timer.start(0)
@@ -265,6 +273,7 @@ class Analysis(QObject):
 
     def _on_configuration(self) -> None:
         self._update_com()
+        self._update_inertia()
         if self.collision_on and not self._check_timer.isActive():
             wait = max(0.0, self._next_check - time.monotonic())
             self._check_timer.start(int(1000 * wait))
@@ -287,6 +296,23 @@ class Analysis(QObject):
             self.com.set_position(None, "")
             return
         self.com.set_position(c, f"CoM  {short_text(tree.mass, 4)} kg")
+
+    # --- inertia boxes -----------------------------------------------------------------------
+    def set_inertia(self, on: bool) -> None:
+        self.inertia_on = bool(on)
+        self.inertia.set_visible(self.inertia_on)
+        self._update_inertia(tree=True)
+
+    def _update_inertia(self, tree: bool = False) -> None:
+        if not self.inertia_on:
+            return
+        if tree:
+            self.inertia.set_tree(self.doc.tree)
+            if self.inertia.skipped:  # said, not silently left out
+                skipped = "; ".join(f"{body}: {why}" for body, why in self.inertia.skipped)
+                self.window.statusBar().showMessage(f"Inertia: no box for {skipped[:400]}", 12000)
+        self.inertia.set_poses(self.doc.poses())
+        self.view.update()
 
     # --- self-collision ----------------------------------------------------------------------
     def set_collision_check(self, on: bool) -> None:
@@ -345,7 +371,7 @@ class Analysis(QObject):
 
 
 def install_analysis(window: MainWindow) -> Analysis:
-    """Add the analysis views to ``window``: four View toggles (remembered, off by default)."""
+    """Add the analysis views to ``window``: five View toggles (remembered, off by default)."""
     from kinetree.core import collision_available
 
     analysis = Analysis(window)
@@ -359,6 +385,11 @@ def install_analysis(window: MainWindow) -> Analysis:
                                          f"{WORKSPACE_SAMPLES:,} random configurations coloured by manipulability")
     analysis.com_action = window._toggle(
         view_menu, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
+
+    analysis.inertia_action = window._toggle(
+        view_menu, "&Inertia", analysis.set_inertia, "showInertia", False, "Ctrl+Shift+I", name="inertiaAction")
+    analysis.inertia_action.setToolTip("Each body's equivalent inertia box (Drake's): a uniform box of its mass "
+                                       "with its principal moments, at its centre of mass along its principal axes")
 
     def torques(on: bool) -> None:
         window.sliders.set_torques_visible(on)

@@ -250,6 +250,9 @@ def apply_default_layout(window: MainWindow) -> None:
     from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden
 
     place_poses_dock(window)
+    from .torques import place_torques_dock  # the Torques dock: a tab beside the DH table, hidden
+
+    place_torques_dock(window)
     fit_docks(window)
 
 

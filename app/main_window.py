@@ -43,6 +43,7 @@ from .selection import RowSelectionLink
 from .teach import install_teach
 from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide
 from .tools import install_tools
+from .torques import install_torques
 from .undo_keys import add_window_keys, install_undo_keys
 from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
         self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
+        install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()

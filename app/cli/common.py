@@ -261,3 +261,28 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
     except (KineTreeError, InputError, OSError) as exc:
         print(f"kinetree {args.command}: {error_text(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+# --- gravity (torques, dynamics) ------------------------------------------------------------------
+
+#: Gravity when the robot sets none (``tree.gravity`` is 0 by default, as MATLAB's): the GUI's rule.
+STANDARD_GRAVITY = (0.0, 0.0, -9.80665)  # the Joints panel's
+
+
+def add_gravity_argument(parser: argparse.ArgumentParser) -> None:
+    """``--gravity GX GY GZ`` (m/s²)."""
+    parser.add_argument("--gravity", nargs=3, type=float, metavar=("GX", "GY", "GZ"),
+                        help="gravity in the base frame, m/s² (default: the robot's, or 9.80665 along −z when it "
+                             "sets none; --gravity 0 0 0 for none)")
+
+
+def chosen_gravity(tree, given: list[float] | None) -> tuple[np.ndarray, str]:
+    """``(gravity, where it comes from)``: ``--gravity``, else the robot's, else standard."""
+    if given is not None:
+        g = np.array(given, dtype=float)
+        if not np.isfinite(g).all():
+            raise InputError(f"--gravity must be finite numbers, got {' '.join(map(str, given))}")
+        return g, "--gravity"
+    if np.any(tree.gravity):
+        return tree.gravity, "the robot's"
+    return np.array(STANDARD_GRAVITY), "standard, along −z: the robot sets none"

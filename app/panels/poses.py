@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,6 +35,8 @@ NAME_ROLE = Qt.ItemDataRole.UserRole
 
 class PosesPanel(QWidget):
     """The list of named poses and the buttons that edit it (see the module docstring)."""
+
+    torquesRequested = Signal()  # "Torques…": the window shows the Torques dock
 
     def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +85,12 @@ class PosesPanel(QWidget):
             row.addWidget(b)
             self.buttons[key] = b
         row.addStretch(1)
+        self.torques_button = QPushButton("Torques…")
+        self.torques_button.setObjectName("poseTorquesButton")
+        self.torques_button.setToolTip("Each joint's torque along the motion through the checked poses "
+                                       "(View ▸ Torques along the motion)")
+        self.torques_button.clicked.connect(self.torquesRequested)
+        row.addWidget(self.torques_button)
         save_row = QHBoxLayout()
         save_row.addWidget(self.name_edit, 1)
         save_row.addWidget(self.save_button)
