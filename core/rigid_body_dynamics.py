@@ -175,11 +175,11 @@ class DynamicsPlan:
         self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
 
     # --- per configuration ------------------------------------------------------------------
-    def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
-        body poses ``T`` (…, nb, 4, 4)."""
-        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
+    def columns(self, T: np.ndarray) -> np.ndarray:
+        """Columns ``S`` (…, nc, 6): each velocity's unit motion ``[ω; v]`` about the base
+        origin, base frame, from the body poses ``T`` (…, nb, 4, 4)."""
         if self.all_rot_self:
+            Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
             Rf, tf = Rm[..., self.col_body, :, :], tm[..., self.col_body, :]
         else:
             Te = np.concatenate([T, np.broadcast_to(np.eye(4), (*T.shape[:-3], 1, 4, 4))], axis=-3)
@@ -194,6 +194,13 @@ class DynamicsPlan:
         else:
             S[..., :3] *= self.col_rot[:, None]
             S[..., 3:] = np.where(self.col_rot[:, None], _cross(pt, ax), ax)
+        return S
+
+    def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
+        body poses ``T`` (…, nb, 4, 4)."""
+        S = self.columns(T)
+        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
         hs = np.einsum("...ij,...j->...i", Rm, self.h)
         h = self.m[:, None] * tm + hs
         # inertia about the base origin: R·Io·Rᵀ + shift terms (see _moved)
@@ -470,17 +477,29 @@ def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     return _finite(out, "velocity product")
 
 
+FORWARD_METHODS = ("aba", "cholesky")
+
+
 def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                     tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+                     tau: ArrayLike | None = None, fext: ArrayLike | None = None, method: str = "aba") -> np.ndarray:
     """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``, Corke's
-    ``accel``): ``M⁻¹ (tau − inverse_dynamics(q, qd, 0, fext))`` by a Cholesky factorisation
-    of ``M``; friction and motor inertia included, so it inverts :func:`inverse_dynamics`."""
+    ``accel``), friction and motor inertia included, so it inverts :func:`inverse_dynamics`.
+    ``method``: ``"aba"`` (Featherstone's articulated-body algorithm, :mod:`.articulated_body`;
+    the faster, measured in README) or ``"cholesky"``: ``M⁻¹ (tau − inverse_dynamics(q, qd, 0,
+    fext))`` by a Cholesky factorisation of ``M``. Trees with mimic joints always take the
+    Cholesky path (ABA's recursion has no coupled joints)."""
+    if method not in FORWARD_METHODS:
+        raise InvalidConfigurationError(f"forward dynamics: method must be 'aba' or 'cholesky', got {method!r:.80}")
     Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
     qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
     fx = _fext(tree, plan, fext, lead)
+    if method == "aba" and plan.plain:
+        from .articulated_body import aba
+
+        return _finite(aba(tree, plan, Q, qd_, tau_, fx), "forward dynamics")
     k = _kernel()
     if k is not None:
         T = _poses(tree, Q, plan, k) if Q.ndim == 1 else None  # one FK for both
@@ -555,9 +574,11 @@ class DynamicsMixin:
         return velocity_product(self, q, qd)  # type: ignore[arg-type]
 
     def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                         tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
-        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``)."""
-        return forward_dynamics(self, q, qd, tau, fext)  # type: ignore[arg-type]
+                         tau: ArrayLike | None = None, fext: ArrayLike | None = None,
+                         method: str = "aba") -> np.ndarray:
+        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``); ``method``
+        ``"aba"`` or ``"cholesky"``."""
+        return forward_dynamics(self, q, qd, tau, fext, method)  # type: ignore[arg-type]
 
     def external_force(self, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
         """An ``fext`` array with ``wrench`` on ``body`` (MATLAB's ``externalForce``)."""

@@ -103,7 +103,8 @@ def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None):
             ref = np.linalg.solve(Mp, tau - nle)
         else:
             ref = pin.aba(model, data, qp, spread(qd), spread(tau))[o]
-        np.testing.assert_allclose(tree.forward_dynamics(q, qd, tau), ref, atol=tol * 10, rtol=1e-8)
+        for method in ("aba", "cholesky"):
+            np.testing.assert_allclose(tree.forward_dynamics(q, qd, tau, method=method), ref, atol=tol * 10, rtol=1e-8)
 
 
 @pytest.mark.parametrize("name", list_robots())
@@ -231,7 +232,12 @@ def test_real_robot_matches_pinocchio(key):
     for b in tree.bodies:  # URDF <dynamics> damping/friction are not part of Pinocchio's rnea
         if b.joint.type in ("revolute", "prismatic"):
             b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
-    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=True)
+    compare_with_urdf_model(tree, key, mimic=True, n=2, seed=3)
+
+
+def compare_with_urdf_model(tree, key, mimic, **kw):
+    """``compare`` with Pinocchio's own model of the URDF (depth-first, as its CRBA needs)."""
+    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=mimic)
     model.gravity.linear = G
     assert model.nv == tree.dof_count
 
@@ -245,7 +251,29 @@ def test_real_robot_matches_pinocchio(key):
 
     order = [model.joints[model.getJointId(n)].idx_v for n in tree.dof_names()]
     assert sorted(order) == list(range(model.nv))
-    compare(tree, model, to_pin, n=2, seed=3, order=order)
+    compare(tree, model, to_pin, order=order, **kw)
+
+
+@needs_robots
+def test_talos_articulated_body_algorithm_matches_pinocchio():
+    """44 dofs (Talos with its base fixed, the gripper's mimic joints released: ABA has no
+    coupled joints) against Pinocchio's aba, both forward-dynamics methods."""
+    tree = load_urdf("talos")
+    tree.gravity = G
+    for b in tree.bodies:
+        b.joint.mimic = None
+        if b.joint.type in ("revolute", "prismatic"):
+            b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
+    from kinetree.core.rigid_body_dynamics import dynamics_plan
+
+    assert tree.dof_count == 44 and dynamics_plan(tree).plain
+    compare_with_urdf_model(tree, "talos", mimic=False, n=2, seed=5)
+
+
+def test_forward_dynamics_method_is_checked():
+    tree = load_robot("puma560")
+    with pytest.raises(InvalidConfigurationError, match="method must be 'aba' or 'cholesky', got 'lu'"):
+        tree.forward_dynamics(method="lu")
 
 
 def test_batch_matches_single_calls():
@@ -395,7 +423,9 @@ def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
     fext = tree.external_force(tree.bodies[-1].name, rng.normal(size=6))
     calls = [lambda: tree.inverse_dynamics(Q, QD, QDD, fext), lambda: tree.mass_matrix(Q[0]),
              lambda: tree.mass_matrix(Q), lambda: tree.velocity_product(Q[1], QD[1]),
-             lambda: tree.forward_dynamics(Q[2], QD[2], QDD[2], fext), lambda: tree.forward_dynamics(Q, QD, QDD)]
+             lambda: tree.forward_dynamics(Q[2], QD[2], QDD[2], fext), lambda: tree.forward_dynamics(Q, QD, QDD),
+             lambda: tree.forward_dynamics(Q, QD, QDD, fext),
+             lambda: tree.forward_dynamics(Q, QD, QDD, method="cholesky")]
     first = [c() for c in calls]
     monkeypatch.setattr(rbd, "_kernel", lambda: None)
     for c, ref in zip(calls, first):
