@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -21,6 +20,7 @@ from .errors import (
     KineTreeError,
     UnknownBodyError,
 )
+from .jacobians import JacobianMixin
 from .joint import AXIAL_TYPES, Joint, Mimic
 from .joint_space import JointSpaceMixin
 from .names import derived_name
@@ -41,7 +41,8 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, CollisionMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, JacobianMixin,
+                    CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
@@ -560,24 +561,6 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T[..., None, :, :], [source])
         return T
-
-    def geometric_jacobian(self, q: Configuration, body: str) -> np.ndarray:
-        """6×n geometric Jacobian of ``body``'s origin in the base frame, angular rows first."""
-        Q = self.config_to_vector(q)
-        J = self._kinematics().jacobian(Q, self.index_of(body))
-        if not np.isfinite(J).all():
-            raise InvalidConfigurationError(f"body {body!r}: its Jacobian is not finite for this configuration "
-                                            "(the joint positions are so large that the numbers overflow)")
-        return J
-
-    def manipulability(self, q: Configuration, body: str, axes: str = "all") -> float:
-        """Yoshikawa's measure ``sqrt(det(J Jᵀ))``; ``axes`` is ``"all"``, ``"trans"`` or ``"rot"``."""
-        J = self.geometric_jacobian(q, body)
-        rows = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
-        if not isinstance(axes, str) or axes not in rows:
-            raise InvalidConfigurationError(f"axes must be 'all', 'trans' or 'rot', got {axes!r}")
-        J = J[rows[axes]]
-        return float(math.sqrt(max(np.linalg.det(J @ J.T), 0.0)))
 
     # --- display -----------------------------------------------------------------------------
     def show_details(self) -> str:

@@ -52,7 +52,7 @@ def main() -> None:
         print("Pinocchio is not installed: no reference figures")
         return
     sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-    from test_rigid_body_dynamics import pinocchio_model
+    from pinocchio_compare import pinocchio_model
 
     model = pinocchio_model(puma)
     data = model.createData()
