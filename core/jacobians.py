@@ -41,8 +41,14 @@ def _to_dofs(plan: DynamicsPlan, Jc: np.ndarray) -> np.ndarray:
     return Jc if plan.plain else Jc @ plan.P.T
 
 
+def _one(tree: RigidBodyTree, q: Configuration) -> np.ndarray:
+    """One validated configuration (a float vector of the right length passes at once)."""
+    Q = tree._config_array(q)
+    return Q if Q.ndim == 1 else tree.config_to_vector(Q)  # a batch: says it takes one
+
+
 def _checked(J: np.ndarray, body: str, what: str) -> np.ndarray:
-    if not math.isfinite(float(np.sum(J))):
+    if not math.isfinite(sum(J.ravel().tolist())):
         raise InvalidConfigurationError(f"body {body!r}: its {what} is not finite for this configuration "
                                         "(the joint positions are so large that the numbers overflow)")
     return J
@@ -52,7 +58,7 @@ def velocity_jacobian(tree: RigidBodyTree, q: Configuration, body: str) -> np.nd
     """(6, dof_count) geometric Jacobian of ``body``'s origin, ``[ω; v]`` in the base frame,
     one column per velocity (see the module docstring)."""
     i = tree.index_of(body)
-    Q = tree.config_to_vector(q)
+    Q = _one(tree, q)
     plan = rbd.dynamics_plan(tree)
     k = int(plan.owner[i]) if i >= 0 else -1  # −1: the base
     if k < 0:
@@ -77,7 +83,7 @@ def jacobian_dot(tree: RigidBodyTree, q: Configuration, qd: ArrayLike, body: str
     ``jacobian_dot(q, qd, body) @ qd`` is Corke's ``jacob_dot(q, qd)``, the acceleration of the
     body origin at ``qdd = 0``, without gravity."""
     i = tree.index_of(body)
-    Q = tree.config_to_vector(q)
+    Q = _one(tree, q)
     plan = rbd.dynamics_plan(tree)
     qd_ = rbd._rates(tree, plan, qd, "qd", ())
     k = int(plan.owner[i]) if i >= 0 else -1  # −1: the base
@@ -105,7 +111,7 @@ def com_jacobian(tree: RigidBodyTree, q: Configuration | None = None) -> np.ndar
     ``d/dt center_of_mass(q) = com_jacobian(q) @ qd`` (Pinocchio's ``jacobianCenterOfMass``)."""
     from .dynamics import total_mass
 
-    Q = tree.home_configuration() if q is None else tree.config_to_vector(q)
+    Q = tree.home_configuration() if q is None else _one(tree, q)
     plan = rbd.dynamics_plan(tree)
     total = total_mass(tree)
     if not total > 0:
@@ -137,7 +143,7 @@ class JacobianMixin:
         plan = self._kinematics()  # type: ignore[attr-defined]
         if space == "velocities" or not any(plan.kind[i] in QUATERNION_ROWS for i in plan.general):
             return velocity_jacobian(self, q, body)  # type: ignore[arg-type]
-        Q = self.config_to_vector(q)  # type: ignore[attr-defined]
+        Q = _one(self, q)  # type: ignore[arg-type]
         return _checked(plan.jacobian(Q, self.index_of(body)), body, "Jacobian")  # type: ignore[attr-defined]
 
     def manipulability(self, q: Configuration, body: str, axes: str = "all") -> float:

@@ -171,6 +171,14 @@ class DynamicsPlan:
             self.fk_args = (code, kin.qi.astype(np.int64), kin.gain.astype(float), kin.offset.astype(float),
                             np.ascontiguousarray(kin.P0), np.ascontiguousarray(kin.Pstack),
                             kin.parent.astype(np.int64), kin.order.astype(np.int64))
+        self.gravity_pack = None
+        if self.fk_args is not None:  # the compiled gravity torque's constants in two flat arrays
+            c, qi_, gn, off, P0, Ps, par, order = self.fk_args
+            self.gravity_pack = (
+                np.concatenate([c, qi_, par, order, self.moving, self.col_body, self.col_frame, self.col_rot]).astype(
+                    np.int64),
+                np.concatenate([gn, off, P0.ravel(), Ps.ravel(), self.col_axis.ravel(), self.col_point.ravel(), m,
+                                h.ravel(), self.desc.ravel()]), nb, nm)
         self.merge = np.zeros((nm, nb))
         self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
 
