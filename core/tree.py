@@ -11,6 +11,7 @@ from .body import RigidBody
 from .collision import CollisionMixin
 from .configuration import Configuration, ConfigurationMixin
 from .dynamics import MassPropertiesMixin
+from .dynamics_table import DynamicsTableMixin, dynamics_table
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -42,7 +43,7 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
 
 
 class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, JacobianMixin,
-                    CollisionMixin):
+                    DynamicsTableMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
@@ -563,8 +564,9 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         return T
 
     # --- display -----------------------------------------------------------------------------
-    def show_details(self) -> str:
-        """A table of bodies, joints, parents and children, as MATLAB's ``showdetails``."""
+    def show_details(self, dynamics: bool = False) -> str:
+        """A table of bodies, joints, parents and children, as MATLAB's ``showdetails``; with
+        ``dynamics``, Corke's table of each body's m, r, I, Jm, B, Tc, G and qlim follows."""
         idx = {self._base: 0, **{b: i + 1 for i, b in enumerate(self._bodies)}}
         rows = [("Idx", "Body Name", "Joint Name", "Joint Type", "Parent Name(Idx)", "Children Name(s)")]
         children: dict[RigidBody, list[RigidBody]] = {}
@@ -577,7 +579,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         widths = [max(len(r[c]) for r in rows) for c in range(6)]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
         rule = "-" * max(len(line) for line in lines)
-        return "\n".join([f"Robot: ({self.num_bodies} bodies)", rule, lines[0], rule, *lines[1:], rule])
+        text = "\n".join([f"Robot: ({self.num_bodies} bodies)", rule, lines[0], rule, *lines[1:], rule])
+        return f"{text}\n\n{dynamics_table(self)}" if dynamics else text
 
     def __repr__(self) -> str:
         return f"RigidBodyTree(base={self.base_name!r}, bodies={self.num_bodies}, positions={self.position_count})"

@@ -475,3 +475,28 @@ def test_forward_dynamics_of_a_massless_joint_is_refused():
         tree.forward_dynamics([0.1, 0.2], [0, 0], [1, 1])
     with pytest.raises(InvalidPropertyError, match="singular"):
         tree.forward_dynamics(np.zeros((3, 2)))
+
+
+# --- Corke's dyn table -------------------------------------------------------------------------------
+
+def test_dyn_prints_corkes_link_parameters():
+    """Link.dyn for one body, robot.dynamics() for all, in show_details(dynamics=True); I is
+    about the centre of mass as Corke's (KineTree stores it about the origin), '-' for a joint
+    without a motor."""
+    puma = load_robot("puma560")
+    text = puma.dyn("link2")
+    for line in ["m     = 17.4", "r     = -0.3638  0.006  0.2275", "I     = |     0  0.524      0 |", "Jm    = 0.0002",
+                 "B     = 0.000817", "Tc    = 0.126(+)  -0.071(-)", "G     = 107.815", "qlim  = -0.785398 to 3.92699"]:
+        assert line in text.splitlines()
+    row = next(line for line in puma.dyn().splitlines() if line.startswith("link4"))
+    cells = [c.strip() for c in row.split("|")]
+    assert cells == ["link4", "0.82", "0, 0.019, 0", "0.0018, 0.0013, 0.0018, 0, 0, 0", "3.3e-05", "7.12e-05",
+                     "0.0112, -0.0169", "76.0364", "-1.91986 to 2.96706"]
+    details = puma.show_details(dynamics=True)
+    assert details.startswith(puma.show_details()) and puma.dyn() in details
+    from kinetree.core import RigidBody
+
+    tip = RigidBody("tip")
+    tip.joint = Joint("tip_fixed", "fixed")
+    puma.add_body(tip, "link6")
+    assert [c.strip() for c in puma.dyn().splitlines()[-2].split("|")][4:] == ["-"] * 5
