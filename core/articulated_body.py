@@ -45,6 +45,26 @@ class _AbaConstants:
         self.jm[plan.motor_cols] = plan.jm
 
 
+def packed(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
+    """The plan in two flat arrays (ints, floats) for the compiled single-configuration RNEA
+    and ABA with FK inside (dynamics_numba._unpack reads them), or None for trees with
+    quaternion or planar joints (no compiled FK)."""
+    if plan.fk_args is None or not plan.nb:
+        return None
+    got = getattr(plan, "_packed", None)
+    if got is None:
+        cst = _constants(plan)
+        code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
+        dims = [plan.kin.nb, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
+        ints = np.concatenate([dims, code, qi, parent, order, plan.moving, plan.col_body, plan.col_frame, plan.col_rot,
+                               plan.carrier, plan.motor_cols, cst.topo, cst.mparent, cst.cstart, cst.ncol])
+        floats = np.concatenate([gain, off, P0.ravel(), Ps.ravel(), plan.col_axis.ravel(), plan.col_point.ravel(),
+                                 plan.m, plan.h.ravel(), plan.Io.ravel(), plan.anc_c.ravel(), plan.desc.ravel(),
+                                 plan.jm, plan.visc, plan.tcp, plan.tcm])
+        got = plan._packed = (ints.astype(np.int64), floats.astype(float))  # type: ignore[attr-defined]
+    return got
+
+
 def _constants(plan: DynamicsPlan) -> _AbaConstants:
     c = getattr(plan, "_aba", None)
     if c is None:
@@ -132,6 +152,10 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         if Q.ndim == 1:
             out = np.empty(plan.nc)
             F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
+            pk = packed(plan)
+            if pk is not None:
+                k.aba_packed(Q, *pk, qdc, tauc, a0, F, out)
+                return out
             k.aba(rbd._poses(tree, Q, plan, k), *args, qdc, tauc, a0, F, *mot, out)
             return out
         flat = Q.reshape(-1, Q.shape[-1])

@@ -504,3 +504,59 @@ def gravity(q, ints, floats, nbod, nm, g, tc):  # pragma: no cover - compiled
                 for r in range(6):
                     x += S[c, r] * f[j, r]
         tc[c] = x
+
+
+@nb.njit(cache=True)
+def _unpack(ints, floats):  # pragma: no cover - compiled
+    """The plan's arrays from the two flat arrays of articulated_body.packed (one call's
+    argument checks instead of ~25: see :func:`gravity`)."""
+    nbod, nm, nc, nmot = ints[0], ints[1], ints[2], ints[3]
+    o = 5
+    out_i = []
+    for n in (nbod, nbod, nbod, nbod, nm, nc, nc, nc, nc, nmot, nm, nm, nm, nm):
+        out_i.append(ints[o:o + n])
+        o += n
+    f = 0
+    gain, off = floats[:nbod], floats[nbod:2 * nbod]
+    f = 2 * nbod
+    P0 = floats[f:f + 16 * nbod].reshape((nbod, 4, 4))
+    f += 16 * nbod
+    Ps = floats[f:f + 48 * nbod].reshape((nbod, 3, 16))
+    f += 48 * nbod
+    col_axis = floats[f:f + 3 * nc].reshape((nc, 3))
+    col_point = floats[f + 3 * nc:f + 6 * nc].reshape((nc, 3))
+    f += 6 * nc
+    m = floats[f:f + nm]
+    h = floats[f + nm:f + 4 * nm].reshape((nm, 3))
+    Io = floats[f + 4 * nm:f + 13 * nm].reshape((nm, 3, 3))
+    f += 13 * nm
+    anc_c = floats[f:f + nm * nc].reshape((nm, nc))
+    desc = floats[f + nm * nc:f + nm * nc + nm * nm].reshape((nm, nm))
+    f += nm * nc + nm * nm
+    jm, visc, tcp, tcm = floats[f:f + nmot], floats[f + nmot:f + 2 * nmot], floats[f + 2 * nmot:f + 3 * nmot], \
+        floats[f + 3 * nmot:f + 4 * nmot]
+    return (out_i, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm)
+
+
+@nb.njit(cache=True)
+def rnea_packed(q, ints, floats, qdc, qddc, a0, fext, use_motor, tc):  # pragma: no cover - compiled
+    """FK and :func:`rnea` for one configuration of a revolute/prismatic/fixed tree."""
+    oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)
+    kind, qi, parent, order, moving, col_body, col_frame, col_rot, carrier, motor_cols = (
+        oi[0], oi[1], oi[2], oi[3], oi[4], oi[5], oi[6], oi[7], oi[8], oi[9])
+    T = np.empty((P0.shape[0], 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io, qdc, qddc,
+          a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, _scratch(moving.shape[0], tc.shape[0]))
+
+
+@nb.njit(cache=True)
+def aba_packed(q, ints, floats, qdc, tauc, a0, fext, qdd):  # pragma: no cover - compiled
+    """FK and :func:`aba` for one configuration of a revolute/prismatic/fixed tree."""
+    oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)
+    kind, qi, parent, order, moving, col_body, col_frame, col_rot, carrier, motor_cols = (
+        oi[0], oi[1], oi[2], oi[3], oi[4], oi[5], oi[6], oi[7], oi[8], oi[9])
+    T = np.empty((P0.shape[0], 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, oi[10], oi[11], oi[12],
+        oi[13], qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, ints[4] != 0, qdd)
