@@ -24,12 +24,10 @@ def _g(x: float) -> str:
     return f"{float(x):.6g}"
 
 
-def inertia_about_com(body: RigidBody) -> np.ndarray:
-    """3×3 inertia of ``body`` about its centre of mass, in the body frame."""
-    i = np.asarray(body.inertia, dtype=float)
-    c = np.asarray(body.center_of_mass, dtype=float)
-    Io = np.array([[i[0], i[5], i[4]], [i[5], i[1], i[3]], [i[4], i[3], i[2]]])
-    return Io - body.mass * (c @ c * np.eye(3) - np.outer(c, c))
+def _about_com(body: RigidBody) -> np.ndarray:
+    """3×3 inertia about the centre of mass, of the body's :attr:`inertia_corke`."""
+    xx, yy, zz, xy, yz, xz = body.inertia_corke
+    return np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
 
 
 def _motor(body: RigidBody) -> list[str]:
@@ -45,7 +43,7 @@ def _motor(body: RigidBody) -> list[str]:
 def link_dyn(tree: RigidBodyTree, body: str) -> str:
     """Corke's ``Link.dyn``: ``body``'s m, r, I (about its centre of mass), Jm, B, Tc, G, qlim."""
     b = tree.get_body(body)
-    I = inertia_about_com(b)
+    I = _about_com(b)
     jm, visc, tc, gear, qlim = _motor(b)
     rows = [f"{b.name} (joint {b.joint.name!r}, {b.joint.type})", f"m     = {_g(b.mass)}",
             "r     = " + "  ".join(_g(v) for v in b.center_of_mass)]
@@ -66,8 +64,7 @@ def dynamics_table(tree: RigidBodyTree) -> str:
     head = ("body", "m", "r", "I (xx yy zz xy yz xz)", "Jm", "B", "Tc (+, -)", "G", "qlim")
     rows = [head]
     for b in tree.bodies:
-        I = inertia_about_com(b)
-        inertia = ", ".join(_g(v) for v in (I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]))
+        inertia = ", ".join(_g(v) for v in b.inertia_corke)
         rows.append((b.name, _g(b.mass), ", ".join(_g(v) for v in b.center_of_mass), inertia, *_motor(b)))
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     lines = [" | ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
