@@ -346,7 +346,9 @@ def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
              lambda: tree.mass_matrix(Q), lambda: tree.velocity_product(Q[1], QD[1]),
              lambda: tree.forward_dynamics(Q[2], QD[2], QDD[2], fext), lambda: tree.forward_dynamics(Q, QD, QDD),
              lambda: tree.forward_dynamics(Q, QD, QDD, fext),
-             lambda: tree.forward_dynamics(Q, QD, QDD, method="cholesky")]
+             lambda: tree.forward_dynamics(Q, QD, QDD, method="cholesky"),
+             lambda: tree.geometric_jacobian(Q[0], tree.bodies[-1].name, space="velocities"),
+             lambda: tree.gravity_torque(Q[1])]
     first = [c() for c in calls]
     monkeypatch.setattr(rbd, "_kernel", lambda: None)
     for c, ref in zip(calls, first):
