@@ -179,9 +179,9 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
         if k is not None:
             dp = _rbd.dynamics_plan(tree)
             if dp.nc:
-                gx, gy, gz = g.tolist()
-                tau = _rbd._compiled_rnea(k, dp, tree, Q, tau, tau, np.array([0.0, 0.0, 0.0, -gx, -gy, -gz]),
-                                          None, False)
+                tc = np.empty(dp.nc)
+                k.gravity(Q, *dp.gravity_pack[:2], dp.gravity_pack[2], dp.gravity_pack[3], g, tc)
+                tau = tc if dp.plain else tc @ dp.P.T
             if not math.isfinite(sum(tau.tolist())):
                 raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
             return tau

@@ -19,8 +19,8 @@ def _cross(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, RI):  # pragma: no cover
-    """Columns S (nc, 6) and base-frame inertia (hw, Iw) of the moving bodies from poses T."""
+def _columns(T, col_frame, col_rot, col_axis, col_point, S):  # pragma: no cover - compiled
+    """Columns S (nc, 6): unit motions about the base origin, base frame, from poses T."""
     nc = S.shape[0]
     nbod = T.shape[0]
     for c in range(nc):
@@ -40,6 +40,12 @@ def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw,
         else:
             S[c, 3], S[c, 4], S[c, 5] = S[c, 0], S[c, 1], S[c, 2]
             S[c, 0] = S[c, 1] = S[c, 2] = 0.0
+
+
+@nb.njit(cache=True)
+def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, RI):  # pragma: no cover
+    """Columns S (nc, 6) and base-frame inertia (hw, Iw) of the moving bodies from poses T."""
+    _columns(T, col_frame, col_rot, col_axis, col_point, S)
     for k in range(moving.shape[0]):
         b = moving[k]
         t0, t1, t2 = T[b, 0, 3], T[b, 1, 3], T[b, 2, 3]
@@ -263,3 +269,294 @@ def rnea_batch_fk(Q, kind, qi, gain, off, P0, Ps, parent, order, moving, col_bod
         _fk_into(Q[n], kind, qi, gain, off, P0, Ps, parent, order, T, L)
         _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
               qdc[n], qddc[n], a0, fext[n if each else 0], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)
+
+
+@nb.njit(cache=True)
+def _spd_inverse(D, n, out):  # pragma: no cover - compiled
+    """``out[:n, :n] = D[:n, :n]⁻¹`` by Cholesky; raises when D is not positive definite."""
+    L = np.zeros((n, n))
+    for j in range(n):
+        d = D[j, j]
+        for k in range(j):
+            d -= L[j, k] * L[j, k]
+        if not d > 0.0:
+            raise ValueError("not positive definite")
+        L[j, j] = np.sqrt(d)
+        for i in range(j + 1, n):
+            s = D[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    for col in range(n):  # solve L Lᵀ x = e_col
+        y = np.zeros(n)
+        for i in range(n):
+            s = 1.0 if i == col else 0.0
+            for k in range(i):
+                s -= L[i, k] * y[k]
+            y[i] = s / L[i, i]
+        for i in range(n - 1, -1, -1):
+            s = y[i]
+            for k in range(i + 1, n):
+                s -= L[k, i] * out[k, col]
+            out[i, col] = s / L[i, i]
+
+
+@nb.njit(cache=True)
+def aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, topo, mparent, cstart,
+        ncol, qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, qdd):  # pragma: no cover - compiled
+    """Column accelerations ``qdd`` (nc,) by Featherstone's articulated-body algorithm, all in
+    the base frame (see articulated_body.py): no transforms between bodies, the plan's columns."""
+    nc, nm = col_body.shape[0], moving.shape[0]
+    S = np.empty((nc, 6))
+    hw = np.empty((nm, 3))
+    Iw = np.empty((nm, 3, 3))
+    _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, np.empty((3, 3)))
+    v = np.zeros((nm + 1, 6))  # row nm: the base, at rest
+    for o in range(nm):
+        k = topo[o]
+        p = mparent[k] if mparent[k] >= 0 else nm
+        for r in range(6):
+            v[k, r] = v[p, r]
+        for c in range(cstart[k], cstart[k] + ncol[k]):
+            for r in range(6):
+                v[k, r] += S[c, r] * qdc[c]
+    u = tauc.copy()
+    arm = np.zeros(nc)
+    if use_motor:
+        for i in range(motor_cols.shape[0]):
+            c = motor_cols[i]
+            arm[c] = jm[i]
+            u[c] -= visc[i] * qdc[c]
+            if qdc[c] > 0:
+                u[c] -= tcp[i]
+            elif qdc[c] < 0:
+                u[c] -= tcm[i]
+    IA = np.zeros((nm, 6, 6))
+    pA = np.empty((nm, 6))
+    cb = np.zeros((nm, 6))
+    Iv = np.empty(6)
+    for k in range(nm):
+        for r in range(3):
+            for s in range(3):
+                IA[k, r, s] = Iw[k, r, s]
+            IA[k, 3 + r, 3 + r] = m[k]
+        hx, hy, hz = hw[k, 0], hw[k, 1], hw[k, 2]
+        IA[k, 0, 4], IA[k, 0, 5], IA[k, 1, 3], IA[k, 1, 5], IA[k, 2, 3], IA[k, 2, 4] = -hz, hy, hz, -hx, -hy, hx
+        for r in range(3):
+            for s in range(3):
+                IA[k, 3 + s, r] = IA[k, r, 3 + s]
+        _inertia_times(m[k], hw[k], Iw[k], v[k, 0], v[k, 1], v[k, 2], v[k, 3], v[k, 4], v[k, 5], Iv)
+        n0, n1, n2 = _cross(v[k, 0], v[k, 1], v[k, 2], Iv[0], Iv[1], Iv[2])
+        p0, p1, p2 = _cross(v[k, 3], v[k, 4], v[k, 5], Iv[3], Iv[4], Iv[5])
+        q0, q1, q2 = _cross(v[k, 0], v[k, 1], v[k, 2], Iv[3], Iv[4], Iv[5])
+        pA[k, 0], pA[k, 1], pA[k, 2] = n0 + p0 - fext[k, 0], n1 + p1 - fext[k, 1], n2 + p2 - fext[k, 2]
+        pA[k, 3], pA[k, 4], pA[k, 5] = q0 - fext[k, 3], q1 - fext[k, 4], q2 - fext[k, 5]
+    for c in range(nc):
+        vc = v[carrier[c]]
+        s0, s1, s2 = S[c, 0] * qdc[c], S[c, 1] * qdc[c], S[c, 2] * qdc[c]
+        s3, s4, s5 = S[c, 3] * qdc[c], S[c, 4] * qdc[c], S[c, 5] * qdc[c]
+        x0, x1, x2 = _cross(vc[0], vc[1], vc[2], s0, s1, s2)
+        y0, y1, y2 = _cross(vc[0], vc[1], vc[2], s3, s4, s5)
+        z0, z1, z2 = _cross(vc[3], vc[4], vc[5], s0, s1, s2)
+        k = col_body[c]
+        cb[k, 0] += x0
+        cb[k, 1] += x1
+        cb[k, 2] += x2
+        cb[k, 3] += y0 + z0
+        cb[k, 4] += y1 + z1
+        cb[k, 5] += y2 + z2
+    U = np.empty((nc, 6))
+    Dinv = np.empty((nm, 6, 6))
+    D = np.empty((6, 6))
+    UD = np.empty((6, 6))
+    Ia = np.empty((6, 6))
+    for o in range(nm - 1, -1, -1):
+        k = topo[o]
+        c0, n = cstart[k], ncol[k]
+        for j in range(n):
+            for r in range(6):
+                x = 0.0
+                for s in range(6):
+                    x += IA[k, r, s] * S[c0 + j, s]
+                U[c0 + j, r] = x
+        for i in range(n):
+            for j in range(n):
+                x = 0.0
+                for r in range(6):
+                    x += S[c0 + i, r] * U[c0 + j, r]
+                D[i, j] = x
+            D[i, i] += arm[c0 + i]
+            for r in range(6):
+                u[c0 + i] -= S[c0 + i, r] * pA[k, r]
+        _spd_inverse(D, n, Dinv[k])
+        p = mparent[k]
+        if p < 0:
+            continue
+        for r in range(6):  # UD = U·D⁻¹ (6×n)
+            for j in range(n):
+                x = 0.0
+                for i in range(n):
+                    x += U[c0 + i, r] * Dinv[k, i, j]
+                UD[r, j] = x
+        for r in range(6):
+            for s in range(6):
+                x = IA[k, r, s]
+                for j in range(n):
+                    x -= UD[r, j] * U[c0 + j, s]
+                Ia[r, s] = x
+        for r in range(6):
+            x = pA[k, r]
+            for s in range(6):
+                x += Ia[r, s] * cb[k, s]
+            for j in range(n):
+                x += UD[r, j] * u[c0 + j]
+            pA[p, r] += x
+            for s in range(6):
+                IA[p, r, s] += Ia[r, s]
+    a = np.empty((nm, 6))
+    ap = np.empty(6)
+    w = np.empty(6)
+    for o in range(nm):
+        k = topo[o]
+        p = mparent[k]
+        for r in range(6):
+            ap[r] = (a0[r] if p < 0 else a[p, r]) + cb[k, r]
+        c0, n = cstart[k], ncol[k]
+        for j in range(n):
+            x = u[c0 + j]
+            for r in range(6):
+                x -= U[c0 + j, r] * ap[r]
+            w[j] = x
+        for i in range(n):
+            x = 0.0
+            for j in range(n):
+                x += Dinv[k, i, j] * w[j]
+            qdd[c0 + i] = x
+        for r in range(6):
+            x = ap[r]
+            for j in range(n):
+                x += S[c0 + j, r] * qdd[c0 + j]
+            a[k, r] = x
+
+
+@nb.njit(cache=True)
+def aba_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, topo, mparent,
+              cstart, ncol, qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, qdd):  # pragma: no cover
+    each = fext.shape[0] > 1
+    for n in range(T.shape[0]):
+        aba(T[n], moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, topo, mparent,
+            cstart, ncol, qdc[n], tauc[n], a0, fext[n if each else 0], motor_cols, jm, visc, tcp, tcm, use_motor,
+            qdd[n])
+
+
+@nb.njit(cache=True)
+def jacobian(T, col_frame, col_rot, col_axis, col_point, cols, p, J):  # pragma: no cover - compiled
+    """Columns ``cols`` of the geometric Jacobian ``J`` (6, nc; zero elsewhere) of the point
+    ``p``: ``[ω; v_p]`` per unit velocity, base frame."""
+    S = np.empty((col_frame.shape[0], 6))
+    _columns(T, col_frame, col_rot, col_axis, col_point, S)
+    for c in cols:
+        x0, x1, x2 = _cross(S[c, 0], S[c, 1], S[c, 2], p[0], p[1], p[2])
+        J[0, c], J[1, c], J[2, c] = S[c, 0], S[c, 1], S[c, 2]
+        J[3, c], J[4, c], J[5, c] = S[c, 3] + x0, S[c, 4] + x1, S[c, 5] + x2
+
+
+@nb.njit(cache=True)
+def gravity(q, ints, floats, nbod, nm, g, tc):  # pragma: no cover - compiled
+    """Column torques ``tc`` holding the tree still under gravity ``g``: FK, then each subtree's
+    weight about each column (RNEA at rest). The plan comes packed in two flat arrays
+    (see rigid_body_dynamics.DynamicsPlan.gravity_pack): numba checks every argument's type on
+    each call, ~0.25 µs an array, more than the arithmetic of a six-joint arm."""
+    nc = tc.shape[0]
+    kind, qi, parent, order = ints[:nbod], ints[nbod:2 * nbod], ints[2 * nbod:3 * nbod], ints[3 * nbod:4 * nbod]
+    o = 4 * nbod
+    moving, col_body = ints[o:o + nm], ints[o + nm:o + nm + nc]
+    col_frame, col_rot = ints[o + nm + nc:o + nm + 2 * nc], ints[o + nm + 2 * nc:o + nm + 3 * nc]
+    gain, off = floats[:nbod], floats[nbod:2 * nbod]
+    o = 2 * nbod
+    P0 = floats[o:o + 16 * nbod].reshape((nbod, 4, 4))
+    o += 16 * nbod
+    Ps = floats[o:o + 48 * nbod].reshape((nbod, 3, 16))
+    o += 48 * nbod
+    col_axis = floats[o:o + 3 * nc].reshape((nc, 3))
+    col_point = floats[o + 3 * nc:o + 6 * nc].reshape((nc, 3))
+    o += 6 * nc
+    m, h = floats[o:o + nm], floats[o + nm:o + 4 * nm].reshape((nm, 3))
+    desc = floats[o + 4 * nm:o + 4 * nm + nm * nm].reshape((nm, nm))
+    T = np.empty((nbod, 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    S = np.empty((nc, 6))
+    _columns(T, col_frame, col_rot, col_axis, col_point, S)
+    f = np.empty((nm, 6))
+    for k in range(nm):
+        b = moving[k]
+        hw = np.empty(3)
+        for r in range(3):
+            hw[r] = m[k] * T[b, r, 3] + T[b, r, 0] * h[k, 0] + T[b, r, 1] * h[k, 1] + T[b, r, 2] * h[k, 2]
+        n0, n1, n2 = _cross(hw[0], hw[1], hw[2], -g[0], -g[1], -g[2])
+        f[k, 0], f[k, 1], f[k, 2] = n0, n1, n2
+        f[k, 3], f[k, 4], f[k, 5] = -m[k] * g[0], -m[k] * g[1], -m[k] * g[2]
+    for c in range(nc):
+        k = col_body[c]
+        x = 0.0
+        for j in range(nm):
+            if desc[k, j] != 0.0:
+                for r in range(6):
+                    x += S[c, r] * f[j, r]
+        tc[c] = x
+
+
+@nb.njit(cache=True)
+def _unpack(ints, floats):  # pragma: no cover - compiled
+    """The plan's arrays from the two flat arrays of articulated_body.packed (one call's
+    argument checks instead of ~25: see :func:`gravity`)."""
+    nbod, nm, nc, nmot = ints[0], ints[1], ints[2], ints[3]
+    o = 5
+    out_i = []
+    for n in (nbod, nbod, nbod, nbod, nm, nc, nc, nc, nc, nmot, nm, nm, nm, nm):
+        out_i.append(ints[o:o + n])
+        o += n
+    f = 0
+    gain, off = floats[:nbod], floats[nbod:2 * nbod]
+    f = 2 * nbod
+    P0 = floats[f:f + 16 * nbod].reshape((nbod, 4, 4))
+    f += 16 * nbod
+    Ps = floats[f:f + 48 * nbod].reshape((nbod, 3, 16))
+    f += 48 * nbod
+    col_axis = floats[f:f + 3 * nc].reshape((nc, 3))
+    col_point = floats[f + 3 * nc:f + 6 * nc].reshape((nc, 3))
+    f += 6 * nc
+    m = floats[f:f + nm]
+    h = floats[f + nm:f + 4 * nm].reshape((nm, 3))
+    Io = floats[f + 4 * nm:f + 13 * nm].reshape((nm, 3, 3))
+    f += 13 * nm
+    anc_c = floats[f:f + nm * nc].reshape((nm, nc))
+    desc = floats[f + nm * nc:f + nm * nc + nm * nm].reshape((nm, nm))
+    f += nm * nc + nm * nm
+    jm, visc, tcp, tcm = floats[f:f + nmot], floats[f + nmot:f + 2 * nmot], floats[f + 2 * nmot:f + 3 * nmot], \
+        floats[f + 3 * nmot:f + 4 * nmot]
+    return (out_i, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm)
+
+
+@nb.njit(cache=True)
+def rnea_packed(q, ints, floats, qdc, qddc, a0, fext, use_motor, tc):  # pragma: no cover - compiled
+    """FK and :func:`rnea` for one configuration of a revolute/prismatic/fixed tree."""
+    oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)
+    kind, qi, parent, order, moving, col_body, col_frame, col_rot, carrier, motor_cols = (
+        oi[0], oi[1], oi[2], oi[3], oi[4], oi[5], oi[6], oi[7], oi[8], oi[9])
+    T = np.empty((P0.shape[0], 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io, qdc, qddc,
+          a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, _scratch(moving.shape[0], tc.shape[0]))
+
+
+@nb.njit(cache=True)
+def aba_packed(q, ints, floats, qdc, tauc, a0, fext, qdd):  # pragma: no cover - compiled
+    """FK and :func:`aba` for one configuration of a revolute/prismatic/fixed tree."""
+    oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)
+    kind, qi, parent, order, moving, col_body, col_frame, col_rot, carrier, motor_cols = (
+        oi[0], oi[1], oi[2], oi[3], oi[4], oi[5], oi[6], oi[7], oi[8], oi[9])
+    T = np.empty((P0.shape[0], 4, 4))
+    _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
+    aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, oi[10], oi[11], oi[12],
+        oi[13], qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, ints[4] != 0, qdd)

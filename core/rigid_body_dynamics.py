@@ -21,6 +21,7 @@ one configuration and over a batch alike.
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -171,15 +172,23 @@ class DynamicsPlan:
             self.fk_args = (code, kin.qi.astype(np.int64), kin.gain.astype(float), kin.offset.astype(float),
                             np.ascontiguousarray(kin.P0), np.ascontiguousarray(kin.Pstack),
                             kin.parent.astype(np.int64), kin.order.astype(np.int64))
+        self.gravity_pack = None
+        if self.fk_args is not None:  # the compiled gravity torque's constants in two flat arrays
+            c, qi_, gn, off, P0, Ps, par, order = self.fk_args
+            self.gravity_pack = (
+                np.concatenate([c, qi_, par, order, self.moving, self.col_body, self.col_frame, self.col_rot]).astype(
+                    np.int64),
+                np.concatenate([gn, off, P0.ravel(), Ps.ravel(), self.col_axis.ravel(), self.col_point.ravel(), m,
+                                h.ravel(), self.desc.ravel()]), nb, nm)
         self.merge = np.zeros((nm, nb))
         self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
 
     # --- per configuration ------------------------------------------------------------------
-    def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
-        body poses ``T`` (…, nb, 4, 4)."""
-        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
+    def columns(self, T: np.ndarray) -> np.ndarray:
+        """Columns ``S`` (…, nc, 6): each velocity's unit motion ``[ω; v]`` about the base
+        origin, base frame, from the body poses ``T`` (…, nb, 4, 4)."""
         if self.all_rot_self:
+            Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
             Rf, tf = Rm[..., self.col_body, :, :], tm[..., self.col_body, :]
         else:
             Te = np.concatenate([T, np.broadcast_to(np.eye(4), (*T.shape[:-3], 1, 4, 4))], axis=-3)
@@ -194,6 +203,13 @@ class DynamicsPlan:
         else:
             S[..., :3] *= self.col_rot[:, None]
             S[..., 3:] = np.where(self.col_rot[:, None], _cross(pt, ax), ax)
+        return S
+
+    def frames(self, T: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Columns ``S`` (…, nc, 6) and world inertia (m, h, Io) of the moving bodies from the
+        body poses ``T`` (…, nb, 4, 4)."""
+        S = self.columns(T)
+        Rm, tm = T[..., self.moving, :3, :3], T[..., :3, 3][..., self.moving, :]
         hs = np.einsum("...ij,...j->...i", Rm, self.h)
         h = self.m[:, None] * tm + hs
         # inertia about the base origin: R·Io·Rᵀ + shift terms (see _moved)
@@ -377,6 +393,11 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
+        from .articulated_body import packed
+        pk = packed(plan) if T is None else None
+        if pk is not None:  # FK inside, two flat arrays: a fraction of the call's argument checks
+            k.rnea_packed(Q, *pk, qdc, qddc, a0, F, motor and plan.has_motor, tc)
+            return tc if plan.plain else tc @ plan.P.T
         k.rnea(_poses(tree, Q, plan, k) if T is None else T, *args, qdc, qddc, a0, F, *mot, tc)
     else:
         flat = Q.reshape(-1, Q.shape[-1])
@@ -417,7 +438,8 @@ def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
 
 
 def _finite(out: np.ndarray, what: str) -> np.ndarray:
-    if not np.isfinite(out).all():
+    # a short vector's Python sum costs a sixth of isfinite().all(); only a non-finite sum looks further
+    if not (out.ndim == 1 and out.size <= 64 and math.isfinite(sum(out.tolist()))) and not np.isfinite(out).all():
         raise InvalidPropertyError(f"{what} is not finite for this input (the numbers overflow)")
     return out
 
@@ -470,17 +492,29 @@ def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     return _finite(out, "velocity product")
 
 
+FORWARD_METHODS = ("aba", "cholesky")
+
+
 def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                     tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
+                     tau: ArrayLike | None = None, fext: ArrayLike | None = None, method: str = "aba") -> np.ndarray:
     """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``, Corke's
-    ``accel``): ``M⁻¹ (tau − inverse_dynamics(q, qd, 0, fext))`` by a Cholesky factorisation
-    of ``M``; friction and motor inertia included, so it inverts :func:`inverse_dynamics`."""
+    ``accel``), friction and motor inertia included, so it inverts :func:`inverse_dynamics`.
+    ``method``: ``"aba"`` (Featherstone's articulated-body algorithm, :mod:`.articulated_body`;
+    the faster, measured in README) or ``"cholesky"``: ``M⁻¹ (tau − inverse_dynamics(q, qd, 0,
+    fext))`` by a Cholesky factorisation of ``M``. Trees with mimic joints always take the
+    Cholesky path (ABA's recursion has no coupled joints)."""
+    if method not in FORWARD_METHODS:
+        raise InvalidConfigurationError(f"forward dynamics: method must be 'aba' or 'cholesky', got {method!r:.80}")
     Q, lead = _inputs(tree, q)
     plan = dynamics_plan(tree)
     qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
     fx = _fext(tree, plan, fext, lead)
+    if method == "aba" and plan.plain:
+        from .articulated_body import aba
+
+        return _finite(aba(tree, plan, Q, qd_, tau_, fx), "forward dynamics")
     k = _kernel()
     if k is not None:
         T = _poses(tree, Q, plan, k) if Q.ndim == 1 else None  # one FK for both
@@ -536,7 +570,6 @@ def external_force(tree: RigidBodyTree, body: str, wrench: ArrayLike, q: ArrayLi
     return fext
 
 
-
 class DynamicsMixin:
     """Dynamics methods of :class:`~kinetree.core.tree.RigidBodyTree` (see
     :mod:`kinetree.core.rigid_body_dynamics`)."""
@@ -555,9 +588,11 @@ class DynamicsMixin:
         return velocity_product(self, q, qd)  # type: ignore[arg-type]
 
     def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                         tau: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
-        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``)."""
-        return forward_dynamics(self, q, qd, tau, fext)  # type: ignore[arg-type]
+                         tau: ArrayLike | None = None, fext: ArrayLike | None = None,
+                         method: str = "aba") -> np.ndarray:
+        """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``); ``method``
+        ``"aba"`` or ``"cholesky"``."""
+        return forward_dynamics(self, q, qd, tau, fext, method)  # type: ignore[arg-type]
 
     def external_force(self, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
         """An ``fext`` array with ``wrench`` on ``body`` (MATLAB's ``externalForce``)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -12,6 +11,7 @@ from .body import RigidBody
 from .collision import CollisionMixin
 from .configuration import Configuration, ConfigurationMixin
 from .dynamics import MassPropertiesMixin
+from .dynamics_table import DynamicsTableMixin, dynamics_table
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -21,6 +21,7 @@ from .errors import (
     KineTreeError,
     UnknownBodyError,
 )
+from .jacobians import JacobianMixin
 from .joint import AXIAL_TYPES, Joint, Mimic
 from .joint_space import JointSpaceMixin
 from .names import derived_name
@@ -41,7 +42,8 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
-class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, CollisionMixin):
+class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, JacobianMixin,
+                    DynamicsTableMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
@@ -561,27 +563,10 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             self._non_finite(T[..., None, :, :], [source])
         return T
 
-    def geometric_jacobian(self, q: Configuration, body: str) -> np.ndarray:
-        """6×n geometric Jacobian of ``body``'s origin in the base frame, angular rows first."""
-        Q = self.config_to_vector(q)
-        J = self._kinematics().jacobian(Q, self.index_of(body))
-        if not np.isfinite(J).all():
-            raise InvalidConfigurationError(f"body {body!r}: its Jacobian is not finite for this configuration "
-                                            "(the joint positions are so large that the numbers overflow)")
-        return J
-
-    def manipulability(self, q: Configuration, body: str, axes: str = "all") -> float:
-        """Yoshikawa's measure ``sqrt(det(J Jᵀ))``; ``axes`` is ``"all"``, ``"trans"`` or ``"rot"``."""
-        J = self.geometric_jacobian(q, body)
-        rows = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
-        if not isinstance(axes, str) or axes not in rows:
-            raise InvalidConfigurationError(f"axes must be 'all', 'trans' or 'rot', got {axes!r}")
-        J = J[rows[axes]]
-        return float(math.sqrt(max(np.linalg.det(J @ J.T), 0.0)))
-
     # --- display -----------------------------------------------------------------------------
-    def show_details(self) -> str:
-        """A table of bodies, joints, parents and children, as MATLAB's ``showdetails``."""
+    def show_details(self, dynamics: bool = False) -> str:
+        """A table of bodies, joints, parents and children, as MATLAB's ``showdetails``; with
+        ``dynamics``, Corke's table of each body's m, r, I, Jm, B, Tc, G and qlim follows."""
         idx = {self._base: 0, **{b: i + 1 for i, b in enumerate(self._bodies)}}
         rows = [("Idx", "Body Name", "Joint Name", "Joint Type", "Parent Name(Idx)", "Children Name(s)")]
         children: dict[RigidBody, list[RigidBody]] = {}
@@ -594,7 +579,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         widths = [max(len(r[c]) for r in rows) for c in range(6)]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
         rule = "-" * max(len(line) for line in lines)
-        return "\n".join([f"Robot: ({self.num_bodies} bodies)", rule, lines[0], rule, *lines[1:], rule])
+        text = "\n".join([f"Robot: ({self.num_bodies} bodies)", rule, lines[0], rule, *lines[1:], rule])
+        return f"{text}\n\n{dynamics_table(self)}" if dynamics else text
 
     def __repr__(self) -> str:
         return f"RigidBodyTree(base={self.base_name!r}, bodies={self.num_bodies}, positions={self.position_count})"

@@ -25,85 +25,7 @@ from kinetree.core import (
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 pin = pytest.importorskip("pinocchio")
-G = np.array([0.0, 0.0, -9.81])
-
-
-def inertia_about_com(b):
-    i = np.asarray(b.inertia, dtype=float)
-    I = np.array([[i[0], i[5], i[4]], [i[5], i[1], i[3]], [i[4], i[3], i[2]]])
-    c = np.asarray(b.center_of_mass, dtype=float)
-    return I - b.mass * (c @ c * np.eye(3) - np.outer(c, c))
-
-
-def pinocchio_model(tree: RigidBodyTree):
-    """The tree in Pinocchio joint by joint, true inertias (fixed joints fold into their parent)."""
-    model = pin.Model()
-    where = {tree.base_name: (0, np.eye(4))}
-    for b in tree.bodies:
-        jid, P = where[tree.parent_name(b.name)]
-        j = b.joint
-        if j.type == "fixed":
-            where[b.name] = (jid, P @ j.joint_to_parent_transform @ j.child_to_joint_transform)
-        else:
-            # floating = 3 prismatic joints along the parent-side axes + a spherical joint; planar =
-            # prismatic x, y + revolute z: exactly KineTree's velocities (ṗ in the parent-side frame)
-            chain = {"floating": [("x", pin.JointModelPrismaticUnaligned(1, 0, 0)),
-                                  ("y", pin.JointModelPrismaticUnaligned(0, 1, 0)),
-                                  ("z", pin.JointModelPrismaticUnaligned(0, 0, 1)), ("", pin.JointModelSpherical())],
-                     "planar": [("x", pin.JointModelPrismaticUnaligned(1, 0, 0)),
-                                ("y", pin.JointModelPrismaticUnaligned(0, 1, 0)),
-                                ("", pin.JointModelRevoluteUnaligned(0, 0, 1))],
-                     "spherical": [("", pin.JointModelSpherical())]}.get(j.type)
-            if chain is None:
-                make = pin.JointModelRevoluteUnaligned if j.type == "revolute" else pin.JointModelPrismaticUnaligned
-                chain = [("", make(*j.axis))]
-            placement = P @ j.joint_to_parent_transform
-            for suffix, jm in chain:
-                jid = model.addJoint(jid, jm, pin.SE3(placement), j.name + suffix)
-                placement = np.eye(4)
-            where[b.name] = (jid, j.child_to_joint_transform)
-        if where[b.name][0]:
-            model.appendBodyToJoint(where[b.name][0], pin.Inertia(b.mass, np.asarray(b.center_of_mass, float),
-                                                                   inertia_about_com(b)), pin.SE3(where[b.name][1]))
-    model.gravity.linear = tree.gravity
-    return model
-
-
-def symmetric(M):
-    return np.triu(M) + np.triu(M, 1).T
-
-
-def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None):
-    """Our values against Pinocchio's; ``order[k]``: Pinocchio's velocity index of our DoF k."""
-    data = model.createData()
-    o = np.arange(model.nv) if order is None else np.asarray(order)
-    mimic = any(model.joints[j].shortname() == "JointModelMimic" for j in range(1, model.njoints))
-
-    def spread(v):
-        out = np.zeros(model.nv)
-        out[o] = v
-        return out
-
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        q = tree.random_configuration(rng)
-        qp = to_pin(q)
-        qd, qdd = rng.normal(size=tree.dof_count), rng.normal(size=tree.dof_count)
-        ref = pin.rnea(model, data, qp, spread(qd), spread(qdd))[o]
-        np.testing.assert_allclose(tree.inverse_dynamics(q, qd, qdd), ref, atol=tol)
-        M, Mp = tree.mass_matrix(q), symmetric(pin.crba(model, data, qp))[np.ix_(o, o)]
-        np.testing.assert_allclose(M, Mp, atol=tol)
-        np.testing.assert_allclose(M, M.T, atol=0)
-        assert np.linalg.eigvalsh(M).min() > 0
-        nle = pin.nonLinearEffects(model, data, qp, spread(qd))[o]
-        grav = pin.computeGeneralizedGravity(model, data, qp)[o]
-        np.testing.assert_allclose(tree.velocity_product(q, qd), nle - grav, atol=tol)
-        tau = rng.normal(size=tree.dof_count)
-        if mimic:  # Pinocchio's aba has no mimic joints
-            ref = np.linalg.solve(Mp, tau - nle)
-        else:
-            ref = pin.aba(model, data, qp, spread(qd), spread(tau))[o]
-        np.testing.assert_allclose(tree.forward_dynamics(q, qd, tau), ref, atol=tol * 10, rtol=1e-8)
+from pinocchio_compare import G, compare, inertia_about_com, pinocchio_model, symmetric  # noqa: E402, F401
 
 
 @pytest.mark.parametrize("name", list_robots())
@@ -231,7 +153,12 @@ def test_real_robot_matches_pinocchio(key):
     for b in tree.bodies:  # URDF <dynamics> damping/friction are not part of Pinocchio's rnea
         if b.joint.type in ("revolute", "prismatic"):
             b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
-    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=True)
+    compare_with_urdf_model(tree, key, mimic=True, n=2, seed=3)
+
+
+def compare_with_urdf_model(tree, key, mimic, **kw):
+    """``compare`` with Pinocchio's own model of the URDF (depth-first, as its CRBA needs)."""
+    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=mimic)
     model.gravity.linear = G
     assert model.nv == tree.dof_count
 
@@ -245,7 +172,29 @@ def test_real_robot_matches_pinocchio(key):
 
     order = [model.joints[model.getJointId(n)].idx_v for n in tree.dof_names()]
     assert sorted(order) == list(range(model.nv))
-    compare(tree, model, to_pin, n=2, seed=3, order=order)
+    compare(tree, model, to_pin, order=order, **kw)
+
+
+@needs_robots
+def test_talos_articulated_body_algorithm_matches_pinocchio():
+    """44 dofs (Talos with its base fixed, the gripper's mimic joints released: ABA has no
+    coupled joints) against Pinocchio's aba, both forward-dynamics methods."""
+    tree = load_urdf("talos")
+    tree.gravity = G
+    for b in tree.bodies:
+        b.joint.mimic = None
+        if b.joint.type in ("revolute", "prismatic"):
+            b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
+    from kinetree.core.rigid_body_dynamics import dynamics_plan
+
+    assert tree.dof_count == 44 and dynamics_plan(tree).plain
+    compare_with_urdf_model(tree, "talos", mimic=False, n=2, seed=5)
+
+
+def test_forward_dynamics_method_is_checked():
+    tree = load_robot("puma560")
+    with pytest.raises(InvalidConfigurationError, match="method must be 'aba' or 'cholesky', got 'lu'"):
+        tree.forward_dynamics(method="lu")
 
 
 def test_batch_matches_single_calls():
@@ -395,7 +344,11 @@ def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
     fext = tree.external_force(tree.bodies[-1].name, rng.normal(size=6))
     calls = [lambda: tree.inverse_dynamics(Q, QD, QDD, fext), lambda: tree.mass_matrix(Q[0]),
              lambda: tree.mass_matrix(Q), lambda: tree.velocity_product(Q[1], QD[1]),
-             lambda: tree.forward_dynamics(Q[2], QD[2], QDD[2], fext), lambda: tree.forward_dynamics(Q, QD, QDD)]
+             lambda: tree.forward_dynamics(Q[2], QD[2], QDD[2], fext), lambda: tree.forward_dynamics(Q, QD, QDD),
+             lambda: tree.forward_dynamics(Q, QD, QDD, fext),
+             lambda: tree.forward_dynamics(Q, QD, QDD, method="cholesky"),
+             lambda: tree.geometric_jacobian(Q[0], tree.bodies[-1].name, space="velocities"),
+             lambda: tree.gravity_torque(Q[1])]
     first = [c() for c in calls]
     monkeypatch.setattr(rbd, "_kernel", lambda: None)
     for c, ref in zip(calls, first):
@@ -524,3 +477,28 @@ def test_forward_dynamics_of_a_massless_joint_is_refused():
         tree.forward_dynamics([0.1, 0.2], [0, 0], [1, 1])
     with pytest.raises(InvalidPropertyError, match="singular"):
         tree.forward_dynamics(np.zeros((3, 2)))
+
+
+# --- Corke's dyn table -------------------------------------------------------------------------------
+
+def test_dyn_prints_corkes_link_parameters():
+    """Link.dyn for one body, robot.dynamics() for all, in show_details(dynamics=True); I is
+    about the centre of mass as Corke's (KineTree stores it about the origin), '-' for a joint
+    without a motor."""
+    puma = load_robot("puma560")
+    text = puma.dyn("link2")
+    for line in ["m     = 17.4", "r     = -0.3638  0.006  0.2275", "I     = |     0  0.524      0 |", "Jm    = 0.0002",
+                 "B     = 0.000817", "Tc    = 0.126(+)  -0.071(-)", "G     = 107.815", "qlim  = -0.785398 to 3.92699"]:
+        assert line in text.splitlines()
+    row = next(line for line in puma.dyn().splitlines() if line.startswith("link4"))
+    cells = [c.strip() for c in row.split("|")]
+    assert cells == ["link4", "0.82", "0, 0.019, 0", "0.0018, 0.0013, 0.0018, 0, 0, 0", "3.3e-05", "7.12e-05",
+                     "0.0112, -0.0169", "76.0364", "-1.91986 to 2.96706"]
+    details = puma.show_details(dynamics=True)
+    assert details.startswith(puma.show_details()) and puma.dyn() in details
+    from kinetree.core import RigidBody
+
+    tip = RigidBody("tip")
+    tip.joint = Joint("tip_fixed", "fixed")
+    puma.add_body(tip, "link6")
+    assert [c.strip() for c in puma.dyn().splitlines()[-2].split("|")][4:] == ["-"] * 5
