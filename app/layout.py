@@ -250,6 +250,9 @@ def apply_default_layout(window: MainWindow) -> None:
     from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden
 
     place_poses_dock(window)
+    from .panels.simulate import place_simulate_dock  # the Simulate dock: a tab there too, hidden
+
+    place_simulate_dock(window)
     fit_docks(window)
 
 

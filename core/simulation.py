@@ -354,6 +354,16 @@ class Simulator:
         self._hold = (q.copy(), kp, kd)
         self._choose_substeps()
 
+    @property
+    def hold_target(self) -> np.ndarray | None:
+        """The configuration :meth:`hold` keeps (None when not holding)."""
+        return None if self._hold is None else self._hold[0].copy()
+
+    def set_friction(self, on: bool) -> None:
+        """Joint friction on or off from now on."""
+        self.friction = bool(on)
+        self._choose_substeps()
+
     def release(self) -> None:
         """Stop holding: the robot falls again."""
         self._hold = None
