@@ -174,6 +174,7 @@ class _Joints:
         self.S = np.array(rows).reshape(-1, d)
         self.visc, self.tcp, self.tcm = np.array(visc), np.array(tcp), np.array(tcm)
         self.has_coulomb = bool(self.tcp.any() or self.tcm.any())
+        self.damping = (self.S.T * self.visc) @ self.S  # viscous friction torque = −damping · q̇
         self.stop_pos = np.array([s[0] for s in stops], dtype=int)
         self.stop_dof = np.array([s[1] for s in stops], dtype=int)
         self.stop_lo = np.array([s[2] for s in stops], dtype=float)
@@ -226,6 +227,7 @@ class _Model:
         self.m = np.array([b.mass for b in tree.bodies])
         self.c = np.array([b.center_of_mass for b in tree.bodies], dtype=float).reshape(-1, 3)
         self.g = np.array(tree.gravity, dtype=float)
+        self._last: tuple[bytes, np.ndarray] | None = None  # the last mass matrix, by configuration
         if self.k is not None:  # the compiled path, checked once against the public function
             rng = np.random.default_rng(0)
             q, qd = tree.random_configuration(rng), rng.normal(size=self.plan.ndof)
@@ -247,7 +249,8 @@ class _Model:
             return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
         T = _rbd._poses(tree, q, plan, k)
         bias = _rbd._compiled_rnea(k, plan, tree, q, qd, self.zero, a0, None, True, T)
-        M = _rbd._compiled_crba(k, plan, tree, q, T)
+        last = self._last
+        M = last[1] if last is not None and last[0] == q.tobytes() else _rbd._compiled_crba(k, plan, tree, q, T)
         try:
             return k.cholesky_solve(M, tau - bias)
         except ValueError:
@@ -262,9 +265,12 @@ class _Model:
         return -float(self.m @ (p @ self.g))
 
     def mass(self, q: np.ndarray) -> np.ndarray:
+        """``M(q)``, kept for the next step's first stage (which starts from this ``q``)."""
         if self.k is None:
             return _rbd._crba(self.plan, _rbd._poses(self.tree, q))
-        return _rbd._compiled_crba(self.k, self.plan, self.tree, q)
+        M = _rbd._compiled_crba(self.k, self.plan, self.tree, q)
+        self._last = (q.tobytes(), M)
+        return M
 
 
 class Simulator:
@@ -404,7 +410,7 @@ class Simulator:
         tau = np.zeros(self._joints.ndof)
         J = self._joints
         if self.friction and J.visc.size:
-            tau -= J.S.T @ (J.visc * (J.S @ qd))
+            tau -= J.damping @ qd
         if self._hold is not None:
             target, kp, kd = self._hold
             tau += kp * J.displacement(q, target) - kd * qd
@@ -476,8 +482,7 @@ class Simulator:
         ≤ −Tc⁻·h``) that leaves the least kinetic energy, by projected Gauss–Seidel on
         ``S M⁻¹ Sᵀ``, warm-started from the last step's."""
         J = self._joints
-        L = np.linalg.cholesky(M)
-        MiSt = np.linalg.solve(L.T, np.linalg.solve(L, J.S.T))  # M⁻¹ Sᵀ
+        MiSt = np.linalg.solve(M, J.S.T)  # M⁻¹ Sᵀ
         A = J.S @ MiSt
         w = J.S @ v
         lo, hi = -J.tcp * h, -J.tcm * h
@@ -485,7 +490,7 @@ class Simulator:
         if np.all((lo <= stick) & (stick <= hi)):
             p = stick
         else:
-            p = np.clip(self._impulse, lo, hi)
+            p = np.minimum(np.maximum(self._impulse, lo), hi)
             _pgs(A, w, lo, hi, p, 1e-13 * (1.0 + float(np.abs(w).max(initial=0.0))), 200)
         self._impulse = p
         return MiSt @ p
