@@ -256,13 +256,23 @@ class _Model:
         except ValueError:
             _rbd._singular()
 
-    def potential(self, q: np.ndarray) -> float:
-        """:func:`potential_energy` with the compiled poses."""
+    def potential(self, q: np.ndarray, T: np.ndarray | None = None) -> float:
+        """:func:`potential_energy` with the compiled poses (or the body poses ``T``)."""
         if not self.m.size:
             return 0.0
-        T = _rbd._poses(self.tree, q, self.plan, self.k)
+        T = _rbd._poses(self.tree, q, self.plan, self.k) if T is None else T
         p = np.einsum("bij,bj->bi", T[:, :3, :3], self.c) + T[:, :3, 3]
         return -float(self.m @ (p @ self.g))
+
+    def energy(self, q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, float]:
+        """``M(q)`` (kept, as :meth:`mass`) and the energy ``½ q̇ᵀ M q̇ + V(q)``, from one FK."""
+        if self.k is None:
+            M = self.mass(q)
+            return M, 0.5 * float(qd @ M @ qd) + self.potential(q)
+        T = _rbd._poses(self.tree, q, self.plan, self.k)
+        M = _rbd._compiled_crba(self.k, self.plan, self.tree, q, T)
+        self._last = (q.tobytes(), M)
+        return M, 0.5 * float(qd @ M @ qd) + self.potential(q, T)
 
     def mass(self, q: np.ndarray) -> np.ndarray:
         """``M(q)``, kept for the next step's first stage (which starts from this ``q``)."""
@@ -445,8 +455,7 @@ class Simulator:
         coulomb = self.friction and J.has_coulomb
         hit = self._stop_hits(q)
         if coulomb or hit is not None:  # impulses, and the energy they take counted exactly
-            M = self._model.mass(q)
-            e_before = 0.5 * float(v @ M @ v) + self._model.potential(q)
+            M, e_before = self._model.energy(q, v)
             if coulomb:
                 dv = self._coulomb(M, v, h)
                 # the impulse acts through the step (as a constant torque): a stuck joint does not creep
@@ -454,8 +463,7 @@ class Simulator:
                 hit = self._stop_hits(q)
             if hit is not None:
                 q, v = self._stops(q, v, M, *hit)
-            M = self._model.mass(q)
-            self._work += 0.5 * float(v @ M @ v) + self._model.potential(q) - e_before
+            self._work += self._model.energy(q, v)[1] - e_before
         if not (np.isfinite(v).all() and np.abs(v).max(initial=0.0) < 1e6):
             raise SimulationError(f"the simulation diverged at t = {self.time:.3f} s (joint velocities beyond 1e6): "
                                   "lower the hold gains or the friction")
