@@ -246,7 +246,10 @@ class _Model:
         if k is None:
             T = _rbd._poses(tree, q)
             bias = _rbd._rnea(plan, T, qd, self.zero, a0, None)
-            return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
+            try:
+                return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
+            except np.linalg.LinAlgError:
+                _rbd._singular()
         T = _rbd._poses(tree, q, plan, k)
         bias = _rbd._compiled_rnea(k, plan, tree, q, qd, self.zero, a0, None, True, T)
         last = self._last

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from kinetree.core import (
     Joint,
+    KineTreeError,
     RigidBody,
     RigidBodyTree,
     SimulationError,
@@ -257,6 +258,15 @@ def test_stiff_gains_take_shorter_internal_steps_or_are_refused():
     assert np.abs(sim.q - PUMA_START).max() < 1e-6
     with pytest.raises(SimulationError, match=r"too stiff.*lightest joint"):
         sim.hold(1e9, 1e9)
+
+
+def test_a_joint_that_moves_no_mass_is_explained():
+    tree = pendulum(2)
+    tail = tree.get_body("l1")
+    tail.mass, tail.inertia = 0.0, [0, 0, 0, 0, 0, 0]
+    sim = Simulator(tree, [0.3, 0.2])
+    with pytest.raises(KineTreeError, match="moves no mass"):
+        sim.step()
 
 
 @pytest.mark.parametrize("kwargs, match", [({"dt": 0.0}, "dt"), ({"dt": float("nan")}, "dt"),
