@@ -273,6 +273,10 @@ class SimulatePanel(QWidget):
                               target=self.sim.hold_target if self.sim.holding else self.sim.q)
             else:
                 self.sim.release()
+            n = self.sim.substeps
+            if n > 1:
+                self._say(f"Hold: {n} internal steps per {self.sim.dt * 1e3:g} ms (the gains are stiff for this "
+                          "robot's lightest joint): lower Kd, and Kp, to run faster")
         except KineTreeError as exc:
             self._say(str(exc))
             self.hold.blockSignals(True)

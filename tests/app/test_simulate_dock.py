@@ -116,6 +116,7 @@ def test_typed_gains_reach_the_controller_and_stiff_ones_are_explained(puma_wind
     QTest.keyClicks(box, "900000")
     QTest.keyClick(box, Qt.Key.Key_Return)
     assert w.simulate.sim._hold[1] == 900000.0
+    assert w.simulate.sim.substeps > 1 and "internal steps" in w.simulate.note.text()
     box = w.simulate.kd
     box.selectAll()
     QTest.keyClicks(box, "900000")
