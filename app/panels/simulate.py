@@ -36,8 +36,9 @@ from ..numbers import short_text
 
 #: timer period while playing (ms): about a display frame
 TICK_MS = 16
-#: the most computing a tick may do (s): beyond it the simulation falls behind real time
-MAX_TICK_SECONDS = 0.03
+#: the most simulating a tick may do (s): beyond it the simulation falls behind real time (with a
+#: frame of drawing, the window still answers at ~10 frames/s)
+MAX_TICK_SECONDS = 0.05
 DEFAULT_KP, DEFAULT_KD = 2000.0, 100.0
 
 
