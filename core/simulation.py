@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 
 from . import rigid_body_dynamics as _rbd
 from .dynamics import DOF_COUNT
-from .errors import InvalidPropertyError
+from .errors import InvalidPropertyError, KineTreeError
 from .joint_space import _quat_exp, _quat_log, _quat_mul
 
 if TYPE_CHECKING:
@@ -228,32 +228,63 @@ class _Model:
         self.c = np.array([b.center_of_mass for b in tree.bodies], dtype=float).reshape(-1, 3)
         self.g = np.array(tree.gravity, dtype=float)
         self._last: tuple[bytes, np.ndarray] | None = None  # the last mass matrix, by configuration
+        plan = self.plan
+        # the compiled kernels' arguments, gathered once (the engine's wrappers gather them per call)
+        self._rnea_args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point,
+                           plan.carrier, plan.anc_c, plan.desc, plan.m, plan.h, plan.Io)
+        self._crba_args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point,
+                           plan.desc, plan.m, plan.h, plan.Io, plan.upper)
+        # friction is zero in this copy and q̈ = 0 in the bias: the motor terms add nothing there
+        self._motor = (plan.motor_cols, plan.jm, plan.visc, plan.tcp, plan.tcm, False)
+        self._fext = np.zeros((plan.nm, 6))
+        self._zero_c = np.zeros(plan.nc)
         if self.k is not None:  # the compiled path, checked once against the public function
             rng = np.random.default_rng(0)
             q, qd = tree.random_configuration(rng), rng.normal(size=self.plan.ndof)
             try:
-                fast = self.accel(q, qd, self.zero, True)
-                ok = np.allclose(fast, tree.forward_dynamics(q, qd), rtol=1e-9, atol=1e-9)
-            except Exception:  # noqa: BLE001 - an engine change: take the public path
+                ref = tree.forward_dynamics(q, qd)
+            except KineTreeError:  # a singular mass matrix: the compiled path says so too
+                ref = None
+            try:
+                ok = ref is None or np.allclose(self.accel(q, qd, self.zero, True), ref, rtol=1e-9, atol=1e-9)
+            except Exception:  # noqa: BLE001 - the engine's kernels changed: take the numpy path
                 ok = False
             self.k = self.k if ok else None
+            self._last = None
+
+    def _poses(self, q: np.ndarray) -> np.ndarray:
+        plan = self.plan
+        if self.k is not None and plan.fk_args is not None and plan.nb:
+            return self.k.fk_single(q, *plan.fk_args)
+        return _rbd._poses(self.tree, q)
+
+    def _mass(self, q: np.ndarray, T: np.ndarray) -> np.ndarray:
+        plan = self.plan
+        Mc = np.zeros((plan.nc, plan.nc))
+        self.k.crba(T, *self._crba_args, Mc)
+        M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
+        return M + plan.motor_diag if plan.has_motor else M
 
     def accel(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray, gravity: bool) -> np.ndarray:
-        if not self.plan.nc:
+        plan = self.plan
+        if not plan.nc:
             return self.zero.copy()
         a0 = self.a0 if gravity else np.zeros(6)
-        k, plan, tree = self.k, self.plan, self.tree
+        k = self.k
         if k is None:
-            T = _rbd._poses(tree, q)
+            T = _rbd._poses(self.tree, q)
             bias = _rbd._rnea(plan, T, qd, self.zero, a0, None)
             try:
                 return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
             except np.linalg.LinAlgError:
                 _rbd._singular()
-        T = _rbd._poses(tree, q, plan, k)
-        bias = _rbd._compiled_rnea(k, plan, tree, q, qd, self.zero, a0, None, True, T)
+        T = self._poses(q)
+        qdc = qd if plan.plain else np.ascontiguousarray(qd[plan.col_dof] * plan.col_gain)
+        tc = np.empty(plan.nc)
+        k.rnea(T, *self._rnea_args, qdc, self._zero_c, a0, self._fext, *self._motor, tc)
+        bias = tc if plan.plain else plan.P @ tc
         last = self._last
-        M = last[1] if last is not None and last[0] == q.tobytes() else _rbd._compiled_crba(k, plan, tree, q, T)
+        M = last[1] if last is not None and last[0] == q.tobytes() else self._mass(q, T)
         try:
             return k.cholesky_solve(M, tau - bias)
         except ValueError:
@@ -263,7 +294,7 @@ class _Model:
         """:func:`potential_energy` with the compiled poses (or the body poses ``T``)."""
         if not self.m.size:
             return 0.0
-        T = _rbd._poses(self.tree, q, self.plan, self.k) if T is None else T
+        T = self._poses(q) if T is None else T
         p = np.einsum("bij,bj->bi", T[:, :3, :3], self.c) + T[:, :3, 3]
         return -float(self.m @ (p @ self.g))
 
@@ -272,8 +303,8 @@ class _Model:
         if self.k is None:
             M = self.mass(q)
             return M, 0.5 * float(qd @ M @ qd) + self.potential(q)
-        T = _rbd._poses(self.tree, q, self.plan, self.k)
-        M = _rbd._compiled_crba(self.k, self.plan, self.tree, q, T)
+        T = self._poses(q)
+        M = self._mass(q, T)
         self._last = (q.tobytes(), M)
         return M, 0.5 * float(qd @ M @ qd) + self.potential(q, T)
 
@@ -281,7 +312,7 @@ class _Model:
         """``M(q)``, kept for the next step's first stage (which starts from this ``q``)."""
         if self.k is None:
             return _rbd._crba(self.plan, _rbd._poses(self.tree, q))
-        M = _rbd._compiled_crba(self.k, self.plan, self.tree, q)
+        M = self._mass(q, self._poses(q))
         self._last = (q.tobytes(), M)
         return M
 
@@ -459,13 +490,14 @@ class Simulator:
         hit = self._stop_hits(q)
         if coulomb or hit is not None:  # impulses, and the energy they take counted exactly
             M, e_before = self._model.energy(q, v)
+            Mi = np.linalg.inv(M)  # for both impulses: one inverse costs less than numpy's solves
             if coulomb:
-                dv = self._coulomb(M, v, h)
+                dv = self._coulomb(Mi, v, h)
                 # the impulse acts through the step (as a constant torque): a stuck joint does not creep
                 v, q = v + dv, J.advance(q, 0.5 * h * dv)
                 hit = self._stop_hits(q)
             if hit is not None:
-                q, v = self._stops(q, v, M, *hit)
+                q, v = self._stops(q, v, Mi, *hit)
             self._work += self._model.energy(q, v)[1] - e_before
         if not (np.isfinite(v).all() and np.abs(v).max(initial=0.0) < 1e6):
             raise SimulationError(f"the simulation diverged at t = {self.time:.3f} s (joint velocities beyond 1e6): "
@@ -488,12 +520,12 @@ class Simulator:
         self.step(round(float(seconds) / self.dt))
 
     # --- friction and stops: velocity-level impulses -------------------------------------------
-    def _coulomb(self, M: np.ndarray, v: np.ndarray, h: float) -> np.ndarray:
+    def _coulomb(self, Mi: np.ndarray, v: np.ndarray, h: float) -> np.ndarray:
         """The velocity change of Coulomb friction: the impulse ``p`` (one per joint, ``−Tc⁺·h ≤ p
         ≤ −Tc⁻·h``) that leaves the least kinetic energy, by projected Gauss–Seidel on
-        ``S M⁻¹ Sᵀ``, warm-started from the last step's."""
+        ``S M⁻¹ Sᵀ`` (``Mi`` is M⁻¹), warm-started from the last step's."""
         J = self._joints
-        MiSt = np.linalg.solve(M, J.S.T)  # M⁻¹ Sᵀ
+        MiSt = Mi @ J.S.T
         A = J.S @ MiSt
         w = J.S @ v
         lo, hi = -J.tcp * h, -J.tcm * h
@@ -515,10 +547,10 @@ class Simulator:
         low, high = x < J.stop_lo, x > J.stop_hi
         return (low, high) if (low.any() or high.any()) else None
 
-    def _stops(self, q: np.ndarray, v: np.ndarray, M: np.ndarray, low: np.ndarray,
+    def _stops(self, q: np.ndarray, v: np.ndarray, Mi: np.ndarray, low: np.ndarray,
                high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Joints past a limit put back on it; their velocity into the stop turned to
-        ``−restitution ×`` itself by an impulse through ``M`` (the others react)."""
+        ``−restitution ×`` itself by an impulse through the mass matrix (``Mi`` is M⁻¹; the others react)."""
         J = self._joints
         hit = low | high
         q = q.copy()
@@ -527,9 +559,7 @@ class Simulator:
         into = np.where(low[hit], v[d] < 0, v[d] > 0)
         if into.any():
             d = d[into]
-            E = np.zeros((len(v), d.size))
-            E[d, np.arange(d.size)] = 1.0
-            Mi = np.linalg.solve(M, E)  # M⁻¹ Sᵀ, S the stopped joints' unit rows
-            lam = np.linalg.solve(Mi[d], -(1.0 + self.restitution) * v[d])
-            v = v + Mi @ lam
+            MiSt = Mi[:, d]  # M⁻¹ Sᵀ, S the stopped joints' unit rows
+            lam = np.linalg.solve(MiSt[d], -(1.0 + self.restitution) * v[d])
+            v = v + MiSt @ lam
         return q, v
