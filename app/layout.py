@@ -253,6 +253,9 @@ def apply_default_layout(window: MainWindow) -> None:
     from .torques import place_torques_dock  # the Torques dock: a tab beside the DH table, hidden
 
     place_torques_dock(window)
+    from .panels.simulate import place_simulate_dock  # the Simulate dock: a tab there too, hidden
+
+    place_simulate_dock(window)
     fit_docks(window)
 
 

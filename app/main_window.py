@@ -34,6 +34,7 @@ from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
+from .panels.simulate import install_simulate
 from .panels.sliders import JointsPanel
 from .playback import install_playback
 from .qt_utils import commit_focused_editor
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
+        install_simulate(self)  # View ▸ Simulate (S): let the robot go
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()

@@ -34,11 +34,16 @@ from .rigid_body_dynamics import (
     mass_matrix,
     velocity_product,
 )
+from .simulation import SimulationError, Simulator, kinetic_energy, potential_energy
 from .trajectory import joint_trajectory, quintic, sample_trajectory
 from .tree import RigidBodyTree
 from .workspace import random_configurations, sample_workspace
 
 __all__ = [
+    "SimulationError",
+    "Simulator",
+    "kinetic_energy",
+    "potential_energy",
     "NamedPoses",
     "SymbolicError",
     "joint_trajectory",

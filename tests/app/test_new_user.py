@@ -70,7 +70,7 @@ def test_explain_and_exercise_never_widen_the_window_past_a_1280x800_screen(wind
     window.reset_layout()
     window.doc.open("panda")
     qtbot.wait(30)
-    for name in ("toggle_explainDock", "toggle_exerciseDock", "toggle_posesDock"):
+    for name in ("toggle_explainDock", "toggle_exerciseDock", "toggle_posesDock", "toggle_simulateDock"):
         window.findChild(QAction, name).trigger()
         qtbot.wait(30)
         assert window.width() <= 1280, name

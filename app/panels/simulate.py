@@ -1,0 +1,355 @@
+"""Simulate: let the robot go (View ▸ Simulate, key S).
+
+The robot falls from the configuration it had when Play (or Step) was first pressed, under the
+tree's gravity (standard gravity along −z when the robot sets none, and the panel says so),
+with Corke's joint friction (on/off) and its joint limits as hard stops
+(:class:`~kinetree.core.simulation.Simulator`, RK4 at 1 kHz). While playing, a timer at the
+display rate advances the simulator by as many 1 ms steps as real time went by, at most
+:data:`MAX_TICK_SECONDS` of computing per tick: a slow machine slows the simulation (the real-time
+factor says so) instead of freezing the window.
+
+Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
+document stays unmodified), as playback does. "Keep this pose" is one undo step from the
+configuration the simulation started at. Closing the dock puts the robot back where it started
+unless the pose was kept; any edit of the robot (or a joint moved by hand) ends the simulation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from kinetree.core import KineTreeError
+from kinetree.core.simulation import STANDARD_GRAVITY, Simulator
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..document import RobotDocument
+from ..numbers import short_text
+
+#: timer period while playing (ms): about a display frame
+TICK_MS = 16
+#: the most simulating a tick may do (s): beyond it the simulation falls behind real time (with a
+#: frame of drawing, the window still answers at ~10 frames/s)
+MAX_TICK_SECONDS = 0.05
+DEFAULT_KP, DEFAULT_KD = 2000.0, 100.0
+
+
+def _energy_text(value: float) -> str:
+    return f"{short_text(round(value, 4))} J"
+
+
+class SimulatePanel(QWidget):
+    """Play/Pause, Step, Reset, Keep this pose, Hold (Kp, Kd), friction, and the readouts."""
+
+    def __init__(self, doc: RobotDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.sim: Simulator | None = None
+        self._shown: np.ndarray | None = None  # what the simulation last showed through the document
+        self._clock = QElapsedTimer()
+        self._rate_clock = QElapsedTimer()
+        self._rate_start = 0.0
+        self._owed = 0.0  # real seconds not yet simulated
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._tick)
+
+        def button(text: str, name: str, tip: str) -> QPushButton:
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.setToolTip(tip)
+            return b
+
+        self.play_button = button("Play", "simPlayButton", "Let the robot go from here, in real time (1 ms steps)")
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self.play)
+        self.step_button = button("Step", "simStepButton", "One 1 ms step (paused)")
+        self.step_button.clicked.connect(self.step_once)
+        self.reset_button = button("Reset", "simResetButton", "Back to the configuration the simulation started from")
+        self.reset_button.clicked.connect(self.reset)
+        self.keep_button = button("Keep this pose", "simKeepButton",
+                                  "Make the simulated configuration the robot's (one undo step)")
+        self.keep_button.clicked.connect(self.keep)
+        self.hold = QCheckBox("Hold")
+        self.hold.setObjectName("simHoldCheck")
+        self.hold.setToolTip("PD control with gravity compensation: τ = Kp·(q* − q) − Kd·q̇ + g(q), q* the "
+                             "configuration when Hold was ticked")
+        self.hold.toggled.connect(self._hold_changed)
+        self.kp, self.kd = QDoubleSpinBox(), QDoubleSpinBox()
+        for box, name, value, unit, tip in ((self.kp, "simKp", DEFAULT_KP, "Kp", "N·m/rad (N/m on a slider)"),
+                                            (self.kd, "simKd", DEFAULT_KD, "Kd", "N·m·s/rad (N·s/m on a slider)")):
+            box.setObjectName(name)
+            box.setRange(0.0, 1e6)
+            box.setDecimals(1)
+            box.setValue(value)
+            box.setPrefix(f"{unit} ")
+            box.setToolTip(f"{unit}, the same for every joint: {tip}")
+            box.valueChanged.connect(lambda _v: self._hold_changed(self.hold.isChecked()))
+        self.friction = QCheckBox("Friction")
+        self.friction.setObjectName("simFrictionCheck")
+        self.friction.setChecked(True)
+        self.friction.setToolTip("Each joint's viscous and Coulomb friction (Joint panel ▸ motor); off: a "
+                                 "frictionless run, whose energy stays constant")
+        self.friction.toggled.connect(self._friction_changed)
+        self.readout: dict[str, QLabel] = {}
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        rows = (("kinetic", "Kinetic"), ("potential", "Potential"), ("total", "Total"), ("drift", "Drift"),
+                ("time", "Time"), ("rate", "Real time"))
+        for k, (key, label) in enumerate(rows):
+            value = QLabel("—")
+            value.setObjectName(f"sim_{key}")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.readout[key] = value
+            grid.addWidget(QLabel(label), k % 3, 2 * (k // 3))
+            grid.addWidget(value, k % 3, 2 * (k // 3) + 1)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        self.readout["drift"].setToolTip("(E − E₀ − W) / the energy in play, W the work friction, Hold and the "
+                                         "stops did: the integrator's error (~1e-9 without Hold)")
+        self.readout["rate"].setToolTip("Simulated seconds per real second (below 1: the computer cannot keep up)")
+        self.note = QLabel()
+        self.note.setObjectName("simNote")
+        self.note.setWordWrap(True)
+        top = QHBoxLayout()
+        for w in (self.play_button, self.step_button, self.reset_button):
+            top.addWidget(w)
+        hold_row = QHBoxLayout()
+        for w in (self.hold, self.kp, self.kd):
+            hold_row.addWidget(w)
+        last = QHBoxLayout()
+        last.addWidget(self.friction)
+        last.addStretch(1)
+        last.addWidget(self.keep_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        for row in (top, hold_row, last):
+            lay.addLayout(row)
+        lay.addLayout(grid)
+        lay.addWidget(self.note)
+        lay.addStretch(1)
+        doc.treeChanged.connect(lambda _change: self.stop(restore=False))
+        doc.configurationChanged.connect(self._configuration_changed)
+        self._update()
+
+    # --- the simulation ------------------------------------------------------------------------
+    @property
+    def playing(self) -> bool:
+        return self._timer.isActive()
+
+    def _simulator(self) -> Simulator | None:
+        """The running simulation, started from the document's configuration when there is none."""
+        if self.sim is None:
+            tree = self.doc.tree
+            gravity = tree.gravity if np.any(tree.gravity) else np.array(STANDARD_GRAVITY)
+            try:
+                self.sim = Simulator(tree, self.doc.configuration, gravity=gravity,
+                                     friction=self.friction.isChecked())
+                if self.hold.isChecked():
+                    self.sim.hold(self.kp.value(), self.kd.value())
+            except KineTreeError as exc:
+                self.sim = None
+                self._say(str(exc))
+                return None
+            where = "the robot's gravity" if np.any(tree.gravity) else "standard gravity along −z (the robot sets none)"
+            g = ", ".join(short_text(v) for v in gravity)
+            self._say(f"g = ({g}) m/s², {where}")
+        return self.sim
+
+    def play(self, on: bool) -> None:
+        """Run in real time, or pause (the robot stays where the simulation has it)."""
+        if self.play_button.isChecked() != on:
+            self.play_button.setChecked(on)
+            return
+        if on and self._simulator() is None:
+            self.play_button.setChecked(False)
+            return
+        self.play_button.setText("Pause" if on else "Play")
+        if on:
+            self._owed = 0.0
+            self._clock.start()
+            self._rate_clock.start()
+            self._rate_start = self.sim.time
+            self._timer.start()
+        else:
+            self._timer.stop()
+        self._update()
+
+    def step_once(self) -> None:
+        """One step, paused."""
+        self.play(False)
+        if self._simulator() is not None:
+            self._advance(1)
+            self._update()
+
+    def reset(self) -> None:
+        """Back to the start (the simulation goes on from there if playing)."""
+        if self.sim is not None:
+            self.sim.reset()
+            if self.hold.isChecked():
+                self._hold_changed(True)
+            self._show()
+            self._rate_clock.start()
+            self._rate_start = 0.0
+        self._update()
+
+    def keep(self) -> None:
+        """The simulated configuration becomes the robot's: one undo step from where it started."""
+        if self.sim is None:
+            return
+        q = self.sim.q
+        was_playing = self.playing
+        self.stop(restore=True)  # the document back at the start, so that the step goes from there
+        self.doc.set_configuration(q, "Keep simulated pose")
+        if was_playing:
+            self.play(True)
+
+    def stop(self, restore: bool = True) -> None:
+        """End the simulation: the robot back where it started (``restore``), or left as the
+        document has it (an edit came)."""
+        self._timer.stop()
+        self.play_button.blockSignals(True)
+        self.play_button.setChecked(False)
+        self.play_button.setText("Play")
+        self.play_button.blockSignals(False)
+        sim, self.sim, self._shown = self.sim, None, None
+        if restore and sim is not None and sim.start_configuration.shape == self.doc.configuration.shape:
+            self.doc.preview_configuration(sim.start_configuration)
+        self._update()
+
+    def _advance(self, n: int) -> None:
+        try:
+            self.sim.step(n)
+        except KineTreeError as exc:
+            self.play(False)
+            self._say(str(exc))
+        self._show()
+
+    def _show(self) -> None:
+        q = self.sim.q
+        self._shown = q
+        self.doc.preview_configuration(q)
+
+    def _tick(self) -> None:
+        sim = self.sim
+        if sim is None:
+            self._timer.stop()
+            return
+        self._owed += self._clock.nsecsElapsed() * 1e-9
+        self._clock.start()
+        budget = QElapsedTimer()
+        budget.start()
+        done = 0
+        want = int(self._owed / sim.dt)
+        while done < want and budget.nsecsElapsed() * 1e-9 < MAX_TICK_SECONDS:
+            chunk = min(want - done, 5)
+            try:
+                sim.step(chunk)
+            except KineTreeError as exc:
+                self.play(False)
+                self._say(str(exc))
+                break
+            done += chunk
+        # what could not be done in time is dropped: the simulation slows instead of catching up
+        self._owed = 0.0 if done < want else self._owed - done * sim.dt
+        self._show()
+        self._update()
+
+    # --- settings --------------------------------------------------------------------------------
+    def _hold_changed(self, on: bool) -> None:
+        if self.sim is None:
+            return
+        try:
+            if on:
+                self.sim.hold(self.kp.value(), self.kd.value(),
+                              target=self.sim.hold_target if self.sim.holding else self.sim.q)
+            else:
+                self.sim.release()
+            n = self.sim.substeps
+            if n > 1:
+                self._say(f"Hold: {n} internal steps per {self.sim.dt * 1e3:g} ms (the gains are stiff for this "
+                          "robot's lightest joint): lower Kd, and Kp, to run faster")
+        except KineTreeError as exc:
+            self._say(str(exc))
+            self.hold.blockSignals(True)
+            self.hold.setChecked(False)
+            self.hold.blockSignals(False)
+            self.sim.release()
+
+    def _friction_changed(self, on: bool) -> None:
+        if self.sim is not None:
+            self.sim.set_friction(on)
+            self._update()
+
+    def _configuration_changed(self) -> None:
+        # a joint moved by hand (a slider, Undo): the simulation's start no longer holds
+        if self.sim is not None and (self._shown is None or not np.array_equal(self.doc.configuration, self._shown)):
+            if self._shown is not None:
+                self.stop(restore=False)
+
+    # --- readouts ----------------------------------------------------------------------------------
+    def _say(self, text: str) -> None:
+        self.note.setText(text)
+
+    def _update(self) -> None:
+        sim = self.sim
+        self.keep_button.setEnabled(sim is not None and sim.time > 0)
+        self.reset_button.setEnabled(sim is not None)
+        r = self.readout
+        if sim is None:
+            for label in r.values():
+                label.setText("—")
+            return
+        e = sim.energy()
+        r["kinetic"].setText(_energy_text(e.kinetic))
+        r["potential"].setText(_energy_text(e.potential))
+        r["total"].setText(_energy_text(e.total))
+        r["drift"].setText(f"{e.drift:.1e}")
+        r["time"].setText(f"{sim.time:.3f} s")
+        wall = self._rate_clock.nsecsElapsed() * 1e-9 if self._rate_clock.isValid() else 0.0
+        if self.playing and wall > 0.2:
+            r["rate"].setText(f"{(sim.time - self._rate_start) / wall:.2f}×")
+        elif not self.playing:
+            r["rate"].setText("paused")
+
+    def hideEvent(self, ev) -> None:  # noqa: N802
+        if not self.window().isVisible():  # the window closed: no timer left moving a hidden robot
+            self.play(False)
+        super().hideEvent(ev)
+
+
+def install_simulate(window) -> SimulatePanel:
+    """View ▸ Simulate (S): the Simulate dock, a tab beside the Pose dock, hidden until asked for.
+    Closing it ends the simulation and puts the robot back unless its pose was kept."""
+    from ..layout import optional_dock
+    from ..qt_utils import menu_named
+
+    panel = SimulatePanel(window.doc)
+    window.simulate = panel
+    dock, toggle = optional_dock(window, "Simulate", "simulateDock", panel, Qt.DockWidgetArea.RightDockWidgetArea, "S")
+    toggle.setText("&Simulate")
+    toggle.setToolTip("Let the robot fall under gravity, with friction and joint stops; hold it with a PD controller")
+    window.simulate_dock = dock
+    place_simulate_dock(window)
+    toggle.toggled.connect(lambda on: on or panel.stop(restore=True))
+    view_menu = menu_named(window, "&View")
+    view_menu.insertAction(view_menu.actions()[1] if len(view_menu.actions()) > 1 else None, toggle)
+    return panel
+
+
+def place_simulate_dock(window) -> None:
+    """The Simulate dock's default place: a tab beside the Pose dock, hidden until shown."""
+    from ..layout import hidden_tab
+
+    dock, pose = getattr(window, "simulate_dock", None), window.docks.get("poseDock")
+    if dock is not None and pose is not None:
+        hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)

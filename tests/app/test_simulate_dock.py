@@ -1,0 +1,136 @@
+"""View ▸ Simulate (key S): Play lets the robot fall without undo steps, Keep this pose is one
+undo step, Reset and closing the dock put the robot back, Hold keeps it still."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QCheckBox
+
+START = [0.3, 0.5, -0.5, 0.2, 0.4, 0.1]
+
+
+@pytest.fixture
+def puma_window(window, qtbot):
+    window.doc.open("puma560")
+    window.doc.set_configuration(START)
+    window.doc.undo_stack.clear()
+    return window
+
+
+def press_s(qtbot, window) -> None:
+    """S with the viewport focused, as a user's mouse over the view."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.viewport.setFocus()
+    qtbot.waitUntil(window.viewport.hasFocus)
+    QTest.keyClick(window.viewport, Qt.Key.Key_S)
+
+
+def click(qtbot, button) -> None:
+    if isinstance(button, QCheckBox):  # on its box: a check box toggles only there and on its text
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=QPoint(8, button.height() // 2))
+    else:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_s_opens_the_dock_and_play_lets_the_robot_fall_without_undo_steps(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.play_button)
+    assert w.simulate.playing
+    qtbot.waitUntil(lambda: w.simulate.sim is not None and w.simulate.sim.time > 0.2, timeout=60_000)
+    click(qtbot, w.simulate.play_button)  # Pause
+    assert not w.simulate.playing
+    q = w.doc.configuration
+    assert np.abs(q - START).max() > 1e-3  # it fell
+    np.testing.assert_array_equal(q, w.simulate.sim.q)  # the document shows the simulation
+    assert w.doc.undo_stack.count() == 0 and not w.doc.modified
+    assert w.simulate.readout["time"].text().endswith(" s")
+    assert w.simulate.readout["kinetic"].text().endswith(" J")
+
+
+def test_keep_this_pose_is_one_undo_step(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    for _ in range(50):
+        click(qtbot, w.simulate.step_button)
+    kept = w.simulate.sim.q
+    assert w.simulate.sim.time == pytest.approx(0.05)
+    click(qtbot, w.simulate.keep_button)
+    assert w.doc.undo_stack.count() == 1
+    np.testing.assert_array_equal(w.doc.configuration, kept)
+    w.doc.undo_stack.undo()
+    np.testing.assert_allclose(w.doc.configuration, START)
+    w.doc.undo_stack.redo()
+    np.testing.assert_array_equal(w.doc.configuration, kept)
+
+
+def test_reset_and_closing_the_dock_put_the_robot_back(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    for _ in range(30):
+        click(qtbot, w.simulate.step_button)
+    assert np.abs(w.doc.configuration - START).max() > 1e-5
+    click(qtbot, w.simulate.reset_button)
+    np.testing.assert_allclose(w.doc.configuration, START)
+    assert w.simulate.sim.time == 0
+    for _ in range(30):
+        click(qtbot, w.simulate.step_button)
+    press_s(qtbot, w)  # closes the dock: the simulated pose was not kept
+    qtbot.waitUntil(lambda: not w.simulate_dock.isVisible())
+    np.testing.assert_allclose(w.doc.configuration, START)
+    assert w.doc.undo_stack.count() == 0 and not w.doc.modified
+
+
+def test_hold_keeps_the_robot_still(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.hold)
+    assert w.simulate.hold.isChecked()
+    click(qtbot, w.simulate.play_button)
+    qtbot.waitUntil(lambda: w.simulate.sim is not None and w.simulate.sim.time > 0.2, timeout=60_000)
+    click(qtbot, w.simulate.play_button)
+    assert w.simulate.sim.holding
+    np.testing.assert_allclose(w.doc.configuration, START, atol=1e-6)
+    click(qtbot, w.simulate.hold)  # let go: it falls
+    for _ in range(50):
+        click(qtbot, w.simulate.step_button)
+    assert np.abs(w.doc.configuration - START).max() > 1e-4
+
+
+def test_typed_gains_reach_the_controller_and_stiff_ones_are_explained(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.step_button)
+    click(qtbot, w.simulate.hold)
+    box = w.simulate.kp
+    box.selectAll()
+    QTest.keyClicks(box, "900000")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert w.simulate.sim._hold[1] == 900000.0
+    assert w.simulate.sim.substeps > 1 and "internal steps" in w.simulate.note.text()
+    box = w.simulate.kd
+    box.selectAll()
+    QTest.keyClicks(box, "900000")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert "too stiff" in w.simulate.note.text()
+    assert not w.simulate.hold.isChecked() and not w.simulate.sim.holding
+
+
+def test_an_edit_ends_the_simulation(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.step_button)
+    assert w.simulate.sim is not None
+    w.doc.set_joint_position("q1", 1.0)  # a slider moved by hand
+    assert w.simulate.sim is None
+    assert w.doc.configuration[0] == 1.0
