@@ -26,8 +26,8 @@ Format (what :func:`write_dh_csv` writes)::
   as ``q1``, be empty, or hold a number (kept in the row, ignored by the kinematics). Angle cells
   take ``pi/2``, ``-pi/4``, ``2*pi/3`` (radians) and ``90deg``/``90°`` whatever the declared unit
   (the app's one number reader, :func:`~kinetree.core.number_text.read_number`; never ``eval``).
-  Empty ``qmin``/``qmax``: the default limits (±180° for R, ±0.5 m for P). Angles — alpha, theta, offset, and qmin/qmax of R joints — are in
-  the declared angle unit.
+  Empty ``qmin``/``qmax``: the default limits (±180° for R, ±0.5 m for P). Angles — alpha,
+  theta, offset, and qmin/qmax of R joints — are in the declared angle unit.
 - ``# base:`` and ``# tool:`` comment lines (anywhere in the file, each at most once) give the
   fixed transforms that a DH table cannot hold: ``base`` is DH frame 0 in the robot's base
   frame, ``tool`` the tip (tool) body in the last DH frame, so the tip pose is
