@@ -10,6 +10,8 @@ from pathlib import Path
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh, rebuild_chain
 from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import import_robot
+from kinetree.core.io.dh_csv import read_dh_csv
+from kinetree.core.io.dh_rows import column_name
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
@@ -44,12 +46,18 @@ def is_pure_chain(tree: RigidBodyTree, entries: list[DHEntry]) -> bool:
 
 
 def parse_rows(text: str, degrees: bool) -> list[DHLink]:
-    """DH rows from pasted text: one row per line, tab/comma/space separated.
+    """DH rows from pasted text: one row per line, tab/comma/semicolon/space separated.
 
-    Accepted: ``a α d θ`` (revolute), ``R|P a α d θ``, or the table's own eight columns
-    ``R|P a α d θ offset min max``. A cell ``q1``/``q``/``θ1`` for the variable reads as 0.
-    Angles (α, θ, offset and limits of R joints) are in the table's unit.
+    With a header row (``θ d a α``, ``theta,d,a,alpha``, ``Link a_i α_i d_i θ_i`` …: columns by
+    name in any order, optional type/offset/name) the table is read as a DH table file is
+    (:func:`~kinetree.core.io.dh_csv.read_dh_csv`: ``pi/2``, ``90deg``, the joint variable as a
+    symbol, θ1 or d3). Without one: ``a α d θ`` (revolute, or prismatic when d holds the
+    symbol), ``R|P a α d θ``, or the table's own eight columns ``R|P a α d θ offset min max``.
+    A cell ``q1``/``q``/``θ1`` for the variable reads as 0. Angles (α, θ, offset and limits of
+    R joints) are in the table's unit unless written with ``pi`` or a unit.
     """
+    if _has_header(text):
+        return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
     rows = []
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
@@ -57,13 +65,14 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             continue
         if cells[0].upper() in ("R", "P"):
             jt, cells = cells[0].upper(), cells[1:]
-        else:
-            jt = "R"
+        else:  # the d cell holding the variable's symbol (d3) while θ holds a value: prismatic
+            jt = "P" if len(cells) >= 4 and _VARIABLE_CELL.fullmatch(cells[2]) \
+                and not _VARIABLE_CELL.fullmatch(cells[3]) else "R"
         if len(cells) not in (4, 5, 7):
             raise KineTreeError(f"pasted line {lineno}: expected 4 (a α d θ) or 7 numbers, got {len(cells)}: {line!r}")
         vals = []
         for c in cells:
-            if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
+            if _VARIABLE_CELL.fullmatch(c):
                 vals.append(0.0)
                 continue
             k = len(vals)  # a α d θ offset min max: angles in the table's unit, lengths in metres
@@ -79,6 +88,21 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
     return rows
+
+
+_VARIABLE_CELL = re.compile(r"(q|θ|theta|d)_?\d*\*?", re.IGNORECASE)
+
+
+def _has_header(text: str) -> bool:
+    """True when the first line of ``text`` names DH columns (θ, alpha, a_i …), not values."""
+    first = next((line for line in text.strip().splitlines() if line.strip()), "")
+    cells = [c for c in re.split(r"[\t,;]|\s+", first.strip()) if c]
+    if not cells or cells[0].upper() in ("R", "P"):
+        return False
+    # names without digits (a row has numbers and θ1, d3), some of them DH columns (a header
+    # missing one is then refused as such)
+    return all(not re.search(r"\d", c) for c in cells) and any(
+        column_name(c) in ("a", "alpha", "d", "theta") for c in cells)
 
 
 def retyped(link: DHLink, jt: str) -> DHLink:
