@@ -13,7 +13,7 @@ import importlib
 from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, run
 
 #: every command, in the order ``kinetree --help`` lists them, by its module's name
-COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "library", "ik", "symbolic")
+COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "library", "ik", "symbolic", "dh")
 #: the commands that render with the GUI machinery (see :mod:`.display`)
 DISPLAY_COMMANDS = ("screenshot", "animate")
 
