@@ -76,10 +76,10 @@ from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
-from .dh_rows import COLUMNS, check_header, check_radians, number, parse_row
+from .dh_rows import COLUMNS, DEFAULT_LIMITS, check_header, check_radians, number, parse_row
 from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
-__all__ = ["MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
+__all__ = ["DEFAULT_LIMITS", "MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
 MAX_BYTES = 10 * 1024 * 1024
 #: The most rows a table may have: with its base and tool bodies, at most MAX_BODIES bodies.
