@@ -29,51 +29,23 @@ class TeachState(QObject):
     conventionChanged = Signal(str)
     #: asks the Explain dock to play the selected link from its start (True: T₀ⁱ link by link)
     stepThroughRequested = Signal(bool)
-    #: an exam began (True) or ended: the views that show answers hide them meanwhile
-    examChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
-        self._show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
-        self.exam = False  # an exercise in exam mode: no DH overlay (it shows the answers)
+        self.show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
+        self.show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
         self.ghost: np.ndarray | None = None
         self.ghost_label = ""
 
-    @property
-    def show_all(self) -> bool:
-        """Every link's DH overlay (never during an exam)."""
-        return self._show_all and not self.exam
-
-    @show_all.setter
-    def show_all(self, on: bool) -> None:
-        self._show_all = bool(on)
-
-    @property
-    def show_selected(self) -> bool:
-        """The selected link's DH overlay (never during an exam)."""
-        return self._show_selected and not self.exam
-
-    @show_selected.setter
-    def show_selected(self, on: bool) -> None:
-        self._show_selected = bool(on)
-
     def set_show_all(self, on: bool) -> None:
-        if bool(on) != self._show_all:
-            self._show_all = bool(on)
+        if bool(on) != self.show_all:
+            self.show_all = bool(on)
             self.changed.emit()
 
     def set_show_selected(self, on: bool) -> None:
-        if bool(on) != self._show_selected:
-            self._show_selected = bool(on)
-            self.changed.emit()
-
-    def set_exam(self, on: bool) -> None:
-        """Begin or end an exam: ``examChanged`` and ``changed`` (the overlay hides or comes back)."""
-        if bool(on) != self.exam:
-            self.exam = bool(on)
-            self.examChanged.emit(self.exam)
+        if bool(on) != self.show_selected:
+            self.show_selected = bool(on)
             self.changed.emit()
 
     def set_convention(self, convention: str) -> None:
@@ -146,14 +118,11 @@ def install_exercise(window: MainWindow, state: TeachState) -> QAction:
         window.explain_dock.raise_()
         state.stepThroughRequested.emit(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
 
-    from .exam import install_exam, sheet_figure
-
-    panel = ExercisePanel(window.doc, state, step_through, render_figure=lambda: sheet_figure(window))
+    panel = ExercisePanel(window.doc, state, step_through)
     dock, toggle = optional_dock(window, "Exercise", "exerciseDock", panel, Qt.DockWidgetArea.BottomDockWidgetArea)
     window.exercise = panel
     window.exercise_dock = dock
     dock.visibilityChanged.connect(panel.set_active)
-    install_exam(window, state)
     return toggle
 
 

@@ -1,27 +1,33 @@
-"""The Exercise dock: the app hides one thing, the student works it out by hand and types it in.
+"""Exercise mode: the app hides one thing, the student works it out by hand and types it in.
 
-What is asked, the joint values and the checking are :mod:`kinetree.app.exercises` (kinds:
-the end pose, one A_i, one DH row, A_i in symbols; "nice" joint values, reproducible from a
-seed); the printed sheet is :mod:`kinetree.app.exercise_sheet`. The panel shows its own copy
-of the DH table and never moves the robot until the student asks for the step-through.
+What is hidden (``kind``):
 
-Answers (:mod:`kinetree.app.answers`): numbers, ``pi`` arithmetic, units (``90deg``,
-``1.5708rad``, ``250mm``), sin/cos/tan/sqrt/atan2, and for A_i in symbols the lecture's
-``c1``, ``s12``, ``a1*c1``; nothing typed is evaluated as code. The radians box makes a bare
-number in an angle entry radians. Reveal writes the answer under each entry, the student's
-entry kept. Exam hides the DH table, the DH overlay, the Pose and Explain docks (the answers)
-until the student ends it, with a confirmation.
+* ``"pose"``: the end pose T₀ⁿ = A₁⋯Aₙ (a 4×4), from the DH table and the joint values;
+* ``"link"``: one A_i (a 4×4), likewise;
+* ``"row"``: one DH row (a, α, d, θ at the shown joint values), from its A_i, which is given.
+
+The configuration is random within the joint limits and reproducible (a seed): whole degrees
+for revolute joints and whole millimetres for prismatic ones, so the values shown are exact
+and an answer can be right to any tolerance. The panel shows its own copy of the DH table (the
+DH table dock is not touched) and never moves the robot until the student asks for the
+step-through. Answers are typed as numbers (:func:`~kinetree.app.numbers.read_number`:
+``pi/2``, ``-0.4318*2``; nothing typed is evaluated as code) and checked entry by entry within
+a tolerance (absolute, in the shown units). Export sheet writes N exercises and, on pages of its
+own, their answer key to a PDF.
 """
 
 from __future__ import annotations
 
+import html
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from kinetree.core import KineTreeError
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase, QFontMetrics, QImage
+import numpy as np
+from kinetree.core import KineTreeError, RigidBodyTree
+from PySide6.QtCore import QMarginsF, Qt
+from PySide6.QtGui import QFontDatabase, QFontMetrics, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QFileDialog,
     QGridLayout,
@@ -37,47 +43,233 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..exercise_sheet import HEADERS, joint_values_text, table_rows, write_sheet
-from ..exercises import (
-    ANGLE_STEPS,
-    DEFAULT_TOLERANCE,
-    KINDS,
-    ROW_PARAMS,
-    Exercise,
-    answer_texts,
-    check_entry,
-    make_exercise,
-    make_sheet,
-    shown_answer,
-)
-from ..numbers import fixed_text, read_number, short_text
+from ..numbers import DEGREES, METRES, PLAIN, Quantity, fixed_text, read_number, short_text
 from ..viewport.dh_overlay import SYMBOL, DHChain, cached_chain, chain_tip, sub
 
+KINDS = {"pose": "the end pose T₀ⁿ", "link": "one link's A_i", "row": "one DH row"}
+ROW_PARAMS = ("a", "alpha", "d", "theta")
+DEFAULT_TOLERANCE = 1e-3
 MAX_SHEET = 50  # exercises on one exported sheet
 WRONG = "background: #ffb3b3; color: #000;"
 RIGHT = "background: #c8f0c8; color: #000;"
-REVEALED = "color: #0b5394; font-weight: bold;"
 
-__all__ = ["MAX_SHEET", "RIGHT", "WRONG", "ExercisePanel", "shown_answer"]
+
+@dataclass
+class Exercise:
+    """One exercise on ``chain``: ``q`` the configuration (the tree's, with the chain's joints
+    set), ``link`` the link asked about (1-based; the last one for ``"pose"``), ``answer`` a 4×4
+    or, for ``"row"``, ``[a, α, d, θ]`` (metres, radians); ``given`` the A_i shown for ``"row"``."""
+
+    kind: str
+    chain: DHChain
+    link: int
+    seed: int
+    q: np.ndarray
+    qs: np.ndarray  # the chain's joint values
+    answer: np.ndarray
+    given: np.ndarray | None = None
+
+    @property
+    def title(self) -> str:
+        n = self.chain.count
+        if self.kind == "pose":
+            return f"Find T{sub(0)}{sup(n)} = " + "·".join(f"A{sub(j)}" for j in range(1, n + 1))
+        if self.kind == "link":
+            return f"Find A{sub(self.link)}"
+        return f"Find DH row {self.link} (a, α, d, θ) from A{sub(self.link)}"
+
+
+def sup(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def random_configuration(tree: RigidBodyTree, chain: DHChain, base_q: np.ndarray, seed: int) -> np.ndarray:
+    """``base_q`` with the chain's joints at random values within their limits: whole degrees
+    (revolute) or whole millimetres (prismatic); ±180° / 0…0.5 m where a limit is infinite."""
+    rng = np.random.default_rng(seed)
+    q = np.array(base_q, dtype=float)
+    for body, joint, link in zip(chain.bodies, chain.joints, chain.links):
+        lo, hi = (float(x) for x in tree.get_body(body).joint.position_limits)
+        k = tree.position_index(joint).start
+        unit = math.radians(1) if link.joint == "R" else 1e-3
+        window = (-180, 180) if link.joint == "R" else (0, 500)
+        first = math.ceil(lo / unit) if math.isfinite(lo) else window[0]
+        last = math.floor(hi / unit) if math.isfinite(hi) else window[1]
+        if first <= last:
+            q[k] = int(rng.integers(first, last + 1)) * unit
+        else:  # no whole degree (millimetre) within the limits: their middle, or the finite bound
+            q[k] = (lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else (lo if math.isfinite(lo) else hi)
+        q[k] = min(max(q[k], lo), hi)  # rounding of the unit must not step outside
+    return q
+
+
+def make_exercise(tree: RigidBodyTree, chain: DHChain, kind: str, link: int, seed: int,
+                  base_q: np.ndarray | None = None) -> Exercise:
+    """The exercise of ``kind`` about ``link`` (ignored for ``"pose"``) at the configuration of ``seed``."""
+    if kind not in KINDS:
+        raise KineTreeError(f"exercise kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if chain.count == 0:
+        raise KineTreeError("the chain has no movable joint: nothing to ask")
+    link = chain.count if kind == "pose" else min(max(int(link), 1), chain.count)
+    q = random_configuration(tree, chain, tree.home_configuration() if base_q is None else base_q, seed)
+    qs = chain.variables(tree, q)
+    A = chain.link_transform(link, qs[link - 1])
+    if kind == "pose":
+        F = chain.frames(tree, q)
+        answer = np.linalg.solve(F[0], F[-1])  # A₁⋯Aₙ: DH frame n in DH frame 0
+    elif kind == "link":
+        answer = A
+    else:
+        v = chain.values(link, qs[link - 1])
+        answer = np.array([v[p] for p in ROW_PARAMS])
+    return Exercise(kind, chain, link, seed, q, qs, answer, A if kind == "row" else None)
+
+
+def is_angle(kind: str, k: int) -> bool:
+    return kind == "row" and ROW_PARAMS[k] in ("alpha", "theta")
+
+
+def entry_quantity(kind: str, k: int) -> Quantity:
+    """What answer entry ``k`` is, in the units shown: a row's α, θ in degrees, a, d and a
+    matrix's translation in metres, the rest plain numbers."""
+    if kind == "row":
+        return DEGREES if is_angle(kind, k) else METRES
+    return METRES if k % 4 == 3 and k < 12 else PLAIN
+
+
+def shown_answer(ex: Exercise, degrees: bool = True) -> list[float]:
+    """The answer's entries in the shown units (row angles in degrees when ``degrees``)."""
+    flat = ex.answer.reshape(-1)
+    return [math.degrees(v) if degrees and is_angle(ex.kind, k) else float(v) for k, v in enumerate(flat)]
+
+
+def check(ex: Exercise, typed: list[float | None], tolerance: float, degrees: bool = True) -> list[bool]:
+    """Which typed entries (shown units; ``None``: empty or not a number) are within
+    ``tolerance`` of the answer; angles of a DH row modulo a full turn."""
+    turn = 360.0 if degrees else 2 * math.pi
+    out = []
+    for k, (t, a) in enumerate(zip(typed, shown_answer(ex, degrees))):
+        if t is None:
+            out.append(False)
+            continue
+        diff = t - a
+        if is_angle(ex.kind, k):
+            diff = (diff + turn / 2) % turn - turn / 2
+        out.append(abs(diff) <= tolerance)
+    return out
+
+
+def number_text(v: float) -> str:
+    """Enough digits to equal the answer to 1e-12 (rounding noise below 1e-15 shown as 0)."""
+    return "0" if abs(v) < 1e-15 else short_text(v, 15)
+
+
+def joint_values_text(ex: Exercise) -> str:
+    parts = []
+    for k, link in enumerate(ex.chain.links, start=1):
+        v = ex.qs[k - 1]
+        parts.append(f"q{k} = {short_text(math.degrees(v), 6)}°" if link.joint == "R"
+                     else f"q{k} = {short_text(v, 6)} m")
+    return ", ".join(parts)
+
+
+def table_rows(ex: Exercise) -> list[list[str]]:
+    """The exercise's copy of the DH table: per link the joint, a (m), α (°), d (m), θ (°),
+    the variable as ``q_k`` (+ offset); the hidden row (``"row"``) as ``?``."""
+    rows = []
+    for k, link in enumerate(ex.chain.links, start=1):
+        if ex.kind == "row" and k == ex.link:
+            rows.append([link.joint_name or f"q{k}", "?", "?", "?", "?"])
+            continue
+        a, d = short_text(link.a, 6), short_text(link.d, 6)
+        alpha, theta = short_text(math.degrees(link.alpha), 6), short_text(math.degrees(link.theta), 6)
+        if link.joint == "R":
+            theta = variable_text(k, link.offset, link.flip, True)
+        else:
+            d = variable_text(k, link.offset, link.flip, False)
+        rows.append([link.joint_name or f"q{k}", a, alpha, d, theta])
+    return rows
+
+
+HEADERS = ["joint", "a (m)", "α (°)", "d (m)", "θ (°)"]
+
+
+def variable_text(k: int, offset: float, flip: bool, degrees: bool) -> str:
+    """The variable's cell: ``q2``, ``q2 + 90`` (an offset, shown unit), ``−q2`` (a flipped axis)."""
+    sign = "−" if flip else ""
+    if not offset:
+        return f"{sign}q{k}"
+    o = math.degrees(offset) if degrees else offset
+    return f"{sign}(q{k} {'+' if o >= 0 else '−'} {short_text(abs(o), 6)})"
+
+
+def matrix_html(M: np.ndarray, blank: bool = False, digits: int = 4) -> str:
+    cells = "".join("<tr>" + "".join(f"<td align='right' width='70'>{'' if blank else fixed_text(v, digits)}</td>"
+                                     for v in row) + "</tr>" for row in M)
+    return f"<table border='1' cellspacing='0' cellpadding='6'>{cells}</table>"
+
+
+def exercise_html(ex: Exercise, number: int) -> str:
+    """One exercise as HTML for the printed sheet."""
+    conv = "standard DH" if ex.chain.convention == "dh" else "modified DH (Craig)"
+    table = "".join("<tr>" + "".join(f"<td align='center'>{html.escape(c)}</td>" for c in r) + "</tr>"
+                    for r in table_rows(ex))
+    head = "".join(f"<th>{h}</th>" for h in HEADERS)
+    out = [f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>",
+           f"<p>{conv}. Joint values: {html.escape(joint_values_text(ex))}</p>",
+           f"<table border='1' cellspacing='0' cellpadding='4'><tr>{head}</tr>{table}</table>"]
+    if ex.kind == "row":
+        out.append(f"<p>A{sub(ex.link)} =</p>" + matrix_html(ex.given))
+        out.append("<p>a = ________ m &nbsp; α = ________ ° &nbsp; d = ________ m &nbsp; θ = ________ °</p>")
+    else:
+        out.append("<p>Answer:</p>" + matrix_html(np.zeros((4, 4)), blank=True))
+    return "".join(out)
+
+
+def answer_html(ex: Exercise, number: int) -> str:
+    if ex.kind == "row":
+        a, al, d, th = shown_answer(ex)
+        body = (f"<p>a = {fixed_text(a, 4)} m, α = {fixed_text(al, 2)}°, d = {fixed_text(d, 4)} m, "
+                f"θ = {fixed_text(th, 2)}°</p>")
+    else:
+        body = matrix_html(ex.answer)
+    return f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>{body}"
+
+
+def write_sheet(exercises: list[Exercise], path: str, robot: str = "") -> None:
+    """A PDF: the exercises, then (from a new page) the answer key."""
+    parts = [f"<h1>Forward kinematics exercises{': ' + html.escape(robot) if robot else ''}</h1>"]
+    for n, ex in enumerate(exercises, start=1):
+        parts.append(exercise_html(ex, n))
+    parts.append("<h1 style='page-break-before: always'>Answer key</h1>")
+    for n, ex in enumerate(exercises, start=1):
+        parts.append(answer_html(ex, n))
+    doc = QTextDocument()
+    doc.setHtml("".join(parts))
+    from ..safe_output import atomic_output
+
+    with atomic_output(path) as tmp:  # a failed write leaves the old sheet, never half a PDF
+        writer = QPdfWriter(str(tmp))
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                         QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+        writer.setTitle("KineTree exercises")
+        doc.print_(writer)
+        del writer  # closes the file
 
 
 class ExercisePanel(QWidget):
     """The exercise dock's contents. Read-only for the document: it moves the robot only when
-    the student asks for the step-through (``on_step_through``, given the exercise). Exam mode
-    is ``state.exam`` (the teach state's ``examChanged``), which the answer-showing views follow."""
+    the student asks for the step-through (``on_step_through``, given the exercise)."""
 
     def __init__(self, doc, state, on_step_through: Callable[[Exercise], None] | None = None,
-                 parent: QWidget | None = None, render_figure: Callable[[], QImage | None] | None = None) -> None:
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("exercisePanel")
         self.doc, self.state, self.on_step_through = doc, state, on_step_through
-        self.render_figure = render_figure
         self.exercise: Exercise | None = None
         self.active = False
         self.stale = True  # the robot changed: a new exercise when next shown
         self.marks: list[bool] | None = None
-        self.last_sheet_exercises: list[Exercise] = []  # the last exported sheet, for the caller
-        self.last_sheet = None
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Hide"))
@@ -93,41 +285,20 @@ class ExercisePanel(QWidget):
         self.seed = QSpinBox(objectName="exerciseSeed", minimum=0, maximum=999_999)
         top.addWidget(self.seed)
         self.new_button = QPushButton("New exercise", objectName="exerciseNew", clicked=self.next_exercise)
-        self.new_button.setToolTip("The next seed: other joint values")
+        self.new_button.setToolTip("The next seed: another random configuration")
         top.addWidget(self.new_button)
         top.addStretch(1)
-        self.export_button = QPushButton("Export sheet…", objectName="exerciseExport", clicked=self._export_clicked)
-        self.export_button.setToolTip("A PDF of mixed exercises (kinds and links) from this seed, with a figure "
-                                      "of the robot and an answer key")
-        top.addWidget(self.export_button)
-        options = QHBoxLayout()
-        options.addWidget(QLabel("angles"))
-        self.angle_step = QComboBox(objectName="exerciseAngles")
-        for step in ANGLE_STEPS:
-            self.angle_step.addItem(f"multiples of {step}°" if step > 1 else "whole degrees", step)
-        self.angle_step.setToolTip("Joint angles of the exercises: multiples of 30° (exact sines and cosines) "
-                                   "by default; prismatic joints at multiples of 50 mm")
-        options.addWidget(self.angle_step)
-        self.radians = QCheckBox("radians", objectName="exerciseRadians")
-        self.radians.setToolTip("Angles in answers and joint values in radians: a bare number is radians "
-                                "(90deg still reads as degrees)")
-        options.addWidget(self.radians)
-        options.addWidget(QLabel("tolerance"))
+        top.addWidget(QLabel("tolerance"))
         self.tolerance = QLineEdit(str(DEFAULT_TOLERANCE), objectName="exerciseTolerance")
         self.tolerance.setToolTip("Largest accepted error of an entry, absolute, in the units shown")
         self.tolerance.setMaximumWidth(80)
-        options.addWidget(self.tolerance)
-        options.addStretch(1)
-        self.exam = QCheckBox("Exam", objectName="exerciseExam")
-        self.exam.setToolTip("Hide the DH table, the DH overlay, the Pose and Explain docks (they show the "
-                             "answers) until the exam is ended")
-        self.exam.clicked.connect(self._exam_clicked)
-        options.addWidget(self.exam)
-        for w in (self.kind, self.link, self.angle_step):
+        top.addWidget(self.tolerance)
+        self.export_button = QPushButton("Export sheet…", objectName="exerciseExport", clicked=self._export_clicked)
+        self.export_button.setToolTip("A PDF with several exercises like this one and their answer key")
+        top.addWidget(self.export_button)
+        for w in (self.kind, self.link):
             w.activated.connect(lambda _r: self.new_exercise())
-        self.radians.toggled.connect(lambda _on: self._units_changed())
         self.seed.editingFinished.connect(self._seed_edited)
-        state.examChanged.connect(self._exam_changed)
 
         self.question = QLabel(objectName="exerciseQuestion", wordWrap=True)
         self.question.setTextFormat(Qt.TextFormat.PlainText)
@@ -152,26 +323,19 @@ class ExercisePanel(QWidget):
 
         self.answer_title = QLabel(objectName="exerciseAnswerTitle")
         grid = QGridLayout()
-        grid.setSpacing(2)
+        grid.setSpacing(4)
         self.headers = [QLabel() for _ in range(4)]
         for c, h in enumerate(self.headers):
             grid.addWidget(h, 0, c, Qt.AlignmentFlag.AlignHCenter)
         self.cells: list[QLineEdit] = []
-        self.solutions: list[QLabel] = []  # the revealed answer under each entry
         for r in range(4):
             for c in range(4):
                 e = QLineEdit(objectName=f"exerciseCell{r}{c}")
                 e.setFont(mono)
                 e.setMinimumWidth(70)
                 e.returnPressed.connect(self.check)
-                grid.addWidget(e, 2 * r + 1, c)
+                grid.addWidget(e, r + 1, c)
                 self.cells.append(e)
-                s = QLabel(objectName=f"exerciseSolution{r}{c}")
-                s.setStyleSheet(REVEALED)
-                s.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                s.hide()
-                grid.addWidget(s, 2 * r + 2, c, Qt.AlignmentFlag.AlignRight)
-                self.solutions.append(s)
         buttons = QHBoxLayout()
         self.check_button = QPushButton("Check", objectName="exerciseCheck", clicked=self.check)
         self.reveal_button = QPushButton("Reveal", objectName="exerciseReveal", clicked=self.reveal)
@@ -194,7 +358,6 @@ class ExercisePanel(QWidget):
         body.addLayout(right, 2)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addLayout(options)
         layout.addLayout(body, 1)
         doc.treeChanged.connect(lambda _c: self._tree_changed())
 
@@ -223,10 +386,6 @@ class ExercisePanel(QWidget):
         self.seed.setValue(self.seed.value() + 1)
         self.new_exercise()
 
-    @property
-    def in_radians(self) -> bool:
-        return self.radians.isChecked()
-
     def new_exercise(self) -> None:
         """An exercise of the chosen kind, link and seed, on the chain of the selection."""
         self.stale = False
@@ -235,7 +394,7 @@ class ExercisePanel(QWidget):
             chain = self._chain()
             link = self.link.currentData() or 1
             ex = make_exercise(self.doc.tree, chain, self.kind.currentData(), link, self.seed.value(),
-                               self.doc.configuration, self.angle_step.currentData())
+                               self.doc.configuration)
         except KineTreeError as exc:
             self.exercise = None
             self.question.setText(f"No exercise on this robot: {exc}")
@@ -244,19 +403,11 @@ class ExercisePanel(QWidget):
             for w in (self.check_button, self.reveal_button, self.step_button, self.export_button):
                 w.setEnabled(False)
             return
+        for w in (self.check_button, self.reveal_button, self.step_button, self.export_button):
+            w.setEnabled(True)
         self.exercise = ex
-        self._enable()
         self._fill_links(chain, ex.link)
         self._show(ex)
-
-    def _enable(self) -> None:
-        exam = self.state.exam
-        on = self.exercise is not None
-        self.check_button.setEnabled(on)
-        self.export_button.setEnabled(on)
-        # in an exam nothing shows the answer: no Reveal, no step-through in the Explain dock
-        self.reveal_button.setEnabled(on and not exam)
-        self.step_button.setEnabled(on and not exam)
 
     def _fill_links(self, chain: DHChain, current: int) -> None:
         self.link.blockSignals(True)
@@ -269,30 +420,10 @@ class ExercisePanel(QWidget):
         self.link.setEnabled(not pose)
         self.link_label.setEnabled(not pose)
 
-    def _units_changed(self) -> None:
-        """Radians on or off: the question and the headers in the new unit, the entries kept."""
-        if self.exercise is not None:
-            self._show_question(self.exercise)
-            if any(s.isVisible() for s in self.solutions):
-                self.reveal()
-
-    def _show_question(self, ex: Exercise) -> None:
+    def _show(self, ex: Exercise) -> None:
         conv = "standard DH" if ex.chain.convention == "dh" else "modified DH (Craig)"
         extracted = ", the DH table extract_dh computes for this chain" if ex.chain.extracted else ""
-        values = "" if ex.kind == "symbolic" else f"\nJoint values: {joint_values_text(ex, self.in_radians)}"
-        self.question.setText(f"{ex.title}  ({conv}{extracted}){values}")
-        if ex.kind == "row":
-            unit = "rad" if self.in_radians else "°"
-            names = [f"{SYMBOL[p]}{sub(ex.chain.index(ex.link, p))} ({unit if p in ('alpha', 'theta') else 'm'})"
-                     for p in ROW_PARAMS]
-        else:
-            names = ["", "", "", ""]
-        for h, name in zip(self.headers, names):
-            h.setText(name)
-            h.setVisible(bool(name))
-
-    def _show(self, ex: Exercise) -> None:
-        self._show_question(ex)
+        self.question.setText(f"{ex.title}  ({conv}{extracted})\nJoint values: {joint_values_text(ex)}")
         rows = table_rows(ex)
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
@@ -312,23 +443,26 @@ class ExercisePanel(QWidget):
             self.given.setText(f"A{sub(ex.link)} =\n" + "\n".join(
                 "  ".join(fixed_text(v, 4).rjust(8) for v in row) for row in ex.given))
             self.answer_title.setText(f"DH row {ex.link}:")
+            names = [f"{SYMBOL[p]}{sub(ex.chain.index(ex.link, p))} ({'°' if p in ('alpha', 'theta') else 'm'})"
+                     for p in ROW_PARAMS]
         else:
             self.given.clear()
-            self.answer_title.setText(ex.title.replace("Find ", "").split(" in symbols")[0] + " =")
+            self.answer_title.setText(ex.title.replace("Find ", "") + " =")
+            names = ["", "", "", ""]
+        for h, name in zip(self.headers, names):
+            h.setText(name)
+            h.setVisible(bool(name))
         for k, cell in enumerate(self.cells):
             cell.clear()
             cell.setStyleSheet("")
             cell.setToolTip("")
-            cell.setVisible(k < ex.entries)
-        for s in self.solutions:
-            s.clear()
-            s.hide()
+            cell.setVisible(ex.kind != "row" or k < 4)
         self.result.clear()
 
     # --- answering ---------------------------------------------------------------------------
     def answer_cells(self) -> list[QLineEdit]:
         """The cells of the answer: 16 (row by row) for a matrix, 4 (a, α, d, θ) for a DH row."""
-        return self.cells[:self.exercise.entries] if self.exercise is not None else self.cells
+        return self.cells[:4] if self.exercise is not None and self.exercise.kind == "row" else self.cells
 
     def tolerance_value(self) -> float:
         tol = read_number(self.tolerance.text(), "tolerance").value
@@ -337,8 +471,7 @@ class ExercisePanel(QWidget):
         return tol
 
     def check(self) -> bool:
-        """Mark each wrong (or unreadable) entry red, its reason in the tooltip; True when every
-        entry is right."""
+        """Mark each wrong (or unreadable) entry red; True when every entry is right."""
         ex = self.exercise
         if ex is None:
             return False
@@ -347,78 +480,57 @@ class ExercisePanel(QWidget):
         except KineTreeError as exc:
             self.result.setText(str(exc))
             return False
-        results = [check_entry(ex, k, cell.text(), tol, self.in_radians) for k, cell in enumerate(self.answer_cells())]
-        self.marks = [ok for ok, _ in results]
-        for cell, (ok, why) in zip(self.answer_cells(), results):
+        typed, problems = [], {}
+        for k, cell in enumerate(self.answer_cells()):
+            try:
+                what = f"entry {ROW_PARAMS[k]}" if ex.kind == "row" else f"entry ({k // 4 + 1}, {k % 4 + 1})"
+                typed.append(read_number(cell.text(), what, entry_quantity(ex.kind, k)).value)
+            except KineTreeError as exc:
+                typed.append(None)
+                problems[k] = str(exc)
+        self.marks = check(ex, typed, tol)
+        for k, (cell, ok) in enumerate(zip(self.answer_cells(), self.marks)):
             cell.setStyleSheet(RIGHT if ok else WRONG)
-            cell.setToolTip(why)
+            cell.setToolTip("" if ok else problems.get(k, f"off by more than {short_text(tol)}"))
         wrong = self.marks.count(False)
-        problem = next((why for ok, why in results if not ok and "not" in why), "")
-        where = "equivalent" if ex.kind == "symbolic" else f"within {short_text(tol)}"
-        self.result.setText(f"Correct: every entry {where}." if not wrong else
+        self.result.setText(f"Correct: every entry within {short_text(tol)}." if not wrong else
                             f"{wrong} of {len(self.marks)} entries wrong "
-                            f"(red; tolerance {short_text(tol)} in the units shown)."
-                            + (f"\n{problem}" if problem else ""))
+                            f"(red; tolerance {short_text(tol)} in the units shown).")
         return not wrong
 
     def reveal(self) -> None:
-        """Show the answer under each entry (exact forms such as π/2 and √3/2 where there are,
-        else 4 significant digits; symbols in the lecture's notation); typed entries are kept."""
+        """Fill in the answer (enough digits to be exact to 1e-12)."""
         ex = self.exercise
-        if ex is None or self.state.exam:
+        if ex is None:
             return
-        for s, text in zip(self.solutions, answer_texts(ex, self.in_radians)):
-            s.setText(text)
-            s.show()
-        self.result.setText("The answers are under your entries. Step through… shows how they are built.")
+        for cell, v in zip(self.answer_cells(), shown_answer(ex)):
+            cell.setText(number_text(v))
+            cell.setStyleSheet("")
+            cell.setToolTip("")
+        self.result.setText("The answer. Step through… shows how it is built.")
 
     def step_through(self) -> None:
-        if self.exercise is not None and self.on_step_through is not None and not self.state.exam:
+        if self.exercise is not None and self.on_step_through is not None:
             self.on_step_through(self.exercise)
-
-    # --- exam ----------------------------------------------------------------------------------
-    def _exam_clicked(self, on: bool) -> None:
-        if on:
-            self.state.set_exam(True)
-            return
-        answer = QMessageBox.question(self, "End the exam",
-                                      "End the exam? The DH table, the DH overlay, Pose and Explain "
-                                      "show the answers again.",
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
-        if answer == QMessageBox.StandardButton.Yes:
-            self.state.set_exam(False)
-        else:
-            self.exam.setChecked(True)
-
-    def _exam_changed(self, on: bool) -> None:
-        self.exam.setChecked(on)
-        if on:
-            for s in self.solutions:
-                s.hide()
-        self._enable()
 
     # --- export ------------------------------------------------------------------------------
     def sheet_exercises(self, count: int) -> list[Exercise]:
-        """Up to ``count`` exercises of mixed kinds and links, from the current seed on."""
+        """``count`` exercises of the chosen kind and link, seeds from the current one on."""
         if self.exercise is None:
             raise KineTreeError("no exercise on this robot to export")
+        ex = self.exercise
         count = min(max(int(count), 1), MAX_SHEET)
-        return make_sheet(self.doc.tree, self.exercise.chain, count, self.seed.value(), self.doc.configuration,
-                          self.angle_step.currentData())
+        return [make_exercise(self.doc.tree, ex.chain, ex.kind, ex.link, ex.seed + k, self.doc.configuration)
+                for k in range(count)]
 
-    def export_sheet(self, path: str, count: int = 6):
-        """Write ``count`` exercises, a figure of the robot and their answer key to the PDF
-        ``path``; returns the sheet's layout (its pages)."""
-        figure = self.render_figure() if self.render_figure is not None else None
-        self.last_sheet_exercises = self.sheet_exercises(count)
-        self.last_sheet = write_sheet(self.last_sheet_exercises, path, self.doc.name, figure, self.in_radians)
-        return self.last_sheet
+    def export_sheet(self, path: str, count: int = 4) -> None:
+        """Write ``count`` exercises and their answer key to the PDF ``path``."""
+        write_sheet(self.sheet_exercises(count), path, self.doc.name)
 
     def _export_clicked(self) -> None:
         from PySide6.QtWidgets import QInputDialog
 
-        count, ok = QInputDialog.getInt(self, "Export sheet", "Exercises on the sheet:", 6, 1, MAX_SHEET)
+        count, ok = QInputDialog.getInt(self, "Export sheet", "Exercises on the sheet:", 4, 1, MAX_SHEET)
         if not ok:
             return
         path, _ = QFileDialog.getSaveFileName(self, "Export exercise sheet", "exercises.pdf", "PDF (*.pdf)")
