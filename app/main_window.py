@@ -30,6 +30,7 @@ from .geometry_actions import drop_mesh, is_mesh_file
 from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
+from .matrix_check import install_matrix_check
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
         self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
+        self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()
