@@ -34,8 +34,12 @@ def _length(v: float) -> str:
 
 
 def _cells(links, deg: bool) -> list[list[str]]:
+    from kinetree.core.dh import chain_numbering
+
     rows = []
-    for k, link in enumerate(links, start=1):
+    # a part of a larger robot keeps its numbers (the lecture's wrist: θ4, θ5, θ6)
+    first = 1 + chain_numbering([link.joint_name for link in links])
+    for k, link in enumerate(links, start=first):
         theta = f"θ{k}" if link.joint == "R" else _angle(link.theta, deg)
         d = f"d{k}" if link.joint == "P" else _length(link.d)
         offset = _angle(link.offset, deg) if link.joint == "R" else _length(link.offset)

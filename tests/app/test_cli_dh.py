@@ -73,3 +73,9 @@ def test_bad_input_exits_1_with_one_line(capsys):
     assert code == 1 and err.count("\n") == 1 and "no_such_robot" in err
     code, _, err = run(capsys, "dh", "puma560", "--tip", "nowhere")
     assert code == 1 and "nowhere" in err
+
+
+def test_the_wrist_keeps_the_lectures_numbers(capsys):
+    code, out, _ = run(capsys, "dh", "spherical_wrist", "--latex")
+    assert code == 0
+    assert r"4 & $0$ & $-\pi/2$ & $0$ & $\theta_{4}$ \\" in out and r"6 & $0$ & $0$ & $0.1$ & $\theta_{6}$ \\" in out
