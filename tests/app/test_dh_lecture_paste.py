@@ -50,3 +50,16 @@ def test_radians_table_unit_and_a_refused_cell(window, qtbot):
     message = window.statusBar().currentMessage()
     assert "3" in message and "'α'" in message and "'pi/'" in message and "not a number" in message
     assert window.doc.serialized() == before and window.doc.undo_stack.count() == n
+
+
+def test_a_lecture_table_file_imported_with_the_button(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "cylindrical.csv"
+    path.write_text("Link,a,α,d,θ\n1,0,0,0.5,θ1\n2,0,-pi/2,d2,0\n3,0,0,d3*,0\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    QTest.mouseClick(window.dh.buttons["import"], Qt.MouseButton.LeftButton)  # Import CSV…
+    tree, library = window.doc.tree, load_robot("cylindrical")
+    assert [b.joint.type for b in tree.bodies] == ["revolute", "prismatic", "prismatic"]
+    q = np.array([0.4, 0.3, 0.2])
+    np.testing.assert_allclose(tree.forward_kinematics(q), library.forward_kinematics(q), atol=1e-12)
