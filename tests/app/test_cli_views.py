@@ -73,3 +73,15 @@ def test_animate_top_view_frames_every_configuration(tmp_path, rendered):
     assert len(iio.imread(out, index=None)) == 5 == len(rendered)
     for mvp, origins, w, h, ortho in rendered:
         assert ortho and inside(mvp, origins, w, h)
+
+
+@pytest.mark.parametrize("robot, pose", [("scara", "reach"), ("cylindrical_wrist", "reach"),
+                                         ("spherical_wrist", "euler"), ("two_link_planar", "example")])
+def test_the_lecture_robots_animate_through_their_named_poses(tmp_path, rendered, robot, pose, capsys):
+    out = tmp_path / f"{robot}.gif"
+    assert main(["animate", robot, "--poses", "qz", pose, "-o", str(out), "--seconds", "0.2", "--fps", "10",
+                 "--size", "64x48", "--view", "front", "--no-labels"]) == 0
+    assert "warning" not in capsys.readouterr().err  # the poses are within the limits
+    assert len(iio.imread(out, index=None)) == 3
+    for mvp, origins, w, h, _ortho in rendered:
+        assert inside(mvp, origins, w, h)
