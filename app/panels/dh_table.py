@@ -55,7 +55,10 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     R joints) are in the table's unit unless written with ``pi`` or a unit.
     """
     if _has_header(text):
-        return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
+        try:
+            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
+        except KineTreeError as exc:  # "<text>:3: …" names the clipboard's line as the pasted table's
+            raise KineTreeError(re.sub(r"^<text>:(\d+)", r"pasted table, line \1", str(exc))) from None
     rows = []
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]

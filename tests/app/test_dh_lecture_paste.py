@@ -48,7 +48,7 @@ def test_radians_table_unit_and_a_refused_cell(window, qtbot):
     before, n = window.doc.serialized(), window.doc.undo_stack.count()
     paste(window, qtbot, "a α d θ\n0 0 0 θ1\n0 pi/ 0 θ2\n")
     message = window.statusBar().currentMessage()
-    assert "3" in message and "'α'" in message and "'pi/'" in message and "not a number" in message
+    assert message.startswith("pasted table, line 3: column 'α': 'pi/' is not a number"), message
     assert window.doc.serialized() == before and window.doc.undo_stack.count() == n
 
 
