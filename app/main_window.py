@@ -30,6 +30,7 @@ from .geometry_actions import drop_mesh, is_mesh_file
 from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
+from .matrix_check import install_matrix_check
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
         install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
         install_simulate(self)  # View ▸ Simulate (S): let the robot go
+        self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()

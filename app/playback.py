@@ -21,7 +21,7 @@ import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QImage
+from PySide6.QtGui import QAction, QImage, QVector3D
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter
 
 from .layout import hidden_tab, optional_dock
@@ -135,16 +135,16 @@ def render_frames(view, doc: RobotDocument, Q: np.ndarray, size: tuple[int, int]
             handle.set_enabled(True)
 
 
-def fit_motion(view, doc: RobotDocument, Q: np.ndarray, samples: int = 9) -> None:
+def fit_motion(view, doc: RobotDocument, Q: np.ndarray, samples: int = 9,
+               size: tuple[int, int] | None = None) -> None:
     """Frame the robot all through the motion ``Q``: the smallest sphere holding the view's own
-    fit at a few of its configurations (the document's configuration is restored)."""
-    from PySide6.QtGui import QVector3D
-
+    fit at a few of its configurations (the document's configuration is restored); ``size``:
+    for images of that width and height rather than the widget's."""
     before = doc.configuration
     spheres = []
     for q in Q[np.unique(np.linspace(0, len(Q) - 1, samples).round().astype(int))]:
         doc.preview_configuration(q)
-        view.fit()
+        view.fit(size=size)
         c = view.opts["center"]
         spheres.append((np.array([c.x(), c.y(), c.z()]), view.opts["distance"]))
     doc.preview_configuration(before)
@@ -298,19 +298,31 @@ def place_poses_dock(window: MainWindow) -> None:
 def export_animation(window: MainWindow, path: str | Path, size: tuple[int, int], fps: float = 25.0,
                      progress: Callable[[int, int], None] | None = None) -> int:
     """Render the playback motion from ``window``'s viewport to ``path`` (GIF or MP4); returns
-    the number of frames. Raises KineTreeError (fewer than two poses, a bad suffix…)."""
+    the number of frames. Raises KineTreeError (fewer than two poses, a bad suffix…).
+
+    Seen from the viewport's direction (and projection), framed as ``kinetree animate`` frames
+    it: the whole robot all through the motion at the image's size (:func:`fit_motion`), not
+    the live zoom, which cropped Puma at qr. The live camera is restored afterwards."""
     state: PlaybackState = window.playback
     check_animation_path(path)
     Q = animation_frames(state.waypoints(), state.seconds, fps)
     check_animation_size(path, len(Q), size)
+    view = window.viewport
 
     def frames() -> Iterator[np.ndarray]:
-        for k, frame in enumerate(render_frames(window.viewport, window.doc, Q, size)):
+        for k, frame in enumerate(render_frames(view, window.doc, Q, size)):
             if progress is not None:
                 progress(k + 1, len(Q))
             yield frame
 
-    return write_animation(path, frames(), fps)
+    live = {key: view.opts[key] for key in ("distance", "elevation", "azimuth")}
+    live["center"] = QVector3D(view.opts["center"])  # a copy: the camera may move the object it holds
+    try:
+        fit_motion(view, window.doc, Q, size=size)
+        return write_animation(path, frames(), fps)
+    finally:
+        view.setCameraPosition(pos=live["center"], distance=live["distance"], elevation=live["elevation"],
+                               azimuth=live["azimuth"])
 
 
 def export_animation_dialog(window: MainWindow) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from .dh import DHLink, dh_chain
 from .errors import UnknownRobotError
+from .library_poses import LECTURE_POSES
 from .library_sources import SHORT_SOURCES
 from .library_visuals import _add_tool, _add_visuals, _Style, _tz, refit_visuals  # noqa: F401 - refit_visuals: public here
 from .tree import RigidBodyTree
@@ -107,6 +108,27 @@ def spherical_wrist() -> RigidBodyTree:
         DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=(-pi, pi), name="link4", joint_name="q4"),
         DHLink("R", a=0, alpha=pi / 2, d=0, theta=0, qlim=_deg(-120, 120), name="link5", joint_name="q5"),
         DHLink("R", a=0, alpha=0, d=0.1, theta=0, qlim=(-pi, pi), name="link6", joint_name="q6"),
+    ])
+
+
+@_robot(source="the lecture's cylindrical manipulator with spherical wrist (T_6^0 = T_3^0 T_6^3), "
+               "after Spong, Hutchinson & Vidyasagar, Robot Modeling and Control (2006), §3.3 (Examples 3.2 and "
+               "3.3 joined)")
+def cylindrical_wrist() -> RigidBodyTree:
+    """Cylindrical arm with spherical wrist (θ1, d2, d3, θ4, θ5, θ6): the lecture's example
+    T_6^0 = T_3^0 T_6^3, the rows of :func:`cylindrical` then those of :func:`spherical_wrist`:
+    ``[0 0 d1 θ1]``, ``[0 −90° d2 0]``, ``[0 0 d3 0]``, ``[0 −90° 0 θ4]``, ``[0 90° 0 θ5]``, ``[0 0 d6 θ6]``.
+
+    Symbolic in the book; here d1 = 0.5 m, d2 ∈ [0, 1] m, d3 ∈ [0, 0.8] m, d6 = 0.1 m (the values of
+    the two parts).
+    """
+    return dh_chain([
+        DHLink("R", a=0, alpha=0, d=0.5, theta=0, qlim=(-pi, pi)),
+        DHLink("P", a=0, alpha=radians(-90), d=0, theta=0, qlim=(0.0, 1.0)),
+        DHLink("P", a=0, alpha=0, d=0, theta=0, qlim=(0.0, 0.8)),
+        DHLink("R", a=0, alpha=-pi / 2, d=0, theta=0, qlim=(-pi, pi)),
+        DHLink("R", a=0, alpha=pi / 2, d=0, theta=0, qlim=_deg(-120, 120)),
+        DHLink("R", a=0, alpha=0, d=0.1, theta=0, qlim=(-pi, pi)),
     ])
 
 
@@ -469,12 +491,15 @@ _UR_POSES = {"home": tuple(_UR_HOME), "qz": (0.0,) * 6, "qr": (pi, 0.0, 0.0, 0.0
 #:   Corke's qz is left out: q4 = 0 is outside the Panda's joint-4 range.
 #: - UR3/UR5/UR10: home is UR's upright pose (the library home); qz and qr (180°, 0, 0, 0, 90°, 0)
 #:   from Corke's roboticstoolbox/models/DH/UR3.py, UR5.py, UR10.py.
+#: - The lecture's robots (two-link planar, cylindrical, spherical wrist, cylindrical + wrist,
+#:   Stanford, SCARA): qz and a teaching pose each, see :mod:`.library_poses`.
 _POSES: dict[str, dict[str, tuple[float, ...]]] = {
     "puma560": {"qz": (0.0,) * 6, "qr": (0.0, pi / 2, -pi / 2, 0.0, 0.0, 0.0),
                 "qs": (0.0, 0.0, -pi / 2, 0.0, 0.0, 0.0), "qn": (0.0, pi / 4, pi, 0.0, pi / 4, 0.0)},
     "panda": {"ready": (0.0, -pi / 4, 0.0, -3 * pi / 4, 0.0, pi / 2, pi / 4),
               "qr": (0.0, -0.3, 0.0, -2.2, 0.0, 2.0, pi / 4)},
     "ur3": _UR_POSES, "ur5": _UR_POSES, "ur10": _UR_POSES,
+    **LECTURE_POSES,
 }
 
 

@@ -5,6 +5,7 @@ SHORT_SOURCES = {
     "abb_irb140": "Corke, Robotics Toolbox mdl_irb140 (ABB IRB 140 data sheet)",
     "baxter_left": "Ju, Yang & Ma, Chinese Control Conference 2014, Tables I–II",
     "cylindrical": "Spong, Hutchinson & Vidyasagar 2006, Example 3.2",
+    "cylindrical_wrist": "the lecture's cylindrical arm with spherical wrist (Spong et al. 2006, §3.3)",
     "humanoid_upper_body": "KineTree's own model (humanoid_upper_body.urdf)",
     "jaco": "Kinova, DH Parameters of Jaco v1.0.8 (2013)",
     "kuka_kr5": "Corke, Robotics Toolbox mdl_KR5 (ARTE; KUKA KR 5 arc spec)",

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .common import InputError, add_robot_argument, open_source, positive_arg, size_arg, warn
+from .common import InputError, add_robot_argument, add_view_argument, open_source, positive_arg, size_arg, warn
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
@@ -53,6 +53,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     a.add_argument("--light", action="store_true", help="light background")
     a.add_argument("--no-labels", action="store_true", help="hide frame labels")
     a.add_argument("--no-trace", action="store_true", help="do not draw the end effector's path")
+    add_view_argument(a)
     a.add_argument("--deg", action="store_true", help="angles in messages (a pose outside the limits) in degrees")
     a.add_argument("--ignore-limits", action="store_true", help="no warning for a pose outside the joint limits")
     return a
@@ -74,9 +75,9 @@ def motion(tree, poses: list[str], out: str, seconds: float, fps: float, size: t
 
 def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.0, fps: float = 25.0,
             size: tuple[int, int] = (640, 400), theme: str = "dark", labels: bool = True, trace: bool = True,
-            teach: int | None = None) -> int:
+            teach: int | None = None, view_preset: str = "iso") -> int:
     """Render the frames ``Q`` (:func:`motion`) of ``tree`` through its named ``poses`` to
-    ``out``; returns the frame count."""
+    ``out`` seen from ``view_preset`` (iso, front, side or top); returns the frame count."""
     from ..application import make_application
     from ..playback import PlaybackState, fit_motion, render_frames, write_animation
     from ..viewport.path_trace import PathTrace
@@ -90,7 +91,7 @@ def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.
         view.path_trace.set_visible(trace)
 
     app = make_application()
-    doc, view = offscreen_view(tree, Q[0], size, theme, labels, teach, before_show=traced)
+    doc, view = offscreen_view(tree, Q[0], size, theme, labels, teach, before_show=traced, view_preset=view_preset)
     fit_motion(view, doc, Q)  # the whole robot all along (not screenshot --teach's close-up of the link)
     try:
         return write_animation(out, render_frames(view, doc, Q, size), fps)
@@ -130,5 +131,6 @@ def command(args: argparse.Namespace) -> None:
     Q = motion(tree, args.poses, args.output, args.seconds, args.fps, args.size)
     warn_poses_outside_limits(tree, args)  # of a motion that is going to be drawn
     count = animate(tree, args.poses, Q, args.output, args.seconds, args.fps, args.size,
-                    "light" if args.light else "dark", not args.no_labels, not args.no_trace, teach=args.teach)
+                    "light" if args.light else "dark", not args.no_labels, not args.no_trace, teach=args.teach,
+                    view_preset=args.view)
     print(f"{args.output}: {count} frames at {args.fps:g} fps")

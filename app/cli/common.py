@@ -89,6 +89,17 @@ def add_robot_argument(parser: argparse.ArgumentParser, dest: str = "robot", pac
                                  "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
 
 
+#: the viewport's view presets (app/viewport/camera.py VIEW_PRESETS; not imported: no Qt here)
+VIEWS = ("iso", "front", "side", "top")
+
+
+def add_view_argument(parser: argparse.ArgumentParser) -> None:
+    """``--view iso|front|side|top``: the GUI's view presets (front/side/top orthographic)."""
+    parser.add_argument("--view", choices=VIEWS, default="iso",
+                        help="iso (perspective, the default) or front / side / top (orthographic, as the "
+                        "GUI's views: front looks along +y, side along -x, top down -z)")
+
+
 def add_q_arguments(parser: argparse.ArgumentParser, default: str, deg_help: str) -> None:
     """``--q``, ``--deg`` and ``--ignore-limits``, as fk, screenshot and animate take them."""
     parser.add_argument("--q", nargs="+", type=float, metavar="V",

@@ -40,10 +40,11 @@ def ensure_display() -> subprocess.Popen | None:
 
 
 def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", labels: bool = True,
-                   teach: int | None = None, before_show=None):
-    """A document of ``tree`` at ``config`` and a viewport of it shown at ``size`` in the iso
-    view, for rendering (screenshot, animate); ``teach``: the DH overlay of that link;
-    ``before_show(doc, view)`` adds items first. Returns ``(doc, view)``."""
+                   teach: int | None = None, before_show=None, view_preset: str = "iso"):
+    """A document of ``tree`` at ``config`` and a viewport of it shown at ``size`` in the
+    ``view_preset`` view (iso, or front/side/top orthographic), for rendering (screenshot,
+    animate); ``teach``: the DH overlay of that link; ``before_show(doc, view)`` adds items
+    first. Returns ``(doc, view)``."""
     from ..application import make_application
     from ..document import RobotDocument
     from ..viewport.view import RobotViewport
@@ -62,7 +63,7 @@ def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", lab
     view.resize(*size)
     view.show()
     make_application().processEvents()
-    view.set_view("iso")
+    view.set_view(view_preset)
     return doc, view
 
 

@@ -7,19 +7,19 @@ import argparse
 
 import numpy as np
 
-from .common import add_q_arguments, add_robot_argument, checked_configuration, open_source, size_arg
+from .common import add_q_arguments, add_robot_argument, add_view_argument, checked_configuration, open_source, size_arg
 
 
 def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme: str = "dark",
-               labels: bool = True, teach: int | None = None) -> None:
+               labels: bool = True, teach: int | None = None, view_preset: str = "iso") -> None:
     """Render ``tree`` at ``config`` to a PNG without showing a window (``teach``: the DH
-    overlay of that link, 1-based)."""
+    overlay of that link, 1-based; ``view_preset``: iso, front, side or top)."""
     from ..application import make_application
     from ..safe_output import save_png
     from .display import offscreen_view
 
     app = make_application()
-    doc, view = offscreen_view(tree, config, size, theme, labels, teach)
+    doc, view = offscreen_view(tree, config, size, theme, labels, teach, view_preset=view_preset)
     view.fit()
     if teach is not None:  # close enough to read the link's parameters
         view.dh_overlay.focus()
@@ -41,6 +41,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     s.add_argument("--light", action="store_true", help="light background")
     s.add_argument("--no-labels", action="store_true", help="hide frame labels")
     s.add_argument("--teach", type=int, metavar="I", help="draw link I's DH frames and parameters (1-based)")
+    add_view_argument(s)
     return s
 
 
@@ -48,4 +49,5 @@ def command(args: argparse.Namespace) -> None:
     """``kinetree screenshot`` (run by :func:`.display.run_with_display`)."""
     tree, stored = open_source(args.robot, args)
     q = checked_configuration(tree, args, stored, verb="draw")
-    screenshot(tree, q, args.output, args.size, "light" if args.light else "dark", not args.no_labels, args.teach)
+    screenshot(tree, q, args.output, args.size, "light" if args.light else "dark", not args.no_labels, args.teach,
+               args.view)

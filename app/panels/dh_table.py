@@ -7,23 +7,22 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh, rebuild_chain
+from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
 from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import import_robot
+from kinetree.core.io.dh_csv import read_dh_csv
+from kinetree.core.io.dh_rows import column_name
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDialog,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -31,8 +30,9 @@ from PySide6.QtWidgets import (
 from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
 from ..numbers import DEGREES, METRES, RADIANS, exact_text, identity, read_number, short_text, to_degrees, to_radians
-from ..text import MAX_NAME, elide, matrix_text, message_label
+from ..text import MAX_NAME, elide, message_label
 from .cell_editor import ExactDelegate
+from .dh_of_chain import DhOfChainDialog
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")
 ANGLE_COLUMNS = {2, 4}
@@ -44,12 +44,21 @@ def is_pure_chain(tree: RigidBodyTree, entries: list[DHEntry]) -> bool:
 
 
 def parse_rows(text: str, degrees: bool) -> list[DHLink]:
-    """DH rows from pasted text: one row per line, tab/comma/space separated.
+    """DH rows from pasted text: one row per line, tab/comma/semicolon/space separated.
 
-    Accepted: ``a α d θ`` (revolute), ``R|P a α d θ``, or the table's own eight columns
-    ``R|P a α d θ offset min max``. A cell ``q1``/``q``/``θ1`` for the variable reads as 0.
-    Angles (α, θ, offset and limits of R joints) are in the table's unit.
+    With a header row (``θ d a α``, ``theta,d,a,alpha``, ``Link a_i α_i d_i θ_i`` …: columns by
+    name in any order, optional type/offset/name) the table is read as a DH table file is
+    (:func:`~kinetree.core.io.dh_csv.read_dh_csv`: ``pi/2``, ``90deg``, the joint variable as a
+    symbol, θ1 or d3). Without one: ``a α d θ`` (revolute, or prismatic when d holds the
+    symbol), ``R|P a α d θ``, or the table's own eight columns ``R|P a α d θ offset min max``.
+    A cell ``q1``/``q``/``θ1`` for the variable reads as 0. Angles (α, θ, offset and limits of
+    R joints) are in the table's unit unless written with ``pi`` or a unit.
     """
+    if _has_header(text):
+        try:
+            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
+        except KineTreeError as exc:  # "<text>:3: …" names the clipboard's line as the pasted table's
+            raise KineTreeError(re.sub(r"^<text>:(\d+)", r"pasted table, line \1", str(exc))) from None
     rows = []
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
@@ -57,13 +66,14 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             continue
         if cells[0].upper() in ("R", "P"):
             jt, cells = cells[0].upper(), cells[1:]
-        else:
-            jt = "R"
+        else:  # the d cell holding the variable's symbol (d3) while θ holds a value: prismatic
+            jt = "P" if len(cells) >= 4 and _VARIABLE_CELL.fullmatch(cells[2]) \
+                and not _VARIABLE_CELL.fullmatch(cells[3]) else "R"
         if len(cells) not in (4, 5, 7):
             raise KineTreeError(f"pasted line {lineno}: expected 4 (a α d θ) or 7 numbers, got {len(cells)}: {line!r}")
         vals = []
         for c in cells:
-            if re.fullmatch(r"(q|θ|theta|d)\d*", c, re.IGNORECASE):
+            if _VARIABLE_CELL.fullmatch(c):
                 vals.append(0.0)
                 continue
             k = len(vals)  # a α d θ offset min max: angles in the table's unit, lengths in metres
@@ -79,6 +89,21 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     if not rows:
         raise KineTreeError("the clipboard holds no DH rows")
     return rows
+
+
+_VARIABLE_CELL = re.compile(r"(q|θ|theta|d)_?\d*\*?", re.IGNORECASE)
+
+
+def _has_header(text: str) -> bool:
+    """True when the first line of ``text`` names DH columns (θ, alpha, a_i …), not values."""
+    first = next((line for line in text.strip().splitlines() if line.strip()), "")
+    cells = [c for c in re.split(r"[\t,;]|\s+", first.strip()) if c]
+    if not cells or cells[0].upper() in ("R", "P"):
+        return False
+    # names without digits (a row has numbers and θ1, d3), some of them DH columns (a header
+    # missing one is then refused as such)
+    return all(not re.search(r"\d", c) for c in cells) and any(
+        column_name(c) in ("a", "alpha", "d", "theta") for c in cells)
 
 
 def retyped(link: DHLink, jt: str) -> DHLink:
@@ -492,80 +517,3 @@ class DhTablePanel(QWidget):
         dialog.show()
         return dialog
 
-
-class DhOfChainDialog(QDialog):
-    """The standard or modified DH table of a chain computed from its geometry (common normals),
-    with the base and tool transforms left over; can replace the robot by that chain."""
-
-    def __init__(self, doc: RobotDocument, tip: str | None, convention: str, degrees: bool, parent=None) -> None:
-        super().__init__(parent)
-        self.setObjectName("dhOfChainDialog")
-        self.doc, self.tip, self.degrees = doc, tip, degrees
-        self.extraction = None
-        self.convention = QComboBox()
-        self.convention.addItem("Standard DH", "dh")
-        self.convention.addItem("Modified DH (Craig)", "mdh")
-        self.convention.setCurrentIndex(self.convention.findData(convention))
-        self.convention.activated.connect(lambda _i: self.compute())
-        self.table = QTableWidget()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.frames = QLabel()
-        self.frames.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.frames.setStyleSheet("font-family: monospace")
-        self.use_button = use = QPushButton("Replace robot by this DH chain")
-        use.setObjectName("dhUseChain")
-        use.clicked.connect(self.use_chain)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(use)
-        buttons.addWidget(close)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.convention)
-        layout.addWidget(self.table)
-        layout.addWidget(self.frames)
-        layout.addLayout(buttons)
-        self.resize(720, 420)
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.compute()
-        doc.treeChanged.connect(self.compute)  # never offers a table of a robot that has since changed
-
-    def compute(self) -> None:
-        try:
-            ext = extract_dh(self.doc.tree, self.tip, self.convention.currentData())
-        except KineTreeError as exc:
-            self.doc.message.emit(str(exc))
-            self.extraction = None
-            self.table.setRowCount(0)
-            self.frames.setText(str(exc))
-            self.use_button.setEnabled(False)
-            return
-        self.extraction = ext
-        self.use_button.setEnabled(True)
-        self.setWindowTitle(f"DH table of the chain to {ext.tip} — computed from the geometry")
-        k = math.degrees(1) if self.degrees else 1.0
-        unit = "°" if self.degrees else "rad"
-        headers = ["body", "joint", "a", f"α ({unit})", "d", f"θ ({unit})", f"offset ({unit} | m)"]
-        self.table.setColumnCount(len(headers))
-        self.table.setHorizontalHeaderLabels(headers)
-        self.table.setRowCount(len(ext.links))
-        for r, link in enumerate(ext.links):
-            off = link.offset * (k if link.joint == "R" else 1.0)
-            theta = f"q{r + 1}" if link.joint == "R" else short_text(link.theta * k)
-            d = f"q{r + 1}" if link.joint == "P" else short_text(link.d)
-            cells = [link.name, link.joint, short_text(link.a), short_text(link.alpha * k), d, theta, short_text(off)]
-            for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.resizeColumnsToContents()
-        self.frames.setText("base (tree base → frame 0):\n" + matrix_text(ext.base, "text", 4)
-                            + "\ntool (last frame → tip):\n" + matrix_text(ext.tool, "text", 4))
-
-    def use_chain(self) -> bool:
-        ext = self.extraction
-        if ext is None:
-            return False
-        ok = self.doc.try_edit(f"Replace by the DH chain to {ext.tip}", lambda _t: ext.to_tree()) is None
-        if ok:
-            self.close()
-        return ok

@@ -82,9 +82,10 @@ class Camera:
         self.set_ortho(preset != "iso")
 
     # --- fit -----------------------------------------------------------------------------------
-    def fit(self, selection: bool = False) -> None:
+    def fit(self, selection: bool = False, size: tuple[int, int] | None = None) -> None:
         """Frame the whole robot (the base, every body origin and every visual at the current
-        pose) in any window shape; ``selection``: the selected body and its subtree only."""
+        pose) in any window shape; ``selection``: the selected body and its subtree only;
+        ``size``: for an image of that width and height rather than the widget's."""
         view = self.view
         tree = view.doc.tree
         shown = None
@@ -108,10 +109,11 @@ class Camera:
         for i, item, V in view._meshes:
             if shown is None or shown[i + 1]:
                 pts.append(item.opts["meshdata"].vertexes() @ (P[i] @ V)[:3, :3].T + (P[i] @ V)[:3, 3])
-        self.fit_points(np.vstack(pts), margin=view._scale)
+        self.fit_points(np.vstack(pts), margin=view._scale, size=size)
 
-    def fit_points(self, pts: np.ndarray, margin: float = 0.0) -> None:
-        """Put ``pts`` (n, 3) inside the view, whatever its width and height."""
+    def fit_points(self, pts: np.ndarray, margin: float = 0.0, size: tuple[int, int] | None = None) -> None:
+        """Put ``pts`` (n, 3) inside the view, whatever its width and height (``size``: those
+        of an image rendered at that size instead)."""
         pts = pts[np.all(np.isfinite(pts), axis=1)]
         if not len(pts):
             return
@@ -119,7 +121,8 @@ class Camera:
         center = (lo + hi) / 2
         radius = float(np.linalg.norm(pts - center, axis=1).max()) + margin
         radius = max(radius, 0.05)
-        w, h = max(self.view.width(), 1), max(self.view.height(), 1)
+        w, h = size or (self.view.width(), self.view.height())
+        w, h = max(w, 1), max(h, 1)
         half_h = 0.5 * math.radians(self.view.opts["fov"])  # pyqtgraph's fov is the horizontal one
         half_v = math.atan(math.tan(half_h) * h / w)
         # the sphere round the points inside the narrower of the two angles, with 8% to spare

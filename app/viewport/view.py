@@ -225,9 +225,10 @@ class RobotViewport(gl.GLViewWidget):
             self.frame_handle.refresh()
         super().paintGL(*args, **kwargs)
 
-    def fit(self, selection: bool = False) -> None:
-        """Frame the whole robot in any window shape (``selection``: the selected subtree)."""
-        self.camera.fit(selection)
+    def fit(self, selection: bool = False, size: tuple[int, int] | None = None) -> None:
+        """Frame the whole robot in any window shape (``selection``: the selected subtree;
+        ``size``: for an image of that size rather than the widget's)."""
+        self.camera.fit(selection, size)
 
     # --- scene construction (tree changed) ---------------------------------------------------
     def _on_tree_changed(self, change: TreeChange | None = None) -> None:

@@ -14,15 +14,20 @@ Format (what :func:`write_dh_csv` writes)::
   ``angles`` (``deg``/``rad``) and ``lengths`` (``m``, also ``cm``/``mm``). Without them (or
   without any comment line) a table is standard DH, angles in degrees, lengths in metres;
   :func:`read_dh_csv`'s ``convention`` and ``units`` arguments override the file.
-- The header row names the columns, in any order, case-insensitively: ``type``, ``a``,
-  ``alpha``, ``d``, ``theta`` are required; ``offset``, ``qmin``, ``qmax``, ``name``, ``joint``,
-  ``home`` (the home position, in the units of the limits; written when some home is not 0) and
-  ``flip`` (1 when the joint axis is −z) are optional.
-- One row per joint. ``type`` is ``R``/``P`` (or ``revolute``/``prismatic``). The joint
-  variable's cell (θ of R, d of P) may hold a name such as ``q1``, be empty, or hold a number
-  (kept in the row, ignored by the kinematics). Empty ``qmin``/``qmax``: the default limits
-  (±180° for R, ±0.5 m for P). Angles — alpha, theta, offset, and qmin/qmax of R joints — are in
-  the declared angle unit.
+- The header row names the columns, in any order, case-insensitively: ``a``, ``alpha``, ``d``,
+  ``theta`` are required (also as the lecture writes them: ``θ``, ``α``, ``θ_i``, ``$\\alpha_i$``;
+  a ``link`` column numbering the rows is ignored, see :mod:`.dh_rows`); ``type``, ``offset``,
+  ``qmin``, ``qmax``, ``name``, ``joint``, ``home`` (the home position, in the units of the
+  limits; written when some home is not 0) and ``flip`` (1 when the joint axis is −z) are
+  optional. Cells may be separated by spaces too (a table typed as ``a α d θ``).
+- One row per joint. ``type`` is ``R``/``P`` (or ``revolute``/``prismatic``); without a type
+  column the joint variable is the θ or d cell holding a symbol (``θ1``, ``q1``; ``d3``; a star
+  ``θ1*`` decides when both do). The joint variable's cell (θ of R, d of P) may hold a name such
+  as ``q1``, be empty, or hold a number (kept in the row, ignored by the kinematics). Angle cells
+  take ``pi/2``, ``-pi/4``, ``2*pi/3`` (radians) and ``90deg``/``90°`` whatever the declared unit
+  (the app's one number reader, :func:`~kinetree.core.number_text.read_number`; never ``eval``).
+  Empty ``qmin``/``qmax``: the default limits (±180° for R, ±0.5 m for P). Angles — alpha,
+  theta, offset, and qmin/qmax of R joints — are in the declared angle unit.
 - ``# base:`` and ``# tool:`` comment lines (anywhere in the file, each at most once) give the
   fixed transforms that a DH table cannot hold: ``base`` is DH frame 0 in the robot's base
   frame, ``tool`` the tip (tool) body in the last DH frame, so the tip pose is
@@ -71,23 +76,18 @@ from ..dh import DHLink
 from ..errors import FileFormatError, KineTreeError
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
+from .dh_rows import COLUMNS, DEFAULT_LIMITS, check_header, check_radians, number, parse_row
 from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
-__all__ = ["MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
+__all__ = ["DEFAULT_LIMITS", "MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
 MAX_BYTES = 10 * 1024 * 1024
 #: The most rows a table may have: with its base and tool bodies, at most MAX_BODIES bodies.
 MAX_ROWS = MAX_BODIES - 2
-COLUMNS = ("type", "a", "alpha", "d", "theta", "offset", "qmin", "qmax", "name", "joint", "home", "flip")
-REQUIRED = ("type", "a", "alpha", "d", "theta")
 _CONVENTIONS = {"dh": "dh", "standard": "dh", "std": "dh", "sdh": "dh", "mdh": "mdh", "modified": "mdh",
                 "craig": "mdh"}
 _ANGLES = {"deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radian": "rad", "radians": "rad"}
 _LENGTHS = {"m": 1.0, "metre": 1.0, "meter": 1.0, "metres": 1.0, "meters": 1.0, "cm": 0.01, "mm": 0.001}
-_TYPES = {"r": "R", "revolute": "R", "p": "P", "prismatic": "P"}
-_VARIABLE = re.compile(r"^[^\W\d]\w*$")  # q1, q, theta1, θ1, d3 …
-#: The limits an empty qmin/qmax cell stands for (radians, metres).
-DEFAULT_LIMITS = {"R": (-math.pi, math.pi), "P": (-0.5, 0.5)}
 
 
 _POSE_LINE = re.compile(r"^#\s*(base|tool)\s*:(.*)$", re.IGNORECASE)
@@ -222,6 +222,8 @@ def _bad_quote(line: str, sep: str) -> tuple[int, str] | None:
 
 
 def _split(line: str, sep: str, where: str, header: list[str] | None = None) -> list[str]:
+    if sep == " ":  # a table typed or pasted with spaces between its cells (θ d a α)
+        return line.split()
     try:
         return [c.strip() for c in next(csv.reader([line], delimiter=sep, strict=True))]
     except csv.Error as exc:  # a cell over csv.field_size_limit() (128 KB), a quote not closed …
@@ -264,12 +266,12 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
         if header is None:
             if not line.strip(",;\t "):
                 continue
-            sep = "\t" if "\t" in line else ";" if ";" in line else ","
-            header = [c.lower() for c in _split(line, sep, where)]
-            while header and not header[-1]:
-                header.pop()
+            sep = "\t" if "\t" in line else ";" if ";" in line else "," if "," in line else " "
+            names = _split(line, sep, where)
+            while names and not names[-1]:
+                names.pop()
             header_line = lineno
-            _check_header(header, where)
+            header, shown = check_header(names, where)
             continue
         if not line.strip(",;\t "):
             continue
@@ -284,7 +286,7 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
         settings["convention"] = _norm_convention(convention, source)
     if units is not None:
         settings["units"] = _norm_units(units, source)
-    links = [_parse_row(cells, header, settings, f"{source}:{lineno}", sep) for lineno, cells in rows]
+    links = [parse_row(cells, header, shown, settings, f"{source}:{lineno}", sep) for lineno, cells in rows]
     table = DHTable(links, settings["convention"])
     for what, (lineno, text) in poses.items():
         T, name = _parse_pose(what, text, settings, f"{source}:{lineno}", sep)
@@ -321,114 +323,16 @@ def _parse_pose(what: str, text: str, settings: dict, where: str, sep: str) -> t
         cells = values.get(key, ["0", "0", "0"])
         if len(cells) != 3:
             raise FileFormatError(f"{here}: {key} needs 3 numbers, got {len(cells)}")
-        nums[key] = [_number(c, key, where, sep, f"{what} {key}", key == "xyz") for c in cells]
+        nums[key] = [number(c, key, where, sep, f"{what} {key}", key == "xyz") for c in cells]
     xyz = np.array(nums["xyz"]) * settings["length_scale"]
     if settings["units"] == "rad":
         for v, cell in zip(nums["rpy"], cells):
-            _check_radians(v, cell, where, f"{what} rpy")
+            check_radians(v, cell, where, f"{what} rpy")
     rpy = np.radians(nums["rpy"]) if settings["units"] == "deg" else np.array(nums["rpy"])
     name = values.get("name")
     if name is not None and (len(name) != 1 or not name[0]):
         raise FileFormatError(f"{here}: name must be one word (quote a name with spaces), got {' '.join(name)!r}")
     return pose_from_xyz_rpy(xyz, rpy), name[0] if name else ""
-
-
-def _check_header(header: list[str], where: str) -> None:
-    seen = set()
-    for col in header:
-        if not col:
-            raise FileFormatError(f"{where}: header has an empty column name")
-        if col not in COLUMNS:
-            raise FileFormatError(f"{where}: unknown column {col!r}; columns are {', '.join(COLUMNS)}")
-        if col in seen:
-            raise FileFormatError(f"{where}: column {col!r} appears twice")
-        seen.add(col)
-    missing = [c for c in REQUIRED if c not in seen]
-    if missing:
-        raise FileFormatError(
-            f"{where}: missing required column{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}"
-        )
-
-
-def _number(cell: str, col: str, where: str, sep: str, label: str = "", length: bool = False) -> float:
-    """The cell's number, finite and, for a ``length``, at most MAX_LENGTH in magnitude."""
-    label = label or f"column {col!r}"
-    text = cell
-    if sep != "," and "," in text and "." not in text:
-        text = text.replace(",", ".")  # decimal comma in semicolon/tab files
-    try:
-        v = float(text)
-    except ValueError:
-        raise FileFormatError(f"{where}: {label}: {cell!r} is not a number") from None
-    if not math.isfinite(v):
-        raise FileFormatError(f"{where}: {label}: {cell!r} is not finite")
-    if length and abs(v) > MAX_LENGTH:  # in any length unit: nothing real is this big
-        raise FileFormatError(f"{where}: {label}: {cell!r} is out of range (at most {MAX_LENGTH:g} in magnitude)")
-    return v
-
-
-def _check_radians(v: float, cell: str, where: str, label: str) -> None:
-    """Refuse an angle in radians that has no finite value in degrees (the writer's unit)."""
-    if not math.isfinite(math.degrees(v)):
-        raise FileFormatError(f"{where}: {label}: {cell!r} is out of range (an angle must be finite in degrees)")
-
-
-def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, sep: str) -> DHLink:
-    if len(cells) > len(header):
-        extra = [c for c in cells[len(header):] if c]
-        if extra:
-            raise FileFormatError(
-                f"{where}: {len(cells)} cells but the header has {len(header)} columns (extra {extra[0]!r})"
-            )
-    row = dict(zip(header, cells + [""] * (len(header) - len(cells))))
-    kind = _TYPES.get(row["type"].lower())
-    if kind is None:
-        raise FileFormatError(f"{where}: column 'type': {row['type']!r} is not R or P (revolute or prismatic)")
-    deg = settings["units"] == "deg"
-    scale = settings["length_scale"]
-    variable = "theta" if kind == "R" else "d"
-    values = {}
-    for col in ("a", "alpha", "d", "theta", "offset"):
-        cell = row.get(col, "")
-        if cell == "" or (col == variable and _VARIABLE.match(cell)):
-            values[col] = 0.0
-            continue
-        values[col] = _number(cell, col, where, sep, length=col in ("a", "d") or (col == "offset" and kind == "P"))
-    angle_cols = ("alpha", "theta") + (("offset",) if kind == "R" else ())
-    for col in ("a", "alpha", "d", "theta", "offset"):
-        if col in angle_cols:
-            if not deg:
-                _check_radians(values[col], row.get(col, ""), where, f"column {col!r}")
-            values[col] = math.radians(values[col]) if deg else values[col]
-        else:
-            values[col] *= scale
-    limit_scale = (math.pi / 180 if deg else 1.0) if kind == "R" else scale
-    lo_cell, hi_cell = row.get("qmin", ""), row.get("qmax", "")
-    qlim = None
-    if lo_cell or hi_cell:
-        default = DEFAULT_LIMITS[kind]
-        lo = _number(lo_cell, "qmin", where, sep, length=kind == "P") * limit_scale if lo_cell else default[0]
-        hi = _number(hi_cell, "qmax", where, sep, length=kind == "P") * limit_scale if hi_cell else default[1]
-        if kind == "R" and not deg:
-            for v, cell, col in ((lo, lo_cell, "qmin"), (hi, hi_cell, "qmax")):
-                _check_radians(v, cell, where, f"column {col!r}")
-        if lo > hi:
-            raise FileFormatError(f"{where}: column 'qmin': qmin {lo_cell or lo!s} > qmax {hi_cell or hi!s}")
-        qlim = (lo, hi)
-    home_cell = row.get("home", "")
-    home = _number(home_cell, "home", where, sep, length=kind == "P") * limit_scale if home_cell else None
-    if home is not None and kind == "R" and not deg:
-        _check_radians(home, home_cell, where, "column 'home'")
-    flip = False
-    flip_cell = row.get("flip", "").lower()
-    if flip_cell:
-        if flip_cell not in ("0", "1", "true", "false", "yes", "no"):
-            raise FileFormatError(f"{where}: column 'flip': {row['flip']!r} is not 0 or 1")
-        flip = flip_cell in ("1", "true", "yes")
-    return DHLink(kind, a=values["a"], alpha=values["alpha"], d=values["d"], theta=values["theta"],
-                  offset=values["offset"], qlim=qlim,
-                  name=_unguard(row.get("name", "")), joint_name=_unguard(row.get("joint", "")), flip=flip,
-                  home=home)
 
 
 # --- spreadsheet formulas ----------------------------------------------------------------------------
@@ -437,15 +341,10 @@ def _parse_row(cells: list[str], header: list[str], settings: dict, where: str, 
 # that starts with ' and then one of them; the reader removes exactly that one quote. The same
 # after each ; in a name: a spreadsheet whose list separator is ; splits the cell there.
 _FORMULA = re.compile(r"(^|;)('*[=+\-@\t\r])")
-_GUARDED = re.compile(r"(^|;)'('*[=+\-@\t\r])")
 
 
 def _guard(text: str) -> str:
     return _FORMULA.sub(r"\1'\2", text)
-
-
-def _unguard(cell: str) -> str:
-    return _GUARDED.sub(r"\1\2", cell)
 
 
 def _quote_tool_name(name: str) -> str:

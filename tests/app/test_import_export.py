@@ -200,6 +200,6 @@ def test_export_says_which_named_poses_the_format_drops(window, tmp_path):
     with pytest.warns(UserWarning, match="4 named poses not written"):
         assert window.dh.export_csv(str(tmp_path / "p.csv"))
     assert "4 named poses not written" in messages[-1] and "save a project" in messages[-1]
-    window.doc.open("two_link_planar")  # no poses: nothing to say
+    window.doc.open("kuka_kr5")  # no poses: nothing to say
     assert window.export_to(tmp_path / "t.urdf")
     assert window.statusBar().currentMessage() == f"Exported {tmp_path / 't.urdf'}"

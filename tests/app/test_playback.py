@@ -13,11 +13,19 @@ from kinetree.app.panels.timeline import SLIDER_STEPS
 from kinetree.app.playback import export_animation, fit_motion
 from kinetree.app.viewport.path_trace import COLOR
 from kinetree.app.viewport.view import THEMES
+from kinetree.core.library import load_robot
 from kinetree.core.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+
+
+def open_planar_without_poses(doc) -> None:
+    """The two-link planar arm with its library poses removed: a robot with no named poses."""
+    tree = load_robot("two_link_planar")
+    tree.named_poses.replace({})
+    doc.load(tree, name="two_link_planar")
 
 
 def settle(qtbot, ms: int = 30) -> None:
@@ -144,7 +152,7 @@ def test_the_path_is_drawn_where_it_projects(window, qtbot):
 
 
 def test_fewer_than_two_poses_cannot_play(window, qtbot):
-    window.doc.open("two_link_planar")
+    open_planar_without_poses(window.doc)
     assert not window.timeline.play_button.isEnabled()
     assert window.timeline.label.text() == "check two poses or more"
     assert not window.path_trace.line.visible()
@@ -174,7 +182,7 @@ def test_file_menu_export_animation(window, qtbot, tmp_path, monkeypatch):
     path = tmp_path / "menu.gif"
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("40x30 @ 5", True)))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
-    window.doc.open("two_link_planar")  # no poses: a message, no file
+    open_planar_without_poses(window.doc)  # no poses: a message, no file
     window.export_animation_action.trigger()
     assert "two poses" in window.statusBar().currentMessage() and not path.exists()
     puma_qz_qr(window, qtbot)

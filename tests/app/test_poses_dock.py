@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kinetree.core.library import load_robot
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
+
+
+def open_planar_without_poses(doc) -> None:
+    """The two-link planar arm with its library poses removed: a robot with no named poses."""
+    tree = load_robot("two_link_planar")
+    tree.named_poses.replace({})
+    doc.load(tree, name="two_link_planar")
 
 
 def settle(qtbot, ms: int = 30) -> None:
@@ -105,7 +113,7 @@ def test_library_poses_are_listed_all_checked(window, qtbot):
 
 def test_save_go_to_rename_delete_each_one_undo_step(window, qtbot):
     doc = window.doc
-    doc.open("two_link_planar")
+    open_planar_without_poses(doc)
     show_poses(window, qtbot)
     stack = doc.undo_stack
     q = np.array([0.3, -0.5])
@@ -160,7 +168,7 @@ def test_save_go_to_rename_delete_each_one_undo_step(window, qtbot):
 
 @pytest.mark.parametrize("bad, reason", [("", "non-empty"), ("   ", "non-empty"), ("x" * 1001, "1001 characters")])
 def test_bad_names_are_refused_in_place(window, qtbot, bad, reason):
-    window.doc.open("two_link_planar")
+    open_planar_without_poses(window.doc)
     show_poses(window, qtbot)
     n = window.doc.undo_stack.count()
     edit = window.poses.name_edit
@@ -225,7 +233,7 @@ def test_saving_over_a_name_updates_it(window, qtbot):
 
 def test_poses_survive_save_and_reopen(make_window, qtbot, tmp_path):
     w = make_window()
-    w.doc.open("two_link_planar")
+    open_planar_without_poses(w.doc)
     show_poses(w, qtbot)
     w.doc.set_configuration([0.25, 1.0])
     type_name(w, qtbot, "first")

@@ -184,7 +184,8 @@ def test_errors_name_file_line_and_column(body, message, tmp_path):
 
 
 def test_error_from_text_names_text():
-    with pytest.raises(FileFormatError, match=r"^<text>:3: column 'a': 'x' is not a number$"):
+    with pytest.raises(FileFormatError,
+                       match=r"^<text>:3: column 'a': 'x' is not a number \(a symbol; .* give the constant's value\)$"):
         read_dh_csv("type,a,alpha,d,theta\nR,0,0,0,q1\nR,x,0,0,q1\n")
 
 

@@ -521,6 +521,7 @@ def test_any_field_replaced_by_any_type_loads_or_is_a_format_error(robot):
     tree = load_robot(robot)
     base = tree_to_dict(tree)
     base["bodies"] = base["bodies"][:5]  # parents come first: still a tree; keeps the test at ~5 s
+    base.pop("named_poses", None)  # the library's 6-joint poses do not fit the 5 bodies kept
     base["bodies"][0]["joint"]["mimic"] = {"joint": base["bodies"][1]["joint"]["name"], "multiplier": 1.0}
     assert tree_from_dict(copy.deepcopy(base))[0].get_body(base["bodies"][0]["name"]).joint.mimic is not None
     replacements = ["x", "", {"a": 1}, [], [1.5], None, True, 10**30, -1e308]

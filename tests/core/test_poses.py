@@ -52,7 +52,7 @@ def test_panda_and_ur_poses():
     ur5 = load_robot("ur5")  # home is upright: the flange straight above the base's y offset
     np.testing.assert_allclose(ur5.get_transform(ur5.named_poses["home"], ur5.end_effector)[:3, 3],
                                [0, -0.19145, 0.089159 + 0.425 + 0.39225 + 0.09465], atol=1e-12)
-    assert len(load_robot("two_link_planar").named_poses) == 0 and robot_info("scara")["poses"] == {}
+    assert len(load_robot("kuka_kr5").named_poses) == 0 and robot_info("jaco")["poses"] == {}
 
 
 def test_mapping_rules():
@@ -307,8 +307,7 @@ def test_reading_poses_after_an_edit_follows_the_tree():
 @pytest.mark.parametrize("with_poses, version", [(False, 2), (True, 3)])
 def test_a_project_is_version_3_only_with_named_poses(tmp_path, with_poses, version):
     tree = load_robot("two_link_planar")
-    if with_poses:
-        tree.named_poses["up"] = [0.5, -0.25]
+    tree.named_poses.replace({"up": [0.5, -0.25]} if with_poses else {})  # not the library's qz, example
     path = tmp_path / "p.kinetree.json"
     save_project(tree, path, np.array([0.1, 0.2]))
     data = json.loads(path.read_text())
