@@ -36,6 +36,7 @@ from .panels.joint import JointPanel
 from .panels.pose import PosePanel
 from .panels.sliders import JointsPanel
 from .playback import install_playback
+from .present import follow_font, install_present
 from .qt_utils import commit_focused_editor
 from .reading import read_with_progress
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
         self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
+        install_present(self)  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()
@@ -120,6 +122,7 @@ class MainWindow(QMainWindow):
         if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
             app.setProperty("kinetreeBasePointSize", QApplication.font().pointSizeF())
         self.text_scale = 1.0
+        self.presenting = False  # View ▸ Present (app/present.py)
         saved = self.settings.value("textScale")
         if saved is not None and float(saved) != 1.0:
             # a restored layout stays as it was; the default one grows with the text
@@ -252,7 +255,9 @@ class MainWindow(QMainWindow):
         font.setPointSizeF(float(QApplication.instance().property("kinetreeBasePointSize")) * self.text_scale)
         QApplication.setFont(font)
         self.viewport.set_text_scale(self.text_scale)
-        self.settings.setValue("textScale", self.text_scale)
+        follow_font(self)  # dock titles and style-sheeted widgets too
+        # presenting, Ctrl++ / Ctrl+- set Present mode's own factor, not the everyday text size
+        self.settings.setValue("presentScale" if self.presenting else "textScale", self.text_scale)
         if refit:  # the docks grow with the text: six sliders and DH rows stay visible
             fit_docks_later(self)
 

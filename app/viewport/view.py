@@ -17,6 +17,7 @@ from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
 from .dh_handle import DhFrameHandle
 from .ik_handle import IkHandle
+from .label_layout import LabelLayout, begin_frame
 from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .measure import MeasureTool
@@ -140,10 +141,12 @@ class RobotViewport(gl.GLViewWidget):
         """Scale label text and line widths (presentation mode: readable from the back of a room)."""
         for name, width in self.LINE_WIDTHS.items():
             getattr(self, name).setData(width=width * scale)
-        font = QFont(self.labels.font)
-        font.setPointSizeF(10 * scale)
-        self.labels.font = font
-        self.labels.static_texts.clear()
+        # frame names, the world axis letters and the measure reading (their sizes at scale 1)
+        for item, size in ((self.labels, 10), (self.camera.letters, 12), (self.measure.reading, 12)):
+            font = QFont(item.font)
+            font.setPointSizeF(size * scale)
+            item.font = font
+            item.static_texts.clear()
         self.update()
 
     def set_labels_visible(self, on: bool) -> None:
@@ -576,11 +579,14 @@ class RobotViewport(gl.GLViewWidget):
             for it in painted:
                 it.setVisible(True)
         img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32).copy()
+        layout = LabelLayout()  # the image's labels kept apart as the widget's are
+        begin_frame(self, layout, view_mvp(self, (0, 0, width, height)), width, height)
         if painted:
             painter = QPainter(img)
             for it in painted:
                 it.paint_image(painter, view_mvp(self, (0, 0, width, height)), width, height,
-                               max(1.0, height / max(self.height(), 1)))
+                               max(1.0, height / max(self.height(), 1)),
+                               **({"layout": layout} if getattr(it, "uses_layout", False) else {}))
             painter.end()
         if self.show_labels and self.labels.texts:
             px, front = project_points(view_mvp(self, (0, 0, width, height)), self.labels.positions, width, height)
@@ -588,6 +594,6 @@ class RobotViewport(gl.GLViewWidget):
             font.setPointSizeF(font.pointSizeF() * max(1.0, height / max(self.height(), 1)))
             painter = QPainter(img)
             draw_labels(painter, self.labels.texts, px, front, self.labels.color, font, self.labels.static_texts,
-                        self.labels.order)
+                        self.labels.order, layout=layout, theme=self.theme)
             painter.end()
         return img
