@@ -169,5 +169,5 @@ def install_present(window: MainWindow) -> PresentMode:
         steps.addAction(a)
     from .viewport.ghost_follow import GhostFollow
 
-    window.ghost_follow = GhostFollow(window.viewport, window.teach)
+    window.ghost_follow = GhostFollow(window.viewport, window.teach, window.explain.timer.isActive)
     return present

@@ -26,7 +26,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from ..dh_colors import rgba
 from ..numbers import fixed_text
-from .label_layout import LabelLayout, layout_of, pad_of, paint_placed, text_box
+from .label_layout import LabelLayout, Placed, layout_of, pad_of, paint_placed, text_box
 from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
 
@@ -367,9 +367,12 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
         for line in legend:
             x = box.left() + pad
             for text, color in line:
-                painter.setPen(QColor.fromRgbF(*readable(tuple(color[:3]), theme)))
+                rgb = readable(tuple(color[:3]), theme)
+                painter.setPen(QColor.fromRgbF(*rgb))
                 painter.drawStaticText(QPointF(x, y), _static(cache, text))
-                x += metrics.horizontalAdvance(text)
+                run = QRectF(x, y, metrics.horizontalAdvance(text), metrics.height())
+                layout.placed.append(Placed(text, run, run.center(), False, (*rgb, 1.0), plate_rgba(theme), 0.0))
+                x += run.width()
             kept.append(("".join(t for t, _ in line), QRectF(box.left() + pad, y, x - box.left() - pad,
                                                                metrics.height())))
             y += metrics.height()

@@ -1,12 +1,14 @@
 """The camera follows the Explain dock's ghost frame: when a step takes the ghost (its origin
-or an axis tip) out of the view, the camera's centre eases (half a second, smoothstep) just far
+or an axis tip) out of the view (only while it moves: opening a robot or picking a link is not
+followed), the camera's centre eases (half a second, smoothstep) just far
 enough towards it to bring it back inside, zooming out only if it cannot fit otherwise. The
-orbit angles stay: the lecturer's chosen view is kept, only panned."""
+orbit angles stay: the lecturer's chosen view is kept, only panned. A camera move of the user's
+(or a Fit) during the easing ends it."""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtGui import QVector3D
 
 from .labels import project_points, view_mvp
@@ -23,14 +25,16 @@ def _smoothstep(t: float) -> float:
 
 
 class GhostFollow:
-    """Keeps ``state.ghost`` (a :class:`~kinetree.app.teach.TeachState`) in ``view``."""
+    """Keeps ``state.ghost`` (a :class:`~kinetree.app.teach.TeachState`) in ``view`` while
+    ``moving()`` says the ghost is being stepped."""
 
-    def __init__(self, view, state) -> None:
-        self.view, self.state = view, state
+    def __init__(self, view, state, moving) -> None:
+        self.view, self.state, self.moving = view, state, moving
+        self._set: tuple | None = None  # the camera as the easing last left it
         self.timer = QTimer(view, interval=TICK_MS, timeout=self._tick)
         self._start = self._goal = np.zeros(3)
         self._distance = (0.0, 0.0)
-        self._elapsed = 0
+        self._clock = QElapsedTimer()
         self.moves = 0  # eased camera moves so far
         state.changed.connect(self.check)
 
@@ -60,7 +64,8 @@ class GhostFollow:
         """Start easing the camera when the ghost has left the view."""
         view = self.view
         pts = self.points()
-        if pts is None or self.timer.isActive() or not view.isVisible() or view.width() < 20 or view.height() < 20:
+        if (pts is None or self.timer.isActive() or not self.moving() or not view.isVisible()
+                or view.width() < 20 or view.height() < 20):
             return
         c = view.opts["center"]
         center = np.array([c.x(), c.y(), c.z()])
@@ -82,16 +87,24 @@ class GhostFollow:
                     break
         self._start, self._goal = center, goal
         self._distance = (distance, far)
-        self._elapsed = 0
+        self._clock.start()
+        self._set = None
         self.moves += 1
         self.timer.start()
 
+    def _camera(self) -> tuple:
+        c = self.view.opts["center"]
+        return c.x(), c.y(), c.z(), self.view.opts["distance"]
+
     def _tick(self) -> None:
-        self._elapsed += TICK_MS
-        u = _smoothstep(self._elapsed / EASE_MS)
+        if self._set is not None and self._camera() != self._set:  # moved by someone else: theirs
+            self.timer.stop()
+            return
+        u = _smoothstep(self._clock.elapsed() / EASE_MS)  # by the clock: slow frames do not slow it
         c = self._start + u * (self._goal - self._start)
         d0, d1 = self._distance
         self.view.setCameraPosition(pos=QVector3D(*c.astype(float)), distance=d0 + u * (d1 - d0))
+        self._set = self._camera()
         if u >= 1.0:
             self.timer.stop()
             self.check()  # the ghost may have moved on meanwhile
