@@ -6,7 +6,8 @@ One factor scales everything, through :meth:`MainWindow.set_text_scale`: the app
 the DH overlay's texts and its line widths. Its default follows the screen: 2 on a 1080-pixel
 high screen (9-pt text becomes 24 px), proportionally on others; Ctrl++ / Ctrl+- change it while
 presenting and it is remembered (setting ``presentScale``) apart from the everyday text size.
-F11 again restores the window as it was (size, docks, text size).
+The docks for building a robot (Bodies, Joint) are hidden meanwhile, the room going to the view
+and the teaching docks. F11 again restores the window as it was (size, docks, text size).
 
 While presenting, the selected body is emphasised: the other bodies' meshes are greyed and their
 link lines faded. The Explain dock's Step / Back / Play answer Right or PageDown / Left or
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 SCALE_AT_1080 = 2.0
 #: link lines of the bodies not selected, in Present mode: this alpha
 FADED = 0.25
+#: docks for building a robot, hidden while presenting (F11 again shows them as they were)
+EDITING_DOCKS = ("bodiesDock", "jointDock")
 
 
 def default_scale(screen_height: int) -> float:
@@ -120,8 +123,14 @@ class PresentMode(QObject):
                            "full": w.isFullScreen(), "maximized": w.isMaximized()}
             self.active = w.presenting = True
             follow_font(w)  # docks added since
+            for key in EDITING_DOCKS:  # the room goes to the view: at large text all docks do not fit
+                if key in w.docks:
+                    w.docks[key].hide()
             w.set_text_scale(self.scale())
             w.showFullScreen()
+            screen = w.screen()
+            if screen is not None:  # a desktop without a window manager ignores "full screen"
+                w.setGeometry(screen.geometry())
         else:
             saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
             self.active = w.presenting = False

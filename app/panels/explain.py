@@ -63,6 +63,7 @@ class ExplainPanel(QWidget):
         self.stale = True  # the document changed while the dock was hidden: reload when shown
         self._from = self._to = 0.0  # the elementary motion under way: from and to (steps)
         self._clock = QElapsedTimer()
+        self._ticks = 0
         self.timer = QTimer(self, interval=TICK_MS, timeout=self._tick)
 
         top = QHBoxLayout()
@@ -281,7 +282,7 @@ class ExplainPanel(QWidget):
             self._to = min(math.floor(p + 1e-9) + 1.0, self.target)
         else:
             self._to = max(math.ceil(p - 1e-9) - 1.0, self.target)
-        self._from = p
+        self._from, self._ticks = p, 0
         self._clock.start()
         self.timer.start()
 
@@ -315,8 +316,11 @@ class ExplainPanel(QWidget):
         self._refresh()
 
     def _tick(self) -> None:
-        # by the clock, not by ticks: a motion takes STEP_MS however slowly frames are drawn
-        t = smoothstep(self._clock.elapsed() / (STEP_MS * max(abs(self._to - self._from), 1e-9)))
+        # by the clock (a motion takes STEP_MS), but at most four ticks' worth per tick: on a machine
+        # too slow to draw a frame a tick, the motion still shows its way, not a jump
+        self._ticks += 1
+        elapsed = min(self._clock.elapsed(), 4 * TICK_MS * self._ticks)
+        t = smoothstep(elapsed / (STEP_MS * max(abs(self._to - self._from), 1e-9)))
         self.position = self._from + (self._to - self._from) * t
         if t >= 1.0:
             self.position = self._to

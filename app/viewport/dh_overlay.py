@@ -557,7 +557,8 @@ class DHOverlay:
         if self.link is not None:
             i = self.link
             v = chain.values(i, qs[i - 1])
-            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:  ", NEUTRAL)])
+            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
+            lines.append([])  # the values on a line of their own: the legend fits a narrow view at large text
             for p in ("a", "alpha", "d", "theta"):
                 lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))
         else:

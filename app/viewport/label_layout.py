@@ -63,6 +63,10 @@ class LabelLayout:
         self._n = 0
         self._cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         self.crowd = np.zeros((0, 2)) if crowd is None else np.asarray(crowd, dtype=float).reshape(-1, 2)
+        self._crowd_cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for px, py in self.crowd.tolist():
+            if abs(px) < 1e6 and abs(py) < 1e6:
+                self._crowd_cells.setdefault((int(px // 64), int(py // 64)), []).append((px, py))
         self.placed: list[Placed] = []
         self.searched = 0
         self.seconds = 0.0  # spent placing in this frame
@@ -122,7 +126,7 @@ class LabelLayout:
         search = self.searched < SEARCH_LABELS
         if search:  # the first labels of a frame (the most important) keep clear of the crowd too
             self.searched += 1
-        if free and (not search or self._crowding(x, y, np.array([[x0, y0, x0 + w, y0 + h]]))[0] == 0):
+        if free and (not search or not self._covers_crowd(x, y, x0, y0, x0 + w, y0 + h)):
             self._add(x0, y0, x0 + w, y0 + h)
             return x0, y0, False
         if not search:
@@ -148,6 +152,12 @@ class LabelLayout:
         bx0, by0, bx1, by1 = cand[k]
         self._add(bx0, by0, bx1, by1)
         return bx0, by0, k > 0
+
+    def _covers_crowd(self, x: float, y: float, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the rectangle covers a crowd point other than the label's own (plain Python:
+        most labels take their usual spot, and this is their only check)."""
+        return any(x0 < px < x1 and y0 < py < y1 and abs(px - x) + abs(py - y) > 3
+                   for c in self._cells_of(x0, y0, x1, y1) for px, py in self._crowd_cells.get(c, ()))
 
     def _crowding(self, x: float, y: float, cand: np.ndarray) -> np.ndarray:
         """How many crowd points (other than the label's own, within 3 px) each candidate covers."""
