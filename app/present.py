@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
 
@@ -35,6 +35,8 @@ SCALE_AT_1080 = 2.0
 FADED = 0.25
 #: docks for building a robot, hidden while presenting (F11 again shows them as they were)
 EDITING_DOCKS = ("bodiesDock", "jointDock")
+#: widgets floating over the viewport, sized by their text
+FLOATING = ("viewportToolbar", "gridLabel")
 
 
 def default_scale(screen_height: int) -> float:
@@ -59,6 +61,10 @@ def follow_font(window: QWidget) -> None:
         sheet = w.styleSheet()
         if sheet:
             w.setStyleSheet(sheet)
+    # the widgets floating over the view keep the size of their old text unless told (once the
+    # posted font changes have arrived)
+    QTimer.singleShot(0, window, lambda: [w.adjustSize() for w in window.findChildren(QWidget)
+                                         if w.objectName() in FLOATING and w.isVisible()])
 
 
 class PresentMode(QObject):
