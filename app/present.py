@@ -133,10 +133,10 @@ class PresentMode(QObject):
                 if key in w.docks:
                     w.docks[key].hide()
             w.set_text_scale(self.scale())
-            w.showFullScreen()
             screen = w.screen()
             if screen is not None:  # a desktop without a window manager ignores "full screen"
                 w.setGeometry(screen.geometry())
+            w.showFullScreen()
         else:
             saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
             self.active = w.presenting = False
