@@ -38,6 +38,7 @@ from .panels.pose import PosePanel
 from .panels.simulate import install_simulate
 from .panels.sliders import JointsPanel
 from .playback import install_playback
+from .present import follow_font, install_present
 from .qt_utils import commit_focused_editor
 from .reading import read_with_progress
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
         install_simulate(self)  # View ▸ Simulate (S): let the robot go
         self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…
+        install_present(self)  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()
@@ -128,6 +130,7 @@ class MainWindow(QMainWindow):
         if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
             app.setProperty("kinetreeBasePointSize", QApplication.font().pointSizeF())
         self.text_scale = 1.0
+        self.presenting = False  # View ▸ Present (app/present.py)
         saved = self.settings.value("textScale")
         if saved is not None and float(saved) != 1.0:
             # a restored layout stays as it was; the default one grows with the text
@@ -261,7 +264,9 @@ class MainWindow(QMainWindow):
         font.setPointSizeF(float(QApplication.instance().property("kinetreeBasePointSize")) * self.text_scale)
         QApplication.setFont(font)
         self.viewport.set_text_scale(self.text_scale)
-        self.settings.setValue("textScale", self.text_scale)
+        follow_font(self)  # dock titles and style-sheeted widgets too
+        # presenting, Ctrl++ / Ctrl+- set Present mode's own factor, not the everyday text size
+        self.settings.setValue("presentScale" if self.presenting else "textScale", self.text_scale)
         if refit:  # the docks grow with the text: six sliders and DH rows stay visible
             fit_docks_later(self)
 

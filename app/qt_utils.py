@@ -23,6 +23,16 @@ def signals_blocked(*objects: QObject) -> Iterator[None]:
             o.blockSignals(was)
 
 
+def mono_font():
+    """The fixed-pitch font with only its family set: its size follows the application font
+    (View ▸ Larger text, Present mode), as a font with a point size of its own would not."""
+    from PySide6.QtGui import QFont, QFontDatabase
+
+    font = QFont()
+    font.setFamilies([QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family(), "DejaVu Sans Mono"])
+    return font
+
+
 def menu_named(window, title: str):
     """The menu of ``window``'s menu bar titled ``title`` (with its ``&``, e.g. ``"&View"``)."""
     return next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == title)

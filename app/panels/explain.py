@@ -14,8 +14,7 @@ import math
 
 import numpy as np
 from kinetree.core import KineTreeError
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
+from ..qt_utils import mono_font
 from ..text import matrix_text
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
 from .explain_symbolic import SymbolicView
@@ -47,6 +47,8 @@ def smoothstep(t: float) -> float:
 class ExplainPanel(QWidget):
     """Step-through of A_i for the selected link; read-only (it changes the selection only)."""
 
+    motionFinished = Signal()  # the ghost came to rest on the last step asked for
+
     def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("explainPanel")
@@ -59,8 +61,9 @@ class ExplainPanel(QWidget):
         self.playing = False
         self.active = False  # the dock is shown: the ghost is drawn
         self.stale = True  # the document changed while the dock was hidden: reload when shown
-        self._from = 0.0
-        self._elapsed = 0
+        self._from = self._to = 0.0  # the elementary motion under way: from and to (steps)
+        self._clock = QElapsedTimer()
+        self._ticks = 0
         self.timer = QTimer(self, interval=TICK_MS, timeout=self._tick)
 
         top = QHBoxLayout()
@@ -93,7 +96,7 @@ class ExplainPanel(QWidget):
 
         self.formula = QLabel(objectName="explainFormula")
         self.formula.setTextFormat(Qt.TextFormat.RichText)
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono = mono_font()  # sized by the application font: it grows in Present mode
         grid = QGridLayout()
         self.factor_titles, self.factor_cells, self.partial_titles, self.partial_cells = [], [], [], []
         for k in range(4):
@@ -263,21 +266,39 @@ class ExplainPanel(QWidget):
 
     def _go(self, target: float) -> None:
         self.target = float(min(max(target, 0), self.step_count()))
-        self._from, self._elapsed = self.position, 0
-        if self.target != self.position:
-            self.timer.start()
+        if not self.timer.isActive():
+            self._segment()
+        elif (self._to - self._from) * (self.target - self.position) <= 0:
+            self._segment()  # Back during a step forward (or the reverse): turn round where the ghost is
+        self._refresh()
+
+    def _segment(self) -> None:
+        """Animate the next elementary motion (or what is left of it) towards the target."""
+        p = self.position
+        if p == self.target:
+            self.timer.stop()
+            return
+        if self.target > p:
+            self._to = min(math.floor(p + 1e-9) + 1.0, self.target)
+        else:
+            self._to = max(math.ceil(p - 1e-9) - 1.0, self.target)
+        self._from, self._ticks = p, 0
+        self._clock.start()
+        self.timer.start()
 
     def step(self) -> None:
-        self._go(math.floor(self.position + 1e-9) + 1)
+        """One elementary motion on; during a motion it is queued after the steps still to come."""
+        self._go(self.target + 1)
 
     def back(self) -> None:
-        self._go(math.ceil(self.position - 1e-9) - 1)
+        """One elementary motion back (queued as :meth:`step` is)."""
+        self._go(self.target - 1)
 
     def play(self, on: bool) -> None:
         self.playing = bool(on)
         if on:
             if self.position >= self.step_count():
-                self.position = 0.0
+                self.position = self.target = 0.0
             self.step()
         self.play_button.setText("Pause" if on else "Play")
 
@@ -295,18 +316,23 @@ class ExplainPanel(QWidget):
         self._refresh()
 
     def _tick(self) -> None:
-        self._elapsed += TICK_MS
-        span = abs(self.target - self._from)
-        t = smoothstep(self._elapsed / (STEP_MS * max(span, 1e-9)))
-        self.position = self._from + (self.target - self._from) * t
+        # by the clock (a motion takes STEP_MS), but at most four ticks' worth per tick: on a machine
+        # too slow to draw a frame a tick, the motion still shows its way, not a jump
+        self._ticks += 1
+        elapsed = min(self._clock.elapsed(), 4 * TICK_MS * self._ticks)
+        t = smoothstep(elapsed / (STEP_MS * max(abs(self._to - self._from), 1e-9)))
+        self.position = self._from + (self._to - self._from) * t
         if t >= 1.0:
-            self.position = self.target
-            if self.playing and self.position < self.step_count():
+            self.position = self._to
+            self.timer.stop()
+            if self.position != self.target:
+                self._segment()  # the next queued step
+            elif self.playing and self.position < self.step_count():
                 self.step()
             else:
-                self.timer.stop()
                 if self.playing:
                     self.play_button.setChecked(False)
+                self.motionFinished.emit()
         self._refresh()
 
     # --- display -----------------------------------------------------------------------------

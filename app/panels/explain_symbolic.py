@@ -19,10 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from kinetree.core import KineTreeError
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..numbers import short_text
+from ..qt_utils import mono_font
 from ..viewport.dh_overlay import DHChain, sub
 
 CACHE_SIZE = 32
@@ -103,7 +104,7 @@ class MatrixBlock(QWidget):
             b.setEnabled(False)
             top.addWidget(b)
             self.copy_buttons[fmt] = b
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono = mono_font()  # sized by the application font: it grows in Present mode
         grid = QGridLayout()
         grid.setHorizontalSpacing(14)
         self.cells: list[list[QLabel]] = []

@@ -15,7 +15,6 @@ from kinetree.core.joint import AXIAL_TYPES
 from kinetree.core.library import refit_visuals
 from kinetree.core.transforms import matrix_to_rpy, rpy_to_matrix
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -45,7 +44,7 @@ from ..numbers import (
     to_degrees,
     to_radians,
 )
-from ..qt_utils import signals_blocked
+from ..qt_utils import mono_font, signals_blocked
 from ..text import MAX_NAME, elide, message_label
 from .field import ERROR_STYLE, Field
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
@@ -138,7 +137,7 @@ class JointPanel(QWidget):
         self.add_field(form, "xyz", "xyz (m)", self._set_xyz, "the joint's origin in the parent body frame")
         self.add_field(form, "rpy", "roll pitch yaw", self._set_rpy, "the joint frame's orientation in the parent")
         self.matrix_label = QLabel()
-        self.matrix_label.setFont(QFont("DejaVu Sans Mono", 9))
+        self.matrix_label.setFont(mono_font())  # sized by the application font
         self.matrix_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow("Matrix", self.matrix_label)
         self.child_label = QLabel()

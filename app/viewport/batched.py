@@ -42,9 +42,10 @@ _VERTEX = f"""
         vec4 p = vec4(dot(u_rows[i], a_position), dot(u_rows[i + 1], a_position),
                       dot(u_rows[i + 2], a_position), 1.0);
         // a highlighted body (self-collision, tint 1) is drawn red, its shading kept; the body
-        // under the cursor (tint 0.5) lighter
+        // under the cursor (tint 0.5) lighter; a dimmed one (tint -1, Present mode) greyed
         v_color = u_tint[k] > 0.75 ? vec4(1.0, 0.12, 0.1, a_color.a)
-                : u_tint[k] > 0.25 ? vec4(min(a_color.rgb * 1.3 + vec3(0.15), vec3(1.0)), a_color.a) : a_color;
+                : u_tint[k] > 0.25 ? vec4(min(a_color.rgb * 1.3 + vec3(0.15), vec3(1.0)), a_color.a)
+                : u_tint[k] < -0.5 ? vec4(mix(a_color.rgb, vec3(0.5), 0.7), a_color.a) : a_color;
         v_view = (u_mv * p).xyz;
         gl_Position = u_mvp * p;
     }}
@@ -195,6 +196,7 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         self._tint = np.zeros(0, dtype=np.float32)
         self._red: list[int] = []
         self._hovered: int | None = None
+        self._dimmed: list[int] = []
 
     def set_parts(self, parts: list[Part]) -> None:
         """Replace every mesh (and drop the decimated copy)."""
@@ -224,9 +226,16 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         self._hovered = slot
         self._set_tint()
 
+    def set_dimmed(self, slots) -> None:
+        """Draw the meshes of these slots greyed (Present mode: all but the selected body's)."""
+        self._dimmed = [int(s) for s in slots]
+        self._set_tint()
+
     def _set_tint(self) -> None:
         hovered = [] if self._hovered is None else [self._hovered]
-        tint = np.zeros(max([len(self._rows), *(s + 1 for s in [*self._red, *hovered])]), dtype=np.float32)
+        tint = np.zeros(max([len(self._rows), *(s + 1 for s in [*self._red, *hovered, *self._dimmed])]),
+                        dtype=np.float32)
+        tint[self._dimmed] = -1.0
         tint[hovered] = 0.5
         tint[self._red] = 1.0
         if not np.array_equal(tint, self._tint):

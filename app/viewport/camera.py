@@ -46,7 +46,8 @@ class Camera:
         self.grid_label = QLabel(view)
         self.grid_label.setObjectName("gridLabel")
         self.grid_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgba(20, 24, 32, 150); padding: 2px 6px;"
+        # on the labels' plate (label_style.PLATES): readable over the light background too
+        self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgba(22, 24, 30, 225); padding: 2px 6px;"
                                       " border-radius: 3px; }")
         self.letters = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))
         self.letters.setDepthValue(99)

@@ -26,6 +26,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from ..dh_colors import rgba
 from ..numbers import fixed_text
+from .label_layout import LabelLayout, Placed, layout_of, pad_of, paint_placed, text_box
+from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
 
 #: elementary motions of A_i, in order, per convention
@@ -337,49 +339,62 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
 
 def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
                legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool,
-               cache: dict[str, QStaticText] | None = None) -> list[tuple[str, QRectF]]:
-    """Values at their pixels (a text overlapping one already drawn is dropped) and the legend
-    lines (coloured runs) in the top-left corner. Returns what was drawn, with rectangles."""
+               cache: dict[str, QStaticText] | None = None,
+               layout: LabelLayout | None = None) -> list[tuple[str, QRectF]]:
+    """The legend lines (coloured runs, on one plate) in the top-left corner, below anything
+    over the view there, then the values and names at their pixels, placed by ``layout``
+    (shared with the view's other labels: moved aside with a leader line where crowded, left out
+    where there is no room). Returns what was drawn, with rectangles."""
     painter.setFont(font)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    if layout is None:
+        layout = LabelLayout(painter.device().width(), painter.device().height())
+    theme = "dark" if dark else "light"
     metrics = QFontMetricsF(font)
-    shadow = QColor(0, 0, 0, 220) if dark else QColor(255, 255, 255, 230)
     kept: list[tuple[str, QRectF]] = []
-    runs: list[tuple[str, QPointF, QColor]] = []
     cache = {} if cache is None else cache
     if len(cache) > 2048:  # θ's text changes with every slider tick: keep the cache bounded
         cache.clear()
-    y = 6 + metrics.ascent()
-    for line in legend:
-        x = 8.0
-        for text, color in line:
-            runs.append((text, QPointF(x, y - metrics.ascent()), QColor.fromRgbF(*(color if dark or color != NEUTRAL
-                                                                  else NEUTRAL_ON_LIGHT))))
-            x += metrics.horizontalAdvance(text)
-        kept.append(("".join(t for t, _ in line), QRectF(8, y - metrics.ascent(), x - 8, metrics.height())))
-        y += metrics.height()
-    if legend:  # a backdrop: the legend stays readable over a light mesh
-        box = QRectF(2, 2, max(r.right() for _, r in kept) + 6, y - metrics.ascent() + 2)
-        painter.fillRect(box, QColor(20, 22, 28, 170) if dark else QColor(250, 250, 250, 200))
+    if legend:
+        pad = pad_of(metrics.height())
+        width = max(sum(metrics.horizontalAdvance(t) for t, _ in line) for line in legend) + 2 * pad
+        box = layout.free_below(QRectF(4, 4, width, len(legend) * metrics.height() + 2 * pad))
+        layout.reserve(box)
+        painter.setPen(QColor(0, 0, 0, 0))
+        painter.setBrush(QColor.fromRgbF(*plate_rgba(theme)))
+        painter.drawRoundedRect(box, 4, 4)
+        y = box.top() + pad
+        for line in legend:
+            x = box.left() + pad
+            for text, color in line:
+                rgb = readable(tuple(color[:3]), theme)
+                painter.setPen(QColor.fromRgbF(*rgb))
+                painter.drawStaticText(QPointF(x, y), _static(cache, text))
+                run = QRectF(x, y, metrics.horizontalAdvance(text), metrics.height())
+                layout.placed.append(Placed(text, run, run.center(), False, (*rgb, 1.0), plate_rgba(theme), 0.0))
+                x += run.width()
+            kept.append(("".join(t for t, _ in line), QRectF(box.left() + pad, y, x - box.left() - pad,
+                                                               metrics.height())))
+            y += metrics.height()
+    placed = []
     for (_, text, color), (x, yy), ok in zip(texts, px, front):
         if not (ok and np.isfinite(x) and np.isfinite(yy) and abs(x) < 1e6 and abs(yy) < 1e6):
             continue
-        w = metrics.horizontalAdvance(text)
-        rect = QRectF(x - w / 2, yy - metrics.height() / 2, w, metrics.height())
-        if any(rect.intersects(r) for _, r in kept):
-            continue
-        kept.append((text, rect))
-        runs.append((text, QPointF(rect.left(), rect.top()), QColor.fromRgbF(*color)))
-    for text, at, color in runs:  # a shadow keeps the text readable over meshes and lines
-        static = cache.get(text)
-        if static is None:  # laid out once (drawText lays out every call: slow with many texts)
-            static = cache[text] = QStaticText(text)
-            static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-        painter.setPen(shadow)
-        painter.drawStaticText(at + QPointF(1, 1), static)
-        painter.setPen(color)
-        painter.drawStaticText(at, static)
+        box = text_box(metrics, text)
+        p = layout.label(text, x, yy, box, -box[0] / 2, -box[1] / 2, color, theme)
+        if p is not None:
+            placed.append(p)
+            kept.append((text, p.rect))
+    paint_placed(painter, placed, cache)
     return kept
+
+
+def _static(cache: dict[str, QStaticText], text: str) -> QStaticText:
+    static = cache.get(text)
+    if static is None:  # laid out once (drawText lays out every call: slow with many texts)
+        static = cache[text] = QStaticText(text)
+        static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+    return static
 
 
 def style_of(view) -> tuple:
@@ -388,6 +403,8 @@ def style_of(view) -> tuple:
 
 class DHTextItem(GLGraphicsItem):
     """The overlay's texts, painted with one QPainter pass (see labels.LabelsItem)."""
+
+    uses_layout = True  # paint_image places its texts with the exported image's label layout
 
     def __init__(self) -> None:
         super().__init__()
@@ -406,18 +423,24 @@ class DHTextItem(GLGraphicsItem):
         if self.restyle is not None and style_of(view) != self.style:
             QTimer.singleShot(0, view, self.restyle)  # not after the view is gone
         self.dark = getattr(view, "theme", "dark") == "dark"
-        self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True)
+        self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True,
+                         layout=layout_of(view))
+
+    def label_anchors(self) -> np.ndarray:
+        """The points the texts belong to (the layout keeps other labels off them)."""
+        return np.array([p for p, _, _ in self.texts]).reshape(-1, 3)
 
     def paint_image(self, painter: QPainter, mvp: np.ndarray, width: int, height: int, scale: float = 1.0,
-                    end: bool = False) -> None:
-        """Paint into ``painter`` (the widget, or an exported image ``scale`` times larger)."""
+                    end: bool = False, layout: LabelLayout | None = None) -> None:
+        """Paint into ``painter`` (the widget, or an exported image ``scale`` times larger),
+        placing the texts with ``layout`` (the view's, shared with its other labels)."""
         pts = np.array([p for p, _, _ in self.texts]).reshape(-1, 3)
         px, front = project_points(mvp, pts, width, height)
         font = QFont(self.font)
         font.setPointSizeF(font.pointSizeF() * scale)
         # the widget's own cache; an exported image (another font size) lays its texts out anew
         self.drawn = draw_texts(painter, self.texts, px, front, self.legend, font, self.dark,
-                                self.static_texts if scale == 1.0 else None)
+                                self.static_texts if scale == 1.0 else None, layout)
         if end:
             painter.end()
 
@@ -433,12 +456,12 @@ class DHOverlay:
         self.lines = {layer: gl.GLLinePlotItem(mode="lines", width=width, antialias=True)
                       for layer, width in LAYER_WIDTHS.items()}
         self.ghost = gl.GLLinePlotItem(mode="lines", width=8, antialias=True)
-        self.text = DHTextItem()
+        self.text = DHTextItem()  # placed before the frame names (depth 98): the values matter more
         self.text.restyle = self._update
         from .view import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"
 
         for depth, item in ((20, self.lines["thin"]), (21, self.lines["frames"]), (22, self.lines["params"]),
-                            (23, self.ghost), (101, self.text)):
+                            (23, self.ghost), (98, self.text)):
             if item is not self.text:
                 item.setGLOptions(VIEW_ON_TOP)
             item.setDepthValue(depth)
@@ -512,10 +535,12 @@ class DHOverlay:
             item.setVisible(len(pos) > 0)
         self._update_ghost(scale, k)
         self.text.texts = self.sketch.texts
-        if self.state.ghost is not None and self.state.ghost_label:
-            G = self.state.ghost  # first: the ghost's text wins over the others
-            self.text.texts = [(G[:3, 3] - 0.6 * scale * G[:3, 2], self.state.ghost_label, GHOST_TEXT),
-                               *self.text.texts]
+        if self.state.ghost is not None:
+            G = self.state.ghost  # first: the ghost's texts win over the others
+            tips = [(G[:3, 3] + 2.5 * scale * G[:3, k], name, GHOST_COLORS[k]) for k, name in enumerate("xyz")]
+            label = [(G[:3, 3] - 0.6 * scale * G[:3, 2], self.state.ghost_label, GHOST_TEXT)] \
+                if self.state.ghost_label else []
+            self.text.texts = [*label, *tips, *self.text.texts]
         self.text.legend = legend
         if self.text.font.pointSizeF() != 11 * k:
             self.text.static_texts.clear()  # laid out for the old size
@@ -532,7 +557,8 @@ class DHOverlay:
         if self.link is not None:
             i = self.link
             v = chain.values(i, qs[i - 1])
-            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:  ", NEUTRAL)])
+            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
+            lines.append([])  # the values on a line of their own: the legend fits a narrow view at large text
             for p in ("a", "alpha", "d", "theta"):
                 lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))
         else:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
+
+from .label_layout import LabelLayout, layout_of, paint_placed, text_box
 
 
 def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndarray:
@@ -44,15 +46,22 @@ def label_order(count: int, selected: int | None, hovered: int | None, leaves, a
 
 def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor,
                 font: QFont, cache: dict[str, QStaticText], order: list[int] | None = None,
-                hits: list[tuple[QRectF, list[int]]] | None = None) -> list[tuple[str, QRectF]]:
+                hits: list[tuple[QRectF, list[int]]] | None = None, layout: LabelLayout | None = None,
+                theme: str | None = None) -> list[tuple[str, QRectF]]:
     """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts.
 
-    ``order`` lists the labels to draw, most important first (default: all, in index order). A
-    label whose rectangle would overlap one already kept is dropped, so what is drawn stays
-    readable. Returns the drawn texts with their rectangles; ``hits`` gets each drawn rectangle
-    with the indices of the labels it shows (for picking)."""
+    ``order`` lists the labels to draw, most important first (default: all, in index order).
+    Each is placed by ``layout`` (shared with the view's other labels, see
+    :mod:`.label_layout`): up and right of its point, or moved aside with a leader line, or
+    left out when there is no room, so what is drawn never overlaps. Each is drawn on a plate of
+    the ``theme`` (default: dark for a light ``color``) in a colour readable on it. Returns the
+    drawn texts with their plate rectangles; ``hits`` gets each drawn rectangle with the indices
+    of the labels it shows (for picking)."""
     painter.setFont(font)
-    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    if layout is None:
+        layout = LabelLayout(painter.device().width(), painter.device().height())
+    if theme is None:
+        theme = "dark" if color.lightness() > 128 else "light"
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
     groups: dict[tuple[int, int], list] = {}
     for k in range(len(texts)) if order is None else order:
@@ -64,39 +73,19 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
             group[2].append(texts[k])
             group[3].append(k)
     metrics = QFontMetricsF(font)
-    ascent, height = metrics.ascent(), metrics.height()
     widths = _widths(font)
-    kept: list[tuple[str, QRectF, QPointF]] = []
-    # kept rectangles (x0, y0, x1, y1) by the 64-px cells they cover: a 1000-body tree's labels
-    # are checked against their neighbours only, in plain Python numbers
-    cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    rgb = color.getRgbF()
+    placed = []
     for x, y, names, indices in groups.values():  # in priority order: the first label of a group set it
         text = ", ".join(names)
-        width = widths.get(text)
-        if width is None:
-            width = widths[text] = metrics.horizontalAdvance(text) + 1
-        x0, y0 = x + 4, y - 4 - ascent
-        x1, y1 = x0 + width, y0 + height
-        covered = [(i, j) for i in range(int(x0 // 64), int(x1 // 64) + 1)
-                   for j in range(int(y0 // 64), int(y1 // 64) + 1)]
-        if not any(x0 < r[2] and r[0] < x1 and y0 < r[3] and r[1] < y1 for c in covered for r in cells.get(c, ())):
-            kept.append((text, QRectF(x0, y0, width, height), QPointF(x0, y0)))
+        box = text_box(metrics, text, widths)
+        p = layout.label(text, x, y, box, 4, -4 - box[1], rgb, theme)
+        if p is not None:
+            placed.append(p)
             if hits is not None:
-                hits.append((kept[-1][1], indices))
-            for c in covered:
-                cells.setdefault(c, []).append((x0, y0, x1, y1))
-    shadow = QColor(0, 0, 0, 200) if color.lightness() > 128 else QColor(255, 255, 255, 200)
-    for pen, dx in ((shadow, 1.0), (color, 0.0)):  # a 1-px shadow keeps text readable over meshes
-        painter.setPen(pen)
-        for text, _, at in kept:
-            static = cache.get(text)
-            if static is None:  # laid out once, drawn every frame
-                if len(cache) > 4096:  # names come and go with edits: keep the cache bounded
-                    cache.clear()
-                static = cache[text] = QStaticText(text)
-                static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-            painter.drawStaticText(at + QPointF(dx, dx), static)
-    return [(text, rect) for text, rect, _ in kept]
+                hits.append((p.rect, indices))
+    paint_placed(painter, placed, cache)
+    return [(p.text, p.rect) for p in placed]
 
 
 _WIDTHS: dict[str, dict[str, float]] = {}
@@ -143,9 +132,18 @@ class LabelsItem(GLGraphicsItem):
         if not self.texts or len(self.positions) != len(self.texts):
             return
         view = self.view()
+        layout = layout_of(view)
         px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
         painter = QPainter(view)
         self.drawn_bodies = []
         self.drawn = draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts,
-                                 self.order, self.drawn_bodies)
+                                 self.order, self.drawn_bodies, layout, getattr(view, "theme", None))
         painter.end()
+
+    def label_anchors(self) -> np.ndarray:
+        """The points whose labels may be drawn (the layout keeps other labels off them)."""
+        if len(self.positions) != len(self.texts):
+            return np.zeros((0, 3))
+        if self.order is None:
+            return self.positions
+        return self.positions[[k for k in self.order if k < len(self.positions)]]

@@ -9,7 +9,7 @@ import pyqtgraph.opengl as gl
 from kinetree.core.channels import is_axial
 from OpenGL import GL
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4, QPainter
+from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4
 
 from ..changes import TreeChange
 from ..document import RobotDocument
@@ -18,10 +18,11 @@ from .camera import Camera
 from .dh_handle import DhFrameHandle
 from .drag_preview import DragPreview
 from .ik_handle import IkHandle
-from .labels import LabelsItem, draw_labels, label_order, project_points, view_mvp
+from .labels import LabelsItem, label_order, project_points, view_mvp
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .measure import MeasureTool
 from .meshes import SHADER, visual_mesh
+from .offscreen import render_image
 from .picking import Picker
 from .toolbar import ViewportToolbar
 
@@ -142,10 +143,12 @@ class RobotViewport(gl.GLViewWidget):
         """Scale label text and line widths (presentation mode: readable from the back of a room)."""
         for name, width in self.LINE_WIDTHS.items():
             getattr(self, name).setData(width=width * scale)
-        font = QFont(self.labels.font)
-        font.setPointSizeF(10 * scale)
-        self.labels.font = font
-        self.labels.static_texts.clear()
+        # frame names, the world axis letters and the measure reading (their sizes at scale 1)
+        for item, size in ((self.labels, 10), (self.camera.letters, 12), (self.measure.reading, 12)):
+            font = QFont(item.font)
+            font.setPointSizeF(size * scale)
+            item.font = font
+            item.static_texts.clear()
         self.update()
 
     def set_labels_visible(self, on: bool) -> None:
@@ -570,31 +573,4 @@ class RobotViewport(gl.GLViewWidget):
 
     def render_image(self, width: int, height: int) -> QImage:
         """A QImage of the scene at the given size (for export and screenshots), with labels."""
-        self.set_full_detail()
-        self.labels.setVisible(False)  # it paints on the widget, not into the offscreen tiles
-        # other painted items (the DH overlay's texts) likewise: painted into the image below
-        painted = [it for it in self.items if hasattr(it, "paint_image") and it.visible()]
-        for it in painted:
-            it.setVisible(False)
-        try:
-            arr = np.ascontiguousarray(self.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
-        finally:
-            self.labels.setVisible(self.show_labels)
-            for it in painted:
-                it.setVisible(True)
-        img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32).copy()
-        if painted:
-            painter = QPainter(img)
-            for it in painted:
-                it.paint_image(painter, view_mvp(self, (0, 0, width, height)), width, height,
-                               max(1.0, height / max(self.height(), 1)))
-            painter.end()
-        if self.show_labels and self.labels.texts:
-            px, front = project_points(view_mvp(self, (0, 0, width, height)), self.labels.positions, width, height)
-            font = QFont(self.labels.font)
-            font.setPointSizeF(font.pointSizeF() * max(1.0, height / max(self.height(), 1)))
-            painter = QPainter(img)
-            draw_labels(painter, self.labels.texts, px, front, self.labels.color, font, self.labels.static_texts,
-                        self.labels.order)
-            painter.end()
-        return img
+        return render_image(self, width, height)

@@ -1,0 +1,188 @@
+"""Present mode (F11, View ▸ Present): the window full screen with one scale factor for all its
+text and lines, readable from the back of a lecture hall, and the keys of a presenter's clicker.
+
+One factor scales everything, through :meth:`MainWindow.set_text_scale`: the application font
+(every panel, the dock titles, the Explain dock's matrices and symbols), the viewport's labels,
+the DH overlay's texts and its line widths. Its default follows the screen: 2 on a 1080-pixel
+high screen (9-pt text becomes 24 px), proportionally on others; Ctrl++ / Ctrl+- change it while
+presenting and it is remembered (setting ``presentScale``) apart from the everyday text size.
+The docks for building a robot (Bodies, Joint) are hidden meanwhile, the room going to the view
+and the teaching docks. F11 again restores the window as it was (size, docks, text size).
+
+While presenting, the selected body is emphasised: the other bodies' meshes are greyed and their
+link lines faded. The Explain dock's Step / Back / Play answer Right or PageDown / Left or
+PageUp / Space (what a clicker sends) whenever the dock is shown, with the focus anywhere in
+the window but a text field (which keeps its keys).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
+
+from .qt_utils import menu_named
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+#: the factor at a 1080-pixel high screen; other screens get it in proportion to their height
+SCALE_AT_1080 = 2.0
+#: link lines of the bodies not selected, in Present mode: this alpha
+FADED = 0.25
+#: docks for building a robot, hidden while presenting (F11 again shows them as they were)
+EDITING_DOCKS = ("bodiesDock", "jointDock")
+#: widgets floating over the viewport, sized by their text
+FLOATING = ("viewportToolbar", "gridLabel")
+
+
+def default_scale(screen_height: int) -> float:
+    """Present mode's factor for a screen ``screen_height`` pixels high (2 at 1080, 1.5 at 800),
+    in steps of 0.05, within 1…3."""
+    return float(min(max(round(SCALE_AT_1080 * screen_height / 1080 / 0.05) * 0.05, 1.0), 3.0))
+
+
+def follow_font(window: QWidget) -> None:
+    """Make every dock title and every widget with a style sheet follow the application font.
+
+    A dock draws its title in a font it took when it was made, unless its own font differs from
+    the application's: it gets one that differs in a rendering-neutral field only (so its size
+    still follows the application font). A widget with a style sheet keeps the font the sheet
+    gave it until the sheet is applied again."""
+    for dock in window.findChildren(QDockWidget):
+        if dock.font().styleStrategy() != QFont.StyleStrategy.PreferQuality:
+            font = QFont()
+            font.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
+            dock.setFont(font)
+    for w in (window, *window.findChildren(QWidget)):
+        sheet = w.styleSheet()
+        if sheet:
+            w.setStyleSheet(sheet)
+    # the widgets floating over the view keep the size of their old text unless told (once the
+    # posted font changes have arrived)
+    QTimer.singleShot(0, window, lambda: [w.adjustSize() for w in window.findChildren(QWidget)
+                                         if w.objectName() in FLOATING and w.isVisible()])
+
+
+class PresentMode(QObject):
+    """F11 / View ▸ Present for ``window``; the clicker keys for its Explain dock."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.active = False
+        self._saved: dict | None = None
+        self.action = QAction("&Present", window, objectName="presentAction", checkable=True)
+        self.action.setShortcuts([QKeySequence(Qt.Key.Key_F11)])
+        self.action.setToolTip("Full screen, all text and lines larger (Ctrl++ / Ctrl+- while presenting), "
+                               "the selected body emphasised; F11 again restores the window")
+        self.action.toggled.connect(self.set_active)
+        explain = window.explain
+        self.step_action = self._key_action("Explain: &step", "presentStepAction", explain.step_button,
+                                            (Qt.Key.Key_Right, Qt.Key.Key_PageDown))
+        self.back_action = self._key_action("Explain: &back", "presentBackAction", explain.back_button,
+                                            (Qt.Key.Key_Left, Qt.Key.Key_PageUp))
+        self.play_action = self._key_action("Explain: p&lay / pause", "presentPlayAction", explain.play_button,
+                                            (Qt.Key.Key_Space,))
+        window.explain_dock.visibilityChanged.connect(lambda _v: self._enable_keys())
+        self._enable_keys()
+        doc = window.doc
+        doc.selectionChanged.connect(lambda _n: self._emphasis())
+        doc.treeChanged.connect(lambda _c: self._emphasis())
+        follow_font(window)
+
+    def _key_action(self, text: str, name: str, button, keys) -> QAction:
+        """A window-wide action clicking ``button`` (the real one: enabled, checked, as a click)."""
+        action = QAction(text, self.window, objectName=name)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(lambda: button.click() if button.isEnabled() else None)
+        self.window.addAction(action)
+        return action
+
+    def _enable_keys(self) -> None:
+        """The arrows, Page keys and Space step only while the Explain dock is shown (they are the
+        widgets' own keys otherwise)."""
+        on = self.window.explain_dock.isVisible()
+        for a in (self.step_action, self.back_action, self.play_action):
+            a.setEnabled(on)
+
+    # --- entering and leaving ------------------------------------------------------------------
+    def scale(self) -> float:
+        """The factor for presenting on the window's screen (the remembered one, if any)."""
+        saved = self.window.settings.value("presentScale")
+        if saved is not None:
+            return float(saved)
+        screen = self.window.screen() or QApplication.primaryScreen()
+        return default_scale(screen.geometry().height() if screen is not None else 1080)
+
+    def set_active(self, on: bool) -> None:
+        """Enter (full screen, scaled, selection emphasised) or leave Present mode (as before)."""
+        w = self.window
+        if bool(on) == self.active:
+            return
+        if on:
+            self._saved = {"geometry": w.saveGeometry(), "state": w.saveState(), "scale": w.text_scale,
+                           "full": w.isFullScreen(), "maximized": w.isMaximized()}
+            self.active = w.presenting = True
+            follow_font(w)  # docks added since
+            for key in EDITING_DOCKS:  # the room goes to the view: at large text all docks do not fit
+                if key in w.docks:
+                    w.docks[key].hide()
+            w.set_text_scale(self.scale())
+            screen = w.screen()
+            if screen is not None:  # a desktop without a window manager ignores "full screen"
+                w.setGeometry(screen.geometry())
+            w.showFullScreen()
+        else:
+            saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
+            self.active = w.presenting = False
+            w.set_text_scale(saved["scale"])
+            if not saved["full"]:
+                w.showMaximized() if saved["maximized"] else w.showNormal()
+            if "geometry" in saved:
+                w.restoreGeometry(saved["geometry"])
+                w.restoreState(saved["state"])
+        if self.action.isChecked() != self.active:
+            self.action.setChecked(self.active)
+        self._emphasis()
+
+    def _emphasis(self) -> None:
+        """Grey the bodies other than the selected one, fade their link lines (Present mode)."""
+        view = self.window.viewport
+        tree, name = self.window.doc.tree, self.window.doc.selection
+        on = self.active and name is not None and (name in tree.body_names or name == tree.base_name)
+        view.batch.set_dimmed([s for n, s in view._slots.items() if n != name] if on else [])
+        from .viewport.view import THEMES
+
+        base = np.array(THEMES[view.theme]["link"], dtype=float)
+        n = len(tree.body_names)
+        if not on or not n:
+            view.links.setData(color=tuple(base))
+            return
+        colors = np.tile(base, (2 * n, 1))
+        colors[:, 3] = FADED
+        if name in tree.body_names:  # the selected body's own link line, from its parent
+            k = tree.body_names.index(name)
+            colors[2 * k:2 * k + 2, 3] = 1.0
+        view.links.setData(color=colors)
+
+
+def install_present(window: MainWindow) -> PresentMode:
+    """View ▸ Present (F11) and the Explain dock's clicker keys (after the Explain dock)."""
+    window.presenting = False
+    present = PresentMode(window)
+    window.present = present
+    view_menu = menu_named(window, "&View")
+    view_menu.addSeparator()
+    view_menu.addAction(present.action)
+    steps = view_menu.addMenu("Explain &keys")
+    for a in (present.step_action, present.back_action, present.play_action):
+        steps.addAction(a)
+    from .viewport.ghost_follow import GhostFollow
+
+    window.ghost_follow = GhostFollow(window.viewport, window.teach, window.explain.timer.isActive)
+    return present

@@ -1,0 +1,287 @@
+"""Labels that never overlap: a screen-space layout shared by every label item of a view.
+
+Each frame, the view's label items (frame names, the DH overlay's values and axis names, the
+ghost's label and letters, the world axis letters, the measure reading) ask one
+:class:`LabelLayout` for a place, most important first. A label goes to its usual spot when
+that is free and covers no other labelled point; otherwise a greedy search tries spots around
+its point (16 directions, growing distances) and takes the nearest free one that covers the
+fewest other points, and a leader line joins it to its point. A label with no free spot left
+is not drawn. The search is numpy over the candidates; only the first :data:`SEARCH_LABELS`
+labels of a frame search (a 1000-body tree's other labels take their usual spot or none).
+
+:func:`paint_placed` draws what was placed: a plate (:mod:`.label_style`), the leader, the text.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainter, QPen, QStaticText
+
+from .label_style import plate_rgba, readable
+
+#: labels per frame that search for a free spot (the others: their usual spot, or none)
+SEARCH_LABELS = 64
+#: pixels kept free between two labels
+GAP = 2.0
+_ANGLES = np.radians([-45, -20, -70, 0, -90, 20, -110, 45, -135, 70, -160, 90, 180, 135, 110, 160])
+#: distances (in label heights) from the point to the nearest edge of a candidate spot
+_RADII = (0.3, 0.9, 1.7, 2.7, 4.0, 5.5)
+
+
+@dataclass
+class Placed:
+    """A label as drawn: its text, its plate rectangle (pixels), its point, whether it needs a
+    leader line, its text colour and plate colour (0…1 RGBA)."""
+
+    text: str
+    rect: QRectF
+    anchor: QPointF
+    leader: bool
+    color: tuple[float, float, float, float]
+    plate: tuple[float, float, float, float]
+    pad: float
+
+
+class LabelLayout:
+    """Free space for labels in one frame of a ``width`` × ``height`` view."""
+
+    def __init__(self, width: float = 0, height: float = 0) -> None:
+        self.begin(width, height)
+
+    def begin(self, width: float, height: float, crowd: np.ndarray | None = None,
+              obstacles: list[QRectF] | tuple = ()) -> None:
+        """A new frame: nothing placed; ``crowd`` (k, 2) are the points labels should keep clear
+        of (every labelled point, frame origins); ``obstacles`` are rectangles to keep clear of
+        (widgets over the view)."""
+        self.width, self.height = float(width), float(height)
+        self._rects = np.zeros((32, 4))
+        self._n = 0
+        self._cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        self.crowd = np.zeros((0, 2)) if crowd is None else np.asarray(crowd, dtype=float).reshape(-1, 2)
+        self._crowd_cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for px, py in self.crowd.tolist():
+            if abs(px) < 1e6 and abs(py) < 1e6:
+                self._crowd_cells.setdefault((int(px // 64), int(py // 64)), []).append((px, py))
+        self.placed: list[Placed] = []
+        self.searched = 0
+        self.seconds = 0.0  # spent placing in this frame
+        for r in obstacles:
+            self._add(r.left(), r.top(), r.right(), r.bottom())
+
+    # --- occupancy -----------------------------------------------------------------------------
+    def _add(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        if self._n == len(self._rects):
+            self._rects = np.concatenate([self._rects, np.zeros_like(self._rects)])
+        self._rects[self._n] = (x0, y0, x1, y1)
+        self._n += 1
+        for c in self._cells_of(x0, y0, x1, y1):
+            self._cells.setdefault(c, []).append((x0, y0, x1, y1))
+
+    @staticmethod
+    def _cells_of(x0, y0, x1, y1):
+        return [(i, j) for i in range(int(x0 // 64), int(x1 // 64) + 1)
+                for j in range(int(y0 // 64), int(y1 // 64) + 1)]
+
+    def is_free(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """No placed label (or obstacle) within :data:`GAP` of the rectangle."""
+        g = GAP
+        return not any(x0 < r[2] + g and r[0] < x1 + g and y0 < r[3] + g and r[1] < y1 + g
+                       for c in self._cells_of(x0 - g, y0 - g, x1 + g, y1 + g) for r in self._cells.get(c, ()))
+
+    def free_below(self, rect: QRectF) -> QRectF:
+        """``rect`` moved down past whatever is placed (or an obstacle) where it is."""
+        r = QRectF(rect)
+        for _ in range(self._n + 1):
+            R = self._rects[:self._n]
+            hit = ((R[:, 0] < r.right() + GAP) & (r.left() < R[:, 2] + GAP)
+                   & (R[:, 1] < r.bottom() + GAP) & (r.top() < R[:, 3] + GAP))
+            if not hit.any():
+                break
+            r.moveTop(float(R[hit, 3].max()) + GAP + 2)
+        return r
+
+    def reserve(self, rect: QRectF) -> None:
+        """Keep ``rect`` clear of labels from now on (the overlay's legend)."""
+        self._add(rect.left(), rect.top(), rect.right(), rect.bottom())
+
+    # --- placement -----------------------------------------------------------------------------
+    def place(self, x: float, y: float, w: float, h: float, dx: float, dy: float) -> tuple[float, float, bool] | None:
+        """The top-left corner of a free ``w`` × ``h`` spot for the label of point (x, y) and
+        whether it was moved from its usual spot (top-left at (x + dx, y + dy)): then it needs a
+        leader line. None: no free spot (the label is not drawn)."""
+        t0 = time.perf_counter()
+        try:
+            return self._place(x, y, w, h, dx, dy)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def _place(self, x, y, w, h, dx, dy):
+        x0, y0 = x + dx, y + dy
+        free = self.is_free(x0, y0, x0 + w, y0 + h)
+        search = self.searched < SEARCH_LABELS
+        if search:  # the first labels of a frame (the most important) keep clear of the crowd too
+            self.searched += 1
+        if free and (not search or not self._covers_crowd(x, y, x0, y0, x0 + w, y0 + h)):
+            self._add(x0, y0, x0 + w, y0 + h)
+            return x0, y0, False
+        if not search:
+            return None
+        radii = np.array(_RADII) * h
+        cx = x + np.cos(_ANGLES)[None, :] * (radii[:, None] + w / 2)
+        cy = y + np.sin(_ANGLES)[None, :] * (radii[:, None] + h / 2)
+        cand = np.empty((1 + cx.size, 4))
+        cand[0] = (x0, y0, x0 + w, y0 + h)
+        cand[1:, 0], cand[1:, 1] = cx.ravel() - w / 2, cy.ravel() - h / 2
+        cand[1:, 2], cand[1:, 3] = cand[1:, 0] + w, cand[1:, 1] + h
+        R = self._rects[:self._n]
+        g = GAP
+        hit = ((cand[:, None, 0] < R[None, :, 2] + g) & (R[None, :, 0] < cand[:, None, 2] + g)
+               & (cand[:, None, 1] < R[None, :, 3] + g) & (R[None, :, 1] < cand[:, None, 3] + g)).any(axis=1)
+        outside = ((cand[:, 0] < 0) | (cand[:, 1] < 0) | (cand[:, 2] > self.width) | (cand[:, 3] > self.height))
+        score = self._crowding(x, y, cand) * 1e3 + np.arange(len(cand))
+        score[hit] = np.inf
+        score[1:][outside[1:]] = np.inf  # moved, a label stays in the view (its usual spot may not)
+        k = int(np.argmin(score))
+        if not np.isfinite(score[k]):
+            return None
+        bx0, by0, bx1, by1 = cand[k]
+        self._add(bx0, by0, bx1, by1)
+        return bx0, by0, k > 0
+
+    def _covers_crowd(self, x: float, y: float, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the rectangle covers a crowd point other than the label's own (plain Python:
+        most labels take their usual spot, and this is their only check)."""
+        return any(x0 < px < x1 and y0 < py < y1 and abs(px - x) + abs(py - y) > 3
+                   for c in self._cells_of(x0, y0, x1, y1) for px, py in self._crowd_cells.get(c, ()))
+
+    def _crowding(self, x: float, y: float, cand: np.ndarray) -> np.ndarray:
+        """How many crowd points (other than the label's own, within 3 px) each candidate covers."""
+        P = self.crowd
+        if not len(P):
+            return np.zeros(len(cand))
+        near = P[(np.abs(P[:, 0] - x) < cand[:, 2].max() - x + 4) & (np.abs(P[:, 1] - y) < cand[:, 3].max() - y + 4)
+                 & (np.abs(P[:, 0] - x) + np.abs(P[:, 1] - y) > 3)]
+        if not len(near):
+            return np.zeros(len(cand))
+        return ((near[None, :, 0] > cand[:, None, 0]) & (near[None, :, 0] < cand[:, None, 2])
+                & (near[None, :, 1] > cand[:, None, 1]) & (near[None, :, 1] < cand[:, None, 3])).sum(axis=1)
+
+    def label(self, text: str, x: float, y: float, box: tuple[float, float, float], dx: float, dy: float,
+              color, theme: str) -> Placed | None:
+        """Place the text whose plate is ``box`` (width, height, padding: :func:`text_box`) for
+        point (x, y) and record it with its readable colour and plate (None: not drawn)."""
+        w, h, pad = box
+        at = self.place(x, y, w, h, dx, dy)
+        if at is None:
+            return None
+        rgb = readable(tuple(float(c) for c in color[:3]), theme)
+        p = Placed(text, QRectF(at[0], at[1], w, h), QPointF(x, y), at[2], (*rgb, 1.0), plate_rgba(theme), pad)
+        self.placed.append(p)
+        return p
+
+
+def pad_of(height: float) -> float:
+    """The plate's margin round a text ``height`` pixels high (more at larger text)."""
+    return max(2.0, round(0.12 * height, 1))
+
+
+def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStaticText] | None = None,
+                 ascent_shift: float = 0.0) -> None:
+    """Draw the labels: leader lines first, then each plate and its text."""
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    for p in labels:
+        if p.leader:
+            r = p.rect
+            end = QPointF(min(max(p.anchor.x(), r.left()), r.right()), min(max(p.anchor.y(), r.top()), r.bottom()))
+            pen = QPen(QColor.fromRgbF(*p.color[:3], 0.85))
+            pen.setWidthF(max(1.5, r.height() / 14))
+            painter.setPen(pen)
+            painter.drawLine(p.anchor, end)
+            painter.setBrush(QColor.fromRgbF(*p.color[:3], 0.85))
+            dot = max(2.0, r.height() / 10)
+            painter.drawEllipse(p.anchor, dot, dot)
+    painter.setPen(QColor(0, 0, 0, 0))
+    for p in labels:
+        radius = min(4.0, p.pad)
+        painter.setBrush(QColor.fromRgbF(*p.plate))
+        painter.drawRoundedRect(p.rect, radius, radius)
+    cache = {} if cache is None else cache
+    if len(cache) > 4096:  # names and values come and go: keep the cache bounded
+        cache.clear()
+    for p in labels:
+        static = cache.get(p.text)
+        if static is None:  # laid out once, drawn every frame
+            static = cache[p.text] = QStaticText(p.text)
+            static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+        painter.setPen(QColor.fromRgbF(*p.color))
+        painter.drawStaticText(QPointF(p.rect.left() + p.pad, p.rect.top() + p.pad + ascent_shift), static)
+
+
+# --- one layout per view, begun at every frame ------------------------------------------------
+class _FrameStart(GLGraphicsItem):
+    """Painted first in every frame (lowest depth): starts the view's layout afresh, with every
+    labelled point and frame origin as the crowd and the widgets over the view as obstacles."""
+
+    def __init__(self, layout: LabelLayout) -> None:
+        super().__init__()
+        self.layout = layout
+        self.setDepthValue(-1e9)
+
+    def paint(self) -> None:
+        begin_frame(self.view(), self.layout)
+
+
+def crowd_points(view) -> np.ndarray:
+    """3D points labels keep clear of: every label item's points and the body frame origins."""
+    pts = [it.label_anchors() for it in view.items if hasattr(it, "label_anchors") and it.visible()]
+    poses = getattr(view, "_poses", None)
+    if poses is not None and len(poses):
+        pts.append(poses[:, :3, 3])
+    pts = [np.asarray(p, dtype=float).reshape(-1, 3) for p in pts if len(p)]
+    return np.vstack(pts) if pts else np.zeros((0, 3))
+
+
+def begin_frame(view, layout: LabelLayout, mvp: np.ndarray | None = None, width: int | None = None,
+                height: int | None = None) -> None:
+    """Start ``layout`` for a frame of ``view`` (or an exported image of ``width`` × ``height``)."""
+    from .labels import project_points, view_mvp
+
+    w = view.width() if width is None else width
+    h = view.height() if height is None else height
+    px, front = project_points(view_mvp(view) if mvp is None else mvp, crowd_points(view), w, h)
+    ok = front & np.all(np.isfinite(px), axis=1)
+    obstacles = []
+    if width is None:  # on the widget: the tool bar, the grid's scale, a hint over the view
+        from PySide6.QtWidgets import QWidget
+
+        obstacles = [QRectF(c.geometry()) for c in view.findChildren(QWidget) if c.isVisible()
+                     and c.parent() is view and not c.geometry().contains(view.rect())]
+    layout.begin(w, h, px[ok], obstacles)
+
+
+def layout_of(view) -> LabelLayout:
+    """The view's shared layout (made, and begun for this frame, on first use)."""
+    layout = getattr(view, "_label_layout", None)
+    if layout is None:
+        layout = view._label_layout = LabelLayout()
+        view.addItem(_FrameStart(layout))
+        begin_frame(view, layout)
+    return layout
+
+
+def text_box(metrics, text: str, widths: dict[str, float] | None = None) -> tuple[float, float, float]:
+    """Width and height of ``text``'s plate in ``metrics``' font, and its padding."""
+    width = None if widths is None else widths.get(text)
+    if width is None:
+        width = metrics.horizontalAdvance(text) + 1
+        if widths is not None:
+            widths[text] = width
+    h = metrics.height()
+    pad = pad_of(h)
+    return width + 2 * pad, h + 2 * pad, pad
+

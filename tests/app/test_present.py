@@ -1,0 +1,290 @@
+"""Present mode (F11): every text readable from the back of a hall, labels apart and in contrast,
+the selected body emphasised, a presenter's clicker stepping the Explain dock."""
+
+from __future__ import annotations
+
+import colorsys
+
+import numpy as np
+import pytest
+from kinetree.app.dh_colors import DH_COLORS
+from kinetree.app.viewport.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
+from kinetree.app.viewport.label_style import (
+    MIN_CONTRAST,
+    contrast,
+    plate_rgba,
+    readable,
+    worst_contrast,
+)
+from kinetree.app.viewport.labels import project_points, view_mvp
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QFontInfo, QScreen
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QLabel,
+    QLineEdit,
+    QTreeView,
+    QWidget,
+)
+
+#: Stanford has no named poses: its q3 (prismatic) within its limits, the rest as Puma's
+STANFORD = {"qz": [0, 0, 0.4, 0, 0, 0], "qn": [0, np.pi / 4, 0.5, 0, np.pi / 4, 0]}
+
+
+@pytest.fixture
+def hd(monkeypatch):
+    """A 1920×1080 screen (pytest-xvfb's is 800×600)."""
+    monkeypatch.setattr(QScreen, "geometry", lambda _s: QRect(0, 0, 1920, 1080))
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _s: QRect(0, 0, 1920, 1080))
+
+
+@pytest.fixture
+def lecture(make_window, qtbot, hd):
+    """Puma at qn, the DH overlay on, link 5 selected, the Explain dock shown, the window active."""
+    w = make_window()
+    w.doc.open("puma560")
+    w.doc.set_configuration(w.doc.tree.named_poses["qn"])
+    w.findChild(QAction, "dhOverlayAction").trigger()
+    w.findChild(QAction, "toggle_explainDock").trigger()
+    qtbot.waitUntil(lambda: w.explain.active, timeout=2000)
+    w.doc.select("link5")
+    w.activateWindow()
+    qtbot.waitActive(w)
+    yield w
+    if w.present.active:
+        w.present.set_active(False)
+    w.set_text_scale(1.0)
+
+
+def press(widget, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    QTest.keyClick(widget, key, modifier)
+    QApplication.processEvents()  # fonts propagate by posted events
+
+
+def frame(window) -> None:
+    """Draw the viewport (its labels are placed while painting; the overlay notices a new text
+    size in one frame and is drawn at it in the next)."""
+    window.viewport.grabFramebuffer()
+    QApplication.processEvents()
+    window.viewport.grabFramebuffer()
+
+
+def drawn_rects(window) -> list:
+    vp = window.viewport
+    return [(t, r) for item in (vp.labels, vp.camera.letters, window.dh_overlay.text) for t, r in item.drawn]
+
+
+def text_widgets(window):
+    """Every visible widget of the window that shows text."""
+    for w in window.findChildren(QWidget):
+        if (isinstance(w, (QLabel, QAbstractButton, QLineEdit, QComboBox, QTreeView, QDockWidget)) and w.isVisible()
+                and (not isinstance(w, QLabel) or w.text())):
+            yield w
+
+
+def test_f11_makes_every_text_at_least_24_px_and_f11_again_restores(lecture, qtbot):
+    w = lecture
+    base = QApplication.font().pointSizeF()
+    assert min(QFontInfo(x.font()).pixelSize() for x in text_widgets(w)) < 24  # everyday: small
+    press(w, Qt.Key.Key_F11)
+    assert w.present.active and w.isFullScreen() and w.text_scale == pytest.approx(2.0)
+    qtbot.waitUntil(lambda: QFontInfo(w.explain.partial_cells[0].font()).pixelSize() >= 24, timeout=2000)
+    small = [(type(x).__name__, x.objectName(), QFontInfo(x.font()).pixelSize()) for x in text_widgets(w)
+             if QFontInfo(x.font()).pixelSize() < 24]
+    assert small == []
+    for dock in w.findChildren(QDockWidget):  # its title is painted in its own font (not a class font)
+        assert dock.font() != QApplication.font("QDockWidget")
+    frame(w)
+    vp = w.viewport
+    for item in (vp.labels, vp.camera.letters, w.dh_overlay.text):
+        assert QFontInfo(item.font).pixelSize() >= 24
+    rects = drawn_rects(w)
+    assert len(rects) > 10 and min(r.height() for _, r in rects) >= 24
+    assert vp.triads.width == pytest.approx(6.0)  # lines too
+    # Ctrl++ while presenting: Present mode's own factor, remembered apart from the everyday size
+    press(w, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert w.text_scale == pytest.approx(2.5)
+    assert float(w.settings.value("presentScale")) == pytest.approx(2.5)
+    assert w.settings.value("textScale") in (None, 1.0, "1.0")
+    press(w, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert w.text_scale == pytest.approx(2.0)
+    press(w, Qt.Key.Key_F11)
+    assert not w.present.active and not w.isFullScreen() and w.text_scale == pytest.approx(1.0)
+    assert QApplication.font().pointSizeF() == pytest.approx(base)
+    qtbot.waitUntil(lambda: QFontInfo(w.explain.partial_cells[0].font()).pixelSize() < 24, timeout=2000)
+
+
+def test_the_default_factor_follows_the_screen():
+    from kinetree.app.present import default_scale
+
+    assert default_scale(1080) == 2.0 and default_scale(800) == pytest.approx(1.5)
+    assert default_scale(2160) == 3.0 and default_scale(480) == 1.0
+
+
+def overlaps(rects) -> list:
+    return [(a, b) for i, (a, ra) in enumerate(rects) for b, rb in rects[i + 1:] if ra.intersects(rb)]
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
+@pytest.mark.parametrize("robot,pose", [("puma560", "qn"), ("puma560", "qz"), ("stanford", "qn"),
+                                        ("stanford", "qz")])
+def test_wrist_labels_never_overlap(lecture, qtbot, robot, pose, present):
+    w = lecture
+    w.doc.open(robot)
+    q = w.doc.tree.named_poses[pose] if robot == "puma560" else np.array(STANFORD[pose])
+    w.doc.set_configuration(q)
+    w.doc.select("link5")  # the wrist: θ5, α5 and the ghost by frames 4, 5 and 6
+    if present:
+        press(w, Qt.Key.Key_F11)
+    w.viewport.fit()
+    frame(w)
+    rects = drawn_rects(w)
+    assert overlaps(rects) == []
+    texts = [t for t, _ in rects]
+    # not by leaving them out: the selected link's values, the ghost's label and letters are drawn
+    assert any(t.startswith("α₅ = ") for t in texts) and "frame 4" in texts
+    assert {"x", "y", "z"} <= set(texts)
+    assert len(w.viewport._label_layout.placed) >= len(rects)
+
+
+def test_placing_pumas_labels_is_cheap(lecture, qtbot):
+    w = lecture
+    press(w, Qt.Key.Key_F11)
+    seconds = []
+    for _ in range(5):
+        frame(w)
+        seconds.append(w.viewport._label_layout.seconds)
+    assert len(w.viewport._label_layout.placed) > 15
+    # ~1 ms on an idle machine (the lecture hall's laptop); bounded loosely for a loaded CI
+    assert min(seconds) < 0.02
+
+
+def test_contrast_is_wcag():
+    assert contrast((0, 0, 0), (1, 1, 1)) == pytest.approx(21.0)
+    assert contrast((0.5, 0.5, 0.5), (0.5, 0.5, 0.5)) == pytest.approx(1.0)
+    assert contrast((0x77 / 255,) * 3, (1, 1, 1)) == pytest.approx(4.48, abs=0.01)  # the classic #777
+
+
+def _hex(h: str) -> tuple[float, float, float]:
+    return tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_every_label_colour_is_readable_and_keeps_its_hue(theme):
+    colors = [*map(_hex, DH_COLORS.values()), X_COLOR, Z_COLOR, GHOST_TEXT, *GHOST_COLORS, NEUTRAL,
+              (235 / 255,) * 3, (20 / 255,) * 3]
+    for c in colors:
+        r = readable(tuple(c[:3]), theme)
+        assert worst_contrast(r, plate_rgba(theme)) >= MIN_CONTRAST
+        h0, _, s0 = colorsys.rgb_to_hls(*c[:3])
+        h1, _, s1 = colorsys.rgb_to_hls(*r)
+        if s0 > 0.2:  # a colour stays its colour: θ pink, a teal, d violet, α gold
+            assert min(abs(h0 - h1), 1 - abs(h0 - h1)) < 0.02
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
+def test_every_drawn_label_has_contrast_on_its_plate(lecture, qtbot, light):
+    w = lecture
+    if light:
+        press(w.viewport, Qt.Key.Key_B)  # View ▸ Light background
+        assert w.viewport.theme == "light"
+    press(w, Qt.Key.Key_PageDown)  # the ghost on its way: its label and letters drawn
+    qtbot.waitSignal(w.explain.motionFinished, timeout=5000)
+    frame(w)
+    placed = w.viewport._label_layout.placed
+    assert {"x", "y", "z", "θ₅ = 45°"} <= {p.text for p in placed}
+    low = [(p.text, round(worst_contrast(p.color[:3], p.plate), 2)) for p in placed
+           if worst_contrast(p.color[:3], p.plate) < MIN_CONTRAST]
+    assert low == []
+    assert {p.plate for p in placed} == {plate_rgba(w.viewport.theme)}
+
+
+def test_present_mode_emphasises_the_selected_body(lecture, qtbot):
+    w = lecture
+    vp = w.viewport
+    assert not (vp.batch._tint < 0).any()
+    press(w, Qt.Key.Key_F11)
+    slot = vp._slots["link5"]
+    dimmed = np.flatnonzero(vp.batch._tint < 0)
+    assert slot not in dimmed and set(dimmed) == {s for n, s in vp._slots.items() if n != "link5"}
+    alpha = vp.links.color[:, 3]
+    k = w.doc.tree.body_names.index("link5")
+    assert (alpha[2 * k:2 * k + 2] == 1).all() and (np.delete(alpha, [2 * k, 2 * k + 1]) < 0.5).all()
+    w.bodies.view.setFocus()
+    w.doc.select("link2")  # follows the selection
+    assert vp._slots["link2"] not in np.flatnonzero(vp.batch._tint < 0)
+    press(w, Qt.Key.Key_F11)
+    assert not (vp.batch._tint < 0).any()
+
+
+def test_clicker_keys_step_from_anywhere_but_text_fields(lecture, qtbot):
+    w = lecture
+    panel = w.explain
+    tree_view = w.bodies.view
+    tree_view.setFocus()
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        press(tree_view, Qt.Key.Key_PageDown)
+    assert panel.position == 1 and panel.status.text() == "step 1 of 4"
+    w.viewport.setFocus()
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        press(w.viewport, Qt.Key.Key_Right)
+    assert panel.position == 2
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        press(w.viewport, Qt.Key.Key_PageUp)
+    assert panel.position == 1
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        press(w.viewport, Qt.Key.Key_Left)
+    assert panel.position == 0
+    # a text field keeps its keys: the cursor moves, the ghost does not
+    field = w.joint.findChild(QLineEdit)
+    field.setFocus()
+    field.setCursorPosition(0)
+    press(field, Qt.Key.Key_Right)
+    assert field.cursorPosition() == 1 and panel.target == 0 and not panel.timer.isActive()
+    w.viewport.setFocus()
+    press(w.viewport, Qt.Key.Key_Space)  # Play, as the button
+    assert panel.play_button.isChecked()
+    qtbot.waitUntil(lambda: not panel.play_button.isChecked(), timeout=10000)
+    assert panel.position == 4
+
+
+def test_step_clicks_during_a_motion_are_queued(lecture, qtbot):
+    panel = lecture.explain
+    step = panel.step_button
+    qtbot.mouseClick(step, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.position >= 0.4, timeout=5000)  # ~0.3 s into the 0.7-s motion
+    qtbot.mouseClick(step, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.position >= 1.4, timeout=5000)
+    assert panel.timer.isActive()
+    with qtbot.waitSignal(panel.motionFinished, timeout=8000):
+        qtbot.mouseClick(step, Qt.MouseButton.LeftButton)
+    assert panel.position == 3 and panel.status.text() == "step 3 of 4"
+
+
+def test_the_ghost_has_letters_is_drawn_on_top_and_stays_in_view(lecture, qtbot):
+    from OpenGL import GL
+    from PySide6.QtGui import QVector3D
+
+    w = lecture
+    vp, overlay = w.viewport, w.dh_overlay
+    G = w.teach.ghost
+    letters = {t: p for p, t, _ in overlay.text.texts if t in "xyz"}
+    s = 2.5 * vp._scale
+    for k, name in enumerate("xyz"):
+        assert np.allclose(letters[name], G[:3, 3] + s * G[:3, k])
+    # drawn without the depth test, after the meshes: over the links, not hidden in them
+    assert overlay.ghost.visible() and overlay.ghost._GLGraphicsItem__glOpts[GL.GL_DEPTH_TEST] is False
+    assert overlay.ghost.depthValue() > max(it.depthValue() for it in (vp.batch, vp.links))
+    # the camera looks away: a step brings the ghost back into the view
+    vp.setCameraPosition(pos=QVector3D(0.0, 0.0, 3.0), distance=1.0, elevation=0, azimuth=0)  # 2.6 m above it
+    px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
+    assert (px[:, 1] > vp.height()).all()  # out of the view
+    with qtbot.waitSignal(w.explain.motionFinished, timeout=5000):
+        press(w, Qt.Key.Key_PageDown)
+    qtbot.waitUntil(lambda: w.ghost_follow.moves > 0 and not w.ghost_follow.timer.isActive(), timeout=5000)
+    px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
+    assert front.all() and (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all()
