@@ -180,6 +180,7 @@ class _Reader:
         self.joint_names: set[str] = set()
         self.mj_body: dict[int, RigidBody] = {}  # MuJoCo body id → the KineTree body with its frame
         self.jnt_of: dict[int, Joint] = {}
+        self.jnt_body: dict[int, str] = {}  # MuJoCo joint id → the body it moves
         self.approximated: dict[str, int] = {}
         self.mimicked: set[tuple[str, str]] = set()
         self.mesh_files: list[str] | None = None
@@ -204,7 +205,9 @@ class _Reader:
             for body in self.body_chain(b):
                 items.append((body, parent))
                 parent = body.name
-        tree.add_bodies(items)
+        tree.add_bodies(items)  # copies: point our maps at the bodies in the tree
+        self.mj_body = {b: tree.get_body(body.name) for b, body in self.mj_body.items()}
+        self.jnt_of = {j: tree.get_body(self.jnt_body[j]).joint for j in self.jnt_of}
         self.mimics(tree)
         return tree
 
@@ -234,6 +237,7 @@ class _Reader:
             self.body_names.add(bname)
             body = RigidBody(bname)
             body.joint = self.joint(jid, jname, T_b if k == 0 else np.eye(4))
+            self.jnt_body[jid] = bname
             chain.append(body)
         body = chain[-1]
         self.mj_body[b] = body
@@ -392,6 +396,9 @@ class _Reader:
             if el.tag == "asset":
                 self.asset_paths(el)
             kept.append(_kept(el))
+        comp = etree.Element("compiler", angle="degree" if self.spec.compiler.degree else "radian",
+                             eulerseq="".join(self.spec.compiler.eulerseq))
+        kept.insert(0, _kept(comp))  # how the kept elements' angles read
         tree.extensions = kept
         world_kept = [x for wb in root.iter("worldbody") for x in _body_kept(wb, None)]
         if world_kept:

@@ -1,2 +1,356 @@
-def export_mjcf(*a): pass
-def mjcf_string(*a): pass
+"""MJCF export (re-exported by :mod:`kinetree.core.io.mjcf`).
+
+Export (:func:`export_mjcf`, :func:`mjcf_string`)
+    Each body becomes a ``<body>`` named after it whose frame is the KineTree body frame, so
+    MuJoCo's ``xpos``/``xmat`` equal KineTree's body poses at every configuration (numbers are
+    written with ``repr``, exact). With ``pose = JointToParent · M(q + offset) · ChildToJoint = C``:
+    the body's ``pos``/``quat`` are ``JointToParent · C``; a revolute joint is a ``hinge`` with
+    axis ``Cᵣᵀ·axis`` at the anchor ``C⁻¹·0`` and ``ref = −offset`` (MuJoCo's ``qpos`` is then
+    KineTree's position); prismatic → ``slide``; spherical → ``ball`` (when ``C`` rotates, an extra
+    body ``<name>_ball`` carries the joint); planar → two slides and a hinge (``<joint>_x``,
+    ``<joint>_y``, ``<joint>``); floating → ``freejoint`` (only on a child of the base with
+    identity fixed transforms: MuJoCo's free body moves in the world frame, anything else is
+    refused naming the joint). Limits → ``range`` (``limited="false"`` when both are infinite);
+    viscous, Coulomb friction and motor inertia → ``damping``, ``frictionloss``, ``armature``
+    (link side: ``G²B``, ``|G|·Tc``, ``G²Jm``); mimics → ``<equality><joint polycoef>``. Home
+    positions have no place in MJCF (MuJoCo's ``qpos0`` is ``ref``) and are not written.
+    - Masses → ``<inertial>`` (centre of mass, ``fullinertia`` about it); the compiler has
+      ``inertiafromgeom="false"`` so that MuJoCo takes exactly these.
+    - Visuals → geoms of group 2 that do not collide; collision shapes → geoms of group 3 that do;
+      a collision shape equal to a visual is one geom of group 0 that collides (as read). Meshes
+      MuJoCo reads (STL, OBJ, MSH) inside the output's folder tree are referenced relative to the
+      output; others are copied (other formats converted to STL by trimesh) into
+      ``<output name>_assets/`` next to it, so the file loads anywhere and reads back in KineTree
+      (whose MJCF reader refuses files outside the model's folder).
+    - What the MJCF import kept (``<mjcf>`` extensions: actuators, sensors, tendons, defaults,
+      sites, cameras, lights …) is written back in place; texture and height-field files as
+      meshes (referenced in place or copied). Extensions from other formats (a URDF's ``<transmission>`` …) are dropped with
+      a :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ..errors import FileFormatError
+from ..transforms import inverse_transform, matrix_to_quat
+from ..tree import RigidBodyTree, unique_name
+from ..xml_fragment import fragment_element
+from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
+from .safe_io import atomic_write_text
+
+__all__ = ["MUJOCO_MESH_SUFFIXES", "export_mjcf", "mjcf_string"]
+
+#: Mesh files MuJoCo reads itself; others are converted to STL on export.
+MUJOCO_MESH_SUFFIXES = (".stl", ".obj", ".msh")
+_BEFORE_WORLD = ("option", "size", "visual", "statistic", "default", "custom", "extension", "asset")
+
+
+def _num(x: float) -> str:
+    v = float(x)
+    return "0" if v == 0.0 else repr(v)
+
+
+def _vec(v) -> str:
+    return " ".join(_num(x) for x in v)
+
+
+def _unwrap(text: str, what: str) -> list[etree._Element] | None:
+    el = fragment_element(text, what)
+    if el.tag != KEPT_TAG:
+        return None
+    return [c for c in el if isinstance(c.tag, str)]
+
+
+class _Writer:
+    def __init__(self, tree: RigidBodyTree, out: Path | None) -> None:
+        self.tree, self.out = tree, out
+        self.mesh_names: dict[tuple[str, tuple], str] = {}
+        self.copied: dict[str, str] = {}
+        self.geom_names: set[str] = set()
+        self.body_names: set[str] = {b.name for b in tree.bodies}
+        self.dropped: list[str] = []
+        self.equalities: list[etree._Element] = []
+        self.mesh_assets: list[etree._Element] = []
+        self._targets: set[str] = set()
+        self.degree = False
+
+    # --- files ----------------------------------------------------------------------------
+    def rel(self, path: str) -> str:
+        if self.out is None:
+            return path
+        return os.path.relpath(path, self.out.parent.absolute()).replace(os.sep, "/")
+
+    def inside(self, path: str) -> bool:
+        if self.out is None:
+            return True
+        try:
+            return Path(path).resolve().is_relative_to(self.out.parent.resolve())
+        except (OSError, RuntimeError):
+            return False
+
+    def mesh_file(self, path: str, ok: bool | None = None) -> str | None:
+        """The name of ``path`` in the written file (copied or converted when needed); ``ok``:
+        MuJoCo reads it as it is (default: by its suffix)."""
+        if path in self.copied:
+            return self.copied[path]
+        if ok is None:
+            ok = path.lower().endswith(MUJOCO_MESH_SUFFIXES)
+        if ok and self.inside(path):
+            name = self.rel(path)
+        elif self.out is None:
+            name = path
+        else:
+            folder = self.out.parent / f"{self.out.name.rsplit('.', 1)[0]}_assets"
+            folder.mkdir(exist_ok=True)
+            stem = Path(path).stem
+            target = folder / (stem + (Path(path).suffix.lower() if ok else ".stl"))
+            k = 1
+            while str(target) in self._targets:  # two meshes of one name from different folders
+                target = folder / f"{stem}_{k}{target.suffix}"
+                k += 1
+            try:
+                if ok:
+                    shutil.copyfile(path, target)
+                else:
+                    import trimesh
+
+                    mesh = trimesh.load(path, force="mesh")
+                    mesh.export(target)
+            except Exception as exc:  # an unreadable mesh: drop that geom, say so
+                self.dropped.append(f"mesh {path!r:.200}: {exc}")
+                self.copied[path] = ""
+                return None
+            self._targets.add(str(target))
+            name = self.rel(str(target))
+        self.copied[path] = name
+        return name
+
+    # --- elements -------------------------------------------------------------------------
+    def geom(self, parent, v, visual: bool, collides: bool) -> None:
+        attrs: dict[str, str] = {}
+        name = v.name if v.name and v.name not in self.geom_names else ""
+        if name:
+            self.geom_names.add(name)
+            attrs["name"] = name
+        T = np.asarray(v.matrix)
+        s = v.size
+        if v.kind == "box":
+            attrs.update(type="box", size=_vec(np.asarray(s) / 2))
+        elif v.kind == "sphere":
+            attrs.update(type="sphere", size=_vec(s))
+        elif v.kind == "cylinder":
+            attrs.update(type="cylinder", size=_vec((s[0], s[1] / 2)))
+        else:
+            file = self.mesh_file(v.filename)
+            if not file:
+                return
+            key = (file, tuple(s))
+            if key not in self.mesh_names:
+                mname = unique_name(f"mesh_{Path(file).stem}", set(self.mesh_names.values()), "_")
+                self.mesh_names[key] = mname
+                self.mesh_assets.append(etree.Element("mesh", name=mname, file=file, scale=_vec(s)))
+            attrs.update(type="mesh", mesh=self.mesh_names[key])
+        attrs.update(pos=_vec(T[:3, 3]), quat=_vec(matrix_to_quat(T[:3, :3])))
+        group = "0" if visual and collides else ("2" if visual else "3")
+        flag = "1" if collides else "0"
+        attrs.update(group=group, contype=flag, conaffinity=flag)
+        if visual:
+            attrs["rgba"] = _vec(v.color)
+        etree.SubElement(parent, "geom", attrs)
+
+    def geoms(self, el, body) -> None:
+        def key(v):
+            return v.kind, v.size, v.pose, v.filename, v.name
+
+        cols = list(body.collisions)
+        keys = [key(c) for c in cols]
+        for v in body.visuals:
+            both = key(v) in keys
+            if both:
+                i = keys.index(key(v))
+                del cols[i], keys[i]
+            self.geom(el, v, True, both)
+        for c in cols:
+            self.geom(el, c, False, True)
+
+    def inertial(self, el, body) -> None:
+        m = body.mass
+        if m <= 0:
+            return
+        c, Io = body.center_of_mass, body.inertia
+        I = np.array([[Io[0], Io[5], Io[4]], [Io[5], Io[1], Io[3]], [Io[4], Io[3], Io[2]]])
+        Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        etree.SubElement(el, "inertial", pos=_vec(c), mass=_num(m),
+                         fullinertia=_vec((Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2])))
+
+    def joint_el(self, el, tag: str, name: str, j, axis, pos, lim, ref: float) -> None:
+        a = {"name": name, "type": tag, "pos": _vec(pos), "axis": _vec(axis), "ref": _num(ref)}
+        lo, hi = lim
+        if math.isinf(lo) and math.isinf(hi):
+            a["limited"] = "false"
+        else:
+            if math.isinf(lo) or math.isinf(hi):
+                self.dropped.append(f"joint {name!r}: the one-sided limit ({lo:g}, {hi:g}) (MJCF limits have "
+                                    "both ends); written without limits")
+                a["limited"] = "false"
+            else:
+                a.update(limited="true", range=_vec((lo, hi)))
+        if j is not None:
+            G = j.gear_ratio
+            tc = max(j.coulomb_friction[0], -j.coulomb_friction[1])
+            a.update(damping=_num(G * G * j.viscous_friction), frictionloss=_num(abs(G) * tc),
+                     armature=_num(G * G * j.motor_inertia))
+        etree.SubElement(el, "joint", a)
+
+    def body(self, parent_el, body) -> None:
+        j = body.joint
+        jtp, C = j.joint_to_parent_transform, j.child_to_joint_transform
+        Ci = inverse_transform(C)
+        anchor = Ci[:3, 3]
+        Rt = C[:3, :3].T
+        el_parent = parent_el
+        pose = jtp @ C
+        if j.type == "spherical" and not np.allclose(C[:3, :3], np.eye(3), atol=0, rtol=0):
+            name = unique_name(f"{body.name}_ball", self.body_names, "_")
+            self.body_names.add(name)
+            el_parent = etree.SubElement(parent_el, "body", name=name, pos=_vec(jtp[:3, 3]),
+                                         quat=_vec(matrix_to_quat(jtp[:3, :3])))
+            etree.SubElement(el_parent, "joint", name=j.name, type="ball", pos="0 0 0")
+            pose = C
+        el = etree.SubElement(el_parent, "body", name=body.name, pos=_vec(pose[:3, 3]),
+                              quat=_vec(matrix_to_quat(pose[:3, :3])))
+        lims = j.position_limits.reshape(-1, 2)
+        if j.type in ("revolute", "prismatic"):
+            tag = "hinge" if j.type == "revolute" else "slide"
+            self.joint_el(el, tag, j.name, j, Rt @ j.axis, anchor, lims[0], -j.offset)
+        elif j.type == "spherical" and el_parent is parent_el:
+            etree.SubElement(el, "joint", name=j.name, type="ball", pos=_vec(anchor))
+        elif j.type == "planar":
+            for k, suffix in enumerate(("_x", "_y")):
+                self.joint_el(el, "slide", f"{j.name}{suffix}", None, Rt[:, k], anchor, lims[k], 0.0)
+            self.joint_el(el, "hinge", j.name, None, Rt[:, 2], anchor, lims[2], 0.0)
+        elif j.type == "floating":
+            eye = np.eye(4)
+            if parent_el.tag != "worldbody" or not (np.array_equal(jtp, eye) and np.array_equal(C, eye)):
+                raise FileFormatError(f"joint {j.name!r}: a floating joint in MJCF (freejoint) moves its body in "
+                                      "the world frame: it must join a child of the base with identity fixed "
+                                      "transforms")
+            home = np.asarray(j.home_position, dtype=float)
+            el.set("pos", _vec(home[4:7]))
+            el.set("quat", _vec(home[:4] / np.linalg.norm(home[:4])))
+            etree.SubElement(el, "freejoint", name=j.name)
+        if j.mimic is not None:
+            lead = self.tree.find_joint(j.mimic.joint).joint
+            # MuJoCo: q1 − ref1 = c0 + c1·(q2 − ref2), with ref = −offset
+            c1 = j.mimic.multiplier
+            c0 = j.mimic.offset + j.offset - c1 * lead.offset
+            self.equalities.append(etree.Element("joint", joint1=j.name, joint2=lead.name,
+                                                 polycoef=_vec((c0, c1, 0, 0, 0))))
+        self.inertial(el, body)
+        self.geoms(el, body)
+        self.kept_into(el, body.extensions, f"body {body.name!r}")
+        for child in body.children:
+            self.body(el, child)
+
+    def kept_into(self, el, extensions, what: str) -> None:
+        for k, text in enumerate(extensions):
+            items = _unwrap(text, f"{what} extension {k}")
+            if items is None:
+                self.dropped.append(f"{what}: <{fragment_element(text).tag}>")
+                continue
+            for item in items:
+                el.append(item)
+
+    def asset_files(self, asset) -> None:
+        for e in asset:
+            if isinstance(e.tag, str):
+                for attr, val in list(e.attrib.items()):
+                    if attr.startswith("file") and os.path.isabs(val):
+                        e.set(attr, self.mesh_file(val, ok=True) or val)
+
+    def document(self, model_name: str) -> etree._Element:
+        tree = self.tree
+        root = etree.Element("mujoco", model=model_name)
+        compiler = etree.SubElement(root, "compiler", angle="radian", inertiafromgeom="false", autolimits="true")
+        sections: dict[str, list[etree._Element]] = {}
+        for k, text in enumerate(tree.extensions):
+            items = _unwrap(text, f"robot extension {k}")
+            if items is None:
+                self.dropped.append(f"robot: <{fragment_element(text).tag}>")
+                continue
+            for item in items:
+                if item.tag == "compiler":  # the kept one says how to read kept angles
+                    for key in ("angle", "eulerseq"):
+                        if item.get(key) is not None:
+                            compiler.set(key, item.get(key))
+                    continue
+                sections.setdefault(item.tag if item.tag in KEPT_SECTIONS else "other", []).append(item)
+        self.degree = compiler.get("angle") == "degree"
+        option = sections.setdefault("option", [etree.Element("option")])[0]
+        option.set("gravity", _vec(tree.gravity))
+        world = etree.Element("worldbody")
+        self.geoms(world, tree.base)
+        self.kept_into(world, tree.base.extensions, "base")
+        for child in tree.base.children:
+            self.body(world, child)
+        if self.degree:
+            self.to_degrees(world)
+        if self.mesh_assets:
+            sections.setdefault("asset", [etree.Element("asset")])
+            sections["asset"][-1].extend(self.mesh_assets)
+        for a in sections.get("asset", []):
+            self.asset_files(a)
+        if self.equalities:
+            eq = sections.setdefault("equality", [etree.Element("equality")])[-1]
+            eq.extend(self.equalities)
+        for tag in _BEFORE_WORLD:
+            root.extend(sections.pop(tag, []))
+        root.append(world)
+        for tag in KEPT_SECTIONS:
+            root.extend(sections.pop(tag, []))
+        for rest in sections.values():
+            root.extend(rest)
+        return root
+
+    def to_degrees(self, world) -> None:
+        """The file's kept elements read angles in degrees: so must our hinges' range and ref."""
+        for e in world.iter("joint"):
+            if e.get("type") == "hinge":  # kept body fragments hold no joints: these are ours
+                for attr in ("range", "ref"):
+                    if e.get(attr) is not None:
+                        e.set(attr, _vec(math.degrees(float(x)) for x in e.get(attr).split()))
+
+
+def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None) -> str:
+    w = _Writer(tree, out)
+    root = w.document(model_name or tree.base_name)
+    if w.dropped:
+        from .files import DroppedOnExportWarning
+
+        shown = "; ".join(w.dropped[:5]) + (" …" if len(w.dropped) > 5 else "")
+        warnings.warn(f"{out.name if out else 'MJCF'}: {len(w.dropped)} item(s) not written: {shown}",
+                      DroppedOnExportWarning, stacklevel=3)
+    return etree.tostring(root, pretty_print=True, encoding="unicode")
+
+
+def mjcf_string(tree: RigidBodyTree, model_name: str | None = None) -> str:
+    """The MJCF text of ``tree`` (mesh paths absolute, as no output folder is known)."""
+    return _text(tree, None, model_name)
+
+
+def export_mjcf(tree: RigidBodyTree, path: str | os.PathLike, *, model_name: str | None = None) -> None:
+    """Write ``tree`` as an MJCF file (atomically); see the module docstring."""
+    path = Path(path)
+    text = _text(tree, path, model_name)
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:
+        raise FileFormatError(str(exc)) from None
