@@ -250,7 +250,7 @@ class RobotDocument(QObject):
         self.undo_stack.setClean()
 
     def export(self, path: str | Path, **options) -> str:
-        """Write the robot as URDF or a DH table CSV (``options`` as :func:`export_robot`); the
+        """Write the robot as URDF, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
         status line to show, saying what the format could not hold."""
         export_robot(self._tree, path, configuration=self._q, **options)
         n = len(self._tree.named_poses)

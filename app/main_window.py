@@ -50,10 +50,12 @@ from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
-IMPORT_FILTER = "Robot files (*.urdf *.xacro *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;DH table (*.csv *.tsv)"
-OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.csv *.tsv);;" + PROJECT_FILTER + ";;"
+IMPORT_FILTER = ("Robot files (*.urdf *.xacro *.xml *.mjcf *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;"
+                 "MuJoCo MJCF (*.xml *.mjcf);;DH table (*.csv *.tsv)")
+OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.xml *.mjcf *.csv *.tsv);;" + PROJECT_FILTER + ";;"
                + IMPORT_FILTER)
-EXPORT_FILTER = "URDF (*.urdf);;DH table of the selected chain (*.csv);;KineTree project (*.kinetree.json)"
+EXPORT_FILTER = ("URDF (*.urdf);;MuJoCo MJCF (*.xml);;DH table of the selected chain (*.csv);;"
+                 "KineTree project (*.kinetree.json)")
 AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
 
@@ -338,7 +340,7 @@ class MainWindow(QMainWindow):
             self.export_to(Path(path), tip)
 
     def export_to(self, path: Path, tip: str | None = None) -> bool:
-        """Write the robot as URDF or a DH table CSV (of the chain to ``tip``); errors become a message."""
+        """Write the robot as URDF, MJCF or a DH table CSV (of the chain to ``tip``); errors become a message."""
         try:
             done = self.doc.export(path, tip=tip, convention=self.dh.model.convention,
                                    units="deg" if self.dh.model.degrees else "rad")

@@ -15,17 +15,21 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
     (link side: ``G²B``, ``|G|·Tc``, ``G²Jm``); mimics → ``<equality><joint polycoef>``. Home
     positions have no place in MJCF (MuJoCo's ``qpos0`` is ``ref``) and are not written.
     - Masses → ``<inertial>`` (centre of mass, ``fullinertia`` about it); the compiler has
-      ``inertiafromgeom="false"`` so that MuJoCo takes exactly these.
-    - Visuals → geoms of group 2 that do not collide; collision shapes → geoms of group 3 that do;
-      a collision shape equal to a visual is one geom of group 0 that collides (as read). Meshes
+      ``inertiafromgeom="false"`` so that MuJoCo takes exactly these. The inertia is written on its
+      principal axes (``quat``, ``diaginertia``), as MuJoCo stores it: its ``fullinertia`` refuses
+      a point mass. An inertia no body has (``A + B < C``, as some URDFs hold) makes the compiler
+      ``balanceinertia="true"`` (MuJoCo then changes it), with a warning naming the bodies.
+    - Visuals → geoms of group 2 that do not collide; collision shapes → geoms of group 3 that
+      do;
+      a collision shape equal to a visual is one geom of group 0 that collides. Meshes
       MuJoCo reads (STL, OBJ, MSH) inside the output's folder tree are referenced relative to the
       output; others are copied (other formats converted to STL by trimesh) into
       ``<output name>_assets/`` next to it, so the file loads anywhere and reads back in KineTree
       (whose MJCF reader refuses files outside the model's folder).
     - What the MJCF import kept (``<mjcf>`` extensions: actuators, sensors, tendons, defaults,
       sites, cameras, lights …) is written back in place; texture and height-field files as
-      meshes (referenced in place or copied). Extensions from other formats (a URDF's ``<transmission>`` …) are dropped with
-      a :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
+      meshes (referenced in place or copied). Extensions from other formats (a URDF's
+      ``<transmission>`` …) are dropped with a :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ __all__ = ["MUJOCO_MESH_SUFFIXES", "export_mjcf", "mjcf_string"]
 
 #: Mesh files MuJoCo reads itself; others are converted to STL on export.
 MUJOCO_MESH_SUFFIXES = (".stl", ".obj", ".msh")
+#: What a massless moving body gets (``boundmass``, ``boundinertia``): MuJoCo refuses it otherwise.
+MIN_MASS = 1e-9
+MIN_INERTIA = 1e-12
 _BEFORE_WORLD = ("option", "size", "visual", "statistic", "default", "custom", "extension", "asset")
 
 
@@ -81,6 +88,8 @@ class _Writer:
         self.mesh_assets: list[etree._Element] = []
         self._targets: set[str] = set()
         self.degree = False
+        self.massless: list[str] = []  # moving bodies without mass (MuJoCo refuses them)
+        self.unbalanced: list[str] = []  # bodies whose inertia breaks the triangle inequality
 
     # --- files ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -109,7 +118,10 @@ class _Writer:
             name = path
         else:
             folder = self.out.parent / f"{self.out.name.rsplit('.', 1)[0]}_assets"
-            folder.mkdir(exist_ok=True)
+            try:
+                folder.mkdir(exist_ok=True)
+            except OSError as exc:
+                raise FileFormatError(f"cannot write {folder}: {exc.strerror or exc}") from None
             stem = Path(path).stem
             target = folder / (stem + (Path(path).suffix.lower() if ok else ".stl"))
             k = 1
@@ -183,17 +195,28 @@ class _Writer:
 
     def inertial(self, el, body) -> None:
         m = body.mass
-        if m <= 0:
+        if m <= 0 and not np.any(body.inertia):
             return
         c, Io = body.center_of_mass, body.inertia
         I = np.array([[Io[0], Io[5], Io[4]], [Io[5], Io[1], Io[3]], [Io[4], Io[3], Io[2]]])
         Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
-        etree.SubElement(el, "inertial", pos=_vec(c), mass=_num(m),
-                         fullinertia=_vec((Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2])))
+        # principal axes, as MuJoCo stores them: its fullinertia refuses a zero moment (a point mass)
+        lam, R = np.linalg.eigh((Ic + Ic.T) / 2)
+        if np.linalg.det(R) < 0:
+            R[:, 0] = -R[:, 0]
+        tol = 1e-12 * max(float(np.abs(I).max()), m * float(c @ c))
+        if lam.min() < -tol:
+            raise FileFormatError(f"body {body.name!r}: inertia about the centre of mass {Ic.tolist()} is not "
+                                  "positive semi-definite; an MJCF inertial cannot hold it")
+        lam = np.maximum(lam, 0.0)
+        if lam[0] + lam[1] < lam[2] - tol:  # eigh sorts them: only this inequality can fail
+            self.unbalanced.append(body.name)
+        etree.SubElement(el, "inertial", pos=_vec(c), quat=_vec(matrix_to_quat(R)), mass=_num(m),
+                         diaginertia=_vec(lam))
 
     def joint_el(self, el, tag: str, name: str, j, axis, pos, lim, ref: float) -> None:
         a = {"name": name, "type": tag, "pos": _vec(pos), "axis": _vec(axis), "ref": _num(ref)}
-        lo, hi = lim
+        lo, hi = (float(x) for x in np.asarray(lim, dtype=float).reshape(-1)[:2])
         if math.isinf(lo) and math.isinf(hi):
             a["limited"] = "false"
         else:
@@ -210,7 +233,54 @@ class _Writer:
                      armature=_num(G * G * j.motor_inertia))
         etree.SubElement(el, "joint", a)
 
+    @staticmethod
+    def _link(b) -> bool:
+        """A chain link as the MJCF import makes of a body with several joints: massless, nothing
+        on it, named after its revolute or prismatic joint, one child."""
+        return (b.name == b.joint.name and b.joint.type in ("revolute", "prismatic") and b.mass == 0
+                and not np.any(b.inertia) and not b.visuals and not b.collisions and not b.extensions
+                and len(b.children) == 1)
+
+    def axial(self, el, j, G: np.ndarray) -> None:
+        """Joint ``j`` seen from a body frame ``G`` after it: its motion ``M`` is ``G⁻¹·M·G`` there,
+        a rotation about ``Gᵣᵀ·axis`` through ``G⁻¹·0`` (or a slide along ``Gᵣᵀ·axis``)."""
+        Gi = inverse_transform(G)
+        tag = "hinge" if j.type == "revolute" else "slide"
+        self.joint_el(el, tag, j.name, j, G[:3, :3].T @ j.axis, Gi[:3, 3], j.position_limits, -j.offset)
+        self.mimic(j)
+
     def body(self, parent_el, body) -> None:
+        chain = []
+        end = body
+        while self._link(end):
+            chain.append(end)
+            end = end.children[0]
+        if chain and end.joint.type not in ("revolute", "prismatic", "fixed"):
+            chain, end = [], body
+        if chain:
+            # pose = F0·M1·F1·M2 ⋯ Mn·Fn = (F0⋯Fn)·Π Gᵢ⁻¹·Mᵢ·Gᵢ with Gᵢ = Fᵢ⋯Fn: one MJCF body, n joints
+            joints = [b.joint for b in chain] + ([end.joint] if end.joint.type != "fixed" else [])
+            Fs = [chain[0].joint.joint_to_parent_transform]
+            for k in range(1, len(chain)):
+                Fs.append(chain[k - 1].joint.child_to_joint_transform @ chain[k].joint.joint_to_parent_transform)
+            last = chain[-1].joint.child_to_joint_transform @ end.joint.joint_to_parent_transform
+            if end.joint.type == "fixed":
+                Fs.append(last @ end.joint.child_to_joint_transform)
+            else:
+                Fs += [last, end.joint.child_to_joint_transform]
+            Gs = [Fs[-1]]
+            for F in reversed(Fs[1:-1]):
+                Gs.insert(0, F @ Gs[0])
+            pose = Fs[0] @ Gs[0]
+            el = etree.SubElement(parent_el, "body", name=end.name, pos=_vec(pose[:3, 3]),
+                                  quat=_vec(matrix_to_quat(pose[:3, :3])))
+            for j, G in zip(joints, Gs):
+                self.axial(el, j, G)
+        else:
+            el = self.one_joint(parent_el, body)
+        self.finish(el, end)
+
+    def one_joint(self, parent_el, body):
         j = body.joint
         jtp, C = j.joint_to_parent_transform, j.child_to_joint_transform
         Ci = inverse_transform(C)
@@ -218,7 +288,7 @@ class _Writer:
         Rt = C[:3, :3].T
         el_parent = parent_el
         pose = jtp @ C
-        if j.type == "spherical" and not np.allclose(C[:3, :3], np.eye(3), atol=0, rtol=0):
+        if j.type == "spherical" and not np.array_equal(C[:3, :3], np.eye(3)):
             name = unique_name(f"{body.name}_ball", self.body_names, "_")
             self.body_names.add(name)
             el_parent = etree.SubElement(parent_el, "body", name=name, pos=_vec(jtp[:3, 3]),
@@ -229,8 +299,7 @@ class _Writer:
                               quat=_vec(matrix_to_quat(pose[:3, :3])))
         lims = j.position_limits.reshape(-1, 2)
         if j.type in ("revolute", "prismatic"):
-            tag = "hinge" if j.type == "revolute" else "slide"
-            self.joint_el(el, tag, j.name, j, Rt @ j.axis, anchor, lims[0], -j.offset)
+            self.axial(el, j, C)
         elif j.type == "spherical" and el_parent is parent_el:
             etree.SubElement(el, "joint", name=j.name, type="ball", pos=_vec(anchor))
         elif j.type == "planar":
@@ -247,6 +316,9 @@ class _Writer:
             el.set("pos", _vec(home[4:7]))
             el.set("quat", _vec(home[:4] / np.linalg.norm(home[:4])))
             etree.SubElement(el, "freejoint", name=j.name)
+        return el
+
+    def mimic(self, j) -> None:
         if j.mimic is not None:
             lead = self.tree.find_joint(j.mimic.joint).joint
             # MuJoCo: q1 − ref1 = c0 + c1·(q2 − ref2), with ref = −offset
@@ -254,6 +326,10 @@ class _Writer:
             c0 = j.mimic.offset + j.offset - c1 * lead.offset
             self.equalities.append(etree.Element("joint", joint1=j.name, joint2=lead.name,
                                                  polycoef=_vec((c0, c1, 0, 0, 0))))
+
+    def finish(self, el, body) -> None:
+        if body.joint.type != "fixed" and body.mass <= 0:
+            self.massless.append(body.name)
         self.inertial(el, body)
         self.geoms(el, body)
         self.kept_into(el, body.extensions, f"body {body.name!r}")
@@ -303,6 +379,14 @@ class _Writer:
             self.body(world, child)
         if self.degree:
             self.to_degrees(world)
+        if self.massless:  # MuJoCo refuses a moving body without mass: its smallest values, said so
+            compiler.set("boundmass", _num(MIN_MASS))
+            compiler.set("boundinertia", _num(MIN_INERTIA))
+            self.dropped += [f"zero mass of moving body {n!r} (MuJoCo needs a mass: {MIN_MASS:g} kg, "
+                             f"{MIN_INERTIA:g} kg·m²)" for n in self.massless]
+        if self.unbalanced:  # MuJoCo refuses such a file unless told to fix the inertias itself
+            compiler.set("balanceinertia", "true")
+            self.dropped += [f"inertia of {n!r} (not physical: A + B < C; MuJoCo balances it)" for n in self.unbalanced]
         if self.mesh_assets:
             sections.setdefault("asset", [etree.Element("asset")])
             sections["asset"][-1].extend(self.mesh_assets)
@@ -329,15 +413,26 @@ class _Writer:
                         e.set(attr, _vec(math.degrees(float(x)) for x in e.get(attr).split()))
 
 
-def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None) -> str:
+def _bodies_read_back(root: etree._Element) -> int:
+    """How many bodies (besides the base) reading the document gives: one per joint of a body
+    with joints (the chain), one for a body without."""
+    return sum(max(1, sum(1 for c in b if c.tag in ("joint", "freejoint"))) for b in root.iter("body"))
+
+
+def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts: list | None = None) -> str:
     w = _Writer(tree, out)
     root = w.document(model_name or tree.base_name)
+    if counts is not None:
+        counts.append(_bodies_read_back(root))
     if w.dropped:
+        from collections import Counter
+
         from .files import DroppedOnExportWarning
 
-        shown = "; ".join(w.dropped[:5]) + (" …" if len(w.dropped) > 5 else "")
-        warnings.warn(f"{out.name if out else 'MJCF'}: {len(w.dropped)} item(s) not written: {shown}",
-                      DroppedOnExportWarning, stacklevel=3)
+        counts = Counter(w.dropped)
+        shown = "; ".join(f"{n} × {what}" if n > 1 else what for what, n in list(counts.items())[:6])
+        warnings.warn(f"{out.name if out else 'MJCF'}: {len(w.dropped)} item(s) MJCF cannot hold were not written: "
+                      f"{shown}{' …' if len(counts) > 6 else ''}", DroppedOnExportWarning, stacklevel=3)
     return etree.tostring(root, pretty_print=True, encoding="unicode")
 
 
@@ -346,11 +441,14 @@ def mjcf_string(tree: RigidBodyTree, model_name: str | None = None) -> str:
     return _text(tree, None, model_name)
 
 
-def export_mjcf(tree: RigidBodyTree, path: str | os.PathLike, *, model_name: str | None = None) -> None:
-    """Write ``tree`` as an MJCF file (atomically); see the module docstring."""
+def export_mjcf(tree: RigidBodyTree, path: str | os.PathLike, *, model_name: str | None = None) -> int:
+    """Write ``tree`` as an MJCF file (atomically; see the module docstring); return how many
+    bodies reading it back gives."""
     path = Path(path)
-    text = _text(tree, path, model_name)
+    counts: list[int] = []
+    text = _text(tree, path, model_name, counts)
     try:
         atomic_write_text(path, text)
     except OSError as exc:
         raise FileFormatError(str(exc)) from None
+    return counts[0]
