@@ -212,6 +212,13 @@ class _Reader:
         self.mimics(tree)
         return tree
 
+    @staticmethod
+    def _new_body(name: str) -> RigidBody:
+        body = RigidBody(name)
+        body.mass = 0.0  # a RigidBody starts with MATLAB's 1 kg; MuJoCo's massless bodies have none
+        body._set_inertia_as_read(np.zeros(6))
+        return body
+
     def body_chain(self, b: int) -> list[RigidBody]:
         import mujoco
 
@@ -221,7 +228,7 @@ class _Reader:
         adr, n = int(m.body_jntadr[b]), int(m.body_jntnum[b])
         chain: list[RigidBody] = []
         if n == 0:
-            body = RigidBody(unique_name(mj_name, self.body_names, "_"))
+            body = self._new_body(unique_name(mj_name, self.body_names, "_"))
             self.body_names.add(body.name)
             j = Joint(unique_name(f"{body.name}_fixed", self.joint_names, "_"), "fixed")
             self.joint_names.add(j.name)
@@ -236,7 +243,7 @@ class _Reader:
             last = k == n - 1
             bname = unique_name(mj_name if last else jname, self.body_names, "_")
             self.body_names.add(bname)
-            body = RigidBody(bname)
+            body = self._new_body(bname)
             body.joint = self.joint(jid, jname, T_b if k == 0 else np.eye(4))
             self.jnt_body[jid] = bname
             chain.append(body)
