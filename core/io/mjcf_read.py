@@ -198,6 +198,9 @@ class _Reader:
         world = self.name(mujoco.mjtObj.mjOBJ_BODY, 0, "world") or "world"
         tree = RigidBodyTree(base_name=world, gravity=m.opt.gravity.copy())
         self.body_names.add(world)
+        # the MJCF bodies keep their names: a chain body named after a joint yields to them
+        self.mj_names = [self.name(mujoco.mjtObj.mjOBJ_BODY, b, "") for b in range(m.nbody)]
+        self.body_names.update(n for n in self.mj_names if n)
         self.mj_body[0] = tree.base
         self.geoms(0, tree.base)
         items: list[tuple[RigidBody, str]] = []
@@ -227,9 +230,10 @@ class _Reader:
         T_b = _pose(m.body_pos[b], m.body_quat[b])
         adr, n = int(m.body_jntadr[b]), int(m.body_jntnum[b])
         chain: list[RigidBody] = []
+        own = mj_name if self.mj_names[b] else unique_name(mj_name, self.body_names, "_")
+        self.body_names.add(own)
         if n == 0:
-            body = self._new_body(unique_name(mj_name, self.body_names, "_"))
-            self.body_names.add(body.name)
+            body = self._new_body(own)
             j = Joint(unique_name(f"{body.name}_fixed", self.joint_names, "_"), "fixed")
             self.joint_names.add(j.name)
             j.set_fixed_transform(T_b)
@@ -241,7 +245,7 @@ class _Reader:
             jname = unique_name(jname, self.joint_names, "_")
             self.joint_names.add(jname)
             last = k == n - 1
-            bname = unique_name(mj_name if last else jname, self.body_names, "_")
+            bname = own if last else unique_name(jname, self.body_names, "_")
             self.body_names.add(bname)
             body = self._new_body(bname)
             body.joint = self.joint(jid, jname, T_b if k == 0 else np.eye(4))

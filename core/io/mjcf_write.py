@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -233,11 +234,13 @@ class _Writer:
                      armature=_num(G * G * j.motor_inertia))
         etree.SubElement(el, "joint", a)
 
-    @staticmethod
-    def _link(b) -> bool:
+    def _link(self, b) -> bool:
         """A chain link as the MJCF import makes of a body with several joints: massless, nothing
-        on it, named after its revolute or prismatic joint, one child."""
-        return (b.name == b.joint.name and b.joint.type in ("revolute", "prismatic") and b.mass == 0
+        on it, one child, named after its revolute or prismatic joint (``<joint>_2`` … when a body
+        has the joint's name)."""
+        j = b.joint.name
+        named = b.name == j or (j in self.body_names and re.fullmatch(re.escape(j) + r"_\d+", b.name) is not None)
+        return (named and b.joint.type in ("revolute", "prismatic") and b.mass == 0
                 and not np.any(b.inertia) and not b.visuals and not b.collisions and not b.extensions
                 and len(b.children) == 1)
 
