@@ -35,7 +35,7 @@ MAX_ELEMENTS = 2_000_000
 MAX_INCLUDES = 1000
 
 #: Attributes naming files, on the elements that have them (and any other ``file…`` attribute).
-_DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "texture": "texturedir", "hfield": "assetdir"}
+_DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "texture": "texturedir"}
 
 _PARSER_ARGS = dict(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
                     dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
@@ -225,6 +225,10 @@ def vet_model(path: str | os.PathLike) -> Vetted:
     for el in expanded.iter():
         if not isinstance(el.tag, str):
             continue
+        if el.tag == "model" and el.getparent() is not None and el.getparent().tag == "asset":
+            # a whole other MJCF that MuJoCo would parse itself, its own files unvetted
+            raise FileFormatError(f"{_where(source_of(el, source), el)}: {_start_tag(el)}: model assets (<model> "
+                                  "with <attach>) are not supported")
         for attr, name in el.attrib.items():
             if not attr.startswith("file") or el.tag in ("include",):
                 continue

@@ -95,7 +95,7 @@ def _compile(v: Vetted, found: list[str]):
                 mat.textures = ["" if t == tex.name else t for t in mat.textures]
             spec.delete(tex)
     for hf in list(spec.hfields):
-        if absent("", hf.file):
+        if absent(meshdir, hf.file):
             note(hf.file, f"hfield {hf.name!r}")
             for g in list(spec.geoms):
                 if g.hfieldname == hf.name:

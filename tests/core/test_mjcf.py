@@ -336,6 +336,30 @@ def test_missing_mesh_is_a_warning_and_the_kinematics_load(tmp_path):
         import_mjcf(path)
 
 
+def test_mujoco_never_opens_a_file_itself(tmp_path, monkeypatch):
+    """MuJoCo falls back to the file system (relative to the working folder) for a file it is not
+    given: the missing mesh must be dropped before it looks, not found in the working folder."""
+    trimesh = pytest.importorskip("trimesh")
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    trimesh.creation.box(extents=(1, 1, 1)).export(cwd / "gone.stl")
+    monkeypatch.chdir(cwd)
+    path = write(tmp_path, """<mujoco><asset><mesh name="gone" file="gone.stl"/></asset>
+      <worldbody><body name="b"><joint/><geom type="mesh" mesh="gone"/><geom size="0.1"/></body></worldbody>
+      </mujoco>""", "model/m.xml")
+    notes: list[str] = []
+    tree = import_mjcf(path, on_warning=notes.append)
+    assert "gone.stl' not found" in notes[0]
+    assert [v.kind for v in tree.get_body("b").visuals] == ["sphere"]
+
+
+def test_model_assets_are_refused(tmp_path):
+    write(tmp_path, "<mujoco/>", "other.xml")
+    path = write(tmp_path, '<mujoco><asset>\n<model name="o" file="other.xml"/></asset></mujoco>')
+    with pytest.raises(FileFormatError, match=r"model\.xml:2: <model name='o' file='other.xml'>: model assets"):
+        import_mjcf(path)
+
+
 def test_mujoco_compile_error_names_the_file_and_line(tmp_path):
     path = write(tmp_path, '<mujoco>\n<worldbody>\n<body>\n<joint type="bad"/></body></worldbody></mujoco>')
     with pytest.raises(FileFormatError, match=r"model\.xml: MuJoCo: XML Error: invalid keyword: 'bad' "
