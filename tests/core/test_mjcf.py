@@ -365,3 +365,73 @@ def test_mujoco_compile_error_names_the_file_and_line(tmp_path):
     with pytest.raises(FileFormatError, match=r"model\.xml: MuJoCo: XML Error: invalid keyword: 'bad' "
                                               r"Element 'joint', line 4"):
         import_mjcf(path)
+
+
+def _every_joint_kind():
+    """A tree with each KineTree joint type and non-identity ChildToJoint transforms (DH rows, a
+    rotated spherical joint, a planar joint on a tilted frame, a floating base)."""
+    from kinetree.core import RigidBody, RigidBodyTree
+    from kinetree.core.joint import Joint
+    from kinetree.core.transforms import pose_from_xyz_rpy
+
+    tree = RigidBodyTree("ground")
+    specs = [("float", "floating", "ground", None), ("dh", "revolute", "float", ("dh", [0.3, 0.5, 0.1, 0.2])),
+             ("mdh", "prismatic", "dh", ("mdh", [0.1, -0.4, 0.2, 0.3])),
+             ("ball", "spherical", "mdh", ("child", pose_from_xyz_rpy([0.1, 0.2, 0.3], [0.3, -0.2, 0.5]))),
+             ("plane", "planar", "ball", ("child", pose_from_xyz_rpy([0.0, 0.1, -0.2], [0.4, 0.1, -0.3]))),
+             ("tool", "fixed", "plane", ("matrix", pose_from_xyz_rpy([0.0, 0.0, 0.1], [0.0, 0.2, 0.0])))]
+    for name, kind, parent, fixed in specs:
+        body = RigidBody(name)
+        j = Joint(f"j_{name}", kind)
+        if kind != "floating":
+            j.set_fixed_transform(pose_from_xyz_rpy([0.2, -0.1, 0.3], [0.1, 0.2, 0.3]))
+        if fixed is not None:
+            j.set_fixed_transform(fixed[1], fixed[0])
+        if kind == "revolute":
+            j.offset = 0.25
+            j.viscous_friction, j.gear_ratio = 0.3, 2.0
+        if kind == "prismatic":
+            j.offset = -0.05
+        body.joint = j
+        body.mass, body.center_of_mass, body.inertia = 1.5, (0.01, 0.02, 0.03), (0.1, 0.2, 0.25, 0.01, 0.0, 0.02)
+        tree.add_body(body, parent)
+    return tree
+
+
+def test_export_of_every_joint_kind_puts_bodies_where_kinetree_has_them(tmp_path):
+    tree = _every_joint_kind()
+    out = tmp_path / "kinds.xml"
+    export_mjcf(tree, out)
+    m = mujoco.MjModel.from_xml_path(str(out))
+    d = mujoco.MjData(m)
+    adr = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j): int(m.jnt_qposadr[j]) for j in range(m.njnt)}
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        q = tree.random_configuration(rng)
+        values = tree.config_to_dict(q)
+        qpos = m.qpos0.copy()
+        for name, v in values.items():
+            v = np.atleast_1d(v)
+            if name == "j_float":
+                qpos[adr[name]:adr[name] + 7] = [*v[4:7], *v[:4]]
+            elif name == "j_ball":
+                qpos[adr[name]:adr[name] + 4] = v
+            elif name == "j_plane":
+                qpos[adr["j_plane_x"]], qpos[adr["j_plane_y"]], qpos[adr[name]] = v
+            else:
+                qpos[adr[name]] = v[0]
+        d.qpos[:] = qpos
+        mujoco.mj_kinematics(m, d)
+        for b in tree.bodies:
+            i = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, b.name)
+            T = tree.get_transform(q, b.name)
+            np.testing.assert_allclose(d.xpos[i], T[:3, 3], atol=1e-9, err_msg=b.name)
+            np.testing.assert_allclose(d.xmat[i].reshape(3, 3), T[:3, :3], atol=1e-9, err_msg=b.name)
+    # link side: damping = G²·B
+    assert m.dof_damping[m.jnt_dofadr[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, "j_dh")]] == pytest.approx(1.2)
+    # masses and inertias as KineTree has them
+    back = read(out)
+    for b in tree.bodies:
+        assert back.get_body(b.name).mass == pytest.approx(b.mass, rel=1e-12)
+        np.testing.assert_allclose(back.get_body(b.name).inertia, b.inertia, atol=1e-12)
+        np.testing.assert_allclose(back.get_body(b.name).center_of_mass, b.center_of_mass, atol=1e-12)
