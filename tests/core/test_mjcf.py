@@ -435,3 +435,18 @@ def test_export_of_every_joint_kind_puts_bodies_where_kinetree_has_them(tmp_path
         assert back.get_body(b.name).mass == pytest.approx(b.mass, rel=1e-12)
         np.testing.assert_allclose(back.get_body(b.name).inertia, b.inertia, atol=1e-12)
         np.testing.assert_allclose(back.get_body(b.name).center_of_mass, b.center_of_mass, atol=1e-12)
+
+
+@pytest.mark.parametrize("middle", ["robot.urdf", "robot.kinetree.json"])
+def test_kept_elements_survive_a_urdf_or_project_in_between(tmp_path, middle):
+    src = write(tmp_path, MIMIC)
+    tree = read(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        export_robot(tree, tmp_path / middle)
+        again = import_robot(tmp_path / middle)
+        export_robot(again, tmp_path / "again.xml")
+    a, b = mujoco.MjModel.from_xml_path(str(src)), mujoco.MjModel.from_xml_path(str(tmp_path / "again.xml"))
+    for field in ("nu", "nsensor", "ntendon", "nexclude", "nsite", "ncam", "nlight", "neq"):
+        assert getattr(a, field) == getattr(b, field), field
+    assert worst_pose_error(tree, tmp_path / "again.xml") < 1e-9
