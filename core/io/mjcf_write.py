@@ -25,7 +25,9 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
       MuJoCo reads (STL, OBJ, MSH) inside the output's folder tree are referenced relative to the
       output; others are copied (other formats converted to STL by trimesh) into
       ``<output name>_assets/`` next to it, so the file loads anywhere and reads back in KineTree
-      (whose MJCF reader refuses files outside the model's folder).
+      (whose MJCF reader refuses files outside the model's folder). Each mesh is first read by
+      :func:`~kinetree.core.io.mesh_reader.read_mesh`; one it refuses is left out with a warning
+      (MuJoCo would refuse the whole file).
     - What the MJCF import kept (``<mjcf>`` extensions: actuators, sensors, tendons, defaults,
       sites, cameras, lights …) is written back in place; texture and height-field files as
       meshes (referenced in place or copied). Extensions from other formats (a URDF's
@@ -37,7 +39,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import shutil
 import warnings
 from pathlib import Path
 
@@ -48,8 +49,9 @@ from ..errors import FileFormatError
 from ..transforms import inverse_transform, matrix_to_quat
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
+from .mesh_reader import MAX_MESH_BYTES, read_mesh
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
-from .safe_io import atomic_write_text
+from .safe_io import atomic_write_text, read_regular_file
 
 __all__ = ["MUJOCO_MESH_SUFFIXES", "export_mjcf", "mjcf_string"]
 
@@ -111,8 +113,15 @@ class _Writer:
         MuJoCo reads it as it is (default: by its suffix)."""
         if path in self.copied:
             return self.copied[path]
-        if ok is None:
+        mesh = ok is None
+        if mesh:
             ok = path.lower().endswith(MUJOCO_MESH_SUFFIXES)
+            try:  # MuJoCo refuses the whole file for one broken mesh: check each as the viewport reads it
+                read_mesh(path)
+            except FileFormatError as exc:
+                self.dropped.append(f"mesh {exc}")
+                self.copied[path] = ""
+                return None
         if ok and self.inside(path):
             name = self.rel(path)
         elif self.out is None:
@@ -130,14 +139,14 @@ class _Writer:
                 target = folder / f"{stem}_{k}{target.suffix}"
                 k += 1
             try:
-                if ok:
-                    shutil.copyfile(path, target)
-                else:
+                if ok:  # bounded, regular files only: the path came from a robot file
+                    target.write_bytes(read_regular_file(path, MAX_MESH_BYTES, "mesh file"))
+                else:  # through the project's one mesh reader (bounded, no archives), as drawn
                     import trimesh
 
-                    mesh = trimesh.load(path, force="mesh")
-                    mesh.export(target)
-            except Exception as exc:  # an unreadable mesh: drop that geom, say so
+                    arrays = read_mesh(path)
+                    trimesh.Trimesh(arrays.vertices, arrays.faces, process=False).export(target)
+            except (OSError, FileFormatError, ValueError) as exc:  # an unreadable mesh: drop that geom, say so
                 self.dropped.append(f"mesh {path!r:.200}: {exc}")
                 self.copied[path] = ""
                 return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -450,3 +451,30 @@ def test_kept_elements_survive_a_urdf_or_project_in_between(tmp_path, middle):
     for field in ("nu", "nsensor", "ntendon", "nexclude", "nsite", "ncam", "nlight", "neq"):
         assert getattr(a, field) == getattr(b, field), field
     assert worst_pose_error(tree, tmp_path / "again.xml") < 1e-9
+
+
+def test_export_copies_or_converts_meshes_and_drops_an_unreadable_one(tmp_path):
+    trimesh = pytest.importorskip("trimesh")
+    from kinetree.core import RigidBody, RigidBodyTree
+    from kinetree.core.io.files import DroppedOnExportWarning
+
+    meshes = tmp_path / "meshes"
+    meshes.mkdir()
+    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(meshes / "box.stl")
+    trimesh.creation.icosphere().export(meshes / "ball.ply")  # a format MuJoCo does not read
+    (meshes / "bad.obj").write_text("v 0 0 nan\nf 1 1 1\n")
+    tree = RigidBodyTree()
+    body = RigidBody("b")
+    for name in ("box.stl", "ball.ply", "bad.obj"):
+        body.add_visual("mesh", (1, 1, 1), filename=str(meshes / name))
+    tree.add_body(body, "base")
+    out = tmp_path / "out" / "r.xml"
+    out.parent.mkdir()
+    with pytest.warns(DroppedOnExportWarning, match=r"bad\.obj"):
+        export_mjcf(tree, out)
+    assets = sorted(p.name for p in (tmp_path / "out" / "r_assets").iterdir())
+    assert assets == ["ball.stl", "box.stl"]  # outside the output's folder: copied beside it
+    m = mujoco.MjModel.from_xml_path(str(out))
+    assert m.nmesh == 2
+    back = read(out)
+    assert [Path(v.filename).name for v in back.get_body("b").visuals] == ["box.stl", "ball.stl"]
