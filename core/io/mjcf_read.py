@@ -414,11 +414,18 @@ class _Reader:
         world_kept = [x for wb in root.iter("worldbody") for x in _body_kept(wb, None)]
         if world_kept:
             tree.base.extensions = world_kept
-        for b, (el, cls) in enumerate(_body_elements(root), start=1):
-            if b in self.mj_body:
-                frags = _body_kept(el, cls)
-                if frags:
-                    self.mj_body[b].extensions = frags
+        elements = _body_elements(root)
+        # <body> elements are MuJoCo's bodies in order, unless <replicate> or <attach> made more
+        if len(elements) != self.m.nbody - 1 or any(
+                el.get("name") not in (None, self.mj_names[b]) for b, (el, _) in enumerate(elements, start=1)):
+            if any(True for el, _ in elements for _ in el.iter(*_BODY_KEPT)):
+                self.warn.append(f"{self.v.source}: the bodies' sites, cameras and lights are not kept (the file "
+                                 "makes bodies that are not <body> elements: <replicate> or <attach>)")
+            return
+        for b, (el, cls) in enumerate(elements, start=1):
+            frags = _body_kept(el, cls)
+            if frags:
+                self.mj_body[b].extensions = frags
 
     def asset_paths(self, asset: etree._Element) -> None:
         """Meshes go (they are written from the visuals); files of the other assets become

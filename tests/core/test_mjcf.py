@@ -478,3 +478,16 @@ def test_export_copies_or_converts_meshes_and_drops_an_unreadable_one(tmp_path):
     assert m.nmesh == 2
     back = read(out)
     assert [Path(v.filename).name for v in back.get_body("b").visuals] == ["box.stl", "ball.stl"]
+
+
+def test_replicated_bodies_read_and_their_sites_are_not_misplaced(tmp_path):
+    path = write(tmp_path, """<mujoco><worldbody>
+      <replicate count="3" offset="0.5 0 0"><body name="leg" pos="0 0 1"><joint name="hip"/><geom size="0.1"/>
+        <site name="foot"/></body></replicate>
+      <body name="after"><joint name="j"/><geom size="0.1"/><site name="marker"/></body></worldbody></mujoco>""")
+    notes: list[str] = []
+    tree = import_mjcf(path, on_warning=notes.append)
+    assert tree.num_bodies == 4
+    assert worst_pose_error(tree, path) < 1e-9
+    assert all(not b.extensions for b in tree.bodies)  # by element order "marker" would land on a leg
+    assert any("not kept" in n and "replicate" in n for n in notes)
