@@ -30,7 +30,12 @@ Import (:func:`import_mjcf`)
       ``visual``, ``statistic``, ``default``, ``custom``, ``extension``, ``asset`` (without meshes;
       texture and height-field files as absolute paths), ``contact``, ``deformable``, ``equality``
       (without those that became mimics), ``tendon``, ``actuator``, ``sensor``, ``keyframe``; and
-      each body's ``site``, ``camera`` and ``light`` (with the ``<frame>``\\ s around them).
+      each body's ``site``, ``camera`` and ``light`` (with the ``<frame>``\\ s around them) and its
+      ``mocap``/``gravcomp``/``user`` attributes (as an empty ``<body>``); each hinge's and slide's
+      attributes KineTree does not model (``stiffness``, ``springref``, ``solref`` …, and its class:
+      the body's childclass when it names none) as an empty ``<joint>`` in the joint's extensions.
+      With ``<replicate>``/``<attach>`` (bodies that are not ``<body>`` elements) the body-level
+      items are not kept, with a warning.
     - A mesh, texture or height field whose file is missing: a warning, what uses it is dropped,
       the kinematics load. MuJoCo's compile errors are :class:`FileFormatError` naming the file.
 

@@ -31,6 +31,10 @@ KEPT_TAG = "mjcf"
 KEPT_SECTIONS = ("option", "size", "visual", "statistic", "default", "custom", "extension", "asset", "contact",
                  "deformable", "equality", "tendon", "actuator", "sensor", "keyframe")
 _BODY_KEPT = ("site", "camera", "light")
+#: A body's attributes kept (the rest is its frame, name and class, which the tree holds).
+_BODY_ATTRS = ("mocap", "gravcomp", "user")
+#: A joint's attributes KineTree models (the others are kept).
+_JOINT_MODELLED = ("name", "type", "pos", "axis", "ref", "range", "limited", "damping", "frictionloss", "armature")
 _GEOM = {0: "plane", 1: "hfield", 2: "sphere", 3: "capsule", 4: "ellipsoid", 5: "cylinder", 6: "box", 7: "mesh",
          8: "sdf"}
 _EQ_JOINT = 2  # mjEQ_JOINT
@@ -424,8 +428,38 @@ class _Reader:
             return
         for b, (el, cls) in enumerate(elements, start=1):
             frags = _body_kept(el, cls)
+            attrs = {k: v for k, v in el.attrib.items() if k in _BODY_ATTRS}
+            if attrs:  # an empty <body> carries the body's own attributes KineTree does not model
+                frags.insert(0, _kept(etree.Element("body", attrs)))
             if frags:
                 self.mj_body[b].extensions = frags
+            self.joint_attributes(b, el, cls)
+
+    def joint_attributes(self, b: int, el: etree._Element, cls: str | None) -> None:
+        """Each joint's attributes KineTree does not model (``stiffness``, ``springref``, ``solref``
+        …, and its class: the body's childclass when it names none) kept as ``<mjcf><joint/></mjcf>``."""
+        own: list[tuple[etree._Element, str | None]] = []
+
+        def walk(e, c):
+            for child in e:
+                if not isinstance(child.tag, str):
+                    continue
+                if child.tag in ("joint", "freejoint"):
+                    own.append((child, c))
+                elif child.tag == "frame":
+                    walk(child, child.get("childclass", c))
+
+        walk(el, cls)
+        adr, n = int(self.m.body_jntadr[b]), int(self.m.body_jntnum[b])
+        if len(own) != n:
+            return
+        for k, (e, c) in enumerate(own):
+            attrs = {a: v for a, v in e.attrib.items() if a not in _JOINT_MODELLED and not a.startswith("{")}
+            if e.tag == "joint" and c and "class" not in attrs:
+                attrs["class"] = c
+            joint = self.jnt_of.get(adr + k)
+            if attrs and joint is not None and joint.type in ("revolute", "prismatic"):
+                joint.extensions = [_kept(etree.Element("joint", attrs))]
 
     def asset_paths(self, asset: etree._Element) -> None:
         """Meshes go (they are written from the visuals); files of the other assets become

@@ -241,6 +241,11 @@ class _Writer:
             tc = max(j.coulomb_friction[0], -j.coulomb_friction[1])
             a.update(damping=_num(G * G * j.viscous_friction), frictionloss=_num(abs(G) * tc),
                      armature=_num(G * G * j.motor_inertia))
+            for k, text in enumerate(j.extensions):  # the MJCF joint's other attributes (stiffness, class …)
+                for item in _unwrap(text, f"joint {name!r} extension {k}") or []:
+                    if item.tag == "joint" and not len(item):
+                        for key, value in item.attrib.items():
+                            a.setdefault(key, value)
         etree.SubElement(el, "joint", a)
 
     def _link(self, b) -> bool:
@@ -355,7 +360,12 @@ class _Writer:
                 self.dropped.append(f"{what}: <{fragment_element(text).tag}>")
                 continue
             for item in items:
-                el.append(item)
+                if item.tag == "body" and not len(item):  # the body's own attributes (mocap, gravcomp)
+                    for key, value in item.attrib.items():
+                        if el.get(key) is None:
+                            el.set(key, value)
+                else:
+                    el.append(item)
 
     def asset_files(self, asset) -> None:
         for e in asset:

@@ -47,8 +47,11 @@ def test_real_model_reads_and_writes_where_mujoco_puts_every_body(path, tmp_path
         export_robot(tree, out)
     original, written = mujoco.MjModel.from_xml_path(str(path)), mujoco.MjModel.from_xml_path(str(out))
     assert worst_pose_error(tree, out, n=20, model=written) < 1e-9
-    for field in ("nbody", "njnt", "nu", "nsensor", "ntendon", "nsite", "ncam", "nlight", "nkey"):
+    for field in ("nbody", "njnt", "nu", "nsensor", "ntendon", "nsite", "ncam", "nlight", "nkey", "nmocap"):
         assert getattr(written, field) == getattr(original, field), field
+    # joint dynamics: modelled (damping, friction loss, armature) and kept (stiffness, class …)
+    for field in ("dof_damping", "dof_frictionloss", "dof_armature", "jnt_stiffness", "qpos_spring"):
+        np.testing.assert_allclose(getattr(written, field), getattr(original, field), rtol=1e-12, err_msg=field)
     back = read(out)
     assert back.body_names == tree.body_names
     assert same_poses(tree, back) < 1e-12
