@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -53,11 +54,17 @@ _ROOT_TAG = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 def xml_root_tag(path: str | os.PathLike) -> str | None:
     """The name of the root element of the XML file ``path`` (from its first 64 KB, after the
     declaration and comments), or ``None`` when it cannot be told."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(65536)
-    except OSError:
+    try:  # non-blocking and checked on the open descriptor: a FIFO swapped in must not hang us
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
         return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            head = f.read(65536)
+        except OSError:
+            return None
     head = re.sub(rb"<!--.*?-->", b"", re.sub(rb"<\?.*?\?>", b"", head, flags=re.S), flags=re.S)
     m = _ROOT_TAG.search(head)
     return m.group(1).decode("ascii", "replace") if m else None
