@@ -66,6 +66,22 @@ def _mujoco():
 
 
 def _compile(v: Vetted, found: list[str]):
+    """:func:`_compile_spec` with MuJoCo's own warnings (a deprecated attribute …) added to
+    ``found``, not written to a MUJOCO_LOG.TXT in the working folder."""
+    mj = _mujoco()
+    previous = mj.get_mju_user_warning()
+    mj.set_mju_user_warning(lambda msg: found.append(f"{v.source}: MuJoCo: {' '.join(str(msg).split())}"))
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # the bindings turn some into Python warnings
+            warnings.simplefilter("always")
+            result = _compile_spec(v, found)
+    finally:
+        mj.set_mju_user_warning(previous)
+    found += [f"{v.source}: MuJoCo: {' '.join(str(w.message).split())}" for w in caught]
+    return result
+
+
+def _compile_spec(v: Vetted, found: list[str]):
     """The MjSpec and MjModel of the vetted model; a file MuJoCo would have to open that we did
     not hand it is dropped (with what uses it) and reported."""
     mj = _mujoco()

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-from mjcf_helpers import mujoco, worst_pose_error  # noqa: E402
+from mjcf_helpers import load_model, worst_pose_error  # noqa: E402
 
 ARM = """<mujoco model="arm">
   <compiler angle="degree"/>
@@ -52,7 +52,7 @@ def test_file_import_opens_an_mjcf_and_export_writes_one(window, tmp_path, monke
     out.parent.mkdir()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
     window.findChild(QAction, "exportAction").trigger()
-    written = mujoco.MjModel.from_xml_path(str(out))
+    written = load_model(out)
     assert written.nu == 1  # the actuator the import kept
     assert worst_pose_error(doc.tree, out, n=20, model=written) < 1e-9
 

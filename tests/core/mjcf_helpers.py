@@ -10,6 +10,17 @@ import numpy as np
 mujoco = __import__("pytest").importorskip("mujoco")
 
 
+def load_model(path):
+    """MuJoCo's model of ``path`` (MuJoCo's warnings, e.g. dm_control's deprecated ``settotalmass``,
+    are dropped: MuJoCo would append them to a MUJOCO_LOG.TXT in the working folder)."""
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda msg: None)
+    try:
+        return mujoco.MjModel.from_xml_path(str(path))
+    finally:
+        mujoco.set_mju_user_warning(previous)
+
+
 def random_qpos(m, rng) -> np.ndarray:
     """A MuJoCo ``qpos`` with every hinge/slide in its range (±3 when unlimited), random unit
     quaternions for ball and free joints."""
@@ -56,7 +67,7 @@ def worst_pose_error(tree, path: str | os.PathLike, n: int = 20, seed: int = 0, 
     """The largest difference of any body's position or rotation matrix entry between KineTree's
     ``tree`` and MuJoCo's model of ``path`` over ``n`` random configurations (bodies matched by
     name; an unnamed MuJoCo body is ``body<id>``)."""
-    m = model if model is not None else mujoco.MjModel.from_xml_path(str(path))
+    m = model if model is not None else load_model(path)
     d = mujoco.MjData(m)
     rng = np.random.default_rng(seed)
     index = {}

@@ -13,7 +13,7 @@ from kinetree.core import import_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot
 from kinetree.core.io.mjcf import MjcfWarning, export_mjcf, import_mjcf
-from mjcf_helpers import mujoco, same_poses, worst_pose_error
+from mjcf_helpers import load_model, mujoco, same_poses, worst_pose_error
 
 RULES = """<mujoco model="rules">
   <compiler angle="degree" eulerseq="ZYX" autolimits="true"/>
@@ -170,7 +170,7 @@ def test_mesh_visual_keeps_the_file_and_undoes_mujocos_recentring(tmp_path):
     (v,) = tree.get_body("b").visuals
     assert v.kind == "mesh" and v.filename == str((tmp_path / "meshes" / "part.stl").resolve())
     assert v.size == (2.0, 1.0, 0.5)
-    m = mujoco.MjModel.from_xml_path(str(path))
+    m = load_model(path)
     d = mujoco.MjData(m)
     mujoco.mj_kinematics(m, d)
     T = tree.get_transform(tree.home_configuration(), "b") @ v.matrix
@@ -202,7 +202,7 @@ def test_export_loads_in_mujoco_with_the_same_poses_and_kept_elements(tmp_path):
     out = tmp_path / "out" / "copy.xml"
     out.parent.mkdir()
     assert export_mjcf(tree, out) == tree.num_bodies
-    a, b = mujoco.MjModel.from_xml_path(str(src)), mujoco.MjModel.from_xml_path(str(out))
+    a, b = load_model(src), load_model(out)
     for field in ("nu", "nsensor", "ntendon", "nexclude", "nsite", "ncam", "nlight", "neq", "njnt", "nbody"):
         assert getattr(a, field) == getattr(b, field), field
     assert worst_pose_error(tree, out, n=20) < 1e-9  # KineTree's poses where MuJoCo puts the written bodies
@@ -403,7 +403,7 @@ def test_export_of_every_joint_kind_puts_bodies_where_kinetree_has_them(tmp_path
     tree = _every_joint_kind()
     out = tmp_path / "kinds.xml"
     export_mjcf(tree, out)
-    m = mujoco.MjModel.from_xml_path(str(out))
+    m = load_model(out)
     d = mujoco.MjData(m)
     adr = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j): int(m.jnt_qposadr[j]) for j in range(m.njnt)}
     rng = np.random.default_rng(5)
@@ -447,7 +447,7 @@ def test_kept_elements_survive_a_urdf_or_project_in_between(tmp_path, middle):
         export_robot(tree, tmp_path / middle)
         again = import_robot(tmp_path / middle)
         export_robot(again, tmp_path / "again.xml")
-    a, b = mujoco.MjModel.from_xml_path(str(src)), mujoco.MjModel.from_xml_path(str(tmp_path / "again.xml"))
+    a, b = load_model(src), load_model(tmp_path / "again.xml")
     for field in ("nu", "nsensor", "ntendon", "nexclude", "nsite", "ncam", "nlight", "neq"):
         assert getattr(a, field) == getattr(b, field), field
     assert worst_pose_error(tree, tmp_path / "again.xml") < 1e-9
@@ -474,7 +474,7 @@ def test_export_copies_or_converts_meshes_and_drops_an_unreadable_one(tmp_path):
         export_mjcf(tree, out)
     assets = sorted(p.name for p in (tmp_path / "out" / "r_assets").iterdir())
     assert assets == ["ball.stl", "box.stl"]  # outside the output's folder: copied beside it
-    m = mujoco.MjModel.from_xml_path(str(out))
+    m = load_model(out)
     assert m.nmesh == 2
     back = read(out)
     assert [Path(v.filename).name for v in back.get_body("b").visuals] == ["box.stl", "ball.stl"]
@@ -491,3 +491,14 @@ def test_replicated_bodies_read_and_their_sites_are_not_misplaced(tmp_path):
     assert worst_pose_error(tree, path) < 1e-9
     assert all(not b.extensions for b in tree.bodies)  # by element order "marker" would land on a leg
     assert any("not kept" in n and "replicate" in n for n in notes)
+
+
+def test_mujocos_warnings_are_ours_and_leave_no_log_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, """<mujoco><compiler settotalmass="3"/><worldbody><body name="b"><joint/>
+      <geom size="0.1"/></body></worldbody></mujoco>""")
+    notes: list[str] = []
+    tree = import_mjcf(path, on_warning=notes.append)
+    assert tree.get_body("b").mass == pytest.approx(3.0)
+    assert any("MuJoCo" in n and "settotalmass" in n for n in notes)
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()

@@ -13,7 +13,7 @@ import pytest
 from kinetree.core import import_robot
 from kinetree.core.io import export_robot
 from kinetree.core.io.mjcf import import_mjcf
-from mjcf_helpers import mujoco, same_poses, worst_pose_error
+from mjcf_helpers import load_model, same_poses, worst_pose_error
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 
@@ -45,7 +45,7 @@ def test_real_model_reads_and_writes_where_mujoco_puts_every_body(path, tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         export_robot(tree, out)
-    original, written = mujoco.MjModel.from_xml_path(str(path)), mujoco.MjModel.from_xml_path(str(out))
+    original, written = load_model(path), load_model(out)
     assert worst_pose_error(tree, out, n=20, model=written) < 1e-9
     for field in ("nbody", "njnt", "nu", "nsensor", "ntendon", "nsite", "ncam", "nlight", "nkey", "nmocap"):
         assert getattr(written, field) == getattr(original, field), field
