@@ -404,11 +404,11 @@ class _Writer:
         if self.massless:  # MuJoCo refuses a moving body without mass: its smallest values, said so
             compiler.set("boundmass", _num(MIN_MASS))
             compiler.set("boundinertia", _num(MIN_INERTIA))
-            self.dropped += [f"zero mass of moving body {n!r} (MuJoCo needs a mass: {MIN_MASS:g} kg, "
-                             f"{MIN_INERTIA:g} kg·m²)" for n in self.massless]
+            self.dropped += [f"{n!r} moves without mass (given MuJoCo's minimum {MIN_MASS:g} kg)"
+                             for n in self.massless]
         if self.unbalanced:  # MuJoCo refuses such a file unless told to fix the inertias itself
             compiler.set("balanceinertia", "true")
-            self.dropped += [f"inertia of {n!r} (not physical: A + B < C; MuJoCo balances it)" for n in self.unbalanced]
+            self.dropped += [f"{n!r} has an inertia no body has (MuJoCo balances it)" for n in self.unbalanced]
         if self.mesh_assets:
             sections.setdefault("asset", [etree.Element("asset")])
             sections["asset"][-1].extend(self.mesh_assets)
@@ -453,7 +453,7 @@ def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts:
 
         counts = Counter(w.dropped)
         shown = "; ".join(f"{n} × {what}" if n > 1 else what for what, n in list(counts.items())[:6])
-        warnings.warn(f"{out.name if out else 'MJCF'}: {len(w.dropped)} item(s) MJCF cannot hold were not written: "
+        warnings.warn(f"{out.name if out else 'MJCF'}: not as in KineTree ({len(w.dropped)}): "
                       f"{shown}{' …' if len(counts) > 6 else ''}", DroppedOnExportWarning, stacklevel=3)
     return etree.tostring(root, pretty_print=True, encoding="unicode")
 

@@ -80,3 +80,13 @@ def test_cli_refuses_a_hostile_mjcf_naming_the_file(tmp_path, capsys):
     assert main(["details", str(bad)]) != 0
     err = capsys.readouterr().err
     assert "bad.xml:2" in err and "absolute path" in err and "Traceback" not in err
+
+
+def test_export_tells_what_mjcf_could_not_hold(window, tmp_path, monkeypatch):
+    window.doc.open("puma560")  # link1 has no mass: MuJoCo refuses a massless moving body
+    out = tmp_path / "puma.xml"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
+    window.findChild(QAction, "exportAction").trigger()
+    message = window.statusBar().currentMessage()
+    assert "named poses not written" in message
+    assert "'link1' moves without mass" in message
