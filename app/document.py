@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -258,14 +259,24 @@ class RobotDocument(QObject):
         self.undo_stack.setClean()
 
     def export(self, path: str | Path, **options) -> str:
-        """Write the robot as URDF or a DH table CSV (``options`` as :func:`export_robot`); the
+        """Write the robot as URDF, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
         status line to show, saying what the format could not hold."""
-        export_robot(self._tree, path, configuration=self._q, **options)
+        from kinetree.core.io.files import DroppedOnExportWarning
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DroppedOnExportWarning)
+            export_robot(self._tree, path, configuration=self._q, **options)
+        # what the format could not hold (an MJCF's massless moving bodies, a URDF's <transmission> …)
+        lost = [str(w.message) for w in caught if issubclass(w.category, DroppedOnExportWarning)
+                and "named pose" not in str(w.message)]
+        for w in caught:  # still warnings too, as before (the log, scripts)
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         n = len(self._tree.named_poses)
+        notes = lost  # first: the status line keeps 300 characters
         if n and not str(path).lower().endswith(".json"):
-            return (f"Exported {path}: {n} named pose{'s' if n > 1 else ''} not written (the format has no "
-                    "place for them; save a project to keep them)")
-        return f"Exported {path}"
+            notes.append(f"{n} named pose{'s' if n > 1 else ''} not written (the format has no place for them; "
+                         "save a project to keep them)")
+        return f"Exported {path}: {'; '.join(notes)}" if notes else f"Exported {path}"
 
     # --- selection ---------------------------------------------------------------------------
     def select(self, name: str | None) -> None:

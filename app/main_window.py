@@ -54,11 +54,11 @@ from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
 PROJECT_FILTER = "KineTree project (*.kinetree.json);;JSON (*.json)"
-IMPORT_FILTER = ("Robot files (*.urdf *.xacro *.sdf *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;SDFormat (*.sdf);;"
-                 "DH table (*.csv *.tsv)")
-OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.sdf *.csv *.tsv);;" + PROJECT_FILTER + ";;"
-               + IMPORT_FILTER)
-EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;DH table of the selected chain (*.csv);;"
+IMPORT_FILTER = ("Robot files (*.urdf *.xacro *.sdf *.xml *.mjcf *.csv *.tsv);;URDF (*.urdf);;xacro (*.xacro);;"
+                 "SDFormat (*.sdf);;MuJoCo MJCF (*.xml *.mjcf);;DH table (*.csv *.tsv)")
+OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.sdf *.xml *.mjcf *.csv *.tsv);;" + PROJECT_FILTER
+               + ";;" + IMPORT_FILTER)
+EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;MuJoCo MJCF (*.xml);;DH table of the selected chain (*.csv);;"
                  "KineTree project (*.kinetree.json)")
 AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
@@ -168,9 +168,10 @@ class MainWindow(QMainWindow):
             a = lib.addAction(name, lambda n=name: self.open_source(n))
             a.setToolTip(describe_robot(name))
         self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(f, "&Import URDF / xacro / SDFormat / DH table…", self.import_dialog, "Ctrl+I",
+        self._action(f, "&Import URDF / xacro / SDFormat / MJCF / DH table…", self.import_dialog, "Ctrl+I",
                      name="importAction")
-        self._action(f, "E&xport URDF / SDFormat / DH table…", self.export_dialog, "Ctrl+Shift+E", name="exportAction")
+        self._action(f, "E&xport URDF / SDFormat / MJCF / DH table…", self.export_dialog, "Ctrl+Shift+E",
+                     name="exportAction")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")
@@ -352,7 +353,7 @@ class MainWindow(QMainWindow):
             self.export_to(Path(path), tip)
 
     def export_to(self, path: Path, tip: str | None = None) -> bool:
-        """Write the robot as URDF or a DH table CSV (of the chain to ``tip``); errors become a message."""
+        """Write the robot as URDF, MJCF or a DH table CSV (of the chain to ``tip``); errors become a message."""
         try:
             done = self.doc.export(path, tip=tip, convention=self.dh.model.convention,
                                    units="deg" if self.dh.model.degrees else "rad")

@@ -21,12 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # import names of the packages that only the test/crosscheck/fast/collision/video extras bring,
 # and of references the tests use when they happen to be installed
 HIDDEN_MODULES = ("pinocchio", "fcl", "numba", "imageio_ffmpeg", "example_robot_data", "xacrodoc",
-                  "roboticstoolbox", "spatialmath", "pydrake")
+                  "roboticstoolbox", "spatialmath", "pydrake", "gymnasium", "dm_control")
 HIDDEN_DISTRIBUTIONS = ("pin", "python-fcl", "numba", "imageio-ffmpeg", "example-robot-data", "xacrodoc",
-                        "roboticstoolbox-python", "spatialmath-python", "drake")
+                        "roboticstoolbox-python", "spatialmath-python", "drake", "gymnasium", "dm-control")
 # a test file that mentions one of these (or a helper that looks for them) is run with them hidden
 MENTIONS = re.compile(r"pinocchio|pydrake|\bfcl\b|numba|imageio.ffmpeg|example.robot.data|xacrodoc|roboticstoolbox|"
-                      r"spatialmath|collision_available|check_collision|EXAMPLE_ROBOTS|urdf_fixtures|\.mp4")
+                      r"gymnasium|dm.control|spatialmath|collision_available|check_collision|EXAMPLE_ROBOTS|"
+                      r"urdf_fixtures|\.mp4")
 
 SITECUSTOMIZE = """
 import importlib.abc, importlib.metadata, importlib.util, sys

@@ -77,7 +77,8 @@ def positive_arg(text: str) -> float:
 
 
 def add_robot_argument(parser: argparse.ArgumentParser, dest: str = "robot", package_path: bool = True,
-                       help: str = "library name or robot file (.urdf, .xacro, .sdf, .kinetree.json, .csv)") -> None:
+                       help: str = "library name or robot file (.urdf, .xacro, .sdf, .xml/.mjcf, .kinetree.json, "
+                                   ".csv)") -> None:
     """ROBOT and the options of reading it: ``--allow-env`` (off by default: a xacro's
     ``$(env X)`` would copy the environment into the model) and ``--package-path``."""
     parser.add_argument(dest, help=help)

@@ -23,10 +23,10 @@ def check_not_input(source: str, output: str) -> None:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     c = sub.add_parser("convert", help="convert a robot file to another format", description=(
-        "Convert between URDF (.urdf; .xacro is read only), SDFormat (.sdf, written as 1.9), KineTree "
-        "projects (.kinetree.json) and DH "
-        "tables (.csv). Writing a CSV stores the chain from the base to --tip, computing its DH "
-        "table from the geometry when the joints were not entered as DH rows. OUT must not be IN."))
+        "Convert between URDF (.urdf; .xacro is read only), SDFormat (.sdf, written as 1.9), MuJoCo MJCF "
+        "(.xml, .mjcf), KineTree projects (.kinetree.json) and DH tables (.csv). Writing a CSV stores the chain "
+        "from the base to --tip, computing its DH table from the geometry when the joints were not entered as "
+        "DH rows. OUT must not be IN."))
     add_robot_argument(c, "input", help="library name or robot file")
     c.add_argument("output", help="file to write (not the input file); the extension chooses the format")
     c.add_argument("--tip", type=name_arg,

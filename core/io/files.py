@@ -10,7 +10,11 @@ extension              read                      write
 ``.kinetree.json``,    KineTree project          KineTree project
 ``.json``
 ``.csv``, ``.tsv``     DH table (serial chain)   DH table of the chain to ``tip``
+``.xml``, ``.mjcf``    MJCF (MuJoCo's compiler)  MJCF
 =====================  ========================  =========================
+
+An ``.xml`` file is read as MJCF when its root element is ``<mujoco>`` and as URDF when it is
+``<robot>``.
 
 A DH table file carries, besides the rows, the fixed ``base`` (robot base → DH frame 0) and
 ``tool`` (last DH frame → tip body) transforms (see :mod:`kinetree.core.io.dh_csv`), so the tip
@@ -21,6 +25,8 @@ base ≠ I and a fixed tool body (the original tip's name, else ``tool``) after 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -40,15 +46,48 @@ class DroppedOnExportWarning(UserWarning):
     table) was not written."""
 
 
-READ_SUFFIXES = (".urdf", ".xacro", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv")
-WRITE_SUFFIXES = (".urdf", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv")
+READ_SUFFIXES = (".urdf", ".xacro", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv", ".xml", ".mjcf")
+WRITE_SUFFIXES = (".urdf", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv", ".xml", ".mjcf")
+
+_ROOT_TAG = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 
-def file_kind(path: str | os.PathLike) -> str:
-    """``"urdf"``, ``"xacro"``, ``"sdf"``, ``"project"`` or ``"dh_csv"`` from the file name."""
+def xml_root_tag(path: str | os.PathLike) -> str | None:
+    """The name of the root element of the XML file ``path`` (from its first 64 KB, after the
+    declaration and comments), or ``None`` when it cannot be told."""
+    try:  # non-blocking and checked on the open descriptor: a FIFO swapped in must not hang us
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            head = f.read(65536)
+        except OSError:
+            return None
+    head = re.sub(rb"<!--.*?-->", b"", re.sub(rb"<\?.*?\?>", b"", head, flags=re.S), flags=re.S)
+    m = _ROOT_TAG.search(head)
+    return m.group(1).decode("ascii", "replace") if m else None
+
+
+def file_kind(path: str | os.PathLike, *, reading: bool = False) -> str:
+    """``"urdf"``, ``"xacro"``, ``"sdf"``, ``"project"``, ``"dh_csv"`` or ``"mjcf"`` from the file name; an
+    ``.xml`` file being read (``reading``) is URDF when its root element is ``<robot>``."""
     name = Path(path).name.lower()
     if name.endswith(".sdf"):
         return "sdf"
+    if name.endswith(".mjcf"):
+        return "mjcf"
+    if name.endswith(".xml"):
+        if reading and os.path.isfile(path):
+            root = xml_root_tag(path)
+            if root == "robot":
+                return "urdf"
+            if root not in ("mujoco", None):
+                raise FileFormatError(f"{Path(path).name}: the root element is <{root:.40}>; KineTree reads an .xml "
+                                      "file whose root is <mujoco> (MJCF) or <robot> (URDF)")
+        return "mjcf"
     if name.endswith(".xacro"):
         return "xacro"
     if name.endswith(".urdf"):
@@ -64,7 +103,7 @@ def file_kind(path: str | os.PathLike) -> str:
 
 def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = (),
                  on_warning: Callable[[str], None] | None = None, allow_env: bool = False) -> RigidBodyTree:
-    """Read a robot from a URDF, xacro, SDFormat, project or DH-table CSV file.
+    """Read a robot from a URDF, xacro, SDFormat, MJCF, project or DH-table CSV file.
 
     Errors are :class:`~kinetree.core.errors.FileFormatError` (or another
     :class:`~kinetree.core.errors.KineTreeError`) naming the file; nothing is half-loaded.
@@ -74,8 +113,12 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
     missing mesh …) go to ``on_warning`` when given, else to :func:`warnings.warn`. A xacro may
     read environment variables (``$(env X)``) only with ``allow_env=True``.
     """
-    kind = file_kind(path)
     check_regular_file(path)  # each reader checks again as it opens; this gives the message early
+    kind = file_kind(path, reading=True)
+    if kind == "mjcf":
+        from .mjcf import import_mjcf
+
+        return import_mjcf(path, on_warning=on_warning)
     if kind in ("urdf", "xacro"):
         from .urdf import import_urdf
 
@@ -100,7 +143,7 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
 def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | None = None,
                  convention: str | None = None, units: str = "deg",
                  configuration: np.ndarray | None = None) -> int:
-    """Write ``tree`` to a URDF, SDFormat, project or DH-table CSV file (atomically); return how many
+    """Write ``tree`` to a URDF, SDFormat, MJCF, project or DH-table CSV file (atomically); return how many
     bodies the file holds (as reading it back gives: a CSV holds one chain).
 
     A project also holds ``configuration`` (when given) and the named poses; a URDF or CSV
@@ -137,6 +180,10 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
 
         export_sdf(tree, path)
         count = tree.num_bodies
+    elif kind == "mjcf":
+        from .mjcf import export_mjcf
+
+        count = export_mjcf(tree, path)
     else:
         from .dh_csv import write_dh_csv
 
@@ -146,7 +193,7 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     poses = list(tree.named_poses)
     if poses:
         shown = ", ".join(map(repr, poses[:5])) + (", …" if len(poses) > 5 else "")
-        fmt = {"urdf": "a URDF", "sdf": "an SDFormat"}.get(kind, "a DH table")
+        fmt = {"urdf": "a URDF", "sdf": "an SDFormat", "mjcf": "an MJCF"}.get(kind, "a DH table")
         warnings.warn(f"{Path(path).name}: {len(poses)} named pose{'s' if len(poses) > 1 else ''} not written "
                       f"({shown}): {fmt} file cannot hold named poses; a project (.kinetree.json) keeps them",
                       DroppedOnExportWarning, stacklevel=2)

@@ -1,0 +1,253 @@
+"""The files of an MJCF model, vetted before MuJoCo's C parser sees any of them.
+
+:func:`vet_model` reads the model file and every ``<include file>`` (recursively) with the
+project's bounded reads and a parser that resolves nothing (no DTD, no entities, no network;
+libxml2's nesting limit), counts elements, and collects every file the model names — ``<mesh>``,
+``<texture>`` (and its cube faces), ``<hfield>``, ``<skin>``, any ``file*`` attribute — under the
+``<compiler>``'s ``meshdir``/``texturedir``/``assetdir``. A name that is absolute or leaves the
+model's folder tree (also through a symlink) is refused, naming file, line and element. The
+vetted bytes are handed to MuJoCo in memory (:class:`Vetted`), so it never opens a path itself.
+A named asset file that does not exist is not an error here: the reader warns and drops what
+uses it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from ..errors import FileFormatError
+from .safe_io import MAX_BODIES, read_regular_file, xml_error_text
+
+__all__ = ["MAX_ASSET_BYTES", "MAX_BYTES", "MAX_ELEMENTS", "MAX_INCLUDES", "SOURCE_ATTR", "Vetted", "parse_mjcf_xml",
+           "source_of", "vet_model"]
+
+#: An MJCF file (the model or an included one) larger than this is refused before parsing.
+MAX_BYTES = 50 * 1024 * 1024
+#: All asset files of one model together (meshes, textures, height fields) at most this.
+MAX_ASSET_BYTES = 1024 * 1024 * 1024
+#: Elements in the model and its includes together.
+MAX_ELEMENTS = 2_000_000
+#: ``<include>`` elements in the model and its includes together.
+MAX_INCLUDES = 1000
+
+#: Attributes naming files, on the elements that have them (and any other ``file…`` attribute).
+_DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "texture": "texturedir"}
+
+_PARSER_ARGS = dict(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
+                    dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
+
+
+@dataclass
+class Vetted:
+    """What :func:`vet_model` found: the model's text, the includes and asset files MuJoCo may
+    read (keyed as MuJoCo asks for them), the asset names whose file is missing (with the
+    message to warn with) and the expanded element tree (includes in place) for what KineTree
+    keeps verbatim."""
+
+    source: str
+    folder: Path
+    xml: str
+    root: etree._Element
+    includes: dict[str, bytes] = field(default_factory=dict)
+    assets: dict[str, bytes] = field(default_factory=dict)
+    #: (element tag, file as written, message) of asset files that are not there
+    missing: list[tuple[str, str, str]] = field(default_factory=list)
+    #: asset file as written → absolute path, for the visuals' mesh files
+    paths: dict[str, str] = field(default_factory=dict)
+    #: (element tag, file attribute as written) → absolute path
+    by_name: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+#: Marks the elements an include brought in with the included file's name (for messages).
+SOURCE_ATTR = "{urn:kinetree:mjcf}source"
+
+
+def source_of(el, default: str) -> str:
+    """The file (``model.xml > part.xml``) ``el`` of the expanded tree came from."""
+    while el is not None:
+        if isinstance(el.tag, str) and el.get(SOURCE_ATTR) is not None:
+            return el.get(SOURCE_ATTR)
+        el = el.getparent()
+    return default
+
+
+def _where(source: str, el) -> str:
+    line = getattr(el, "sourceline", None)
+    return f"{source}:{line}" if line else source
+
+
+def _start_tag(el) -> str:
+    attrs = "".join(f" {k}={v!r:.80}" for k, v in el.attrib.items() if not k.startswith("{"))
+    return f"<{el.tag}{attrs}>"
+
+
+def parse_mjcf_xml(data: bytes, source: str) -> etree._Element:
+    """Parse MJCF text with a parser that reads no DTD, expands no entity and touches no
+    network; errors name ``source`` and the line."""
+    for token in (b"<!DOCTYPE", b"<!ENTITY"):
+        i = data.find(token)
+        if i >= 0:
+            line = data.count(b"\n", 0, i) + 1
+            raise FileFormatError(f"{source}:{line}: {token.decode()[2:].lower()}: "
+                                  "DTD and entity declarations are not allowed in an MJCF file")
+    try:
+        root = etree.fromstring(data, etree.XMLParser(**_PARSER_ARGS))
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno or (exc.position[0] if exc.position else 0)
+        raise FileFormatError(f"{source}:{line}: malformed XML: {xml_error_text(exc.msg)}") from None
+    except ValueError as exc:
+        raise FileFormatError(f"{source}: malformed XML: {exc}") from None
+    if root.tag != "mujoco":
+        raise FileFormatError(f"{source}:{root.sourceline}: the root element is <{root.tag}>, not <mujoco>: "
+                              "not an MJCF file")
+    return root
+
+
+class _Vetter:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.folder = path.absolute().parent
+        try:
+            self.real_folder = self.folder.resolve()
+        except (OSError, RuntimeError) as exc:
+            raise FileFormatError(f"{path}: cannot resolve its folder ({exc})") from None
+        self.elements = 0
+        self.n_includes = 0
+        self.asset_bytes = 0
+        self.seen: set[Path] = set()
+
+    def inside(self, name: str, source: str, el, what: str) -> Path:
+        """The absolute path of ``name`` (relative to the model's folder), refused when it is
+        absolute or leaves the folder tree (also through a symlink)."""
+        if not name or "\x00" in name:
+            raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: empty or invalid {what} name")
+        if name.startswith(("/", "\\", "~")) or Path(name).is_absolute() or (len(name) > 1 and name[1] == ":"):
+            raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} is an absolute "
+                                  "path; an MJCF file may only name files in its own folder tree")
+        p = self.folder / name
+        try:
+            real = p.resolve()
+        except (OSError, RuntimeError, ValueError):
+            raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} cannot be "
+                                  "resolved (a symlink loop or a name too long)") from None
+        if not real.is_relative_to(self.real_folder):
+            raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} is outside "
+                                  "the model's folder; an MJCF file may only name files in its own folder tree")
+        return real
+
+    def parse(self, path: Path, source: str) -> etree._Element:
+        data = read_regular_file(path, MAX_BYTES, "MJCF file")
+        root = parse_mjcf_xml(data, source)
+        for el in root.iter():
+            self.elements += 1
+            if self.elements > MAX_ELEMENTS:
+                raise FileFormatError(f"{_where(source, el)}: more than {MAX_ELEMENTS} elements; an MJCF model "
+                                      f"(with its includes) may have at most {MAX_ELEMENTS}")
+        return root
+
+    def expand(self, root: etree._Element, source: str, includes: dict[str, bytes], chain: tuple[Path, ...]) -> None:
+        """Replace each ``<include>`` of ``root`` by the children of the file's ``<mujoco>``."""
+        for el in list(root.iter("include")):
+            name = el.get("file")
+            if name is None:
+                raise FileFormatError(f"{_where(source, el)}: <include>: has no file attribute")
+            self.n_includes += 1
+            if self.n_includes > MAX_INCLUDES:
+                raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: more than {MAX_INCLUDES} includes")
+            real = self.inside(name, source, el, "included file")
+            if real in chain:
+                raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: includes itself (a cycle)")
+            if not real.is_file():
+                raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: included file {name!r:.200} "
+                                      "not found")
+            sub_source = f"{source} > {name}"
+            data = read_regular_file(real, MAX_BYTES, "MJCF file")
+            includes[name] = data
+            sub = self.parse(real, sub_source)
+            self.expand(sub, sub_source, includes, chain + (real,))
+            parent = el.getparent()
+            at = parent.index(el)
+            parent.remove(el)
+            for k, child in enumerate(list(sub)):
+                if isinstance(child.tag, str):
+                    child.set(SOURCE_ATTR, sub_source)
+                parent.insert(at + k, child)
+
+
+def _dirs(root: etree._Element) -> dict[str, str]:
+    """meshdir, texturedir and assetdir as MuJoCo takes them (later ``<compiler>``s override;
+    assetdir stands in for an unset meshdir or texturedir)."""
+    d = {"meshdir": "", "texturedir": "", "assetdir": ""}
+    for c in root.iter("compiler"):
+        for k in d:
+            if c.get(k) is not None:
+                d[k] = c.get(k)
+    for k in ("meshdir", "texturedir"):
+        if not d[k]:
+            d[k] = d["assetdir"]
+    return d
+
+
+def _key(folder: str, name: str) -> str:
+    """The name MuJoCo asks its file system for: the folder and the name joined as text."""
+    if not folder:
+        return name
+    return folder + name if folder.endswith(("/", "\\")) else folder + "/" + name
+
+
+def vet_model(path: str | os.PathLike) -> Vetted:
+    """Read and vet the MJCF file ``path``, its includes and asset files (module docstring)."""
+    path = Path(path)
+    source = str(path)
+    v = _Vetter(path)
+    data = read_regular_file(path, MAX_BYTES, "MJCF file")
+    top = parse_mjcf_xml(data, source)
+    v.elements = sum(1 for _ in top.iter())
+    if v.elements > MAX_ELEMENTS:
+        raise FileFormatError(f"{source}: more than {MAX_ELEMENTS} elements; an MJCF model may have at most "
+                              f"{MAX_ELEMENTS}")
+    expanded = parse_mjcf_xml(data, source)
+    includes: dict[str, bytes] = {}
+    try:
+        real_self = path.resolve()
+    except (OSError, RuntimeError):
+        real_self = path.absolute()
+    v.expand(expanded, source, includes, (real_self,))
+    bodies = sum(1 for _ in expanded.iter("body"))
+    if bodies > MAX_BODIES:
+        raise FileFormatError(f"{source}: {bodies} bodies; KineTree reads at most {MAX_BODIES}")
+    dirs = _dirs(expanded)
+    out = Vetted(source, v.folder, data.decode("utf-8", errors="replace"), expanded, includes)
+    for el in expanded.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag == "model" and el.getparent() is not None and el.getparent().tag == "asset":
+            # a whole other MJCF that MuJoCo would parse itself, its own files unvetted
+            raise FileFormatError(f"{_where(source_of(el, source), el)}: {_start_tag(el)}: model assets (<model> "
+                                  "with <attach>) are not supported")
+        for attr, name in el.attrib.items():
+            if not attr.startswith("file") or el.tag in ("include",):
+                continue
+            key = _key(dirs.get(_DIR_OF.get(el.tag, "assetdir"), ""), name)
+            if key in out.paths:
+                out.by_name[(el.tag, name)] = out.paths[key]
+                continue
+            real = v.inside(key, source_of(el, source), el, "file")
+            if not real.is_file():
+                where = _where(source_of(el, source), el)
+                out.missing.append((el.tag, name, f"{where}: {_start_tag(el)}: file {key!r:.200} not found; what "
+                                                  "uses it is left out"))
+                continue
+            blob = read_regular_file(real, MAX_BYTES * 4, "model asset")
+            v.asset_bytes += len(blob)
+            if v.asset_bytes > MAX_ASSET_BYTES:
+                raise FileFormatError(f"{_where(source, el)}: the model's asset files are more than "
+                                      f"{MAX_ASSET_BYTES // 2**20} MB together")
+            out.assets[key] = blob
+            out.paths[key] = str(real)
+            out.by_name[(el.tag, name)] = str(real)
+    return out
