@@ -40,6 +40,10 @@ _DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "texture":
 _PARSER_ARGS = dict(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
                     dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
 
+#: The ``<custom><text>`` naming the body that is KineTree's base (MJCF's base is the world,
+#: which has no name, mass or inertia of its own; the base is written as a body welded to it).
+BASE_TEXT = "kinetree_base"
+
 
 @dataclass
 class Vetted:

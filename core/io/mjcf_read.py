@@ -20,7 +20,7 @@ from ..joint import Joint, Mimic
 from ..transforms import quat_to_rotation
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
-from .mjcf_files import SOURCE_ATTR, Vetted, vet_model
+from .mjcf_files import BASE_TEXT, SOURCE_ATTR, Vetted, vet_model
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
 
@@ -216,15 +216,24 @@ class _Reader:
 
         m = self.m
         world = self.name(mujoco.mjtObj.mjOBJ_BODY, 0, "world") or "world"
-        tree = RigidBodyTree(base_name=world, gravity=m.opt.gravity.copy())
-        self.body_names.add(world)
         # the MJCF bodies keep their names: a chain body named after a joint yields to them
         self.mj_names = [self.name(mujoco.mjtObj.mjOBJ_BODY, b, "") for b in range(m.nbody)]
+        b0 = self.base_body()
+        tree = RigidBodyTree(base_name=self.mj_names[b0] if b0 else world, gravity=m.opt.gravity.copy())
+        tree.base.mass = 0.0  # the world has no mass (a RigidBody starts with MATLAB's 1 kg)
+        tree.base._set_inertia_as_read(np.zeros(6))
+        self.body_names.add(tree.base_name)
         self.body_names.update(n for n in self.mj_names if n)
         self.mj_body[0] = tree.base
         self.geoms(0, tree.base)
+        if b0:  # KineTree's base, written as a body welded to the world at its origin
+            self.mj_body[b0] = tree.base
+            self.mass(b0, tree.base)
+            self.geoms(b0, tree.base)
         items: list[tuple[RigidBody, str]] = []
         for b in range(1, m.nbody):
+            if b == b0:
+                continue
             parent = self.mj_body[int(m.body_parentid[b])].name
             for body in self.body_chain(b):
                 items.append((body, parent))
@@ -234,6 +243,23 @@ class _Reader:
         self.jnt_of = {j: tree.get_body(self.jnt_body[j]).joint for j in self.jnt_of}
         self.mimics(tree)
         return tree
+
+    def base_body(self) -> int | None:
+        """The body KineTree wrote as its base (named by ``<custom><text name="kinetree_base">``):
+        a child of the world without joints, at the world's origin; None when there is none."""
+        import mujoco
+
+        m = self.m
+        t = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_TEXT, BASE_TEXT)
+        if t < 0:
+            return None
+        adr, size = int(m.text_adr[t]), int(m.text_size[t])
+        name = bytes(m.text_data[adr:adr + size]).split(b"\0", 1)[0].decode("utf-8", "replace")
+        b = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, name) if name else -1
+        if (b <= 0 or m.body_parentid[b] != 0 or m.body_jntnum[b] or np.any(m.body_pos[b])
+                or not np.array_equal(m.body_quat[b], [1, 0, 0, 0])):
+            return None
+        return int(b)
 
     @staticmethod
     def _new_body(name: str) -> RigidBody:
@@ -417,6 +443,12 @@ class _Reader:
             if not isinstance(el.tag, str) or el.tag not in KEPT_SECTIONS:
                 continue
             el = copy.deepcopy(el)
+            if el.tag == "custom":  # our own note naming the base is written again on export
+                for e in list(el):
+                    if isinstance(e.tag, str) and e.tag == "text" and e.get("name") == BASE_TEXT:
+                        el.remove(e)
+                if not len(el):
+                    continue
             if el.tag == "equality":
                 for e in list(el):
                     pair = (e.get("joint1"), e.get("joint2"))
@@ -447,8 +479,9 @@ class _Reader:
             attrs = {k: v for k, v in el.attrib.items() if k in _BODY_ATTRS}
             if attrs:  # an empty <body> carries the body's own attributes KineTree does not model
                 frags.insert(0, _kept(etree.Element("body", attrs)))
-            if frags:
-                self.mj_body[b].extensions = frags
+            if frags:  # the base: the world's kept elements, then its own body's
+                body = self.mj_body[b]
+                body.extensions = [*body.extensions, *frags] if body is tree.base else frags
             self.joint_attributes(b, el, cls)
 
     def joint_attributes(self, b: int, el: etree._Element, cls: str | None) -> None:

@@ -50,6 +50,7 @@ from ..transforms import inverse_transform, matrix_to_quat
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .mesh_reader import MAX_MESH_BYTES, read_mesh
+from .mjcf_files import BASE_TEXT
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
 from .safe_io import atomic_write_text, read_regular_file
 
@@ -395,10 +396,16 @@ class _Writer:
         option = sections.setdefault("option", [etree.Element("option")])[0]
         option.set("gravity", _vec(tree.gravity))
         world = etree.Element("worldbody")
-        self.geoms(world, tree.base)
-        self.kept_into(world, tree.base.extensions, "base")
-        for child in tree.base.children:
-            self.body(world, child)
+        base = world
+        if tree.base_name != "world":  # the base as a body welded to the world, named in <custom>
+            base = etree.SubElement(world, "body", name=tree.base_name)
+            self.inertial(base, tree.base)
+            custom = sections.setdefault("custom", [etree.Element("custom")])[-1]
+            etree.SubElement(custom, "text", name=BASE_TEXT, data=tree.base_name)
+        self.geoms(base, tree.base)
+        self.kept_into(base, tree.base.extensions, "base")
+        for child in tree.base.children:  # a free joint is MuJoCo's on a child of the world only
+            self.body(world if child.joint.type == "floating" else base, child)
         if self.degree:
             self.to_degrees(world)
         if self.massless:  # MuJoCo refuses a moving body without mass: its smallest values, said so
@@ -445,7 +452,7 @@ def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts:
     w = _Writer(tree, out)
     root = w.document(model_name or tree.base_name)
     if counts is not None:
-        counts.append(_bodies_read_back(root))
+        counts.append(_bodies_read_back(root) - (tree.base_name != "world"))  # the base's own <body>
     if w.dropped:
         from collections import Counter
 

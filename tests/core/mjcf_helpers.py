@@ -73,14 +73,14 @@ def worst_pose_error(tree, path: str | os.PathLike, n: int = 20, seed: int = 0, 
     index = {}
     for b in range(1, m.nbody):
         name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b) or f"body{b}"
-        index[b] = tree.index_of(name)
+        index[b] = -1 if name == tree.base_name else tree.index_of(name)  # the base: welded at the origin
     worst = 0.0
     for _ in range(n):
         qpos = random_qpos(m, rng)
         q = kinetree_q(tree, m, qpos)
         d.qpos[:] = qpos
         mujoco.mj_kinematics(m, d)
-        T = tree.forward_kinematics(q)
+        T = np.concatenate([tree.forward_kinematics(q), np.eye(4)[None]])  # index -1: the base
         for b, i in index.items():
             worst = max(worst, float(np.abs(T[i][:3, 3] - d.xpos[b]).max()),
                         float(np.abs(T[i][:3, :3] - d.xmat[b].reshape(3, 3)).max()))
