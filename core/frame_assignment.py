@@ -279,18 +279,17 @@ class FrameAssignment:
             P, Q = p + t * u, q + r * z
             if np.linalg.norm(Q - P) > tol_len:
                 x = _unit(Q - P)
-                return [Candidate(x, Q, f"along the common normal from z_{i1} to z_{i}"),
-                        Candidate(-x, Q.copy(), f"along the common normal, from z_{i} to z_{i1}")]
+                return [Candidate(x, Q, f"the common normal, from z_{i1} to z_{i}"),
+                        Candidate(-x, Q.copy(), f"the common normal, from z_{i} to z_{i1}")]
             x = c / s
-            return [Candidate(x, Q, f"z_{i1} and z_{i} intersect: x_{i} = z_{i1}×z_{i}, origin at the intersection"),
-                    Candidate(-x, Q.copy(), f"z_{i1} and z_{i} intersect: x_{i} = −z_{i1}×z_{i}, "
-                              "origin at the intersection")]
+            return [Candidate(x, Q, f"z_{i1}, z_{i} intersect: x_{i} = z_{i1}×z_{i}, at the intersection"),
+                    Candidate(-x, Q.copy(), f"z_{i1}, z_{i} intersect: x_{i} = −z_{i1}×z_{i}, at the intersection")]
         r = _perp(q - p, u)
         if np.linalg.norm(r) > tol_len:
             x = _unit(r)
             o = p + r
-            return [Candidate(x, o, f"z_{i1} ∥ z_{i}: the common normal through o_{i1}, towards z_{i}"),
-                    Candidate(-x, o.copy(), f"z_{i1} ∥ z_{i}: the common normal through o_{i1}, away from z_{i}")]
+            return [Candidate(x, o, f"z_{i1} ∥ z_{i}: the normal through o_{i1}, towards z_{i}"),
+                    Candidate(-x, o.copy(), f"z_{i1} ∥ z_{i}: the normal through o_{i1}, away from z_{i}")]
         # one line: the origin slides freely; the last frame's goes to the tip (the lecture's tool centre)
         o, where = (q.copy(), "the tip") if line.kind == "tip" else (p.copy(), f"o_{i1}")
         return [Candidate(prev.x.copy(), o, f"z_{i1} and z_{i} are one line: x_{i} = x_{i1}, o_{i} at {where}"),
