@@ -60,8 +60,10 @@ class AssignedFrames(GLGraphicsItem):
             return
         arm = ARM_SHARE * self.state.size
         painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        labels = getattr(self.view(), "labels", None)
+        base = labels.font.pointSizeF() / 10 if labels is not None else 1.0  # follows View ▸ text size, Present
         font = QFont(self.font)
-        font.setPointSizeF(self.font.pointSizeF() * scale)
+        font.setPointSizeF(self.font.pointSizeF() * base * scale)
         painter.setFont(font)
         dark = getattr(self.view(), "theme", "dark") == "dark"
         halo = QColor(0, 0, 0, 230) if dark else QColor(255, 255, 255, 230)
