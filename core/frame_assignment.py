@@ -282,6 +282,10 @@ class FrameAssignment:
                 return [Candidate(x, Q, f"the common normal, from z_{i1} to z_{i}"),
                         Candidate(-x, Q.copy(), f"the common normal, from z_{i} to z_{i1}")]
             x = c / s
+            if x @ prev.x < -1e-12:  # first the sign keeping |θ_i| ≤ 90° (extract_dh's and the classic tables')
+                x = -x
+                return [Candidate(x, Q, f"z_{i1}, z_{i} intersect: x_{i} = −z_{i1}×z_{i}, at the intersection"),
+                        Candidate(-x, Q.copy(), f"z_{i1}, z_{i} intersect: x_{i} = z_{i1}×z_{i}, at the intersection")]
             return [Candidate(x, Q, f"z_{i1}, z_{i} intersect: x_{i} = z_{i1}×z_{i}, at the intersection"),
                     Candidate(-x, Q.copy(), f"z_{i1}, z_{i} intersect: x_{i} = −z_{i1}×z_{i}, at the intersection")]
         r = _perp(q - p, u)

@@ -37,7 +37,7 @@ TYPED = 1000  # the button id of "my own x and origin"
 HEADERS = ["θ", "d", "a", "α", "variable"]
 
 
-def _num(v: float, digits: int = 4) -> str:
+def _num(v: float, digits: int = 6) -> str:
     v = round(float(v), 9) + 0.0  # no "-0"
     return f"{v:.{digits}g}"
 
@@ -258,6 +258,9 @@ class AssignFramesPanel(QWidget):
         self.table = QTableView()
         self.table.setModel(self.table_model)
         self.table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        row_h = self.table.fontMetrics().height() + 6
+        self.table.verticalHeader().setDefaultSectionSize(row_h)
+        self.table.setMinimumHeight(row_h * 7 + 8)  # six rows and the header without scrolling
         lay.addWidget(self.table)
         self.result = QLabel()
         self.result.setObjectName("assignResult")
@@ -362,6 +365,7 @@ class AssignFramesPanel(QWidget):
             items = [QStandardItem(c) for c in cells]
             self.table_model.appendRow(items)
             self.table_model.setVerticalHeaderItem(i - 1, QStandardItem(str(i)))
+        self.table.resizeColumnsToContents()
         rng = np.random.default_rng(0)
         configs = rng.uniform(-math.pi, math.pi, (FK_SAMPLES, fa.n))
         diff = table.fk_difference(configs)

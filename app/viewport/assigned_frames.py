@@ -74,6 +74,7 @@ class AssignedFrames(GLGraphicsItem):
                 pen = QPen(AXIS_COLOR, 2 * scale, Qt.PenStyle.DashLine)
                 painter.setPen(pen)
                 painter.drawLine(QPointF(*ends[0]), QPointF(*ends[1]))
+        tips: list[tuple[str, QPointF, list[int]]] = []  # (axis letter, arrow tip, frame numbers)
         for k, F, pending in self.world_frames():
             o = F[:3, 3]
             pts = np.array([o, o + arm * F[:3, 0], o + arm * F[:3, 1], o + arm * F[:3, 2]])
@@ -85,10 +86,18 @@ class AssignedFrames(GLGraphicsItem):
                            Qt.PenStyle.DashLine if pending else Qt.PenStyle.SolidLine)
                 painter.setPen(pen)
                 painter.drawLine(QPointF(*px[0]), QPointF(*px[col]))
-                if key != "y":
-                    text = f"{key}_{k}"
-                    at = QPointF(*px[col]) + QPointF(4 * scale, -4 * scale)
-                    for color, d in ((halo, 1.0), (COLORS[key].lighter(130) if dark else COLORS[key].darker(130), 0.0)):
-                        painter.setPen(color)
-                        painter.drawText(at + QPointF(d, d), text)
-                    self.drawn_labels.append(text)
+                if key == "y":
+                    continue
+                tip = QPointF(*px[col])
+                same = next((t for t in tips if t[0] == key and (t[1] - tip).manhattanLength() < 6 * scale), None)
+                if same is not None:  # coincident axes (frames 0 and 1 of most arms): one label "x_0, x_1"
+                    same[2].append(k)
+                else:
+                    tips.append((key, tip, [k]))
+        for key, tip, ks in tips:
+            text = ", ".join(f"{key}_{k}" for k in ks)
+            at = tip + QPointF(4 * scale, -4 * scale)
+            for color, d in ((halo, 1.0), (COLORS[key].lighter(130) if dark else COLORS[key].darker(130), 0.0)):
+                painter.setPen(color)
+                painter.drawText(at + QPointF(d, d), text)
+            self.drawn_labels += [f"{key}_{k}" for k in ks]

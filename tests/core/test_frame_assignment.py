@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.core.dh import DHLink, dh_chain
+from kinetree.core.dh import DHLink, chain_dh_table, dh_chain
 from kinetree.core.frame_assignment import FrameAssignment, FrameAssignmentError, check_frame, compare_with_extraction
 from kinetree.core.library import load_robot
 
@@ -121,9 +121,26 @@ def test_comparison_explains_each_differing_row():
     assert "q_2 enters with a minus" in diffs[2]
     assert set(diffs) == {1, 2}
     fa = FrameAssignment(load_robot("puma560"))
-    diffs = dict(compare_with_extraction(fa.follow_offered(), fa))
-    assert set(diffs) == {5}
-    assert "z_4 and z_5 intersect" in diffs[5] and "θ_5 differs by 180°" in diffs[5]
+    assert compare_with_extraction(fa.follow_offered(), fa) == []  # the first offers are extract_dh's
+    fa = FrameAssignment(load_robot("puma560"))
+    diffs = dict(compare_with_extraction(fa.follow_offered(picks=[0, 0, 0, 0, 0, 1, 0]), fa))
+    assert set(diffs) == {5}  # frame 6 follows x_5 (z_5, z_6 one line: x_6 = x_5), so row 6 agrees
+    assert "z_4 and z_5 intersect" in diffs[5] and "θ_5 differs by 180° and a_5, α_5 change sign" in diffs[5]
+
+
+@pytest.mark.parametrize("name", ["puma560", "scara", "two_link_planar", "stanford_lecture"])
+def test_first_offers_reproduce_the_lectures_table(name):
+    """Following the first offer (z along each axis) gives the library's own DH table."""
+    tree = load_robot(name)
+    table = FrameAssignment(tree).follow_offered()
+    for row, entry in zip(table.rows, chain_dh_table(tree), strict=True):
+        link = entry.link
+        theta = link.theta + (link.offset if link.joint == "R" else 0.0)
+        d = link.d + (link.offset if link.joint == "P" else 0.0)
+        assert row.joint == link.joint and row.sign == 1
+        assert row.a == pytest.approx(link.a, abs=1e-12) and row.d == pytest.approx(d, abs=1e-12)
+        assert math.remainder(row.alpha - link.alpha, 2 * math.pi) == pytest.approx(0, abs=1e-12)
+        assert math.remainder(row.theta - theta, 2 * math.pi) == pytest.approx(0, abs=1e-12)
 
 
 def test_same_choices_as_extract_dh_have_no_differences():
