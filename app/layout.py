@@ -256,6 +256,9 @@ def apply_default_layout(window: MainWindow) -> None:
     from .panels.simulate import place_simulate_dock  # the Simulate dock: a tab there too, hidden
 
     place_simulate_dock(window)
+    from .panels.assign_frames import place_assign_frames_dock  # Assign frames: a tab there too, hidden
+
+    place_assign_frames_dock(window)
     fit_docks(window)
 
 

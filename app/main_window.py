@@ -31,6 +31,7 @@ from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
 from .matrix_check import install_matrix_check
+from .panels.assign_frames import install_assign_frames
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
         install_simulate(self)  # View ▸ Simulate (S): let the robot go
         self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…
+        install_assign_frames(self)  # View ▸ Assign frames: the student's own DH frames, checked
         install_present(self)  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
         place_default(self)
         apply_default_layout(self)
