@@ -257,21 +257,6 @@ def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no
 
 
 @nb.njit(cache=True)
-def rnea_batch_fk(Q, kind, qi, gain, off, P0, Ps, parent, order, moving, col_body, col_frame, col_rot, col_axis,
-                  col_point, carrier, anc_c, desc, m, h, Io, qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm,
-                  use_motor, tc):  # pragma: no cover - compiled
-    """:func:`rnea_batch` with the poses computed per configuration (no (N, bodies, 4, 4) array)."""
-    work = _scratch(moving.shape[0], tc.shape[1])
-    T = np.empty((P0.shape[0], 4, 4))
-    L = np.empty((4, 4))
-    each = fext.shape[0] > 1  # else one wrench array for every configuration
-    for n in range(Q.shape[0]):
-        _fk_into(Q[n], kind, qi, gain, off, P0, Ps, parent, order, T, L)
-        _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
-              qdc[n], qddc[n], a0, fext[n if each else 0], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)
-
-
-@nb.njit(cache=True)
 def _spd_inverse(D, n, out):  # pragma: no cover - compiled
     """``out[:n, :n] = D[:n, :n]⁻¹`` by Cholesky; raises when D is not positive definite."""
     L = np.zeros((n, n))

@@ -404,11 +404,10 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
         n = flat.shape[0]
         qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
         tc = np.empty((n, plan.nc))
-        if plan.fk_args is not None and plan.nb and (fext is None or fext.ndim == 2):
-            # poses computed inside, one configuration at a time; one fext for all
-            F1 = np.zeros((1, plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)[None]
-            k.rnea_batch_fk(np.ascontiguousarray(flat), *plan.fk_args, *args, qdc, qddc, a0, F1, *mot, tc)
-        else:
+        from .dynamics_batch import rnea_batch
+
+        # revolute/prismatic trees: FK and RNEA in one compiled pass per configuration; else numpy FK by chunks
+        if not rnea_batch(plan, flat, qdc, qddc, a0, fext, motor and plan.has_motor, tc):
             F = (np.zeros((n, plan.nm, 6)) if fext is None
                  else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
             for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
