@@ -422,16 +422,17 @@ def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
                    T: np.ndarray | None = None) -> np.ndarray:
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
             plan.m, plan.h, plan.Io, plan.upper)
-    T = _poses(tree, Q, plan, k) if T is None else T
+    from .dynamics_batch import crba_batch
     if Q.ndim == 1:
         Mc = np.zeros((plan.nc, plan.nc))
-        k.crba(T, *args, Mc)
-    else:
-        Tf = T.reshape(-1, *T.shape[-3:])
+        k.crba(_poses(tree, Q, plan, k) if T is None else T, *args, Mc)
+    elif (Mc := crba_batch(plan, Q.reshape(-1, Q.shape[-1]))) is None:  # else FK inside, one compiled call
+        Tf = _poses(tree, Q) if T is None else T
+        Tf = Tf.reshape(-1, *Tf.shape[-3:])
         Mc = np.zeros((Tf.shape[0], plan.nc, plan.nc))
         for i in range(Tf.shape[0]):
             k.crba(Tf[i], *args, Mc[i])
-        Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
+    Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
     M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
     return M + plan.motor_diag if plan.has_motor else M
 

@@ -1,5 +1,5 @@
-"""Batch inverse dynamics ((N, …) inputs, core/dynamics_batch.py's compiled pass) against the
-numpy path, single calls and Pinocchio's rnea row by row: a serial arm with motors and friction,
+"""Batch inverse dynamics and mass matrix ((N, …) inputs, core/dynamics_batch.py's compiled
+passes) against the numpy path, single calls and Pinocchio's rnea row by row: a serial arm with motors and friction,
 a branched tree with mimic joints and fixed bodies, a floating base, external wrenches shared or
 per configuration."""
 
@@ -11,7 +11,7 @@ from kinetree.core import load_robot
 from kinetree.core import rigid_body_dynamics as rbd
 
 pin = pytest.importorskip("pinocchio")
-from pinocchio_compare import G, pinocchio_model  # noqa: E402
+from pinocchio_compare import G, pinocchio_model, symmetric  # noqa: E402
 from test_rigid_body_dynamics import compare_with_urdf_model, load_urdf, needs_robots, spherical_tree  # noqa: E402, F401
 
 
@@ -40,11 +40,20 @@ def test_batch_matches_numpy_path_and_single_calls(name, monkeypatch):
                      for _ in range(40)])
     calls = [lambda: tree.inverse_dynamics(Q, QD, QDD), lambda: tree.inverse_dynamics(Q, QD, QDD, shared),
              lambda: tree.inverse_dynamics(Q, QD, QDD, each), lambda: tree.inverse_dynamics(Q, QD[0], QDD[3]),
-             lambda: tree.velocity_product(Q, QD)]
+             lambda: tree.velocity_product(Q, QD), lambda: tree.mass_matrix(Q)]
+    if name != "humanoid_upper_body":  # ABA has no mimic joints (the Cholesky path runs)
+        calls += [lambda: tree.forward_dynamics(Q, QD, QDD * 10, shared),
+                  lambda: tree.forward_dynamics(Q, QD, QDD, each)]
     compiled = [c() for c in calls]
     for k in range(40):
         close(compiled[0][k], tree.inverse_dynamics(Q[k], QD[k], QDD[k]))
         close(compiled[2][k], tree.inverse_dynamics(Q[k], QD[k], QDD[k], each[k]))
+        close(compiled[5][k], tree.mass_matrix(Q[k]))
+        if len(compiled) > 6:
+            close(compiled[6][k], tree.forward_dynamics(Q[k], QD[k], QDD[k] * 10, shared))
+            close(compiled[7][k], tree.forward_dynamics(Q[k], QD[k], QDD[k], each[k]))
+    fd = tree.forward_dynamics(Q, QD, compiled[0], method="cholesky")  # the batch M and bias, one solve each
+    np.testing.assert_allclose(fd, QDD, rtol=1e-9, atol=1e-9 * (1 + np.abs(QDD).max()))
     monkeypatch.setattr(rbd, "_kernel", lambda: None)
     for c, got in zip(calls, compiled):
         close(got, c())
@@ -61,14 +70,17 @@ def pin_rows(model, qps, QD, QDD, order):
 
 
 def test_puma_batch_matches_pinocchio():
+    """rnea and crba row by row."""
     tree = load_robot("puma560")
     tree.gravity = G
     for b in tree.bodies:  # Pinocchio's rnea has no motors: those are checked by hand in test_rigid_body_dynamics
         b.joint.motor_inertia, b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0, 0.0
     Q, QD, QDD, _ = batch(tree, 200, 2)
     offsets = np.array([b.joint.offset for b, _ in tree._positions()])
-    ref = pin_rows(pinocchio_model(tree), Q + offsets, QD, QDD, np.arange(6))
-    close(tree.inverse_dynamics(Q, QD, QDD), ref)
+    model = pinocchio_model(tree)
+    close(tree.inverse_dynamics(Q, QD, QDD), pin_rows(model, Q + offsets, QD, QDD, np.arange(6)))
+    data = model.createData()
+    close(tree.mass_matrix(Q), np.array([symmetric(pin.crba(model, data, q)) for q in Q + offsets]))
 
 
 @needs_robots
