@@ -4,7 +4,8 @@
 The same base-frame formulation and the same plan as the numpy path, written as loops over the
 moving bodies and the velocity columns, so that one call costs a few hundred flops instead of
 ~50 numpy calls. The poses come from the kinematic plan (numpy for one configuration, its own
-numba kernel for batches).
+numba kernel for batches). Batches of revolute/prismatic trees take :mod:`.dynamics_batch`
+instead (FK inside, one pass down and up the tree per configuration).
 """
 
 from __future__ import annotations
