@@ -224,6 +224,15 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
+def cholesky_solve_batch(M, b):  # pragma: no cover - compiled
+    """:func:`cholesky_solve` for each of a batch: M (N, n, n), b (N, n)."""
+    out = np.empty_like(b)
+    for i in range(M.shape[0]):
+        out[i] = cholesky_solve(M[i], b[i])
+    return out
+
+
+@nb.njit(cache=True)
 def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cover - compiled
     """Body poses for one configuration of a tree of revolute, prismatic and fixed joints: the
     kinematic plan's ``P0 + sinθ·P1 + (1−cosθ)·P2 (+ d·P3)`` per body, composed parents first."""

@@ -110,3 +110,15 @@ def _urdf_path(key):
     from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
     return EXAMPLE_ROBOTS / REAL_URDFS[key]
+
+
+@pytest.mark.parametrize("method", ["aba", "cholesky"])
+def test_batch_forward_dynamics_of_a_massless_joint_is_refused(method):
+    from kinetree.core import InvalidPropertyError
+
+    tree = load_robot("two_link_planar")
+    tree.bodies[-1].mass, tree.bodies[-1].inertia = 0.0, [0] * 6
+    Q = np.zeros((3, 2))
+    Q[1, 1] = 0.4
+    with pytest.raises(InvalidPropertyError, match="singular"):
+        tree.forward_dynamics(Q, method=method)
