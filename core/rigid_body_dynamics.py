@@ -522,7 +522,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
         M = _compiled_crba(k, plan, tree, Q, T)
         try:  # one compiled factorisation per configuration: numpy's batched ones cost 5× more
             solve = k.cholesky_solve if Q.ndim == 1 else k.cholesky_solve_batch
-            return _finite(solve(M, np.ascontiguousarray(tau_ - bias)), "forward dynamics")
+            return _finite(solve(M, tau_ - bias), "forward dynamics")  # a new C-ordered array
         except ValueError:
             _singular()
     else:
