@@ -162,6 +162,10 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         n = flat.shape[0]
         out = np.empty((n, plan.nc))
         qdc, tauc = qdc.reshape(n, -1), tauc.reshape(n, -1)
+        from .dynamics_batch import aba_batch
+
+        if (got := aba_batch(plan, flat, qdc, tauc, a0, fext)) is not None:  # FK inside, one compiled pass
+            return got.reshape(*Q.shape[:-1], plan.nc)
         F = (np.zeros((1, plan.nm, 6)) if fext is None else
              np.ascontiguousarray(fext)[None] if fext.ndim == 2 else
              np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))

@@ -4,7 +4,8 @@
 The same base-frame formulation and the same plan as the numpy path, written as loops over the
 moving bodies and the velocity columns, so that one call costs a few hundred flops instead of
 ~50 numpy calls. The poses come from the kinematic plan (numpy for one configuration, its own
-numba kernel for batches).
+numba kernel for batches). Batches of revolute/prismatic trees take :mod:`.dynamics_batch`
+instead (FK inside, one pass down and up the tree per configuration).
 """
 
 from __future__ import annotations
@@ -223,6 +224,15 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
+def cholesky_solve_batch(M, b):  # pragma: no cover - compiled
+    """:func:`cholesky_solve` for each of a batch: M (N, n, n), b (N, n)."""
+    out = np.empty_like(b)
+    for i in range(M.shape[0]):
+        out[i] = cholesky_solve(M[i], b[i])
+    return out
+
+
+@nb.njit(cache=True)
 def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cover - compiled
     """Body poses for one configuration of a tree of revolute, prismatic and fixed joints: the
     kinematic plan's ``P0 + sinθ·P1 + (1−cosθ)·P2 (+ d·P3)`` per body, composed parents first."""
@@ -254,21 +264,6 @@ def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no
                 T[i, r, 3] += T[p, r, 3]
             T[i, 3, 0] = T[i, 3, 1] = T[i, 3, 2] = 0.0
             T[i, 3, 3] = 1.0
-
-
-@nb.njit(cache=True)
-def rnea_batch_fk(Q, kind, qi, gain, off, P0, Ps, parent, order, moving, col_body, col_frame, col_rot, col_axis,
-                  col_point, carrier, anc_c, desc, m, h, Io, qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm,
-                  use_motor, tc):  # pragma: no cover - compiled
-    """:func:`rnea_batch` with the poses computed per configuration (no (N, bodies, 4, 4) array)."""
-    work = _scratch(moving.shape[0], tc.shape[1])
-    T = np.empty((P0.shape[0], 4, 4))
-    L = np.empty((4, 4))
-    each = fext.shape[0] > 1  # else one wrench array for every configuration
-    for n in range(Q.shape[0]):
-        _fk_into(Q[n], kind, qi, gain, off, P0, Ps, parent, order, T, L)
-        _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
-              qdc[n], qddc[n], a0, fext[n if each else 0], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)
 
 
 @nb.njit(cache=True)

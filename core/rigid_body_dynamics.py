@@ -404,11 +404,10 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
         n = flat.shape[0]
         qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
         tc = np.empty((n, plan.nc))
-        if plan.fk_args is not None and plan.nb and (fext is None or fext.ndim == 2):
-            # poses computed inside, one configuration at a time; one fext for all
-            F1 = np.zeros((1, plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)[None]
-            k.rnea_batch_fk(np.ascontiguousarray(flat), *plan.fk_args, *args, qdc, qddc, a0, F1, *mot, tc)
-        else:
+        from .dynamics_batch import rnea_batch
+
+        # revolute/prismatic trees: FK and RNEA in one compiled pass per configuration; else numpy FK by chunks
+        if not rnea_batch(plan, flat, qdc, qddc, a0, fext, motor and plan.has_motor, tc):
             F = (np.zeros((n, plan.nm, 6)) if fext is None
                  else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
             for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
@@ -423,16 +422,17 @@ def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
                    T: np.ndarray | None = None) -> np.ndarray:
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
             plan.m, plan.h, plan.Io, plan.upper)
-    T = _poses(tree, Q, plan, k) if T is None else T
+    from .dynamics_batch import crba_batch
     if Q.ndim == 1:
         Mc = np.zeros((plan.nc, plan.nc))
-        k.crba(T, *args, Mc)
-    else:
-        Tf = T.reshape(-1, *T.shape[-3:])
+        k.crba(_poses(tree, Q, plan, k) if T is None else T, *args, Mc)
+    elif (Mc := crba_batch(plan, Q.reshape(-1, Q.shape[-1]))) is None:  # else FK inside, one compiled call
+        Tf = _poses(tree, Q) if T is None else T
+        Tf = Tf.reshape(-1, *Tf.shape[-3:])
         Mc = np.zeros((Tf.shape[0], plan.nc, plan.nc))
         for i in range(Tf.shape[0]):
             k.crba(Tf[i], *args, Mc[i])
-        Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
+    Mc = Mc.reshape(*Q.shape[:-1], plan.nc, plan.nc)
     M = Mc if plan.plain else plan.P @ Mc @ plan.P.T
     return M + plan.motor_diag if plan.has_motor else M
 
@@ -520,11 +520,11 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
         T = _poses(tree, Q, plan, k) if Q.ndim == 1 else None  # one FK for both
         bias = _compiled_rnea(k, plan, tree, Q, qd_, np.zeros_like(qd_), _gravity(tree), fx, True, T)
         M = _compiled_crba(k, plan, tree, Q, T)
-        if Q.ndim == 1:
-            try:
-                return _finite(k.cholesky_solve(M, tau_ - bias), "forward dynamics")
-            except ValueError:
-                _singular()
+        try:  # one compiled factorisation per configuration: numpy's batched ones cost 5× more
+            solve = k.cholesky_solve if Q.ndim == 1 else k.cholesky_solve_batch
+            return _finite(solve(M, tau_ - bias), "forward dynamics")  # a new C-ordered array
+        except ValueError:
+            _singular()
     else:
         T = _poses(tree, Q)
         bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), fx)
