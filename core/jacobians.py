@@ -126,6 +126,8 @@ def com_jacobian(tree: RigidBodyTree, q: Configuration | None = None) -> np.ndar
 
 
 JACOBIAN_SPACES = ("positions", "velocities")
+#: Trees up to this many bodies take the compiled velocity Jacobian for ``space="positions"``.
+DENSE_PLAN_BODIES = 2000
 
 
 class JacobianMixin:
@@ -141,7 +143,10 @@ class JacobianMixin:
             raise InvalidConfigurationError(f"geometric Jacobian: space must be 'positions' or 'velocities', "
                                             f"got {space!r:.80}")
         plan = self._kinematics()  # type: ignore[attr-defined]
-        if space == "velocities" or not any(plan.kind[i] in QUATERNION_ROWS for i in plan.general):
+        # the dynamics plan holds a dense ancestor table (12 GB for a 40,000-body chain): the
+        # kinematic plan's Jacobian, the same matrix without quaternion joints, serves big trees
+        quaternions = any(plan.kind[i] in QUATERNION_ROWS for i in plan.general)
+        if space == "velocities" or (not quaternions and self.num_bodies <= DENSE_PLAN_BODIES):  # type: ignore[attr-defined]
             return velocity_jacobian(self, q, body)  # type: ignore[arg-type]
         Q = _one(self, q)  # type: ignore[arg-type]
         return _checked(plan.jacobian(Q, self.index_of(body)), body, "Jacobian")  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.frame_assignment import Frame, FrameAssignment, compare_with_extraction
+from kinetree.core.number_text import short_text
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -38,8 +39,7 @@ HEADERS = ["θ", "d", "a", "α", "variable"]
 
 
 def _num(v: float, digits: int = 6) -> str:
-    v = round(float(v), 9) + 0.0  # no "-0"
-    return f"{v:.{digits}g}"
+    return short_text(v, digits)
 
 
 def _vec(v) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from kinetree.core.number_text import short_text
 
 #: Translucent amber faces and solid edges: unlike the axes (RGB), the path (cyan) and collisions (magenta).
 FACE_COLOR = (1.0, 0.62, 0.1, 0.28)
@@ -65,12 +66,13 @@ def equivalent_box(mass: float, center_of_mass, inertia) -> tuple[np.ndarray, np
     moments, axes = np.linalg.eigh(Ic)
     tol = TOLERANCE * max(float(np.abs(moments).max()), 1e-300)
     if moments.min() < -tol:
-        return f"a principal moment of inertia about its centre of mass is negative ({moments.min():.4g} kg·m²)"
+        return ("a principal moment of inertia about its centre of mass is negative "
+                f"({short_text(moments.min(), 4)} kg·m²)")
     total = moments.sum()
     if np.any(2 * moments > total + 2 * tol):  # I_k > I_i + I_j
         k = int(np.argmax(moments))
-        return (f"its principal moments {', '.join(f'{v:.4g}' for v in moments)} kg·m² break the triangle "
-                f"inequality ({moments[k]:.4g} > the other two together)")
+        return (f"its principal moments {', '.join(short_text(v, 4) for v in moments)} kg·m² break the triangle "
+                f"inequality ({short_text(moments[k], 4)} > the other two together)")
     squares = 6.0 * (total - 2 * moments) / m
     size = np.sqrt(np.maximum(squares, 0.0))
     if np.linalg.det(axes) < 0:  # a rotation, not a reflection

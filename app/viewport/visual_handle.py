@@ -14,6 +14,7 @@ import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
 from PySide6.QtWidgets import QToolTip
 
+from ..numbers import fixed_text
 from .frame_handle import FrameHandle
 from .ik_handle import AXIS_RGBA, PICK_PX, IkHandle, mouse_ray
 from .labels import project_points, view_mvp
@@ -126,7 +127,7 @@ class VisualFrameHandle(FrameHandle):
         if not free:
             factor = round(factor / SCALE_STEP) * SCALE_STEP
         factor = max(factor, SCALE_STEP)
-        g["shown"] = f"× {factor:.2f}" if not free else f"× {factor:.3f}"
+        g["shown"] = f"× {fixed_text(factor, 2 if not free else 3)}"
         self._edit_visual("Scale", scaled(g["shape"], g["axis"], factor))
         self.show_tip(g["shown"])
 

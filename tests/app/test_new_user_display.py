@@ -91,7 +91,10 @@ NOT_VALUES = {("timeline.py", "self.time"), ("timeline.py", "duration"), ("expla
               ("document.py", "mb"),
               # the snap steps and the grid's spacing: round numbers the app chose, not engine values
               ("tools.py", "mm"), ("camera.py", "metres"), ("camera.py", "metres * 100"),
-              ("camera.py", "metres * 1000")}
+              ("camera.py", "metres * 1000"),
+              # the simulation's clock and step, and errors shown to say how small they are
+              ("simulate.py", "sim.time"), ("simulate.py", "(sim.time - self._rate_start) / wall"),
+              ("simulate.py", "self.sim.dt * 1000.0"), ("simulate.py", "e.drift"), ("assign_frames.py", "diff")}
 
 
 def test_every_numeric_readout_uses_the_numbers_helpers():
