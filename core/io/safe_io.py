@@ -231,6 +231,27 @@ _XML_DEPTH = re.compile(r"Excessive depth in document: (\d+)")
 _XML_HUGE = re.compile(r"\s*,?\s*(use|try) XML_PARSE_HUGE( option)?\s*", re.IGNORECASE)
 
 
+def xml_root(data: bytes, error, what: str):
+    """The lxml root of ``data``, read with no DTD, entities or network and without comments;
+    ``error(line, element, message)`` makes the exception for malformed XML or a DTD, ``what``
+    names the file kind in the message ("a URDF")."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
+                             dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno or (exc.position[0] if exc.position else None)
+        raise error(line or 0, "", f"malformed XML: {xml_error_text(exc.msg)}") from None
+    except ValueError as exc:
+        raise error(0, "", f"malformed XML: {exc}") from None
+    info = root.getroottree().docinfo
+    if info.internalDTD is not None or info.externalDTD is not None or info.doctype:
+        raise error(0, "doctype", f"DTD and entity declarations are not allowed in {what}")
+    return root
+
+
 def xml_error_text(msg: str) -> str:
     """libxml2's parse error in plain words: its size limits name an option (XML_PARSE_HUGE)
     that a user of KineTree cannot set, and "Excessive depth" does not say of what."""

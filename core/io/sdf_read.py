@@ -23,7 +23,7 @@ from ..joint import Joint
 from ..transforms import MAX_LENGTH, inverse_transform, quat_to_rotation, rpy_to_matrix
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
-from .safe_io import MAX_BODIES, read_regular_file, xml_error_text
+from .safe_io import MAX_BODIES, read_regular_file, xml_root
 from .sdf_frames import FrameGraph
 from .sdf_model import SdfWarning, read_model
 
@@ -73,17 +73,7 @@ def parse_xml(data: bytes, ctx: _Ctx, budget: list[int]) -> etree._Element:
         if i >= 0:
             raise ctx.error(data.count(b"\n", 0, i) + 1, token.decode()[2:].lower(),
                             "DTD and entity declarations are not allowed in an SDFormat file")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
-                             dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        line = exc.lineno or (exc.position[0] if exc.position else None)
-        raise ctx.error(line or 0, "", f"malformed XML: {xml_error_text(exc.msg)}") from None
-    except ValueError as exc:
-        raise ctx.error(0, "", f"malformed XML: {exc}") from None
-    if root.getroottree().docinfo.doctype:
-        raise ctx.error(0, "doctype", "DTD and entity declarations are not allowed in an SDFormat file")
+    root = xml_root(data, ctx.error, "an SDFormat file")
     for n, el in enumerate(root.iter()):
         if n >= budget[0]:
             raise ctx.error(el, f"<{el.tag}>", f"more than {MAX_ELEMENTS} XML elements; an SDFormat robot "

@@ -17,6 +17,7 @@ from ..tree import RigidBodyTree
 from ..xml_fragment import fragment_element
 from .safe_io import MAX_BODIES, atomic_write_text
 from .sdf_model import SdfWarning
+from .urdf_export import relative_mesh_uri
 
 __all__ = ["export_sdf", "sdf_string"]
 
@@ -89,16 +90,7 @@ class _Writer:
         return limit
 
     def mesh_uri(self, filename: str) -> str:
-        if "://" in filename or not os.path.isabs(filename):
-            return filename
-        p = Path(filename)
-        if self.out_dir is not None:
-            for up, start in enumerate((self.out_dir, self.out_dir.parent)):
-                try:
-                    return "../" * up + p.relative_to(start).as_posix()
-                except ValueError:
-                    pass
-        return p.as_uri()
+        return relative_mesh_uri(filename, self.out_dir)
 
     def link(self, body: RigidBody, pose: np.ndarray | None, rel: str | None) -> etree._Element:
         parent, local = self.scope(body.name)

@@ -80,7 +80,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
-from .safe_io import MAX_BODIES, _kind, read_regular_file, xml_error_text
+from .safe_io import MAX_BODIES, _kind, read_regular_file, xml_root
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
 
 __all__ = [
@@ -249,19 +249,7 @@ def _parse_xml(data: bytes, ctx: _Ctx) -> etree._Element:
         if i >= 0:
             raise ctx.error(_line_of(scan, i), token.decode()[2:].lower(),
                             "DTD and entity declarations are not allowed in a URDF")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
-                             dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        line = exc.lineno or (exc.position[0] if exc.position else None)
-        raise ctx.error(line or 0, "", f"malformed XML: {xml_error_text(exc.msg)}") from None
-    except ValueError as exc:
-        raise ctx.error(0, "", f"malformed XML: {exc}") from None
-    info = root.getroottree().docinfo
-    if info.internalDTD is not None or info.externalDTD is not None or info.doctype:
-        raise ctx.error(0, "doctype", "DTD and entity declarations are not allowed in a URDF")
-    return root
+    return xml_root(data, ctx.error, "a URDF")
 
 
 # =============================================================================================

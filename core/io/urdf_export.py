@@ -188,6 +188,21 @@ def _inertia_about_com(body: RigidBody) -> np.ndarray:
     return Ic
 
 
+
+def relative_mesh_uri(filename: str, out_dir: Path | None) -> str:
+    """A mesh's reference in a file written to ``out_dir``: a URI or relative name as it is, an
+    absolute path relative to the output's folder (or its parent), else a ``file://`` URI."""
+    if "://" in filename or not os.path.isabs(filename):
+        return filename
+    p = Path(filename)
+    if out_dir is not None:
+        for up, start in enumerate((out_dir, out_dir.parent)):
+            try:
+                return "../" * up + p.relative_to(start).as_posix()
+            except ValueError:
+                pass
+    return p.as_uri()
+
 class _ExportCtx:
     """The ``ctx`` of urdf_check's checks, for kept elements (no file or line yet)."""
 
@@ -219,16 +234,7 @@ class _Writer:
                     resolve_mesh_uri(uri, self.out_dir) == filename if self.out_dir is not None
                     else uri.startswith("file://")):  # a string has no folder: only absolute URIs hold
                 return uri
-        if "://" in filename or not os.path.isabs(filename):
-            return filename
-        p = Path(filename)
-        if self.out_dir is not None:
-            for up, start in enumerate((self.out_dir, self.out_dir.parent)):
-                try:
-                    return "../" * up + p.relative_to(start).as_posix()
-                except ValueError:
-                    pass
-        return p.as_uri()
+        return relative_mesh_uri(filename, self.out_dir)
 
     def link(self, body: RigidBody) -> None:
         el = etree.SubElement(self.root, "link", name=body.name)
