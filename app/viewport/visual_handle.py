@@ -12,7 +12,6 @@ from dataclasses import replace
 import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
-from PySide6.QtWidgets import QToolTip
 
 from ..numbers import fixed_text
 from .frame_handle import FrameHandle
@@ -164,7 +163,3 @@ class VisualFrameHandle(FrameHandle):
 
     def amount_kind(self, g: dict) -> str | None:
         return None if g["kind"] == "scale" else super().amount_kind(g)
-
-    def cancel(self) -> bool:
-        QToolTip.hideText()
-        return super().cancel()
