@@ -259,7 +259,7 @@ class RobotDocument(QObject):
         self.undo_stack.setClean()
 
     def export(self, path: str | Path, **options) -> str:
-        """Write the robot as URDF, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
+        """Write the robot as URDF, SDFormat, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
         status line to show, saying what the format could not hold."""
         from kinetree.core.io.files import DroppedOnExportWarning
 
