@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numba as nb
 import numpy as np
 
+from .dynamics_numba import add_motor_torques
+
 if TYPE_CHECKING:
     from .rigid_body_dynamics import DynamicsPlan
 
@@ -220,13 +222,7 @@ def rnea_fk_batch(Q, qdc, qddc, ints, floats, a0, fext, use_motor, tc):  # pragm
                 for r in range(6):
                     F[pk, r] += F[k, r]
         if use_motor:
-            for i in range(nmot):
-                c = motor_cols[i]
-                out[c] += jm[i] * qdd[c] + visc[i] * qd[c]
-                if qd[c] > 0:
-                    out[c] += tcp[i]
-                elif qd[c] < 0:
-                    out[c] += tcm[i]
+            add_motor_torques(out, qd, qdd, motor_cols, jm, visc, tcp, tcm)
 
 
 

@@ -94,6 +94,18 @@ def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, 
 
 
 @nb.njit(cache=True)
+def add_motor_torques(tc, qd, qdd, motor_cols, jm, visc, tcp, tcm):  # pragma: no cover - compiled
+    """Corke's motor terms on the motor columns: ``Jm·G²·q̈ + B·G²·q̇ + Tc±`` (link side)."""
+    for i in range(motor_cols.shape[0]):
+        c = motor_cols[i]
+        tc[c] += jm[i] * qdd[c] + visc[i] * qd[c]
+        if qd[c] > 0:
+            tc[c] += tcp[i]
+        elif qd[c] < 0:
+            tc[c] += tcm[i]
+
+
+@nb.njit(cache=True)
 def _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
           qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, work):  # pragma: no cover - compiled
     nc, nm = col_body.shape[0], moving.shape[0]
@@ -142,13 +154,7 @@ def _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier,
         tc[c] = (S[c, 0] * F[k, 0] + S[c, 1] * F[k, 1] + S[c, 2] * F[k, 2] + S[c, 3] * F[k, 3]
                  + S[c, 4] * F[k, 4] + S[c, 5] * F[k, 5])
     if use_motor:
-        for i in range(motor_cols.shape[0]):
-            c = motor_cols[i]
-            tc[c] += jm[i] * qddc[c] + visc[i] * qdc[c]
-            if qdc[c] > 0:
-                tc[c] += tcp[i]
-            elif qdc[c] < 0:
-                tc[c] += tcm[i]
+        add_motor_torques(tc, qdc, qddc, motor_cols, jm, visc, tcp, tcm)
 
 
 @nb.njit(cache=True)
@@ -192,9 +198,8 @@ def crba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, desc, m, 
 
 
 @nb.njit(cache=True)
-def cholesky_solve(M, b):  # pragma: no cover - compiled
-    """``M⁻¹ b`` for a symmetric positive definite M; raises when M is not."""
-    n = M.shape[0]
+def _cholesky(M, n):  # pragma: no cover - compiled
+    """The lower L with L Lᵀ = M[:n, :n]; raises when M is not positive definite."""
     L = np.zeros((n, n))
     for j in range(n):
         d = M[j, j]
@@ -208,18 +213,31 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
             for k in range(j):
                 s -= L[i, k] * L[j, k]
             L[i, j] = s / L[j, j]
+    return L
+
+
+@nb.njit(cache=True)
+def _solve_factored(L, b, x):  # pragma: no cover - compiled
+    """``x = (L Lᵀ)⁻¹ b`` (forward, then back substitution)."""
+    n = L.shape[0]
     y = np.empty(n)
     for i in range(n):
         s = b[i]
         for k in range(i):
             s -= L[i, k] * y[k]
         y[i] = s / L[i, i]
-    x = np.empty(n)
     for i in range(n - 1, -1, -1):
         s = y[i]
         for k in range(i + 1, n):
             s -= L[k, i] * x[k]
         x[i] = s / L[i, i]
+
+
+@nb.njit(cache=True)
+def cholesky_solve(M, b):  # pragma: no cover - compiled
+    """``M⁻¹ b`` for a symmetric positive definite M; raises when M is not."""
+    x = np.empty(M.shape[0])
+    _solve_factored(_cholesky(M, M.shape[0]), b, x)
     return x
 
 
@@ -269,31 +287,12 @@ def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no
 @nb.njit(cache=True)
 def _spd_inverse(D, n, out):  # pragma: no cover - compiled
     """``out[:n, :n] = D[:n, :n]⁻¹`` by Cholesky; raises when D is not positive definite."""
-    L = np.zeros((n, n))
-    for j in range(n):
-        d = D[j, j]
-        for k in range(j):
-            d -= L[j, k] * L[j, k]
-        if not d > 0.0:
-            raise ValueError("not positive definite")
-        L[j, j] = np.sqrt(d)
-        for i in range(j + 1, n):
-            s = D[i, j]
-            for k in range(j):
-                s -= L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
+    L = _cholesky(D, n)
+    e = np.zeros(n)
     for col in range(n):  # solve L Lᵀ x = e_col
-        y = np.zeros(n)
-        for i in range(n):
-            s = 1.0 if i == col else 0.0
-            for k in range(i):
-                s -= L[i, k] * y[k]
-            y[i] = s / L[i, i]
-        for i in range(n - 1, -1, -1):
-            s = y[i]
-            for k in range(i + 1, n):
-                s -= L[k, i] * out[k, col]
-            out[i, col] = s / L[i, i]
+        e[col] = 1.0
+        _solve_factored(L, e, out[:n, col])
+        e[col] = 0.0
 
 
 @nb.njit(cache=True)
