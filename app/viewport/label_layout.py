@@ -63,11 +63,8 @@ class LabelLayout:
         self._n = 0
         self._cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         self.crowd = np.zeros((0, 2)) if crowd is None else np.asarray(crowd, dtype=float).reshape(-1, 2)
-        self._crowd_cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
-        for px, py in self.crowd.tolist():
-            if abs(px) < 1e6 and abs(py) < 1e6:
-                self._crowd_cells.setdefault((int(px // 64), int(py // 64)), []).append((px, py))
         self.placed: list[Placed] = []
+        self._colors: dict[tuple, tuple] = {}  # (colour, theme) → (readable RGBA, plate RGBA)
         self.searched = 0
         self.seconds = 0.0  # spent placing in this frame
         for r in obstacles:
@@ -84,14 +81,21 @@ class LabelLayout:
 
     @staticmethod
     def _cells_of(x0, y0, x1, y1):
-        return [(i, j) for i in range(int(x0 // 64), int(x1 // 64) + 1)
-                for j in range(int(y0 // 64), int(y1 // 64) + 1)]
+        i0, i1, j0, j1 = int(x0 // 64), int(x1 // 64), int(y0 // 64), int(y1 // 64)
+        if i0 == i1 and j0 == j1:  # most labels: one cell
+            return ((i0, j0),)
+        return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
 
     def is_free(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """No placed label (or obstacle) within :data:`GAP` of the rectangle."""
         g = GAP
-        return not any(x0 < r[2] + g and r[0] < x1 + g and y0 < r[3] + g and r[1] < y1 + g
-                       for c in self._cells_of(x0 - g, y0 - g, x1 + g, y1 + g) for r in self._cells.get(c, ()))
+        get = self._cells.get
+        # plain loops: a 1000-body tree asks this for every label of every frame
+        for c in self._cells_of(x0 - g, y0 - g, x1 + g, y1 + g):
+            for r in get(c, ()):
+                if x0 < r[2] + g and r[0] < x1 + g and y0 < r[3] + g and r[1] < y1 + g:
+                    return False
+        return True
 
     def free_below(self, rect: QRectF) -> QRectF:
         """``rect`` moved down past whatever is placed (or an obstacle) where it is."""
@@ -140,6 +144,9 @@ class LabelLayout:
         cand[1:, 2], cand[1:, 3] = cand[1:, 0] + w, cand[1:, 1] + h
         R = self._rects[:self._n]
         g = GAP
+        # only the placed rectangles that reach the candidates' bounding box can hit one
+        R = R[(R[:, 0] < cand[:, 2].max() + g) & (R[:, 2] + g > cand[:, 0].min())
+              & (R[:, 1] < cand[:, 3].max() + g) & (R[:, 3] + g > cand[:, 1].min())]
         hit = ((cand[:, None, 0] < R[None, :, 2] + g) & (R[None, :, 0] < cand[:, None, 2] + g)
                & (cand[:, None, 1] < R[None, :, 3] + g) & (R[None, :, 1] < cand[:, None, 3] + g)).any(axis=1)
         outside = ((cand[:, 0] < 0) | (cand[:, 1] < 0) | (cand[:, 2] > self.width) | (cand[:, 3] > self.height))
@@ -154,10 +161,11 @@ class LabelLayout:
         return bx0, by0, k > 0
 
     def _covers_crowd(self, x: float, y: float, x0: float, y0: float, x1: float, y1: float) -> bool:
-        """Whether the rectangle covers a crowd point other than the label's own (plain Python:
-        most labels take their usual spot, and this is their only check)."""
-        return any(x0 < px < x1 and y0 < py < y1 and abs(px - x) + abs(py - y) > 3
-                   for c in self._cells_of(x0, y0, x1, y1) for px, py in self._crowd_cells.get(c, ()))
+        """Whether the rectangle covers a crowd point other than the label's own (asked only
+        for the first :data:`SEARCH_LABELS` labels of a frame)."""
+        P = self.crowd
+        return bool(((P[:, 0] > x0) & (P[:, 0] < x1) & (P[:, 1] > y0) & (P[:, 1] < y1)
+                     & (np.abs(P[:, 0] - x) + np.abs(P[:, 1] - y) > 3)).any())
 
     def _crowding(self, x: float, y: float, cand: np.ndarray) -> np.ndarray:
         """How many crowd points (other than the label's own, within 3 px) each candidate covers."""
@@ -179,8 +187,12 @@ class LabelLayout:
         at = self.place(x, y, w, h, dx, dy)
         if at is None:
             return None
-        rgb = readable(tuple(float(c) for c in color[:3]), theme)
-        p = Placed(text, QRectF(at[0], at[1], w, h), QPointF(x, y), at[2], (*rgb, 1.0), plate_rgba(theme), pad)
+        key = (tuple(color[:3]), theme)
+        colors = self._colors.get(key)
+        if colors is None:
+            colors = self._colors[key] = ((*readable(tuple(float(c) for c in color[:3]), theme), 1.0),
+                                          plate_rgba(theme))
+        p = Placed(text, QRectF(at[0], at[1], w, h), QPointF(x, y), at[2], colors[0], colors[1], pad)
         self.placed.append(p)
         return p
 
@@ -206,19 +218,28 @@ def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStat
             dot = max(2.0, r.height() / 10)
             painter.drawEllipse(p.anchor, dot, dot)
     painter.setPen(QColor(0, 0, 0, 0))
-    for p in labels:
+    # plates unsmoothed: a 4-px corner looks the same, and OpenGL's paint engine fills an
+    # antialiased path in several passes (the costliest call of a 1000-body tree's frame)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    plate = None
+    for p in labels:  # brush and pen set only when they change: most labels share them
+        if p.plate != plate:
+            plate = p.plate
+            painter.setBrush(QColor.fromRgbF(*plate))
         radius = min(4.0, p.pad)
-        painter.setBrush(QColor.fromRgbF(*p.plate))
         painter.drawRoundedRect(p.rect, radius, radius)
     cache = {} if cache is None else cache
     if len(cache) > 4096:  # names and values come and go: keep the cache bounded
         cache.clear()
+    color = None
     for p in labels:
         static = cache.get(p.text)
         if static is None:  # laid out once, drawn every frame
             static = cache[p.text] = QStaticText(p.text)
             static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-        painter.setPen(QColor.fromRgbF(*p.color))
+        if p.color != color:
+            color = p.color
+            painter.setPen(QColor.fromRgbF(*color))
         painter.drawStaticText(QPointF(p.rect.left() + p.pad, p.rect.top() + p.pad + ascent_shift), static)
 
 

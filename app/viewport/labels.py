@@ -64,14 +64,16 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
         theme = "dark" if color.lightness() > 128 else "light"
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
     groups: dict[tuple[int, int], list] = {}
-    for k in range(len(texts)) if order is None else order:
-        if k >= len(texts):  # an order from before an edit removed bodies
-            continue
-        (x, y), ok = px[k], front[k]
-        if ok and np.isfinite(x) and np.isfinite(y) and abs(x) < 1e6 and abs(y) < 1e6:
-            group = groups.setdefault((round(x / 5), round(y / 5)), [x, y, [], []])
-            group[2].append(texts[k])
-            group[3].append(k)
+    ks = np.arange(len(texts)) if order is None else np.array([k for k in order if k < len(texts)], dtype=int)
+    # (an order from before an edit may name removed bodies)
+    at = px[ks].reshape(-1, 2)
+    ok = front[ks] & np.all(np.isfinite(at), axis=1) & np.all(np.abs(at) < 1e6, axis=1)
+    ks, at = ks[ok], at[ok]
+    cells = np.round(at / 5).astype(np.int64)  # half to even, as Python's round
+    for k, (x, y), (i, j) in zip(ks.tolist(), at.tolist(), cells.tolist()):
+        group = groups.setdefault((i, j), [x, y, [], []])
+        group[2].append(texts[k])
+        group[3].append(k)
     metrics = QFontMetricsF(font)
     widths = _widths(font)
     rgb = color.getRgbF()
