@@ -172,7 +172,7 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
             sl = slice(start, min(n, start + 8192))
             Fs = F if F.shape[0] == 1 else F[sl]
-            k.aba_batch(tree.forward_kinematics(flat[sl]), *args, qdc[sl], tauc[sl], a0, Fs, *mot, out[sl])
+            k.aba_batch(rbd._poses(tree, flat[sl], plan), *args, qdc[sl], tauc[sl], a0, Fs, *mot, out[sl])
         return out.reshape(*Q.shape[:-1], plan.nc)
     except ValueError:
         rbd._singular()
