@@ -11,6 +11,8 @@ _STYLE = {
     "base": ("#607080", "B"), "fixed": ("#808080", "F"), "revolute": ("#d04040", "R"),
     "prismatic": ("#3070d0", "P"), "floating": ("#30a060", "6"), "spherical": ("#a050c0", "S"),
     "planar": ("#c08020", "2"),
+    "euler_zyx": ("#b04890", "E"), "euler_xyz": ("#b04890", "E"), "euler_yxz": ("#b04890", "E"),
+    "translation_xyz": ("#2090a0", "T"), "custom": ("#707030", "C"),
 }
 
 
