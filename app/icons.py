@@ -16,6 +16,17 @@ _STYLE = {
 }
 
 
+#: How the joint types read in menus and the Joint panel's type combo (others: their own names).
+TYPE_LABELS = {"euler_zyx": "Euler ZYX", "euler_xyz": "Euler XYZ", "euler_yxz": "Euler YXZ",
+               "translation_xyz": "translation XYZ"}
+
+
+def type_label(jtype: str, capital: bool = False) -> str:
+    """A joint type as users read it ("Euler ZYX" for ``euler_zyx``), first letter up when ``capital``."""
+    text = TYPE_LABELS.get(jtype, jtype)
+    return text[:1].upper() + text[1:] if capital else text
+
+
 @cache
 def joint_icon(kind: str) -> QIcon:
     color, letter = _STYLE.get(kind, ("#808080", "?"))
