@@ -365,3 +365,25 @@ def test_mjcf_export_writes_one_hinge_or_slide_per_row_exactly():
             mujoco.mj_mulM(m, d, col, np.eye(m.nv)[k])
             M[:, k] = col
         np.testing.assert_allclose(M, tree.mass_matrix(q), atol=1e-10)
+
+
+def test_ik_workspace_and_integration_take_composite_joints():
+    """IK reaches a pose through Euler and custom joints; the workspace sampler's points and
+    manipulability are FK's and the geometric Jacobian's; integrate/difference are plain sums."""
+    from kinetree.core.ik import inverse_kinematics
+    from kinetree.core.workspace import random_configurations, sample_workspace
+
+    tree = composite_tree(3, ["revolute", "euler_zyx", "prismatic", "custom"])
+    rng = np.random.default_rng(5)
+    target = tree.forward_kinematics(tree.random_configuration(rng))[tree.index_of("b3")]
+    r = inverse_kinematics(tree, "b3", target, tree.home_configuration())
+    assert r.success
+    np.testing.assert_allclose(tree.forward_kinematics(r.q)[tree.index_of("b3")], target, atol=1e-9)
+    points, manip = sample_workspace(tree, "b3", 50, rng=1)
+    Q = random_configurations(tree, 50, 1)
+    for k in (0, 17, 49):
+        np.testing.assert_allclose(points[k], tree.forward_kinematics(Q[k])[tree.index_of("b3"), :3, 3], atol=1e-12)
+        assert manip[k] == pytest.approx(tree.manipulability(Q[k], "b3"), rel=1e-9, abs=1e-12)
+    q, qd = Q[0], rng.normal(size=tree.dof_count)
+    np.testing.assert_array_equal(tree.integrate(q, qd, 0.5), q + 0.5 * qd)
+    np.testing.assert_allclose(tree.difference(q, q + qd), qd, atol=1e-15)
