@@ -55,7 +55,7 @@ def packed(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
     if got is None:
         cst = _constants(plan)
         code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
-        dims = [plan.kin.nb, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
+        dims = [plan.npose, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
         ints = np.concatenate([dims, code, qi, parent, order, plan.moving, plan.col_body, plan.col_frame, plan.col_rot,
                                plan.carrier, plan.motor_cols, cst.topo, cst.mparent, cst.cstart, cst.ncol])
         floats = np.concatenate([gain, off, P0.ravel(), Ps.ravel(), plan.col_axis.ravel(), plan.col_point.ravel(),

@@ -178,14 +178,14 @@ class DynamicsPlan:
             self.motor_diag = (Pm * self.jm) @ Pm.T
         self.nb = nb
         self.body_index = {b.name: i for i, b in enumerate(bodies)}
-        # the compiled single-configuration FK's constants (trees without quaternion/planar joints)
+        # the compiled single-configuration FK's constants (trees without quaternion/planar
+        # joints); composite joints as RBDL's emulation: a rotation or slide per row, through
+        # their virtual bodies (poses nb, nb + 1, …: the layout of extend)
         kin = plan
+        self.npose = nb + nv
         self.fk_args = None
-        if not kin.general:
-            code = np.array([{"fixed": 0, "rz": 1, "tz": 2}[k] for k in kin.kind], dtype=np.int64)
-            self.fk_args = (code, kin.qi.astype(np.int64), kin.gain.astype(float), kin.offset.astype(float),
-                            np.ascontiguousarray(kin.P0), np.ascontiguousarray(kin.Pstack),
-                            kin.parent.astype(np.int64), kin.order.astype(np.int64))
+        if all(kin.kind[i] == "composite" for i in kin.general):
+            self.fk_args = _compiled_fk_args(kin, self.virtual, nb + nv)
         self.gravity_pack = None
         if self.fk_args is not None:  # the compiled gravity torque's constants in two flat arrays
             c, qi_, gn, off, P0, Ps, par, order = self.fk_args
@@ -193,7 +193,7 @@ class DynamicsPlan:
                 np.concatenate([c, qi_, par, order, self.moving, self.col_body, self.col_frame, self.col_rot]).astype(
                     np.int64),
                 np.concatenate([gn, off, P0.ravel(), Ps.ravel(), self.col_axis.ravel(), self.col_point.ravel(), m,
-                                h.ravel(), self.desc.ravel()]), nb, nm)
+                                h.ravel(), self.desc.ravel()]), nb + nv, nm)
         self.merge = np.zeros((nm, nb))
         self.merge[owner[owner >= 0], np.flatnonzero(owner >= 0)] = 1.0
 
@@ -256,11 +256,43 @@ class DynamicsPlan:
         return S, h, Io
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a × b`` over the last axis (numpy's cross has a large fixed cost on small arrays)."""
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+def _compiled_fk_args(kin, virtual: list, npose: int) -> tuple:
+    """``(code, qi, gain, offset, P0, Pstack, parent, order)`` of the compiled FK over the bodies
+    and the composite joints' virtual bodies: each pose ``A·M(q)·B`` with ``M`` a rotation about
+    or a slide along z (the row's axis turned to z), as the kinematic plan's revolute joints."""
+    from .kinematics import _E, _K, _K2, _z_to_axis
+
+    nb = kin.nb
+    code = np.zeros(npose, dtype=np.int64)
+    qi, parent = np.zeros(npose, dtype=np.int64), np.full(npose, -1, dtype=np.int64)
+    gain, off = np.ones(npose), np.zeros(npose)
+    A, B = np.tile(np.eye(4), (npose, 1, 1)), np.tile(np.eye(4), (npose, 1, 1))
+    code[:nb] = [{"fixed": 0, "rz": 1, "tz": 2}.get(k, 1) for k in kin.kind]
+    qi[:nb], parent[:nb], gain[:nb], off[:nb] = kin.qi, kin.parent, kin.gain, kin.offset
+    A[:nb], B[:nb] = kin.A, kin.B
+    first = {i: v0 for i, _p, _rows, _c, v0 in virtual}
+    for i, rows in kin.rows.items():
+        prev, n = int(kin.parent[i]), len(rows)
+        for e, row in enumerate(rows):
+            rot = bool(any(row[:3]))
+            Ra = _z_to_axis(np.array(row[:3] if rot else row[3:]))
+            k = i if e == n - 1 else first[i] + e
+            code[k], qi[k], gain[k], off[k], parent[k] = (1 if rot else 2), kin.qi[i] + e, 1.0, 0.0, prev
+            A[k] = (kin.A[i] if e == 0 else np.eye(4)) @ Ra
+            B[k] = Ra.T @ (kin.B[i] if e == n - 1 else np.eye(4))
+            prev = k
+    depth = np.zeros(npose, dtype=int)
+    for k in range(npose):
+        p = int(parent[k])
+        while p >= 0:
+            depth[k] += 1
+            p = int(parent[p])
+    P0 = A @ B
+    Ps = np.stack([A @ _K @ B, A @ _K2 @ B, A @ _E @ B], axis=1).reshape(npose, 3, 16)
+    order = np.argsort(depth, kind="stable").astype(np.int64)
+    if not kin.rows:  # the kinematic plan's own arrays (kept bit for bit)
+        P0, Ps = kin.P0, kin.Pstack
+    return (code, qi, gain, off, np.ascontiguousarray(P0), np.ascontiguousarray(Ps), parent, order)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:

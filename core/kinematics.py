@@ -105,9 +105,25 @@ def _quat_rotations(Qq: np.ndarray) -> np.ndarray:
     return R
 
 
+def elementary_motion_1(row: tuple[float, ...], x: float) -> np.ndarray:
+    """4×4 motion of one motion-subspace row (unit axis) by ``x``, from plain floats."""
+    a, b, c = row[0], row[1], row[2]
+    if a or b or c:
+        co, si = math.cos(x), math.sin(x)
+        k = 1.0 - co
+        return np.array([[co + a * a * k, a * b * k - c * si, a * c * k + b * si, 0.0],
+                         [a * b * k + c * si, co + b * b * k, b * c * k - a * si, 0.0],
+                         [a * c * k - b * si, b * c * k + a * si, co + c * c * k, 0.0],
+                         [0.0, 0.0, 0.0, 1.0]])
+    return np.array([[1.0, 0.0, 0.0, x * row[3]], [0.0, 1.0, 0.0, x * row[4]], [0.0, 0.0, 1.0, x * row[5]],
+                     [0.0, 0.0, 0.0, 1.0]])
+
+
 def elementary_motions(row: tuple[float, ...], q: np.ndarray) -> np.ndarray:
     """(n, 4, 4) motions of one motion-subspace row (unit axis) for (n,) values: a rotation
     about ``row[:3]`` (Rodrigues) or a translation along ``row[3:]``."""
+    if q.shape[0] == 1:  # one configuration (FK, the dynamics): plain floats cost a fifth
+        return elementary_motion_1(row, float(q[0]))[None]
     M = np.zeros((q.shape[0], 4, 4))
     M[:, 3, 3] = 1.0
     if any(row[:3]):

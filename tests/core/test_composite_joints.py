@@ -127,10 +127,14 @@ def test_composite_joints_match_pinocchio_joint_model_composite(seed):
             np.testing.assert_allclose(T[n, tree.index_of(b.name)], data.oMf[fid].homogeneous, atol=1e-12)
             Jp = pin.getFrameJacobian(model, data, fid, pin.LOCAL_WORLD_ALIGNED)[[3, 4, 5, 0, 1, 2]]
             np.testing.assert_allclose(tree._kinematics().jacobian(q, tree.index_of(b.name)), Jp, atol=1e-9)
+    # batches (the compiled batch kernels with FK inside) give the single calls' values
+    ones = np.ones(tree.dof_count)
     for fn, ref in ((tree.mass_matrix, [tree.mass_matrix(q) for q in Q]),
-                    (lambda Q: tree.inverse_dynamics(Q, np.ones(tree.dof_count)),
-                     [tree.inverse_dynamics(q, np.ones(tree.dof_count)) for q in Q])):
-        np.testing.assert_allclose(fn(Q), ref, atol=1e-10)
+                    (lambda Q: tree.inverse_dynamics(Q, ones), [tree.inverse_dynamics(q, ones) for q in Q]),
+                    (lambda Q: tree.forward_dynamics(Q, ones, ones), [tree.forward_dynamics(q, ones, ones) for q in Q]),
+                    (lambda Q: tree.forward_dynamics(Q, ones, ones, method="cholesky"),
+                     [tree.forward_dynamics(q, ones, ones) for q in Q])):
+        np.testing.assert_allclose(fn(Q), ref, atol=1e-9)
 
 
 def test_pinocchio_composite_time_variation_leaves_out_s_dot():
