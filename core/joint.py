@@ -119,6 +119,9 @@ class Joint(MotorMixin):
 
     The pose of the child body in its parent is
     ``joint_to_parent_transform · M(q + offset) · child_to_joint_transform``.
+    ``motion_subspace`` (k×6 rows ``(r_x r_y r_z t_x t_y t_z)``) is a ``custom`` joint's, RBDL's
+    ``Joint(SpatialVector, …)``: ``M`` is the rows' rotations and translations one after the
+    other (:mod:`~kinetree.core.joint_subspace`); ``euler_*`` and ``translation_xyz`` have theirs.
     """
 
     def __init__(self, name: str, type: str = "fixed",  # noqa: A002 - MATLAB's name
