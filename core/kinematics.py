@@ -302,7 +302,8 @@ class KinematicPlan:
 
         ``compiled``: None runs batches of :data:`COMPILED_MIN` configurations or more through
         the numba kernel when it is available (:func:`compiled_backend`), False always uses
-        numpy, True always the kernel (raising when numba is missing or cannot load)."""
+        numpy, True always the kernel (raising when numba is missing or cannot load). Trees with
+        composite joints (``euler_*``, ``translation_xyz``, ``custom``) always take numpy."""
         sel = np.arange(self.nb) if bodies is None else np.asarray(bodies, dtype=int)
         Q = np.asarray(Q, dtype=np.float64)
         N, m = Q.shape[0], sel.size
