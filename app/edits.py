@@ -80,6 +80,16 @@ def change_joint_type(tree: RigidBodyTree, body: str, jtype: str) -> None:
     tree.replace_joint(body, j)
 
 
+def change_joint_subspace(tree: RigidBodyTree, body: str, rows) -> None:
+    """Give a body a custom joint with the motion-subspace ``rows`` (RBDL's), keeping its name
+    and transforms; limits and home are reset (the rows may change what is a length)."""
+    old = tree.get_body(body).joint
+    j = Joint(old.name, "custom", rows)
+    j.set_fixed_transform(old.joint_to_parent_transform)
+    j.set_fixed_transform(old.child_to_joint_transform, "child")
+    tree.replace_joint(body, j)
+
+
 def add_child(tree: RigidBodyTree, parent: str, jtype: str, at=None) -> str:
     """A new body under ``parent``, where a user building an arm expects it: at the point ``at``
     (in the parent's frame: where the user Shift+clicked its geometry), else along the parent's

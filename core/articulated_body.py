@@ -55,7 +55,7 @@ def packed(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
     if got is None:
         cst = _constants(plan)
         code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
-        dims = [plan.kin.nb, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
+        dims = [plan.npose, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
         ints = np.concatenate([dims, code, qi, parent, order, plan.moving, plan.col_body, plan.col_frame, plan.col_rot,
                                plan.carrier, plan.motor_cols, cst.topo, cst.mparent, cst.cstart, cst.ncol])
         floats = np.concatenate([gain, off, P0.ravel(), Ps.ravel(), plan.col_axis.ravel(), plan.col_point.ravel(),
@@ -172,7 +172,7 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
             sl = slice(start, min(n, start + 8192))
             Fs = F if F.shape[0] == 1 else F[sl]
-            k.aba_batch(tree.forward_kinematics(flat[sl]), *args, qdc[sl], tauc[sl], a0, Fs, *mot, out[sl])
+            k.aba_batch(rbd._poses(tree, flat[sl], plan), *args, qdc[sl], tauc[sl], a0, Fs, *mot, out[sl])
         return out.reshape(*Q.shape[:-1], plan.nc)
     except ValueError:
         rbd._singular()

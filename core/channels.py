@@ -1,6 +1,7 @@
 """Scalar channels of joint positions: what one slider or spin box moves.
 
 A revolute or prismatic joint has one channel (its position); a planar joint three (x, y, θ);
+a composite joint (Euler angles, translation_xyz, custom) one per row of its motion subspace;
 a spherical joint roll, pitch and yaw of its quaternion; a floating joint x, y, z and those
 three. Views dispatch on these instead of on joint type names.
 """
@@ -54,6 +55,9 @@ def joint_channels(joint: Joint) -> list[Channel]:
     if j.type == "planar":
         return [Channel(f"{name}.{k}", f"{name} {axis}", kind, *span(k, kind), name, str(k))
                 for k, (axis, kind) in enumerate((("x", "length"), ("y", "length"), ("θ", "angle")))]
+    if j._rows:
+        return [Channel(f"{name}.{k}", f"{name} {row_label(row, k)}", kind, *span(k, kind), name, str(k))
+                for k, row in enumerate(j._rows) for kind in ["length" if k in j.length_rows else "angle"]]
     out = []
     if j.type == "floating":
         out = [Channel(f"{name}.{a}", f"{name} {a}", "length", *span(4 + k, "length"), name, a)
@@ -61,13 +65,24 @@ def joint_channels(joint: Joint) -> list[Channel]:
     return out + [Channel(f"{name}.{a}", f"{name} {a}", "angle", -math.pi, math.pi, name, a) for a in RPY]
 
 
+def row_label(row: tuple[float, ...], k: int) -> str:
+    """A composite joint's row as a slider label: ``rz`` for a rotation about z, ``x`` for a
+    translation along x, ``r2``/``t2`` (the row number) about/along another axis."""
+    rot = any(row[:3])
+    ax = row[:3] if rot else row[3:]
+    for name, unit in zip("xyz", ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))):
+        if tuple(ax) == unit:
+            return f"r{name}" if rot else name
+    return f"{'r' if rot else 't'}{k}"
+
+
 def channel_values(joint: Joint, positions: np.ndarray) -> dict[str, float]:
     """{channel part: value} of a joint at ``positions`` (its slice of a configuration)."""
     v = positions
     if joint.type in AXIAL_TYPES:
         return {"": float(v[0])}
-    if joint.type == "planar":
-        return {str(k): float(v[k]) for k in range(3)}
+    if joint.type == "planar" or joint._rows:
+        return {str(k): float(v[k]) for k in range(joint.position_count)}
     rpy = matrix_to_rpy(quat_to_rotation(v[:4]))
     out = {a: float(x) for a, x in zip(RPY, rpy)}
     if joint.type == "floating":
@@ -80,7 +95,7 @@ def with_channel(joint: Joint, positions: np.ndarray, part: str, value: float) -
     q = np.array(positions, dtype=float)
     if joint.type in AXIAL_TYPES:
         q[0] = value
-    elif joint.type == "planar":
+    elif joint.type == "planar" or joint._rows:
         q[int(part)] = value
     elif part in ("x", "y", "z"):
         q[4 + "xyz".index(part)] = value

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InvalidConfigurationError, UnknownBodyError
-from .joint import LENGTH_ROWS, QUATERNION_ROWS
+from .joint import QUATERNION_ROWS
 from .transforms import MAX_LENGTH
 
 Configuration = ArrayLike | Mapping[str, Any]
@@ -41,12 +41,12 @@ def sampling_ranges(tree) -> tuple[np.ndarray, np.ndarray, list[int]]:
     lo, hi, quats = np.zeros(n), np.zeros(n), []
     for b, i in tree._positions():
         j = b.joint
-        lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
+        lengths = j.length_rows
         for k in range(j.position_count):
             a, z = j._limits[k]
             if math.isnan(a):
                 continue
-            kind = "length" if lengths.start <= k < lengths.stop else "angle"
+            kind = "length" if k in lengths else "angle"
             lo[i + k], hi[i + k] = finite_range(a, z, float(j._home[k]), kind)
         qrows = QUATERNION_ROWS.get(j.type)
         if qrows is not None:

@@ -75,9 +75,8 @@ class DHStatus(NamedTuple):
 
 
 def _joint_problem(joint: Joint) -> str:
-    if joint.type in ("floating", "spherical", "planar"):
-        dof = {"floating": 6, "spherical": 3, "planar": 3}[joint.type]
-        return f"a {joint.type} joint has {dof} degrees of freedom; a DH row has one"
+    if joint.velocity_count > 1:
+        return f"a {joint.type} joint has {joint.velocity_count} degrees of freedom; a DH row has one"
     if getattr(joint, "mimic", None) is not None:
         return (f"a mimic joint (it follows joint {joint.mimic.joint!r}) has no variable of its own; "
                 "a DH row needs one")

@@ -15,6 +15,8 @@ revolute      1     torque about the axis (N·m)
 prismatic     1     force along the axis (N)
 planar        3     ``∂V/∂x``, ``∂V/∂y`` (N, along the joint frame's x and y) and the torque
                     about its z axis: exactly the derivatives by the positions ``[x y θ]``
+composite     k     ``∂V/∂q`` for each row (angle or length) of an ``euler_*``,
+                    ``translation_xyz`` or ``custom`` joint (RBDL's generalized forces)
 spherical     3     moment about the joint origin, in the joint's child (successor) frame,
                     as Pinocchio's (conjugate to the angular velocity in that frame)
 floating      6     that moment first (as the quaternion comes first in the positions), then
@@ -67,7 +69,7 @@ class _MassData:
         pos2dof, d = {}, 0
         for b, i in tree._positions():
             pos2dof[i] = d
-            d += DOF_COUNT[b.joint.type]
+            d += b.joint.velocity_count
         self.ndof = d
         movable = [k != "fixed" for k in plan.kind]
         self.dof = np.array([pos2dof[int(plan.qi[i])] if mv else -1 for i, mv in enumerate(movable)], dtype=int)
@@ -113,19 +115,20 @@ def total_mass(tree: RigidBodyTree) -> float:
 
 def dof_count(tree: RigidBodyTree) -> int:
     """Number of joint degrees of freedom: the length of :func:`gravity_torque`."""
-    return sum(DOF_COUNT[b.joint.type] for b, _ in tree._positions())
+    return sum(b.joint.velocity_count for b, _ in tree._positions())
 
 
 def dof_names(tree: RigidBodyTree) -> list[str]:
     """A label per degree of freedom, in :func:`gravity_torque` order: the joint's name for a
     revolute or prismatic joint, else ``"joint.part"`` where part is ``0``/``1``/``2`` for a
-    planar joint's ``x``/``y``/``θ`` (as its :mod:`~kinetree.core.channels` keys), ``x``/``y``/``z``
+    planar joint's ``x``/``y``/``θ`` or a composite joint's rows (as their :mod:`~kinetree.core.channels`
+    keys), ``x``/``y``/``z``
     for a floating joint's translation, ``mx``/``my``/``mz`` for moments about the child frame's
     axes."""
     out = []
     for b, _ in tree._positions():
         j = b.joint
-        parts = _DOF_PARTS.get(j.type)
+        parts = tuple(map(str, range(j.position_count))) if j._rows else _DOF_PARTS.get(j.type)
         out += [j.name] if parts is None else [f"{j.name}.{p}" for p in parts]
     return out
 
@@ -174,7 +177,7 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     tau = np.zeros(d.ndof)
     if not plan.nb:
         return tau
-    if not plan.general:  # the compiled RNEA at rest, when numba is there (~20× faster)
+    if all(plan.kind[i] == "composite" for i in plan.general):  # the compiled RNEA at rest (~20× faster)
         k = _rbd._kernel()
         if k is not None:
             dp = _rbd.dynamics_plan(tree)
@@ -185,6 +188,15 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
             if not math.isfinite(sum(tau.tolist())):
                 raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
             return tau
+    if plan.rows:  # composite joints: the RNEA at rest (their columns turn with q)
+        dp = _rbd.dynamics_plan(tree)
+        a0 = np.zeros(6)
+        a0[3:] = -g
+        zero = np.zeros(d.ndof)
+        tau = _rbd._rnea(dp, _rbd._poses(tree, Q, dp), zero, zero, a0, None, motor=False)
+        if not np.isfinite(tau).all():
+            raise InvalidPropertyError("gravity torque is not finite for this configuration (the numbers overflow)")
+        return tau
     T = tree.forward_kinematics(Q)
     R, t = T[:, :3, :3], T[:, :3, 3]
     C = d.m[:, None] * (np.einsum("bij,bj->bi", R, d.c) + t)  # first moments m·p
@@ -226,7 +238,7 @@ def gravity_torque(tree: RigidBodyTree, q: Configuration | None = None,
     return tau
 
 
-from . import rigid_body_dynamics as _rbd  # noqa: E402 - it imports DOF_COUNT from here
+from . import rigid_body_dynamics as _rbd  # noqa: E402 - it imports this module
 
 
 class MassPropertiesMixin:

@@ -37,7 +37,7 @@ def batch_pack(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
         from .articulated_body import _constants
 
         code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
-        nb_, nm, nmot = plan.nb, plan.nm, plan.motor_cols.size
+        nb_, nm, nmot = plan.npose, plan.nm, plan.motor_cols.size
         topo = _constants(plan).topo
         ints = np.concatenate([[nb_, nm, nmot], code, qi, parent, order, plan.moving, plan.mparent, topo,
                                plan.col_rot, plan.motor_cols]).astype(np.int64)

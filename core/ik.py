@@ -205,9 +205,9 @@ class _Problem:
             k = plan.kind[i]
             if k in ("rz", "tz"):
                 cols.add(int(plan.qi[i]))
-            elif k in widths:
+            elif k in widths or k == "composite":
                 start = int(plan.qi[i])
-                cols.update(range(start, start + widths[k]))
+                cols.update(range(start, start + plan.width(i)))
                 if k in ("floating", "spherical"):
                     quats.append(start)
         self.active = np.array(sorted(cols), dtype=int)

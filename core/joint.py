@@ -24,8 +24,18 @@ from .transforms import (
 if TYPE_CHECKING:
     from .body import RigidBody
 
-JOINT_TYPES = ("fixed", "revolute", "prismatic", "floating", "spherical", "planar")
-POSITION_COUNT = {"fixed": 0, "revolute": 1, "prismatic": 1, "floating": 7, "spherical": 4, "planar": 3}
+from .joint_subspace import (  # noqa: F401 - unit_axis: imported from here by other modules
+    COMPOSITE_ROWS,
+    COMPOSITE_TYPES,
+    MAX_SUBSPACE_ROWS,
+    elementary_motion,
+    parse_motion_subspace,
+    unit_axis,
+)
+
+JOINT_TYPES = ("fixed", "revolute", "prismatic", "floating", "spherical", "planar", *COMPOSITE_TYPES)
+POSITION_COUNT = {"fixed": 0, "revolute": 1, "prismatic": 1, "floating": 7, "spherical": 4, "planar": 3,
+                  **{t: 3 for t in COMPOSITE_ROWS}}
 #: Joint types whose axis and offset the user may set.
 AXIAL_TYPES = ("revolute", "prismatic")
 
@@ -56,27 +66,7 @@ QUATERNION_ROWS = {"floating": slice(0, 4), "spherical": slice(0, 4)}
 #: Rows of the position vector that are lengths (metres); the other rows are angles.
 #: Finite limits and home positions of length rows are at most MAX_LENGTH in magnitude.
 LENGTH_ROWS = {"prismatic": slice(0, 1), "planar": slice(0, 2), "floating": slice(4, 7)}
-
-
-def unit_axis(value: ArrayLike) -> np.ndarray | None:
-    """``value`` (3 numbers) scaled to unit length, or ``None`` when it is not 3 finite numbers
-    with a non-zero direction. Huge or tiny components are fine: the vector is divided by its
-    largest component before its norm is taken, so the norm cannot overflow (1e200 1e200 1e200
-    is the diagonal, not NaN)."""
-    try:
-        ax = np.array(value, dtype=float).reshape(3)
-    except (ValueError, TypeError):
-        return None
-    if not np.all(np.isfinite(ax)):
-        return None
-    m = float(np.abs(ax).max())
-    if m > 1e150:  # the squares would overflow: scale first
-        s = ax / m
-        return s / float(np.linalg.norm(s))
-    n = float(np.linalg.norm(ax))
-    if n < 1e-12:  # zero, or too small to be anything but noise
-        return None
-    return ax if abs(n - 1.0) < 4e-16 else ax / n  # keep unit axes bit-exact
+_DEFAULT_SUBSPACE = ((0.0, 0.0, 1.0, 0.0, 0.0, 0.0),)  # a new custom joint: one rotation about z
 
 
 @dataclass(frozen=True)
@@ -129,18 +119,44 @@ class Joint(MotorMixin):
 
     The pose of the child body in its parent is
     ``joint_to_parent_transform · M(q + offset) · child_to_joint_transform``.
+    ``motion_subspace`` (k×6 rows ``(r_x r_y r_z t_x t_y t_z)``) is a ``custom`` joint's, RBDL's
+    ``Joint(SpatialVector, …)``: ``M`` is the rows' rotations and translations one after the
+    other (:mod:`~kinetree.core.joint_subspace`); ``euler_*`` and ``translation_xyz`` have theirs.
     """
 
-    def __init__(self, name: str, type: str = "fixed") -> None:  # noqa: A002 - MATLAB's name
+    def __init__(self, name: str, type: str = "fixed",  # noqa: A002 - MATLAB's name
+                 motion_subspace: ArrayLike | None = None) -> None:
         if not isinstance(type, str) or type not in JOINT_TYPES:
             raise InvalidJointError(
                 f"joint {name!r:.80}: unknown type {type!r:.80}; expected one of {', '.join(JOINT_TYPES)}"
             )
         self._name = _check_name(name, "joint name")
         self._type = type
-        # copies of prepared arrays: files create a few joints per body (np.eye costs 3x a copy)
-        self._limits = _LIMITS_ARRAYS[type].copy()
-        self._home = _HOME_ARRAYS[type].copy()
+        self._rows: tuple[tuple[float, ...], ...] = ()
+        if type in COMPOSITE_TYPES:
+            if type == "custom":
+                rows = _DEFAULT_SUBSPACE if motion_subspace is None else parse_motion_subspace(motion_subspace, name)
+            else:
+                rows = COMPOSITE_ROWS[type]
+                if motion_subspace is not None and parse_motion_subspace(motion_subspace, name) != rows:
+                    raise InvalidJointError(f"joint {name!r:.80}: a {type} joint's motion subspace is fixed; "
+                                            "use type 'custom' for other rows")
+            self._rows = rows
+            self._npos = len(rows)
+            self._length_set = frozenset(k for k, r in enumerate(rows) if not any(r[:3]))
+            self._limits = np.array([[-0.5, 0.5] if k in self._length_set else [-math.pi, math.pi]
+                                     for k in range(len(rows))])
+            self._home = np.zeros(len(rows))
+        else:
+            if motion_subspace is not None:
+                raise InvalidJointError(f"joint {name!r:.80}: only {', '.join(COMPOSITE_TYPES)} joints take a "
+                                        f"motion subspace, not a {type} joint")
+            self._npos = POSITION_COUNT[type]
+            rows_ = LENGTH_ROWS.get(type, slice(0, 0))
+            self._length_set = frozenset(range(rows_.start, rows_.stop))
+            # copies of prepared arrays: files create a few joints per body (np.eye costs 3x a copy)
+            self._limits = _LIMITS_ARRAYS[type].copy()
+            self._home = _HOME_ARRAYS[type].copy()
         self._axis = (_Z if type in AXIAL_TYPES or type == "planar" else _NO_AXIS).copy()
         self._offset = 0.0
         self._jtp = _EYE4.copy()
@@ -174,7 +190,28 @@ class Joint(MotorMixin):
     @property
     def position_count(self) -> int:
         """How many numbers this joint takes in a configuration (0 for a mimic joint)."""
-        return 0 if self._mimic is not None else POSITION_COUNT[self._type]
+        return 0 if self._mimic is not None else self._npos
+
+    @property
+    def velocity_count(self) -> int:
+        """How many velocities (degrees of freedom) this joint has (0 for a mimic joint): 6 for a
+        floating joint, 3 for a spherical one, else :attr:`position_count`."""
+        if self._mimic is not None:
+            return 0
+        return {"floating": 6, "spherical": 3}.get(self._type, self._npos)
+
+    @property
+    def motion_subspace(self) -> np.ndarray:
+        """(k, 6) rows ``(r_x r_y r_z t_x t_y t_z)`` of a composite joint (``euler_*``,
+        ``translation_xyz``, ``custom``): its k elementary motions, applied in order about the
+        moving axes, unit axes. Empty (0, 6) for other joints. Read-only: a joint with other rows
+        is a new joint (``RigidBodyTree.replace_joint``)."""
+        return np.array(self._rows, dtype=float).reshape(-1, 6)
+
+    @property
+    def length_rows(self) -> frozenset[int]:
+        """Rows of the joint's positions that are lengths (metres); the others are angles or a quaternion."""
+        return self._length_set
 
     @property
     def mimic(self) -> Mimic | None:
@@ -231,7 +268,7 @@ class Joint(MotorMixin):
         except (TypeError, ValueError):
             lim = None
         if lim is None or lim.shape != self._limits.shape:
-            shape = POSITION_COUNT[self._type]
+            shape = self._npos
             raise InvalidLimitsError(
                 f"joint {self._name!r}: position limits must be {'2 numbers' if shape == 1 else f'{shape} pairs'} "
                 f"[min, max], got {value!r:.80}"
@@ -258,8 +295,7 @@ class Joint(MotorMixin):
         return lim
 
     def _is_length_row(self, i: int) -> bool:
-        rows = LENGTH_ROWS.get(self._type)
-        return rows is not None and rows.start <= i < rows.stop
+        return i in self._length_set
 
     def _parse_home(self, value: Any) -> np.ndarray:
         from .configuration import complex_problem
@@ -445,7 +481,7 @@ class Joint(MotorMixin):
     # --- motion ------------------------------------------------------------------------------
     def motion_transform(self, q: ArrayLike = ()) -> np.ndarray:
         """``M(q + offset)``: the joint's own motion for its positions ``q`` (4×4)."""
-        n = POSITION_COUNT[self._type]
+        n = self._npos
         try:
             q = np.asarray(q, dtype=float).reshape(-1)
         except (TypeError, ValueError):
@@ -466,6 +502,9 @@ class Joint(MotorMixin):
         elif t == "planar":
             M[:3, :3] = axis_angle_rotation([0, 0, 1], q[2])
             M[:2, 3] = q[:2]
+        elif self._rows:
+            for qk, row in zip(q[:n].tolist(), self._rows):
+                M = M @ elementary_motion(row, qk)
         return M
 
     def transform(self, q: ArrayLike = ()) -> np.ndarray:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .dynamics import DOF_COUNT
 from .errors import InvalidConfigurationError
 from .rigid_body_dynamics import _finite, _inputs, _rates, dynamics_plan
 
@@ -42,12 +41,12 @@ def _quat_log(q: np.ndarray) -> np.ndarray:
     return np.where(s > 1e-12, th / np.where(s > 1e-12, s, 1.0), 2.0 / q[..., :1]) * v
 
 
-def _joint_slots(tree: RigidBodyTree) -> list[tuple[str, int, int]]:
-    """``(type, first position, first DoF)`` of each joint with positions."""
+def _joint_slots(tree: RigidBodyTree) -> list[tuple[str, int, int, int]]:
+    """``(type, first position, first DoF, DoFs)`` of each joint with positions."""
     out, d = [], 0
     for b, i in tree._positions():
-        out.append((b.joint.type, i, d))
-        d += DOF_COUNT[b.joint.type]
+        out.append((b.joint.type, i, d, b.joint.velocity_count))
+        d += b.joint.velocity_count
     return out
 
 
@@ -62,7 +61,7 @@ def integrate(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLike, dt: float = 1.0)
     if not (np.isfinite(dt) and abs(dt) <= 1e6):
         raise InvalidConfigurationError(f"dt must be a finite number of seconds (at most 1e6), got {dt}")
     out = Q.copy()
-    for kind, i, d in _joint_slots(tree):
+    for kind, i, d, n in _joint_slots(tree):
         if kind in ("spherical", "floating"):
             quat = Q[..., i : i + 4] / np.linalg.norm(Q[..., i : i + 4], axis=-1, keepdims=True)
             new = _quat_mul(quat, _quat_exp(V[..., d : d + 3] * dt))
@@ -70,7 +69,6 @@ def integrate(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLike, dt: float = 1.0)
             if kind == "floating":
                 out[..., i + 4 : i + 7] += V[..., d + 3 : d + 6] * dt
         else:
-            n = DOF_COUNT[kind]
             out[..., i : i + n] += V[..., d : d + n] * dt
     return _finite(out, "integrate")
 
@@ -83,7 +81,7 @@ def difference(tree: RigidBodyTree, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     if lead1 != lead:
         raise InvalidConfigurationError(f"q0 and q1 must have the same shape, got {Q0.shape} and {Q1.shape}")
     out = np.zeros((*lead, dynamics_plan(tree).ndof))
-    for kind, i, d in _joint_slots(tree):
+    for kind, i, d, n in _joint_slots(tree):
         if kind in ("spherical", "floating"):
             a = Q0[..., i : i + 4] / np.linalg.norm(Q0[..., i : i + 4], axis=-1, keepdims=True)
             b = Q1[..., i : i + 4] / np.linalg.norm(Q1[..., i : i + 4], axis=-1, keepdims=True)
@@ -92,7 +90,6 @@ def difference(tree: RigidBodyTree, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
             if kind == "floating":
                 out[..., d + 3 : d + 6] = Q1[..., i + 4 : i + 7] - Q0[..., i + 4 : i + 7]
         else:
-            n = DOF_COUNT[kind]
             out[..., d : d + n] = Q1[..., i : i + n] - Q0[..., i : i + n]
     return _finite(out, "difference")
 

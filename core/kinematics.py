@@ -57,7 +57,7 @@ def compiled_backend() -> str | None:
 
 
 # joint kinds as numbers, for the compiled kernel (core/kinematics_numba.py)
-_KIND_CODES = {"fixed": 0, "rz": 1, "tz": 2, "planar": 3, "spherical": 4, "floating": 5}
+_KIND_CODES = {"fixed": 0, "rz": 1, "tz": 2, "planar": 3, "spherical": 4, "floating": 5, "composite": 6}
 
 
 def _z_to_axis(axis: np.ndarray) -> np.ndarray:
@@ -105,9 +105,45 @@ def _quat_rotations(Qq: np.ndarray) -> np.ndarray:
     return R
 
 
-def _general_motion(kind: str, q: np.ndarray) -> np.ndarray:
-    """(n, 4, 4) motion of floating/spherical/planar joints for (n, k) positions."""
+def elementary_motion_1(row: tuple[float, ...], x: float) -> np.ndarray:
+    """4×4 motion of one motion-subspace row (unit axis) by ``x``, from plain floats."""
+    a, b, c = row[0], row[1], row[2]
+    if a or b or c:
+        co, si = math.cos(x), math.sin(x)
+        k = 1.0 - co
+        return np.array([[co + a * a * k, a * b * k - c * si, a * c * k + b * si, 0.0],
+                         [a * b * k + c * si, co + b * b * k, b * c * k - a * si, 0.0],
+                         [a * c * k - b * si, b * c * k + a * si, co + c * c * k, 0.0],
+                         [0.0, 0.0, 0.0, 1.0]])
+    return np.array([[1.0, 0.0, 0.0, x * row[3]], [0.0, 1.0, 0.0, x * row[4]], [0.0, 0.0, 1.0, x * row[5]],
+                     [0.0, 0.0, 0.0, 1.0]])
+
+
+def elementary_motions(row: tuple[float, ...], q: np.ndarray) -> np.ndarray:
+    """(n, 4, 4) motions of one motion-subspace row (unit axis) for (n,) values: a rotation
+    about ``row[:3]`` (Rodrigues) or a translation along ``row[3:]``."""
+    if q.shape[0] == 1:  # one configuration (FK, the dynamics): plain floats cost a fifth
+        return elementary_motion_1(row, float(q[0]))[None]
+    M = np.zeros((q.shape[0], 4, 4))
+    M[:, 3, 3] = 1.0
+    if any(row[:3]):
+        K = np.array([[0.0, -row[2], row[1]], [row[2], 0.0, -row[0]], [-row[1], row[0], 0.0]])
+        M[:, :3, :3] = np.eye(3) + np.sin(q)[:, None, None] * K + (1.0 - np.cos(q))[:, None, None] * (K @ K)
+    else:
+        M[:, 0, 0] = M[:, 1, 1] = M[:, 2, 2] = 1.0
+        M[:, :3, 3] = q[:, None] * np.asarray(row[3:])
+    return M
+
+
+def _general_motion(kind: str, q: np.ndarray, rows: tuple = ()) -> np.ndarray:
+    """(n, 4, 4) motion of floating/spherical/planar/composite joints for (n, k) positions
+    (``rows``: a composite joint's motion subspace)."""
     n = q.shape[0]
+    if kind == "composite":
+        M = elementary_motions(rows[0], q[:, 0])
+        for k in range(1, len(rows)):
+            M = M @ elementary_motions(rows[k], q[:, k])
+        return M
     M = np.zeros((n, 4, 4))
     M[:, 3, 3] = 1.0
     if kind == "planar":
@@ -140,6 +176,7 @@ class KinematicPlan:
         nb = self.nb = len(bodies)
         self.parent = np.array([index.get(b.parent, -1) for b in bodies], dtype=int)
         self.kind: list[str] = []
+        self.rows: dict[int, tuple] = {}  # composite joints' motion subspaces, by body index
         self.qi = np.zeros(nb, dtype=int)
         A = np.tile(np.eye(4), (nb, 1, 1))
         B = np.tile(np.eye(4), (nb, 1, 1))
@@ -166,7 +203,9 @@ class KinematicPlan:
                 self.kind.append("fixed")
             else:
                 A[i], B[i] = jtp, ctj
-                self.kind.append(j.type)
+                if j._rows:
+                    self.rows[i] = j._rows
+                self.kind.append("composite" if j._rows else j.type)
         self.position_count = qi
         self.A, self.B = A, B
         self.gain, self.offset = gains, offsets
@@ -187,7 +226,8 @@ class KinematicPlan:
         self.rev_has_off = bool(np.any(self.rev_off))
         self.general = [i for i, k in enumerate(self.kind) if k not in ("rz", "tz", "fixed")]
         # only positions that are lengths can make a pose overflow (stored lengths are bounded)
-        self.translates = bool(self.pri.size) or any(k in ("planar", "floating") for k in self.kind)
+        self.translates = bool(self.pri.size) or any(k in ("planar", "floating") for k in self.kind) or any(
+            not any(r[:3]) for rows in self.rows.values() for r in rows)
         # single-configuration constants: A·M·B = P0 + Σ coef_k · P_k
         self.P0 = A @ B
         self.Pstack = np.stack([A @ _K @ B, A @ _K2 @ B, A @ _E @ B], axis=1).reshape(nb, 3, 16)
@@ -237,8 +277,8 @@ class KinematicPlan:
         Tpc = self.P0 + np.matmul(coef[:, None, :], self.Pstack).reshape(nb, 4, 4)
         for i in self.general:
             k = self.kind[i]
-            qj = q[self.qi[i] : self.qi[i] + {"floating": 7, "spherical": 4, "planar": 3}[k]]
-            Tpc[i] = self.A[i] @ _general_motion(k, qj[None])[0] @ self.B[i]
+            qj = q[self.qi[i] : self.qi[i] + self.width(i)]
+            Tpc[i] = self.A[i] @ _general_motion(k, qj[None], self.rows.get(i, ()))[0] @ self.B[i]
         if self.by_body:
             T = Tpc.copy()  # bodies on the base keep their own pose; parents come before children
             for c, p in self.pairs:
@@ -249,6 +289,11 @@ class KinematicPlan:
             np.matmul(T[parents], T[sl], out=T[sl])
         return T[self.position]
 
+    def width(self, i: int) -> int:
+        """How many positions body ``i``'s joint takes (a general joint: planar, quaternion, composite)."""
+        rows = self.rows.get(i)
+        return len(rows) if rows is not None else {"floating": 7, "spherical": 4, "planar": 3}[self.kind[i]]
+
     # --- batches -----------------------------------------------------------------------------
     def fk_batch(self, Q: np.ndarray, bodies: np.ndarray | None = None, *,
                  compiled: bool | None = None) -> np.ndarray:
@@ -257,11 +302,13 @@ class KinematicPlan:
 
         ``compiled``: None runs batches of :data:`COMPILED_MIN` configurations or more through
         the numba kernel when it is available (:func:`compiled_backend`), False always uses
-        numpy, True always the kernel (raising when numba is missing or cannot load)."""
+        numpy, True always the kernel (raising when numba is missing or cannot load). Trees with
+        composite joints (``euler_*``, ``translation_xyz``, ``custom``) always take numpy."""
         sel = np.arange(self.nb) if bodies is None else np.asarray(bodies, dtype=int)
         Q = np.asarray(Q, dtype=np.float64)
         N, m = Q.shape[0], sel.size
-        if compiled or (compiled is None and N >= COMPILED_MIN and compiled_backend() is not None):
+        # composite joints have no compiled motion: their trees stay in numpy
+        if not self.rows and (compiled or (compiled is None and N >= COMPILED_MIN and compiled_backend() is not None)):
             from . import kinematics_numba
 
             if compiled or kinematics_numba.usable():
@@ -331,8 +378,7 @@ class KinematicPlan:
                     np.multiply(X3[2], D[pri_slot[b]], out=a1)
                     X3[3] += a1
                 elif kind != "fixed":
-                    width = {"floating": 7, "spherical": 4, "planar": 3}[kind]
-                    M = _general_motion(kind, q[:, self.qi[b] : self.qi[b] + width])
+                    M = _general_motion(kind, q[:, self.qi[b] : self.qi[b] + self.width(b)], self.rows.get(b, ()))
                     X3[...] = np.einsum("krn,nkj->jrn", X3, M)
                 if not self.B_is_I[b]:
                     np.matmul(BT[b], X2, out=pose.reshape(4, 3 * n))
@@ -385,6 +431,17 @@ class KinematicPlan:
                 o = X[:3, 3] + x * X[:3, 0] + y * X[:3, 1]
                 J[:3, c + 2] = X[:3, 2]
                 J[3:, c + 2] = np.cross(X[:3, 2], pe - o)
+            elif kind == "composite":
+                F = X
+                for e, row in enumerate(self.rows[i]):
+                    if e:  # the frame the previous rows moved
+                        F = F @ elementary_motions(self.rows[i][e - 1], q[c + e - 1 : c + e])[0]
+                    if any(row[:3]):
+                        a = F[:3, :3] @ row[:3]
+                        J[:3, c + e] = a
+                        J[3:, c + e] = np.cross(a, pe - F[:3, 3])
+                    else:
+                        J[3:, c + e] = F[:3, :3] @ row[3:]
             elif kind in QUATERNION_ROWS:
                 quat = q[c : c + 4]
                 norm = np.linalg.norm(quat)

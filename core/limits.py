@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .joint import LENGTH_ROWS
-
 if TYPE_CHECKING:
     from .configuration import Configuration
     from .tree import RigidBodyTree
@@ -64,8 +62,7 @@ def limit_arrays(tree: RigidBodyTree) -> tuple[np.ndarray, np.ndarray, np.ndarra
         ok = ~np.isnan(lim[:, 0])
         lo[i : i + k] = np.where(ok, lim[:, 0], -np.inf)
         hi[i : i + k] = np.where(ok, lim[:, 1], np.inf)
-        lengths = LENGTH_ROWS.get(j.type, slice(0, 0))
-        angle[i : i + k] = ok & ~((np.arange(k) >= lengths.start) & (np.arange(k) < lengths.stop))
+        angle[i : i + k] = ok & ~np.isin(np.arange(k), list(j.length_rows))
     return lo, hi, angle
 
 

@@ -37,7 +37,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import rigid_body_dynamics as _rbd
-from .dynamics import DOF_COUNT
 from .errors import InvalidPropertyError, KineTreeError
 from .joint_space import _quat_exp, _quat_log, _quat_mul
 
@@ -145,10 +144,10 @@ class _Joints:
                     self.lin_pos += [i + 4, i + 5, i + 6]
                     self.lin_dof += [d + 3, d + 4, d + 5]
             else:
-                n = DOF_COUNT[kind]
+                n = b.joint.velocity_count
                 self.lin_pos += list(range(i, i + n))
                 self.lin_dof += list(range(d, d + n))
-            d += DOF_COUNT[kind]
+            d += b.joint.velocity_count
         self.ndof = d
         self.lin_pos, self.lin_dof = np.array(self.lin_pos, dtype=int), np.array(self.lin_dof, dtype=int)
         self.plain = not self.quat and np.array_equal(self.lin_pos, np.arange(d)) and tree.position_count == d
@@ -294,7 +293,7 @@ class _Model:
         """:func:`potential_energy` with the compiled poses (or the body poses ``T``)."""
         if not self.m.size:
             return 0.0
-        T = self._poses(q) if T is None else T
+        T = (self._poses(q) if T is None else T)[: self.m.size]  # without composite joints' virtual bodies
         p = np.einsum("bij,bj->bi", T[:, :3, :3], self.c) + T[:, :3, 3]
         return -float(self.m @ (p @ self.g))
 

@@ -209,6 +209,9 @@ class _Builder:
         j = body.joint
         if j.type == "fixed":
             return _matrix(j._jtp @ j._ctj)
+        if j._rows:
+            raise SymbolicError(f"joint {j.name!r} is {j.type} (a motion subspace of {len(j._rows)} rows): "
+                                "symbolic matrices take revolute, prismatic, planar and fixed joints")
         if j.type in ("floating", "spherical"):
             raise SymbolicError(f"joint {j.name!r} is {j.type}: its quaternion has no symbolic form here; "
                                 "symbolic matrices take revolute, prismatic, planar and fixed joints")

@@ -44,6 +44,13 @@ MAX_SAMPLES = 200_000
 _UNIT = {"revolute": ["N·m"], "prismatic": ["N"], "planar": ["N", "N", "N·m"]}
 
 
+def _units(j: Joint) -> list[str]:
+    """Torque unit of each of the joint's degrees of freedom (a composite joint's: by row)."""
+    if j._rows:
+        return ["N" if k in j.length_rows else "N·m" for k in range(j.position_count)]
+    return _UNIT[j.type]
+
+
 @dataclass(frozen=True)
 class Peak:
     """The largest magnitude of one joint's torque along the motion: ``value`` (signed) at ``time``."""
@@ -106,21 +113,22 @@ def effort_limit(joint: Joint) -> float | None:
 def _motion_joints(tree: RigidBodyTree) -> list[Joint]:
     joints = [b.joint for b, _ in tree._positions()]
     for j in joints:
-        if j.type not in _UNIT:
+        if j.type not in _UNIT and not j._rows:
             raise InvalidConfigurationError(
                 f"torques along a motion: joint {j.name!r} is {j.type} (its positions are a quaternion, not "
-                "what a quintic between poses can interpolate); only revolute, prismatic and planar joints")
+                "what a quintic between poses can interpolate); only revolute, prismatic, planar and composite "
+                "(Euler, translation_xyz, custom) joints")
     return joints
 
 
 def dof_units(tree: RigidBodyTree) -> list[str]:
     """The unit of each degree of freedom's torque: ``"N·m"`` (a rotation) or ``"N"`` (a translation)."""
-    return [u for j in _motion_joints(tree) for u in _UNIT[j.type]]
+    return [u for j in _motion_joints(tree) for u in _units(j)]
 
 
 def effort_limits(tree: RigidBodyTree) -> list[float | None]:
     """Each degree of freedom's effort limit (:func:`effort_limit`; a planar joint's three share its one)."""
-    return [effort_limit(j) for j in _motion_joints(tree) for _ in _UNIT[j.type]]
+    return [effort_limit(j) for j in _motion_joints(tree) for _ in _units(j)]
 
 
 def _pose(tree: RigidBodyTree, pose: Any, k: int) -> np.ndarray:
@@ -174,6 +182,6 @@ def torque_profile(tree: RigidBodyTree, poses: Sequence[Any], seconds: float | S
     tau = inverse_dynamics(work, Q, QD, QDD)
     k = np.argmax(np.abs(tau), axis=0) if len(tau) else np.zeros(0, int)
     peaks = [Peak(float(tau[i, d]), float(times[i])) for d, i in enumerate(k)]
-    units = [u for j in joints for u in _UNIT[j.type]]
-    limits = [effort_limit(j) for j in joints for _ in _UNIT[j.type]]
+    units = [u for j in joints for u in _units(j)]
+    limits = [effort_limit(j) for j in joints for _ in _units(j)]
     return TorqueProfile(tree.dof_names(), units, times, Q, QD, QDD, tau, peaks, limits, work.gravity)

@@ -125,7 +125,7 @@ def _columns(plan: KinematicPlan, sel: np.ndarray) -> dict[int, int]:
     width = {"rz": 1, "tz": 1, "planar": 3, "spherical": 4, "floating": 7, "fixed": 0}
     for i in sel:
         c = int(plan.qi[i])
-        used.update(range(c, c + width[plan.kind[i]]))
+        used.update(range(c, c + (len(plan.rows[i]) if i in plan.rows else width[plan.kind[i]])))
     return {c: k for k, c in enumerate(sorted(used))}
 
 
@@ -165,6 +165,20 @@ def _jacobian(plan: KinematicPlan, sel: np.ndarray, cols: dict[int, int], poses:
             J[3:, cols[c]], J[3:, cols[c + 1]] = X[0], X[1]
             J[:3, cols[c + 2]] = X[2]
             J[3:, cols[c + 2]] = _cross(X[2], pe - o)
+        elif kind == "composite":  # row e about/along its axis in the frame rows 0…e−1 moved
+            from .kinematics import elementary_motions
+
+            F = X
+            for e, row in enumerate(plan.rows[i]):
+                if e:
+                    M = elementary_motions(plan.rows[i][e - 1], Q[:, c + e - 1])  # (n, 4, 4)
+                    F = np.einsum("krn,nkj->jrn", F, M)
+                if any(row[:3]):
+                    a = F[0] * row[0] + F[1] * row[1] + F[2] * row[2]
+                    J[:3, cols[c + e]] = a
+                    J[3:, cols[c + e]] = _cross(a, pe - F[3])
+                else:
+                    J[3:, cols[c + e]] = F[0] * row[3] + F[1] * row[4] + F[2] * row[5]
         elif kind in ("spherical", "floating"):
             quat = Q[:, c : c + 4]
             norm = np.linalg.norm(quat, axis=1)

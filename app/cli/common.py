@@ -149,8 +149,8 @@ def open_source(source: str, args: argparse.Namespace):
 # --- joint values -------------------------------------------------------------------------------
 
 def angle_rows(tree) -> np.ndarray:
-    """Per configuration row, whether ``--deg`` converts it: revolute joints and the angle of
-    planar joints (not lengths, not quaternions)."""
+    """Per configuration row, whether ``--deg`` converts it: revolute joints and the angles of
+    planar and composite joints (not lengths, not quaternions)."""
     rows = np.zeros(tree.position_count, dtype=bool)
     for name in tree.movable_joint_names:
         j = tree.find_joint(name).joint
@@ -159,6 +159,9 @@ def angle_rows(tree) -> np.ndarray:
             rows[sl] = True
         elif j.type == "planar":
             rows[sl.start + 2] = True
+        elif j._rows:  # a composite joint's rotation rows
+            for k in range(j.position_count):
+                rows[sl.start + k] = k not in j.length_rows
     return rows
 
 

@@ -30,6 +30,12 @@ _ANGLE_DOFS = {"revolute": [True], "prismatic": [False], "planar": [False, False
                "spherical": [True] * 3, "floating": [True] * 3 + [False] * 3}
 
 
+def _angle_dofs(j) -> list[bool]:
+    if j._rows:  # a composite joint: its rotation rows
+        return [k not in j.length_rows for k in range(j.position_count)]
+    return _ANGLE_DOFS[j.type]
+
+
 def add_parser(sub) -> argparse.ArgumentParser:
     d = sub.add_parser("dynamics", help="print the joint torques for q, qd and qdd (inverse dynamics)",
                        description="Inverse dynamics (RNEA, MATLAB's inverseDynamics, Corke's rne): the torque "
@@ -59,7 +65,7 @@ def _rates(tree, values: list[float] | None, what: str, degrees: bool) -> np.nda
         bad = names[int(np.flatnonzero(~np.isfinite(v))[0])]
         raise InputError(f"{what}: the value for {bad} is not a finite number")
     if degrees:
-        angle = np.array([a for b, _ in tree._positions() for a in _ANGLE_DOFS[b.joint.type]], dtype=bool)
+        angle = np.array([a for b, _ in tree._positions() for a in _angle_dofs(b.joint)], dtype=bool)
         v = np.where(angle, np.radians(v), v)
     return v
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVB
 from ..changes import TreeChange
 from ..document import RobotDocument
 from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
-from ..icons import joint_icon
+from ..icons import joint_icon, type_label
 from ..text import MAX_NAME, elide
 
 MIME = "application/x-kinetree-body"
@@ -325,12 +325,12 @@ class BodiesPanel(QWidget):
         self.add_menu = QMenu("Add child", self)
         self.add_actions = {}
         for jt in JOINT_TYPES:
-            a = self.add_menu.addAction(joint_icon(jt), f"{jt.capitalize()} joint")
+            a = self.add_menu.addAction(joint_icon(jt), f"{type_label(jt, capital=True)} joint")
             a.triggered.connect(lambda _=False, jt=jt: self.add_child(jt))
             self.add_actions[jt] = a
         self.type_menu = QMenu("Change joint type", self)
         for jt in JOINT_TYPES:
-            a = self.type_menu.addAction(joint_icon(jt), jt.capitalize())
+            a = self.type_menu.addAction(joint_icon(jt), type_label(jt, capital=True))
             a.triggered.connect(lambda _=False, jt=jt: self.change_type(jt))
         self.add_action = QAction("Add child body", self, shortcut=QKeySequence("Ctrl+Shift+A"))
         self.add_action.setMenu(self.add_menu)

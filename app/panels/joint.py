@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
-from ..edits import change_joint_type
+from ..edits import change_joint_subspace, change_joint_type
 from ..geometry_actions import DEFAULT_DENSITY, mass_from_geometry_dialog
+from ..icons import type_label
 from ..numbers import (
     DEGREES,
     METRES,
@@ -40,6 +41,7 @@ from ..numbers import (
     Quantity,
     fixed_text,
     identity,
+    parse_numbers,
     short_text,
     to_degrees,
     to_radians,
@@ -85,7 +87,8 @@ class JointPanel(QWidget):
         self.add_field(names, "joint_name", "Joint name", self._set_joint_name)
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("jointType")
-        self.type_combo.addItems(JOINT_TYPES)
+        for jt in JOINT_TYPES:
+            self.type_combo.addItem(type_label(jt), jt)
         self.type_combo.activated.connect(self._set_type)
         names.addRow("Joint type", self.type_combo)
         lay.addLayout(names)
@@ -110,6 +113,9 @@ class JointPanel(QWidget):
         self.add_field(form, "limits", "Limits (min max)", self._set_limits, "inf allowed for continuous joints")
         self.add_field(form, "home", "Home", self._set_home)
         self.add_field(form, "offset", "Offset", self._set_offset, "the joint moves by q + offset")
+        self.add_field(form, "subspace", "Motion rows", self._set_subspace,
+                       "rows r_x r_y r_z t_x t_y t_z separated by ';' (RBDL's motion subspace): each a rotation about "
+                       "or a translation along an axis, applied in order; editable for a custom joint")
         mimic = QHBoxLayout()
         mimic.setContentsMargins(0, 0, 0, 0)
         self.mimic_combo = QComboBox()
@@ -297,10 +303,18 @@ class JointPanel(QWidget):
         name = self.body()
         if name is None:
             return
-        jt = self.type_combo.currentText()
+        jt = self.type_combo.currentData()
         if jt != self.doc.tree.get_body(name).joint.type:
             self._edit(f"Make {name}'s joint {jt}", lambda t: change_joint_type(t, name, jt))
         self.refresh()
+
+    def _set_subspace(self, text: str) -> str | None:
+        name = self.body()
+        if name is None:
+            return "select a body first"
+        pieces = [p for p in text.split(";") if p.strip()]
+        rows = [parse_numbers(p, 6, f"motion row {k}") for k, p in enumerate(pieces, start=1)]
+        return self._edit(f"Set the motion rows of {name}", lambda t: change_joint_subspace(t, name, rows))
 
     def _set_axis(self, _text: str) -> str | None:
         ax = self.fields["axis"].numbers(3, "axis")
@@ -478,7 +492,9 @@ class JointPanel(QWidget):
         F["body_name"].show_value(b.name)
         F["joint_name"].show_value(j.name)
         with signals_blocked(self.type_combo):
-            self.type_combo.setCurrentText(j.type)
+            self.type_combo.setCurrentIndex(self.type_combo.findData(j.type))
+        F["subspace"].setEnabled(j.type == "custom")
+        F["subspace"].show_value("; ".join(" ".join(short_text(v) for v in row) for row in j.motion_subspace))
         for key in ("axis", "limits", "home", "offset"):
             F[key].setEnabled(axial)
         self.preset_box.setEnabled(axial)

@@ -8,7 +8,9 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
     axis ``Cᵣᵀ·axis`` at the anchor ``C⁻¹·0`` and ``ref = −offset`` (MuJoCo's ``qpos`` is then
     KineTree's position); prismatic → ``slide``; spherical → ``ball`` (when ``C`` rotates, an extra
     body ``<name>_ball`` carries the joint); planar → two slides and a hinge (``<joint>_x``,
-    ``<joint>_y``, ``<joint>``); floating → ``freejoint`` (only on a child of the base with
+    ``<joint>_y``, ``<joint>``); a composite joint (``euler_*``, ``translation_xyz``, ``custom``) →
+    one hinge or slide per row, ``<joint>_0`` … in order (MuJoCo applies a body's joints one after
+    the other about the moving axes, as the rows); floating → ``freejoint`` (only on a child of the base with
     identity fixed transforms: MuJoCo's free body moves in the world frame, anything else is
     refused naming the joint). Limits → ``range`` (``limited="false"`` when both are infinite);
     viscous, Coulomb friction and motor inertia → ``damping``, ``frictionloss``, ``armature``
@@ -324,6 +326,11 @@ class _Writer:
             for k, suffix in enumerate(("_x", "_y")):
                 self.joint_el(el, "slide", f"{j.name}{suffix}", None, Rt[:, k], anchor, lims[k], 0.0)
             self.joint_el(el, "hinge", j.name, None, Rt[:, 2], anchor, lims[2], 0.0)
+        elif j._rows:
+            for k, row in enumerate(j._rows):
+                rot = any(row[:3])
+                self.joint_el(el, "hinge" if rot else "slide", f"{j.name}_{k}", None,
+                              Rt @ np.array(row[:3] if rot else row[3:]), anchor, lims[k], 0.0)
         elif j.type == "floating":
             eye = np.eye(4)
             if parent_el.tag != "worldbody" or not (np.array_equal(jtp, eye) and np.array_equal(C, eye)):

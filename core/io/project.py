@@ -7,7 +7,8 @@ Layout (every field is documented in README.md, "Project file")::
               "extensions" (optional)} (optional),
      "bodies": [{"name", "parent", "mass", "center_of_mass", "inertia", "visuals", "collisions",
                  "extensions" (optional),
-                 "joint": {"name", "type", "axis", "position_limits", "home_position",
+                 "joint": {"name", "type", "motion_subspace" (custom joints: k rows
+                           (r_x r_y r_z t_x t_y t_z)), "axis", "position_limits", "home_position",
                            "offset", "joint_to_parent_transform", "child_to_joint_transform",
                            "dh": {"convention", "a", "alpha", "d", "theta"} | null,
                            "mimic": {"joint", "multiplier", "offset"} (optional),
@@ -73,6 +74,8 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
     for b in tree.bodies:
         j = b.joint
         jd: dict[str, Any] = {"name": j.name, "type": j.type}
+        if j.type == "custom":
+            jd["motion_subspace"] = j.motion_subspace.tolist()
         if j.type in ("revolute", "prismatic"):
             jd["axis"] = j.axis.tolist()
             jd["offset"] = j.offset
@@ -278,7 +281,7 @@ def _joint_from_dict(jd: dict, where: str, reading: _Reading) -> Joint:
     jtype = _get(jd, "type", where)
     if jtype not in JOINT_TYPES:
         raise FileFormatError(f"{where}: unknown joint type {jtype!r}")
-    j = Joint(_get(jd, "name", where), jtype)
+    j = Joint(_get(jd, "name", where), jtype, jd.get("motion_subspace"))
     dh = jd.get("dh")
     if dh is not None:
         j.set_fixed_transform([_get(dh, k, where + ".dh") for k in ("a", "alpha", "d", "theta")],

@@ -28,7 +28,14 @@ import math
 from typing import Any
 
 from ..errors import FileFormatError, KineTreeError
-from ..joint import JOINT_TYPES, POSITION_COUNT
+from ..joint import (
+    COMPOSITE_ROWS,
+    COMPOSITE_TYPES,
+    JOINT_TYPES,
+    MAX_SUBSPACE_ROWS,
+    POSITION_COUNT,
+    parse_motion_subspace,
+)
 from ..transforms import MAX_LENGTH
 from .safe_io import MAX_BODIES
 
@@ -250,12 +257,35 @@ def check_inertia_and_visuals(bd: dict, where: Where) -> None:
     })
 
 
-def _bound(jtype: str, row: int) -> float:
-    return MAX_LENGTH if row in _LENGTH_ROWS.get(jtype, ()) else FINITE
+class _Shape:
+    """A joint's positions as the file's limits and home must give them: how many, which are lengths."""
+
+    def __init__(self, jtype: str, rows: tuple = ()) -> None:
+        self.jtype = jtype
+        self.n = len(rows) if rows else POSITION_COUNT[jtype]
+        self.lengths = tuple(k for k, r in enumerate(rows) if not any(r[:3])) if rows else _LENGTH_ROWS.get(jtype, ())
 
 
-def _check_limits(v: Any, jtype: str, where: Where) -> None:
-    n = POSITION_COUNT[jtype]
+def _bound(shape: _Shape, row: int) -> float:
+    return MAX_LENGTH if row in shape.lengths else FINITE
+
+
+def _check_subspace(v: Any, name: str, where: Where) -> tuple:
+    """A custom joint's ``motion_subspace``: 1 to 6 rows of 6 numbers, each a pure rotation or translation."""
+    rows = array(v, where)
+    if not 1 <= len(rows) <= MAX_SUBSPACE_ROWS:
+        raise FileFormatError(f"{where} must have 1 to {MAX_SUBSPACE_ROWS} rows (r_x r_y r_z t_x t_y t_z), "
+                              f"got {len(rows)}")
+    for i, row in enumerate(rows):
+        numbers(row, 6, where[i])
+    try:
+        return parse_motion_subspace(rows, name)
+    except KineTreeError as e:
+        raise FileFormatError(f"{where}: {e}") from None
+
+
+def _check_limits(v: Any, shape: _Shape, where: Where) -> None:
+    n, jtype = shape.n, shape.jtype
     if n == 1 and isinstance(v, list) and len(v) == 2 and not any(isinstance(x, list) for x in v):
         v = [v]  # one joint position: a flat [min, max] is read too
     if not isinstance(v, list) or len(v) != n:
@@ -266,17 +296,17 @@ def _check_limits(v: Any, jtype: str, where: Where) -> None:
             raise FileFormatError(f"{where[i]} must be a [min, max] pair (null for unbounded), got {_show(row)}")
         for k, x in enumerate(row):
             if x is not None:
-                number(x, where[i][k], _bound(jtype, i))
+                number(x, where[i][k], _bound(shape, i))
 
 
-def _check_home(v: Any, jtype: str, where: Where) -> None:
-    n = POSITION_COUNT[jtype]
+def _check_home(v: Any, shape: _Shape, where: Where) -> None:
+    n, jtype = shape.n, shape.jtype
     values = [v] if isinstance(v, (int, float)) and not isinstance(v, bool) else v
     if not isinstance(values, list) or len(values) != n:
         got = f"{len(values)} values" if isinstance(values, list) else _show(v)
         raise FileFormatError(f"{where}: a {jtype} joint needs {n} number{'s' * (n != 1)}, got {got}")
     for i, x in enumerate(values):
-        number(x, where[i] if values is v else where, _bound(jtype, i))
+        number(x, where[i] if values is v else where, _bound(shape, i))
 
 
 def _check_dh(v: Any, where: Where) -> None:
@@ -320,11 +350,20 @@ def check_joint(jd: Any, where: Where) -> None:
     if jtype not in JOINT_TYPES:
         raise FileFormatError(f"{where / 'type'}: unknown joint type {jtype!r}; "
                               f"expected one of {', '.join(JOINT_TYPES)}")
-    _check_fields(jd, Where(f"{where.ctx}: joint {name!r}"), {
+    at = Where(f"{where.ctx}: joint {name!r}")
+    rows: tuple = COMPOSITE_ROWS.get(jtype, ())
+    if "motion_subspace" in jd and jtype not in COMPOSITE_TYPES:
+        raise FileFormatError(f"{at / 'motion_subspace'}: a {jtype} joint has no motion subspace (only "
+                              f"{', '.join(COMPOSITE_TYPES)} joints)")
+    if jtype == "custom":
+        _require(jd, where, "motion_subspace")
+        rows = _check_subspace(jd["motion_subspace"], name, at / "motion_subspace")
+    shape = _Shape(jtype, rows)
+    _check_fields(jd, at, {
         "axis": lambda x, w: numbers(x, 3, w),
         "offset": lambda x, w: number(x, w, MAX_LENGTH if jtype == "prismatic" else FINITE),
-        "position_limits": lambda x, w: _check_limits(x, jtype, w),
-        "home_position": lambda x, w: _check_home(x, jtype, w),
+        "position_limits": lambda x, w: _check_limits(x, shape, w),
+        "home_position": lambda x, w: _check_home(x, shape, w),
         "dh": _check_dh,
         "joint_to_parent_transform": transform,
         "child_to_joint_transform": transform,

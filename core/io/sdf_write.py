@@ -171,7 +171,7 @@ class _Writer:
         if t == "floating" and world and parent == self.tree.base_name:
             self.link(body, jtp @ ctj, None)  # a link without a joint: free in the world
             return
-        if t in ("floating", "planar"):
+        if t in ("floating", "planar") or j._rows:
             raise FileFormatError(f"joint {j.name!r} (body {body.name!r}): a {t} joint has no SDFormat equivalent"
                                   + (" except from the world" if t == "floating" else "")
                                   + "; replace it by revolute and prismatic joints before exporting")

@@ -25,8 +25,9 @@ Export (:func:`export_urdf`, :func:`urdf_string`)
       written as ±1.7976931348623157e308 (read back as ±∞). Home positions are not part of
       URDF and are lost; ``effort`` and ``velocity`` (not modelled) come from the joint's
       ``<limit>`` extension (kept by the import), else are written as 0.
-    - floating → ``floating``; planar → ``planar`` with axis z of the joint frame; spherical has
-      no URDF equivalent and raises :class:`FileFormatError` naming the joint.
+    - floating → ``floating``; planar → ``planar`` with axis z of the joint frame; spherical and
+      composite (``euler_*``, ``translation_xyz``, ``custom``) joints have no URDF equivalent and
+      raise :class:`FileFormatError` naming the joint.
     - Mimic joints → ``<mimic joint multiplier offset>``.
     - Inertials: as read while unchanged (even a tensor that is not physical, as in Tiago's
       files); else mass, origin at the centre of mass, inertia about the centre of mass (the
@@ -366,6 +367,12 @@ class _Writer:
             raise FileFormatError(
                 f"joint {j.name!r} (body {body.name!r}): spherical joints have no URDF equivalent; "
                 "replace it by three revolute joints (or a floating joint) before exporting"
+            )
+        if j._rows:
+            raise FileFormatError(
+                f"joint {j.name!r} (body {body.name!r}): a {t} joint ({len(j._rows)} motions, RBDL's motion "
+                "subspace) has no URDF equivalent; replace it by a chain of revolute and prismatic joints "
+                "with massless links before exporting (MJCF export writes it as it is)"
             )
         origin, axis, urdf_type, extra = jtp, None, t, False
         if t == "fixed":

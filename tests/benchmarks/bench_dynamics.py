@@ -60,6 +60,7 @@ def main() -> None:
         print(f"Puma 560 batch {name + ':':22s} {n / best:12,.0f} configurations/s wall, {n / cpu:,.0f} per CPU "
               f"second{goal}")
     talos_figures()
+    euler_figures()
     try:
         import pinocchio as pin
     except ImportError:
@@ -77,6 +78,45 @@ def main() -> None:
                      ("frame Jacobian", lambda: pin.computeFrameJacobian(model, data, qp, model.nframes - 1,
                                                                          pin.LOCAL_WORLD_ALIGNED))]:
         print(f"Pinocchio {name + ':':21s} {best_of(fn, repeat=60, number=100) * 1e6:7.1f} µs")
+
+
+def euler_arm(euler: bool):
+    """A shoulder, an elbow and a wrist: one Euler ZYX joint (RBDL's JointTypeEulerZYX) or its
+    emulation, revolute z, y, x joints through two massless bodies."""
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+
+    tree = RigidBodyTree(gravity=[0.0, 0.0, -9.81])
+    parent = "base"
+    links = [("shoulder", "revolute", [0, 0, 1]), ("elbow", "revolute", [0, 1, 0])]
+    links += [("wrist", "euler_zyx", None)] if euler else [
+        ("wrist_z", "revolute", [0, 0, 1]), ("wrist_y", "revolute", [0, 1, 0]), ("wrist", "revolute", [1, 0, 0])]
+    for name, kind, axis in links:
+        b = RigidBody(name)
+        b.joint = Joint(f"j_{name}", kind)
+        if axis is not None:
+            b.joint.axis = axis
+        T = np.eye(4)
+        T[0, 3] = 0.4 if name in ("shoulder", "elbow", "wrist_z") or (euler and name == "wrist") else 0.0
+        b.joint.set_fixed_transform(T)
+        massless = name in ("wrist_z", "wrist_y")
+        b.mass, b.center_of_mass = (0.0, [0, 0, 0]) if massless else (1.5, [0.2, 0.0, 0.0])
+        b.inertia = [0.0] * 6 if massless else [0.02, 0.09, 0.09, 0.0, 0.0, 0.0]
+        tree.add_body(b, parent)
+        parent = name
+    return tree
+
+
+def euler_figures() -> None:
+    """Forward dynamics (ABA) of an arm with an Euler ZYX wrist against the same arm with the
+    wrist emulated by three revolute joints (the compiled path with FK inside)."""
+    rng = np.random.default_rng(2)
+    q, qd, tau = rng.uniform(-1, 1, 5), rng.normal(size=5), rng.normal(size=5)
+    for euler in (True, False):
+        arm = euler_arm(euler)
+        arm.forward_dynamics(q, qd, tau)
+        t = best_of(lambda a=arm: a.forward_dynamics(q, qd, tau), repeat=40, number=100)
+        label = "Euler ZYX wrist" if euler else "3 revolute wrist"
+        print(f"Arm with {label + ':':18s} forward dynamics {t * 1e6:7.1f} µs")
 
 
 def talos_figures() -> None:

@@ -58,8 +58,11 @@ def symmetric(M):
     return np.triu(M) + np.triu(M, 1).T
 
 
-def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None):
-    """Our values against Pinocchio's; ``order[k]``: Pinocchio's velocity index of our DoF k."""
+def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None, dj_by_difference=False):
+    """Our values against Pinocchio's; ``order[k]``: Pinocchio's velocity index of our DoF k.
+    ``dj_by_difference``: compare the Jacobians' time variation with the central difference of
+    Pinocchio's frame Jacobians along ``qd`` (Pinocchio's own ``getFrameJacobianTimeVariation``
+    leaves out the ``Ṡ`` of a JointModelComposite whose motion subspace turns with q)."""
     data = model.createData()
     o = np.arange(model.nv) if order is None else np.asarray(order)
     mimic = any(model.joints[j].shortname() == "JointModelMimic" for j in range(1, model.njoints))
@@ -92,10 +95,16 @@ def compare(tree, model, to_pin, n=4, seed=0, tol=1e-9, order=None):
             fd = tree.forward_dynamics(q, qd, tau, method=method)
             np.testing.assert_allclose(fd, ref, atol=tol * 10, rtol=1e-8)
         if not mimic:  # Pinocchio's frame Jacobians of mimic models are checked by our own means
-            compare_jacobians(tree, model, data, q, qp, qd, spread(qd), o, tol)
+            compare_jacobians(tree, model, data, q, qp, qd, spread(qd), o, tol, dj_by_difference)
 
 
-def compare_jacobians(tree, model, data, q, qp, qd, qdp, o, tol):
+def _frame_jacobian(model, data, qp, fid):
+    pin.computeJointJacobians(model, data, qp)
+    pin.updateFramePlacements(model, data)
+    return pin.getFrameJacobian(model, data, fid, pin.LOCAL_WORLD_ALIGNED).copy()
+
+
+def compare_jacobians(tree, model, data, q, qp, qd, qdp, o, tol, dj_by_difference=False):
     """Every body's velocity-space Jacobian and its time variation against Pinocchio's frame
     Jacobians (LOCAL_WORLD_ALIGNED: rows [v; ω], ours [ω; v]), and the centre-of-mass Jacobian
     weighted by the mass (Pinocchio's total leaves out what our helper model does not carry)."""
@@ -113,6 +122,13 @@ def compare_jacobians(tree, model, data, q, qp, qd, qdp, o, tol):
         Jp = pin.getFrameJacobian(model, data, fid, pin.LOCAL_WORLD_ALIGNED)[swap][:, o]
         np.testing.assert_allclose(tree.geometric_jacobian(q, b.name, space="velocities"), Jp, atol=tol)
         dJp = pin.getFrameJacobianTimeVariation(model, data, fid, pin.LOCAL_WORLD_ALIGNED)[swap][:, o]
+        if dj_by_difference:
+            h = 1e-6
+            dJp = ((_frame_jacobian(model, data, pin.integrate(model, qp, h * qdp), fid)
+                    - _frame_jacobian(model, data, pin.integrate(model, qp, -h * qdp), fid)) / (2 * h))[swap][:, o]
+            _frame_jacobian(model, data, qp, fid)  # back at qp for the next body
+            np.testing.assert_allclose(tree.jacobian_dot(q, qd, b.name), dJp, atol=1e-6)
+            continue
         np.testing.assert_allclose(tree.jacobian_dot(q, qd, b.name), dJp, atol=tol * 10)
     Jc = pin.jacobianCenterOfMass(model, data, qp) * data.mass[0]
     np.testing.assert_allclose(tree.com_jacobian(q) * tree.mass, Jc[:, o], atol=tol * 10)

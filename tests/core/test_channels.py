@@ -26,9 +26,17 @@ def test_channel_layout_per_type():
     parts = {t: [c.part for c in joint_channels(joint(t))] for t in JOINT_TYPES}
     assert parts == {"fixed": [], "revolute": [""], "prismatic": [""], "planar": ["0", "1", "2"],
                      "spherical": ["roll", "pitch", "yaw"],
-                     "floating": ["x", "y", "z", "roll", "pitch", "yaw"]}
-    kinds = {t: [c.kind for c in joint_channels(joint(t))] for t in ("revolute", "prismatic", "planar")}
-    assert kinds == {"revolute": ["angle"], "prismatic": ["length"], "planar": ["length", "length", "angle"]}
+                     "floating": ["x", "y", "z", "roll", "pitch", "yaw"],
+                     "euler_zyx": ["0", "1", "2"], "euler_xyz": ["0", "1", "2"], "euler_yxz": ["0", "1", "2"],
+                     "translation_xyz": ["0", "1", "2"], "custom": ["0"]}
+    kinds = {t: [c.kind for c in joint_channels(joint(t))] for t in ("revolute", "prismatic", "planar",
+                                                                      "euler_zyx", "translation_xyz")}
+    assert kinds == {"revolute": ["angle"], "prismatic": ["length"], "planar": ["length", "length", "angle"],
+                     "euler_zyx": ["angle"] * 3, "translation_xyz": ["length"] * 3}
+    assert [c.label for c in joint_channels(joint("euler_zyx"))] == ["j.1 rz", "j.1 ry", "j.1 rx"]
+    custom = Joint("c", "custom", [(0, 0, 0, 0, 2, 0), (1, 1, 0, 0, 0, 0), (0, 0, 0, 1, 0, 1)])
+    assert [(c.label, c.kind) for c in joint_channels(custom)] == [("c y", "length"), ("c r1", "angle"),
+                                                                   ("c t2", "length")]
     assert [c.key for c in joint_channels(joint("floating"))][:2] == ["j.1.x", "j.1.y"]
     assert [t for t in JOINT_TYPES if is_axial(joint(t))] == ["revolute", "prismatic"]
 

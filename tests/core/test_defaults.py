@@ -36,6 +36,11 @@ DEFAULTS = {
     "floating": (7, [NAN2] * 4 + [[-5, 5]] * 3, [1, 0, 0, 0, 0, 0, 0], [math.nan] * 3),
     "spherical": (4, [NAN2] * 4, [1, 0, 0, 0], [math.nan] * 3),
     "planar": (3, [[-5, 5], [-5, 5], [-PI, PI]], [0, 0, 0], [0, 0, 1]),
+    "euler_zyx": (3, [[-PI, PI]] * 3, [0, 0, 0], [math.nan] * 3),
+    "euler_xyz": (3, [[-PI, PI]] * 3, [0, 0, 0], [math.nan] * 3),
+    "euler_yxz": (3, [[-PI, PI]] * 3, [0, 0, 0], [math.nan] * 3),
+    "translation_xyz": (3, [[-0.5, 0.5]] * 3, [0, 0, 0], [math.nan] * 3),
+    "custom": (1, [-PI, PI], 0.0, [math.nan] * 3),  # one rotation about z until given rows
 }
 
 
