@@ -166,10 +166,11 @@ def test_reset_while_playing_goes_back_to_the_start_and_plays_on(puma_window, qt
     press_s(qtbot, w)
     qtbot.waitUntil(w.simulate_dock.isVisible)
     play_until(qtbot, w, 0.2)
-    before = w.simulate.sim.time
+    assert np.abs(w.doc.configuration - START).max() > 0.05  # fallen
     click(qtbot, w.simulate.reset_button)
-    np.testing.assert_allclose(w.doc.configuration, START)  # shown at once, the thread still running
-    assert w.simulate.sim.time < before and w.simulate.runner.running
+    # back at once (the thread, still running, may have stepped a few ms from there: < 1e-3 rad in 20 ms)
+    assert np.abs(w.doc.configuration - START).max() < 2e-3
+    assert w.simulate.sim.time < 0.05 and w.simulate.runner.running
     play_until(qtbot, w, 0.05)  # and it falls again from there
     click(qtbot, w.simulate.play_button)
     assert np.abs(w.doc.configuration - START).max() > 1e-4
