@@ -44,6 +44,7 @@ class SimRunner:
         self._thread: threading.Thread | None = None
         self._switch = sys.getswitchinterval()
         self._snapshot = (sim.q, sim.time)
+        self.dropped = 0.0  # real seconds the thread could not keep up with (so not simulated)
 
     @property
     def running(self) -> bool:
@@ -83,8 +84,11 @@ class SimRunner:
         owed, last = 0.0, time.perf_counter()
         while not self._halt.is_set():
             now = time.perf_counter()
-            owed = min(owed + now - last, MAX_LAG)
+            owed += now - last
             last = now
+            if owed > MAX_LAG:
+                self.dropped += owed - MAX_LAG
+                owed = MAX_LAG
             n = min(int(owed / dt), STEPS_PER_LOCK)
             if n == 0:  # ahead of real time: sleep (the GUI thread gets the GIL) until a step is due
                 self._halt.wait(dt - owed)

@@ -38,6 +38,9 @@ from .sim_runner import SimRunner
 
 #: timer period while playing (ms): about a display frame; each tick shows the latest state
 TICK_MS = 16
+#: the longest frame period (ms) while the simulation thread falls behind real time: drawing
+#: fewer frames leaves it the CPU (the frame rate adapts between TICK_MS and this)
+SLOWEST_TICK_MS = 100
 #: the energy, time and real-time readouts while playing are refreshed this often (ms): text
 #: that changes at the frame rate cannot be read, and each refresh costs a frame some time
 READOUT_MS = 100
@@ -61,6 +64,7 @@ class SimulatePanel(QWidget):
         self._readout_clock = QElapsedTimer()
         self._rate_clock = QElapsedTimer()
         self._rate_start = 0.0
+        self._dropped = 0.0  # the runner's dropped time at the last tick
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(TICK_MS)
@@ -182,8 +186,9 @@ class SimulatePanel(QWidget):
             self._rate_clock.start()
             self._readout_clock.start()
             self._rate_start = self.sim.time
+            self._dropped = self.runner.dropped
             self.runner.start()
-            self._timer.start()
+            self._timer.start(TICK_MS)
         else:
             self._timer.stop()
             if self.runner is not None:
@@ -263,11 +268,22 @@ class SimulatePanel(QWidget):
             self.play(False)
             self._say(str(error))
             return
+        self._pace(runner)
         if runner.snapshot()[1] != self._shown_time:  # a frame only when the robot moved
             self._show()
         if self._readout_clock.elapsed() >= READOUT_MS:
             self._readout_clock.start()
             self._update()
+
+    def _pace(self, runner: SimRunner) -> None:
+        """Fewer frames while the thread falls behind real time, more again once it keeps up:
+        real time first, then the frame rate (the drawing and the physics share the CPU)."""
+        behind = runner.dropped > self._dropped
+        self._dropped = runner.dropped
+        period = self._timer.interval()
+        period = min(SLOWEST_TICK_MS, period + 8) if behind else max(TICK_MS, period - 2)
+        if period != self._timer.interval():
+            self._timer.setInterval(period)
 
     # --- settings --------------------------------------------------------------------------------
     def _hold_changed(self, on: bool) -> None:
