@@ -218,3 +218,28 @@ def test_closing_the_dock_while_playing_stops_the_worker_and_puts_the_robot_back
     assert not runner.running and w.simulate.sim is None
     np.testing.assert_allclose(w.doc.configuration, START)
     assert w.doc.undo_stack.count() == 0 and not w.doc.modified
+
+
+def test_a_simulation_too_slow_for_real_time_slows_down_and_draws_fewer_frames(puma_window, qtbot):
+    from kinetree.app.panels.simulate import SLOWEST_TICK_MS, TICK_MS
+
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.step_button)
+    click(qtbot, w.simulate.hold)
+    box = w.simulate.kd  # stiff damping: many internal steps per 1 ms, far slower than real time here
+    box.selectAll()
+    QTest.keyClicks(box, "5000")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert w.simulate.sim.substeps > 10
+    click(qtbot, w.simulate.play_button)
+    assert w.simulate._timer.interval() == TICK_MS
+    qtbot.waitUntil(lambda: w.simulate._timer.interval() == SLOWEST_TICK_MS, timeout=60_000)
+    assert w.simulate.runner.dropped > 0  # real time it could not keep up with, not caught up later
+    qtbot.waitUntil(lambda: w.simulate.readout["rate"].text().endswith("×"), timeout=60_000)
+    assert float(w.simulate.readout["rate"].text()[:-1]) < 1.0
+    t = w.simulate.sim.time
+    qtbot.waitUntil(lambda: w.simulate.sim.time > t, timeout=60_000)  # slower, not stopped
+    click(qtbot, w.simulate.play_button)  # and the window still answers
+    assert not w.simulate.playing and not w.simulate.runner.running
