@@ -7,8 +7,9 @@ what it last published; the compiled kernels and numpy's larger operations relea
 the thread sleeps whenever it is ahead of real time, so the two share the cores.
 
 Thread safety: every use of the simulator (a step, Reset, Hold, Friction, the energy readout)
-holds :attr:`SimRunner.lock`, so a change made by the GUI lands between two steps; the GUI reads
-only :meth:`SimRunner.snapshot`, a copy published after each batch of steps.
+holds :attr:`SimRunner.lock` (the GUI through :meth:`SimRunner.held`, which the thread lets go
+first), so a change made by the GUI lands between two steps; the GUI reads only
+:meth:`SimRunner.snapshot`, a copy published after each batch of steps.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from kinetree.core import KineTreeError
@@ -41,6 +44,7 @@ class SimRunner:
         self.lock = threading.Lock()
         self.error: KineTreeError | None = None  # what ended the last run, if it did not end by stop()
         self._halt = threading.Event()
+        self._waiting = 0  # GUI calls waiting for the lock (only the GUI thread changes it)
         self._thread: threading.Thread | None = None
         self._switch = sys.getswitchinterval()
         self._snapshot = (sim.q, sim.time)
@@ -70,9 +74,20 @@ class SimRunner:
             sys.setswitchinterval(self._switch)
         self.publish()
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """The lock, for the GUI thread, ahead of the thread's next batch of steps (Python's lock is
+        not fair: a thread that takes it back at once would keep a waiting click waiting)."""
+        self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            self._waiting -= 1
+
     def publish(self) -> None:
         """Make the simulator's state now the snapshot (after a change made with the lock held)."""
-        with self.lock:
+        with self.held():
             self._snapshot = (self.sim.q, self.sim.time)
 
     def snapshot(self) -> tuple[np.ndarray, float]:
@@ -93,6 +108,8 @@ class SimRunner:
             if n == 0:  # ahead of real time: sleep (the GUI thread gets the GIL) until a step is due
                 self._halt.wait(dt - owed)
                 continue
+            while self._waiting and not self._halt.is_set():  # the GUI first
+                time.sleep(1e-4)
             with self.lock:
                 try:
                     sim.step(n)

@@ -206,7 +206,7 @@ class SimulatePanel(QWidget):
     def reset(self) -> None:
         """Back to the start (the simulation goes on from there if playing)."""
         if self.sim is not None:
-            with self.runner.lock:  # between two of the thread's steps
+            with self.runner.held():  # between two of the thread's steps
                 self.sim.reset()
                 if self.hold.isChecked():
                     self._set_hold(True)
@@ -289,7 +289,7 @@ class SimulatePanel(QWidget):
     def _hold_changed(self, on: bool) -> None:
         if self.sim is None:
             return
-        with self.runner.lock:  # between two of the thread's steps
+        with self.runner.held():  # between two of the thread's steps
             self._set_hold(on)
 
     def _set_hold(self, on: bool) -> None:
@@ -312,7 +312,7 @@ class SimulatePanel(QWidget):
 
     def _friction_changed(self, on: bool) -> None:
         if self.sim is not None:
-            with self.runner.lock:
+            with self.runner.held():
                 self.sim.set_friction(on)
             self._update()
 
@@ -335,7 +335,7 @@ class SimulatePanel(QWidget):
             for label in r.values():
                 label.setText("—")
             return
-        with self.runner.lock:  # the energy uses the simulator's model, as a step does
+        with self.runner.held():  # the energy uses the simulator's model, as a step does
             e, t = sim.energy(), sim.time
         r["kinetic"].setText(_energy_text(e.kinetic))
         r["potential"].setText(_energy_text(e.potential))
