@@ -6,8 +6,9 @@ with Corke's joint friction (on/off) and its joint limits as hard stops
 (:class:`~kinetree.core.simulation.Simulator`, RK4 at 1 kHz). While playing, a worker thread
 (:class:`~.sim_runner.SimRunner`) advances the simulator by as many 1 ms steps as real time went
 by, and a timer at the display rate shows the configuration it last published; the readouts
-follow at :data:`READOUT_MS`. A slow machine slows the simulation (the real-time factor says so)
-instead of freezing the window.
+follow at :data:`READOUT_MS`. While the thread falls behind real time the frame period grows (up
+to :data:`SLOWEST_TICK_MS`) to leave it the CPU. A slow machine slows the simulation (the
+real-time factor says so) instead of freezing the window.
 
 Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
 document stays unmodified), as playback does. "Keep this pose" is one undo step from the
