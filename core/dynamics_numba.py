@@ -6,6 +6,9 @@ moving bodies and the velocity columns, so that one call costs a few hundred flo
 ~50 numpy calls. The poses come from the kinematic plan (numpy for one configuration, its own
 numba kernel for batches). Batches of revolute/prismatic trees take :mod:`.dynamics_batch`
 instead (FK inside, one pass down and up the tree per configuration).
+
+The kernels release the GIL (``nogil``): the Simulate dock steps the simulator on a worker thread,
+and the GUI thread can draw while a kernel runs.
 """
 
 from __future__ import annotations
@@ -14,12 +17,12 @@ import numba as nb
 import numpy as np
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, nogil=True, inline="always")
 def _cross(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _columns(T, col_frame, col_rot, col_axis, col_point, S):  # pragma: no cover - compiled
     """Columns S (nc, 6): unit motions about the base origin, base frame, from poses T."""
     nc = S.shape[0]
@@ -43,7 +46,7 @@ def _columns(T, col_frame, col_rot, col_axis, col_point, S):  # pragma: no cover
             S[c, 0] = S[c, 1] = S[c, 2] = 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw, Iw, RI):  # pragma: no cover
     """Columns S (nc, 6) and base-frame inertia (hw, Iw) of the moving bodies from poses T."""
     _columns(T, col_frame, col_rot, col_axis, col_point, S)
@@ -69,7 +72,7 @@ def _frames(T, moving, col_frame, col_rot, col_axis, col_point, m, h, Io, S, hw,
                 Iw[k, r, s] = v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _inertia_times(m, h, I, w0, w1, w2, v0, v1, v2, out):  # pragma: no cover - compiled
     c0, c1, c2 = _cross(h[0], h[1], h[2], v0, v1, v2)
     out[0] = I[0, 0] * w0 + I[0, 1] * w1 + I[0, 2] * w2 + c0
@@ -79,13 +82,13 @@ def _inertia_times(m, h, I, w0, w1, w2, v0, v1, v2, out):  # pragma: no cover - 
     out[3], out[4], out[5] = m * v0 + d0, m * v1 + d1, m * v2 + d2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _scratch(nm, nc):  # pragma: no cover - compiled
     return (np.empty((nc, 6)), np.empty((nm, 3)), np.empty((nm, 3, 3)), np.empty((3, 3)), np.zeros((nm + 1, 6)),
             np.empty((nm, 6)), np.empty((nm, 6)), np.empty((nm, 6)), np.empty(6), np.empty(6))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
          qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc):  # pragma: no cover - compiled
     """Column torques ``tc`` (nc,) for one configuration (see rigid_body_dynamics._rnea)."""
@@ -93,7 +96,7 @@ def rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, 
           qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, _scratch(moving.shape[0], tc.shape[0]))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def add_motor_torques(tc, qd, qdd, motor_cols, jm, visc, tcp, tcm):  # pragma: no cover - compiled
     """Corke's motor terms on the motor columns: ``Jm·G²·q̈ + B·G²·q̇ + Tc±`` (link side)."""
     for i in range(motor_cols.shape[0]):
@@ -105,7 +108,7 @@ def add_motor_torques(tc, qd, qdd, motor_cols, jm, visc, tcp, tcm):  # pragma: n
             tc[c] += tcm[i]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
           qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, work):  # pragma: no cover - compiled
     nc, nm = col_body.shape[0], moving.shape[0]
@@ -157,7 +160,7 @@ def _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier,
         add_motor_torques(tc, qdc, qddc, motor_cols, jm, visc, tcp, tcm)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def rnea_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
                qdc, qddc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc):  # pragma: no cover - compiled
     work = _scratch(moving.shape[0], tc.shape[1])
@@ -166,7 +169,7 @@ def rnea_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, car
               qdc[n], qddc[n], a0, fext[n], motor_cols, jm, visc, tcp, tcm, use_motor, tc[n], work)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def crba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, desc, m, h, Io, upper, Mc):  # pragma: no cover
     """Column mass matrix ``Mc`` (nc, nc) for one configuration (see rigid_body_dynamics._crba)."""
     nc, nm = col_body.shape[0], moving.shape[0]
@@ -197,7 +200,7 @@ def crba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, desc, m, 
                 Mc[c2, c] = x
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _cholesky(M, n):  # pragma: no cover - compiled
     """The lower L with L Lᵀ = M[:n, :n]; raises when M is not positive definite."""
     L = np.zeros((n, n))
@@ -216,7 +219,7 @@ def _cholesky(M, n):  # pragma: no cover - compiled
     return L
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _solve_factored(L, b, x):  # pragma: no cover - compiled
     """``x = (L Lᵀ)⁻¹ b`` (forward, then back substitution)."""
     n = L.shape[0]
@@ -233,7 +236,7 @@ def _solve_factored(L, b, x):  # pragma: no cover - compiled
         x[i] = s / L[i, i]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cholesky_solve(M, b):  # pragma: no cover - compiled
     """``M⁻¹ b`` for a symmetric positive definite M; raises when M is not."""
     x = np.empty(M.shape[0])
@@ -241,7 +244,7 @@ def cholesky_solve(M, b):  # pragma: no cover - compiled
     return x
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cholesky_solve_batch(M, b):  # pragma: no cover - compiled
     """:func:`cholesky_solve` for each of a batch: M (N, n, n), b (N, n)."""
     out = np.empty_like(b)
@@ -250,7 +253,7 @@ def cholesky_solve_batch(M, b):  # pragma: no cover - compiled
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cover - compiled
     """Body poses for one configuration of a tree of revolute, prismatic and fixed joints: the
     kinematic plan's ``P0 + sinθ·P1 + (1−cosθ)·P2 (+ d·P3)`` per body, composed parents first."""
@@ -259,7 +262,7 @@ def fk_single(q, kind, qi, gain, off, P0, Ps, parent, order):  # pragma: no cove
     return T
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no cover - compiled
     for o in range(P0.shape[0]):
         i = order[o]
@@ -284,7 +287,7 @@ def _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, L):  # pragma: no
             T[i, 3, 3] = 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _spd_inverse(D, n, out):  # pragma: no cover - compiled
     """``out[:n, :n] = D[:n, :n]⁻¹`` by Cholesky; raises when D is not positive definite."""
     L = _cholesky(D, n)
@@ -295,7 +298,7 @@ def _spd_inverse(D, n, out):  # pragma: no cover - compiled
         e[col] = 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, topo, mparent, cstart,
         ncol, qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, qdd):  # pragma: no cover - compiled
     """Column accelerations ``qdd`` (nc,) by Featherstone's articulated-body algorithm, all in
@@ -433,7 +436,7 @@ def aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m
             a[k, r] = x
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def aba_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, topo, mparent,
               cstart, ncol, qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, qdd):  # pragma: no cover
     each = fext.shape[0] > 1
@@ -443,7 +446,7 @@ def aba_batch(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carr
             qdd[n])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def jacobian(T, col_frame, col_rot, col_axis, col_point, cols, p, J):  # pragma: no cover - compiled
     """Columns ``cols`` of the geometric Jacobian ``J`` (6, nc; zero elsewhere) of the point
     ``p``: ``[ω; v_p]`` per unit velocity, base frame."""
@@ -455,7 +458,7 @@ def jacobian(T, col_frame, col_rot, col_axis, col_point, cols, p, J):  # pragma:
         J[3, c], J[4, c], J[5, c] = S[c, 3] + x0, S[c, 4] + x1, S[c, 5] + x2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def gravity(q, ints, floats, nbod, nm, g, tc):  # pragma: no cover - compiled
     """Column torques ``tc`` holding the tree still under gravity ``g``: FK, then each subtree's
     weight about each column (RNEA at rest). The plan comes packed in two flat arrays
@@ -500,7 +503,7 @@ def gravity(q, ints, floats, nbod, nm, g, tc):  # pragma: no cover - compiled
         tc[c] = x
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _unpack(ints, floats):  # pragma: no cover - compiled
     """The plan's arrays from the two flat arrays of articulated_body.packed (one call's
     argument checks instead of ~25: see :func:`gravity`)."""
@@ -532,7 +535,7 @@ def _unpack(ints, floats):  # pragma: no cover - compiled
     return (out_i, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def rnea_packed(q, ints, floats, qdc, qddc, a0, fext, use_motor, tc):  # pragma: no cover - compiled
     """FK and :func:`rnea` for one configuration of a revolute/prismatic/fixed tree."""
     oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)
@@ -544,7 +547,7 @@ def rnea_packed(q, ints, floats, qdc, qddc, a0, fext, use_motor, tc):  # pragma:
           a0, fext, motor_cols, jm, visc, tcp, tcm, use_motor, tc, _scratch(moving.shape[0], tc.shape[0]))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def aba_packed(q, ints, floats, qdc, tauc, a0, fext, qdd):  # pragma: no cover - compiled
     """FK and :func:`aba` for one configuration of a revolute/prismatic/fixed tree."""
     oi, gain, off, P0, Ps, col_axis, col_point, m, h, Io, anc_c, desc, jm, visc, tcp, tcm = _unpack(ints, floats)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba as nb
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def pgs(A, w, lo, hi, p, tol, sweeps):  # pragma: no cover - compiled
     """Minimise ``½ pᵀ A p + pᵀ w`` over ``lo ≤ p ≤ hi`` (A symmetric positive definite) from
     ``p``, in place; returns the sweeps used."""

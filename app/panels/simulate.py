@@ -3,10 +3,12 @@
 The robot falls from the configuration it had when Play (or Step) was first pressed, under the
 tree's gravity (standard gravity along −z when the robot sets none, and the panel says so),
 with Corke's joint friction (on/off) and its joint limits as hard stops
-(:class:`~kinetree.core.simulation.Simulator`, RK4 at 1 kHz). While playing, a timer at the
-display rate advances the simulator by as many 1 ms steps as real time went by, at most
-:data:`MAX_TICK_SECONDS` of computing per tick: a slow machine slows the simulation (the real-time
-factor says so) instead of freezing the window.
+(:class:`~kinetree.core.simulation.Simulator`, RK4 at 1 kHz). While playing, a worker thread
+(:class:`~.sim_runner.SimRunner`) advances the simulator by as many 1 ms steps as real time went
+by, and a timer at the display rate shows the configuration it last published; the readouts
+follow at :data:`READOUT_MS`. While the thread falls behind real time the frame period grows (up
+to :data:`SLOWEST_TICK_MS`) to leave it the CPU. A slow machine slows the simulation (the
+real-time factor says so) instead of freezing the window.
 
 Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
 document stays unmodified), as playback does. "Keep this pose" is one undo step from the
@@ -33,12 +35,16 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..numbers import short_text
+from .sim_runner import SimRunner
 
-#: timer period while playing (ms): about a display frame
+#: timer period while playing (ms): about a display frame; each tick shows the latest state
 TICK_MS = 16
-#: the most simulating a tick may do (s): beyond it the simulation falls behind real time (with a
-#: frame of drawing, the window still answers at ~10 frames/s)
-MAX_TICK_SECONDS = 0.05
+#: the longest frame period (ms) while the simulation thread falls behind real time: drawing
+#: fewer frames leaves it the CPU (the frame rate adapts between TICK_MS and this)
+SLOWEST_TICK_MS = 100
+#: the energy, time and real-time readouts while playing are refreshed this often (ms): text
+#: that changes at the frame rate cannot be read, and each refresh costs a frame some time
+READOUT_MS = 100
 DEFAULT_KP, DEFAULT_KD = 2000.0, 100.0
 
 
@@ -53,11 +59,13 @@ class SimulatePanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.sim: Simulator | None = None
+        self.runner: SimRunner | None = None  # steps self.sim on a worker thread while playing
         self._shown: np.ndarray | None = None  # what the simulation last showed through the document
-        self._clock = QElapsedTimer()
+        self._shown_time = -1.0
+        self._readout_clock = QElapsedTimer()
         self._rate_clock = QElapsedTimer()
         self._rate_start = 0.0
-        self._owed = 0.0  # real seconds not yet simulated
+        self._dropped = 0.0  # the runner's dropped time at the last tick
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(TICK_MS)
@@ -156,8 +164,9 @@ class SimulatePanel(QWidget):
                                      friction=self.friction.isChecked())
                 if self.hold.isChecked():
                     self.sim.hold(self.kp.value(), self.kd.value())
+                self.runner = SimRunner(self.sim)
             except KineTreeError as exc:
-                self.sim = None
+                self.sim = self.runner = None
                 self._say(str(exc))
                 return None
             where = "the robot's gravity" if np.any(tree.gravity) else "standard gravity along −z (the robot sets none)"
@@ -175,13 +184,17 @@ class SimulatePanel(QWidget):
             return
         self.play_button.setText("Pause" if on else "Play")
         if on:
-            self._owed = 0.0
-            self._clock.start()
             self._rate_clock.start()
+            self._readout_clock.start()
             self._rate_start = self.sim.time
-            self._timer.start()
+            self._dropped = self.runner.dropped
+            self.runner.start()
+            self._timer.start(TICK_MS)
         else:
             self._timer.stop()
+            if self.runner is not None:
+                self.runner.stop()
+                self._show()  # where the thread stopped
         self._update()
 
     def step_once(self) -> None:
@@ -194,9 +207,11 @@ class SimulatePanel(QWidget):
     def reset(self) -> None:
         """Back to the start (the simulation goes on from there if playing)."""
         if self.sim is not None:
-            self.sim.reset()
-            if self.hold.isChecked():
-                self._hold_changed(True)
+            with self.runner.held():  # between two of the thread's steps
+                self.sim.reset()
+                if self.hold.isChecked():
+                    self._set_hold(True)
+            self.runner.publish()
             self._show()
             self._rate_clock.start()
             self._rate_start = 0.0
@@ -206,8 +221,9 @@ class SimulatePanel(QWidget):
         """The simulated configuration becomes the robot's: one undo step from where it started."""
         if self.sim is None:
             return
-        q = self.sim.q
         was_playing = self.playing
+        self.play(False)
+        q = self.sim.q
         self.stop(restore=True)  # the document back at the start, so that the step goes from there
         self.doc.set_configuration(q, "Keep simulated pose")
         if was_playing:
@@ -217,57 +233,67 @@ class SimulatePanel(QWidget):
         """End the simulation: the robot back where it started (``restore``), or left as the
         document has it (an edit came)."""
         self._timer.stop()
+        if self.runner is not None:
+            self.runner.stop()
         self.play_button.blockSignals(True)
         self.play_button.setChecked(False)
         self.play_button.setText("Play")
         self.play_button.blockSignals(False)
-        sim, self.sim, self._shown = self.sim, None, None
+        sim, self.sim, self.runner, self._shown = self.sim, None, None, None
         if restore and sim is not None and sim.start_configuration.shape == self.doc.configuration.shape:
             self.doc.preview_configuration(sim.start_configuration)
         self._update()
 
     def _advance(self, n: int) -> None:
+        """``n`` steps here (paused: the thread is not running)."""
         try:
             self.sim.step(n)
         except KineTreeError as exc:
-            self.play(False)
             self._say(str(exc))
+        self.runner.publish()
         self._show()
 
     def _show(self) -> None:
-        q = self.sim.q
-        self._shown = q
+        """Show the state the simulation last published (a copy: the thread never touches it)."""
+        q, t = self.runner.snapshot()
+        self._shown, self._shown_time = q, t
         self.doc.preview_configuration(q)
 
     def _tick(self) -> None:
-        sim = self.sim
-        if sim is None:
+        runner = self.runner
+        if runner is None:
             self._timer.stop()
             return
-        self._owed += self._clock.nsecsElapsed() * 1e-9
-        self._clock.start()
-        budget = QElapsedTimer()
-        budget.start()
-        done = 0
-        want = int(self._owed / sim.dt)
-        while done < want and budget.nsecsElapsed() * 1e-9 < MAX_TICK_SECONDS:
-            chunk = min(want - done, 5)
-            try:
-                sim.step(chunk)
-            except KineTreeError as exc:
-                self.play(False)
-                self._say(str(exc))
-                break
-            done += chunk
-        # what could not be done in time is dropped: the simulation slows instead of catching up
-        self._owed = 0.0 if done < want else self._owed - done * sim.dt
-        self._show()
-        self._update()
+        if runner.error is not None:  # it diverged: the thread has stopped
+            error = runner.error
+            self.play(False)
+            self._say(str(error))
+            return
+        self._pace(runner)
+        if runner.snapshot()[1] != self._shown_time:  # a frame only when the robot moved
+            self._show()
+        if self._readout_clock.elapsed() >= READOUT_MS:
+            self._readout_clock.start()
+            self._update()
+
+    def _pace(self, runner: SimRunner) -> None:
+        """Fewer frames while the thread falls behind real time, more again once it keeps up:
+        real time first, then the frame rate (the drawing and the physics share the CPU)."""
+        behind = runner.dropped > self._dropped
+        self._dropped = runner.dropped
+        period = self._timer.interval()
+        period = min(SLOWEST_TICK_MS, period + 8) if behind else max(TICK_MS, period - 2)
+        if period != self._timer.interval():
+            self._timer.setInterval(period)
 
     # --- settings --------------------------------------------------------------------------------
     def _hold_changed(self, on: bool) -> None:
         if self.sim is None:
             return
+        with self.runner.held():  # between two of the thread's steps
+            self._set_hold(on)
+
+    def _set_hold(self, on: bool) -> None:
         try:
             if on:
                 self.sim.hold(self.kp.value(), self.kd.value(),
@@ -287,7 +313,8 @@ class SimulatePanel(QWidget):
 
     def _friction_changed(self, on: bool) -> None:
         if self.sim is not None:
-            self.sim.set_friction(on)
+            with self.runner.held():
+                self.sim.set_friction(on)
             self._update()
 
     def _configuration_changed(self) -> None:
@@ -309,15 +336,16 @@ class SimulatePanel(QWidget):
             for label in r.values():
                 label.setText("—")
             return
-        e = sim.energy()
+        with self.runner.held():  # the energy uses the simulator's model, as a step does
+            e, t = sim.energy(), sim.time
         r["kinetic"].setText(_energy_text(e.kinetic))
         r["potential"].setText(_energy_text(e.potential))
         r["total"].setText(_energy_text(e.total))
         r["drift"].setText(f"{e.drift:.1e}")
-        r["time"].setText(f"{sim.time:.3f} s")
+        r["time"].setText(f"{t:.3f} s")
         wall = self._rate_clock.nsecsElapsed() * 1e-9 if self._rate_clock.isValid() else 0.0
         if self.playing and wall > 0.2:
-            r["rate"].setText(f"{(sim.time - self._rate_start) / wall:.2f}×")
+            r["rate"].setText(f"{(t - self._rate_start) / wall:.2f}×")
         elif not self.playing:
             r["rate"].setText("paused")
 

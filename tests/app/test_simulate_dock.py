@@ -134,3 +134,112 @@ def test_an_edit_ends_the_simulation(puma_window, qtbot):
     w.doc.set_joint_position("q1", 1.0)  # a slider moved by hand
     assert w.simulate.sim is None
     assert w.doc.configuration[0] == 1.0
+
+
+# --- the simulation runs on a worker thread (SimRunner): what the user does reaches it safely ---
+def play_until(qtbot, w, seconds: float) -> None:
+    if not w.simulate.playing:
+        click(qtbot, w.simulate.play_button)
+    start = w.simulate.sim.time
+    qtbot.waitUntil(lambda: w.simulate.sim.time > start + seconds, timeout=60_000)
+
+
+def test_pause_stops_the_worker_and_the_robot_stays_where_it_stopped(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    play_until(qtbot, w, 0.1)
+    runner = w.simulate.runner
+    assert runner.running
+    click(qtbot, w.simulate.play_button)  # Pause
+    assert not runner.running and not w.simulate.playing
+    t = w.simulate.sim.time
+    np.testing.assert_array_equal(w.doc.configuration, w.simulate.sim.q)
+    click(qtbot, w.simulate.step_button)  # paused: Step is exactly one 1 ms step
+    assert w.simulate.sim.time == pytest.approx(t + 1e-3, abs=1e-12)
+    np.testing.assert_array_equal(w.doc.configuration, w.simulate.sim.q)
+    assert w.simulate.readout["rate"].text() == "paused"
+
+
+def test_reset_while_playing_goes_back_to_the_start_and_plays_on(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    play_until(qtbot, w, 0.2)
+    assert np.abs(w.doc.configuration - START).max() > 0.05  # fallen
+    click(qtbot, w.simulate.reset_button)
+    # back at once (the thread, still running, may have stepped a few ms from there: < 1e-3 rad in 20 ms)
+    assert np.abs(w.doc.configuration - START).max() < 2e-3
+    assert w.simulate.sim.time < 0.05 and w.simulate.runner.running
+    play_until(qtbot, w, 0.05)  # and it falls again from there
+    click(qtbot, w.simulate.play_button)
+    assert np.abs(w.doc.configuration - START).max() > 1e-4
+
+
+def test_a_joint_typed_while_playing_ends_the_run(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    play_until(qtbot, w, 0.05)
+    runner = w.simulate.runner
+    spin = w.sliders.rows["q1"].spin
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    spin.lineEdit().selectAll()
+    QTest.keyClicks(spin.lineEdit(), "45")
+    QTest.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    assert w.simulate.sim is None and not runner.running and not w.simulate.playing
+    assert w.doc.configuration[0] == pytest.approx(np.pi / 4, abs=1e-12)
+    assert w.doc.undo_stack.count() == 1  # the typed value is the one edit; the simulation left none
+
+
+def test_friction_and_hold_changed_while_playing_reach_the_running_simulator(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    play_until(qtbot, w, 0.05)
+    click(qtbot, w.simulate.friction)
+    assert not w.simulate.sim.friction
+    click(qtbot, w.simulate.hold)
+    assert w.simulate.sim.holding and w.simulate.runner.running
+    play_until(qtbot, w, 0.5)
+    click(qtbot, w.simulate.play_button)
+    assert np.abs(w.simulate.sim.qd).max() < 0.05  # held still near the pose Hold was ticked at
+
+
+def test_closing_the_dock_while_playing_stops_the_worker_and_puts_the_robot_back(puma_window, qtbot):
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    play_until(qtbot, w, 0.1)
+    runner = w.simulate.runner
+    press_s(qtbot, w)
+    qtbot.waitUntil(lambda: not w.simulate_dock.isVisible())
+    assert not runner.running and w.simulate.sim is None
+    np.testing.assert_allclose(w.doc.configuration, START)
+    assert w.doc.undo_stack.count() == 0 and not w.doc.modified
+
+
+def test_a_simulation_too_slow_for_real_time_slows_down_and_draws_fewer_frames(puma_window, qtbot):
+    from kinetree.app.panels.simulate import SLOWEST_TICK_MS, TICK_MS
+
+    w = puma_window
+    press_s(qtbot, w)
+    qtbot.waitUntil(w.simulate_dock.isVisible)
+    click(qtbot, w.simulate.step_button)
+    click(qtbot, w.simulate.hold)
+    box = w.simulate.kd  # stiff damping: many internal steps per 1 ms, far slower than real time here
+    box.selectAll()
+    QTest.keyClicks(box, "5000")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert w.simulate.sim.substeps > 10
+    click(qtbot, w.simulate.play_button)
+    assert w.simulate._timer.interval() == TICK_MS
+    qtbot.waitUntil(lambda: w.simulate._timer.interval() == SLOWEST_TICK_MS, timeout=60_000)
+    assert w.simulate.runner.dropped > 0  # real time it could not keep up with, not caught up later
+    qtbot.waitUntil(lambda: w.simulate.readout["rate"].text().endswith("×"), timeout=60_000)
+    assert float(w.simulate.readout["rate"].text()[:-1]) < 1.0
+    t = w.simulate.sim.time
+    qtbot.waitUntil(lambda: w.simulate.sim.time > t, timeout=60_000)  # slower, not stopped
+    click(qtbot, w.simulate.play_button)  # and the window still answers
+    assert not w.simulate.playing and not w.simulate.runner.running
