@@ -1,10 +1,9 @@
 """A :class:`~kinetree.core.simulation.Simulator` advanced in real time on a worker thread.
 
-The Simulate dock used to step the simulator in its GUI timer, between frames: the physics, the
-dock's readouts and the (software) renderer then shared one thread, and Puma fell at 0.94× real
-time drawn at 12 frames/s. Here a Python thread steps by the clock while the GUI thread draws
-what it last published; the compiled kernels and numpy's larger operations release the GIL, and
-the thread sleeps whenever it is ahead of real time, so the two share the cores.
+Stepping in the GUI timer, between frames, made the physics, the dock's readouts and the
+(software) renderer take turns on one thread. Here a Python thread steps by the clock while the
+GUI thread draws what it last published; the compiled kernels release the GIL, and the thread
+sleeps whenever it is ahead of real time, so the two share the cores.
 
 Thread safety: every use of the simulator (a step, Reset, Hold, Friction, the energy readout)
 holds :attr:`SimRunner.lock` (the GUI through :meth:`SimRunner.held`, which the thread lets go
@@ -14,7 +13,6 @@ first), so a change made by the GUI lands between two steps; the GUI reads only
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -30,10 +28,6 @@ from kinetree.core.simulation import Simulator
 MAX_LAG = 0.05
 #: steps done under one hold of the lock: a GUI change waits at most this many steps
 STEPS_PER_LOCK = 4
-#: the interpreter's thread switch interval (s) while a simulation runs: the GUI thread takes the
-#: GIL back after every call into Qt or OpenGL, and with Python's default (5 ms) each of those
-#: could wait that long behind a step in progress
-SWITCH_INTERVAL = 0.0005
 
 
 class SimRunner:
@@ -46,7 +40,6 @@ class SimRunner:
         self._halt = threading.Event()
         self._waiting = 0  # GUI calls waiting for the lock (only the GUI thread changes it)
         self._thread: threading.Thread | None = None
-        self._switch = sys.getswitchinterval()
         self._snapshot = (sim.q, sim.time)
         self.dropped = 0.0  # real seconds the thread could not keep up with (so not simulated)
 
@@ -60,8 +53,6 @@ class SimRunner:
             return
         self.error = None
         self._halt.clear()
-        self._switch = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
         self._thread = threading.Thread(target=self._run, name="kinetree-simulate", daemon=True)
         self._thread.start()
 
@@ -71,7 +62,6 @@ class SimRunner:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-            sys.setswitchinterval(self._switch)
         self.publish()
 
     @contextmanager
