@@ -93,7 +93,7 @@ NOT_VALUES = {("timeline.py", "self.time"), ("timeline.py", "duration"), ("expla
               ("tools.py", "mm"), ("camera.py", "metres"), ("camera.py", "metres * 100"),
               ("camera.py", "metres * 1000"),
               # the simulation's clock and step, and errors shown to say how small they are
-              ("simulate.py", "sim.time"), ("simulate.py", "(sim.time - self._rate_start) / wall"),
+              ("simulate.py", "t"), ("simulate.py", "(t - self._rate_start) / wall"),
               ("simulate.py", "self.sim.dt * 1000.0"), ("simulate.py", "e.drift"), ("assign_frames.py", "diff")}
 
 
