@@ -28,7 +28,8 @@ class CompiledStep:
         self._simulate = simulate
         self.plain, self.has_motor = plan.plain, plan.has_motor
         nb = model.m.size
-        self.args = (*pk, np.ascontiguousarray(plan.upper, dtype=float), plan.col_dof.astype(np.int64),
+        self.args = (*pk, model._rnea_args, np.ascontiguousarray(plan.upper, dtype=float),
+                     plan.col_dof.astype(np.int64),
                      np.ascontiguousarray(plan.col_gain, dtype=float), np.ascontiguousarray(plan.motor_diag),
                      np.ascontiguousarray(model.a0, dtype=float), np.ascontiguousarray(J.damping, dtype=float))
         self.bodies = (np.ascontiguousarray(model.m, dtype=float),

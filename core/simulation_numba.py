@@ -94,10 +94,9 @@ def _poses(q, pk, T):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _mass(T, pk, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M):  # pragma: no cover - compiled
+def _mass(T, ra, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M):  # pragma: no cover - compiled
     """``M = P Mc Pᵀ (+ motor diagonal)`` at poses T (``Mc`` zero where CRBA leaves it)."""
-    oi, col_axis, col_point, m, h, Io, desc = pk[0], pk[5], pk[6], pk[7], pk[8], pk[9], pk[11]
-    crba(T, oi[4], oi[5], oi[6], oi[7], col_axis, col_point, desc, m, h, Io, upper, Mc)  # the same entries each call
+    crba(T, ra[0], ra[1], ra[2], ra[3], ra[4], ra[5], ra[8], ra[9], ra[10], ra[11], upper, Mc)  # same entries each time
     n, nc = M.shape[0], Mc.shape[0]
     if plain:
         for i in range(n):
@@ -143,19 +142,18 @@ def _quad(M, v):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def simulate(q, v, ints, floats, upper, col_dof, col_gain, motor_diag, a0, damping, target, mb, ch, g,
+def simulate(q, v, ints, floats, ra, upper, col_dof, col_gain, motor_diag, a0, damping, target, mb, ch, g,
              S, tcp, tcm, impulse, stop_pos, stop_dof, stop_lo, stop_hi, flags, params, out):  # pragma: no cover
     """``flags[0]`` steps of ``flags[1]`` RK4 substeps of ``params[0]`` s, in place on ``q``, ``v``,
     ``impulse`` (Coulomb warm start); ``out[0]`` += the work done, ``out[1]`` = the steps done.
     Returns 0, 1 when the velocities diverged, 2 for a singular mass matrix (q, v then hold the
     last good substep's state)."""
     pk = _unpack(ints, floats)
-    oi, col_axis, col_point, m, h, Io, anc_c, desc = pk[0], pk[5], pk[6], pk[7], pk[8], pk[9], pk[10], pk[11]
-    moving, col_body, col_frame, col_rot, carrier = oi[4], oi[5], oi[6], oi[7], oi[8]
+    oi = pk[0]  # ra: the plan's own arrays for RNEA and CRBA (from the list, numba's loops run ~25 % slower)
     nsteps, nsub, plain, has_motor, viscous, holding, coulomb, limits = (
         flags[0], flags[1], flags[2] != 0, flags[3] != 0, flags[4] != 0, flags[5] != 0, flags[6] != 0, flags[7] != 0)
     hs, kp, kd, rest = params[0], params[1], params[2], params[3]
-    n, nc, nm, nf, ns = v.shape[0], col_dof.shape[0], moving.shape[0], S.shape[0], stop_pos.shape[0]
+    n, nc, nm, nf, ns = v.shape[0], col_dof.shape[0], ra[0].shape[0], S.shape[0], stop_pos.shape[0]
     T = np.empty((ints[0], 4, 4))
     Mc, M, L, Mq = np.zeros((nc, nc)), np.empty((n, n)), np.zeros((n, n)), np.empty(n)
     have_M = factored = False
@@ -199,7 +197,7 @@ def simulate(q, v, ints, floats, upper, col_dof, col_gain, motor_diag, a0, dampi
                 _poses(qs, pk, T)
                 for c in range(nc):
                     qdc[c] = vs[c] if plain else vs[col_dof[c]] * col_gain[c]
-                _rnea(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, anc_c, desc, m, h, Io,
+                _rnea(T, ra[0], ra[1], ra[2], ra[3], ra[4], ra[5], ra[6], ra[7], ra[8], ra[9], ra[10], ra[11],
                       qdc, zc, ag, fext, oi[9], pk[12], pk[13], pk[14], pk[15], False, tc, work)
                 for i in range(n):
                     rhs[i] = tau[i]
@@ -216,7 +214,7 @@ def simulate(q, v, ints, floats, upper, col_dof, col_gain, motor_diag, a0, dampi
                             same = False
                             break
                 if not same:
-                    _mass(T, pk, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
+                    _mass(T, ra, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
                     Mq[:] = qs
                     have_M, factored = True, False
                 if not factored:
@@ -240,7 +238,7 @@ def simulate(q, v, ints, floats, upper, col_dof, col_gain, motor_diag, a0, dampi
                         hit = True
             if coulomb or hit:  # impulses, and the energy they take counted exactly
                 _poses(qn, pk, T)
-                _mass(T, pk, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
+                _mass(T, ra, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
                 e_before = 0.5 * _quad(M, vn) + _potential(T, mb, ch, g)
                 have_M = factored = False
                 if not _factor(M, L):
@@ -318,7 +316,7 @@ def simulate(q, v, ints, floats, upper, col_dof, col_gain, motor_diag, a0, dampi
                         for j in range(nin):  # what the impulse solves for, without its rounding
                             vn[d[j]] = -rest * vin[j]
                 _poses(qn, pk, T)
-                _mass(T, pk, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
+                _mass(T, ra, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
                 Mq[:] = qn  # the next step's first stage starts here
                 have_M, factored = True, False
                 W += 0.5 * _quad(M, vn) + _potential(T, mb, ch, g) - e_before
