@@ -345,6 +345,9 @@ class Simulator:
                 b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
         self._model = _Model(model)
         self._joints = _Joints(self.tree)
+        from .simulation_fast import CompiledStep
+
+        self._fast = CompiledStep.make(self) if integrator == "rk4" else None  # None: the Python path
         q0 = self.tree.home_configuration() if q is None else self.tree.config_to_vector(q)
         qd0 = np.zeros(self._joints.ndof) if qd is None else _rbd._rates(self.tree, self._model.plan, qd, "qd", ())
         self._start = (q0.copy(), np.array(qd0, dtype=float))
@@ -509,6 +512,9 @@ class Simulator:
         n = int(n)
         if n < 0:
             raise SimulationError(f"step count must be 0 or more, got {n}")
+        if self._fast is not None:  # the same steps compiled, without the GIL
+            self._fast.run(self, n)
+            return
         h = self.dt / self.substeps
         for _ in range(n):
             for _ in range(self.substeps):
@@ -529,8 +535,11 @@ class Simulator:
         A = J.S @ MiSt
         w = J.S @ v
         lo, hi = -J.tcp * h, -J.tcm * h
-        stick = -np.linalg.solve(A, w)  # the impulse that stops every joint
-        if np.all((lo <= stick) & (stick <= hi)):
+        try:
+            stick = -np.linalg.solve(A, w)  # the impulse that stops every joint
+        except np.linalg.LinAlgError:  # a mimic follower's row is a multiple of its leader's: PGS copes
+            stick = None
+        if stick is not None and np.all((lo <= stick) & (stick <= hi)):
             p = stick
         else:
             p = np.minimum(np.maximum(self._impulse, lo), hi)
