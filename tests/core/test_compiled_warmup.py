@@ -1,0 +1,33 @@
+"""The compiled kernels are compiled (or loaded) ahead of their first use."""
+
+import numpy as np
+import pytest
+from kinetree.core import Simulator, load_robot
+from kinetree.core.compiled_warmup import warm_up
+from kinetree.core.kinematics import compiled_backend
+
+
+def test_warm_up_compiles_the_simulator_step_and_the_dynamics_kernels():
+    if compiled_backend() is None:
+        assert warm_up() == 0.0
+        return
+    from kinetree.core import dynamics_numba, simulation_numba
+
+    assert warm_up() > 0.0
+    assert simulation_numba.simulate.signatures
+    assert dynamics_numba.cholesky_solve.signatures
+    # what the warm-up compiled is what another robot (mimic joints, no motors) uses too
+    tree = load_robot("humanoid_upper_body")
+    before = len(simulation_numba.simulate.signatures)
+    Simulator(tree, np.zeros(tree.position_count)).step(3)
+    assert len(simulation_numba.simulate.signatures) == before
+
+
+def test_the_gui_warms_up_on_a_thread():
+    pytest.importorskip("PySide6")
+    from kinetree.app.main import warm_up_in_background
+
+    thread = warm_up_in_background()
+    assert thread.daemon
+    thread.join(timeout=600)
+    assert not thread.is_alive()
