@@ -201,21 +201,31 @@ def crba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, desc, m, 
 
 
 @nb.njit(cache=True, nogil=True)
-def _cholesky(M, n):  # pragma: no cover - compiled
-    """The lower L with L Lᵀ = M[:n, :n]; raises when M is not positive definite."""
-    L = np.zeros((n, n))
+def factor_into(M, L):  # pragma: no cover - compiled
+    """``L Lᵀ = M[:n, :n]`` into the lower triangle of L (n × n); False when M is not positive
+    definite."""
+    n = L.shape[0]
     for j in range(n):
         d = M[j, j]
         for k in range(j):
             d -= L[j, k] * L[j, k]
         if not d > 0.0:
-            raise ValueError("not positive definite")
+            return False
         L[j, j] = np.sqrt(d)
         for i in range(j + 1, n):
             s = M[i, j]
             for k in range(j):
                 s -= L[i, k] * L[j, k]
             L[i, j] = s / L[j, j]
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _cholesky(M, n):  # pragma: no cover - compiled
+    """The lower L with L Lᵀ = M[:n, :n]; raises when M is not positive definite."""
+    L = np.zeros((n, n))
+    if not factor_into(M, L):
+        raise ValueError("not positive definite")
     return L
 
 

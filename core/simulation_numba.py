@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .dynamics_numba import _fk_into, _rnea, _scratch, _solve_factored, _unpack, crba
+from .dynamics_numba import _fk_into, _rnea, _scratch, _solve_factored, _unpack, crba, factor_into
 
 
 @nb.njit(cache=True, nogil=True)
@@ -35,25 +35,6 @@ def pgs(A, w, lo, hi, p, tol, sweeps):  # pragma: no cover - compiled
 # Cholesky solves in place of numpy's inverse and LU solves (tests/core/test_simulation_compiled.py
 # compares them step by step). Everything here runs without the GIL: the Simulate dock's worker
 # thread steps while the GUI thread draws.
-
-@nb.njit(cache=True, nogil=True)
-def _factor(M, L):  # pragma: no cover - compiled
-    """``L Lᵀ = M`` (L lower, in place); False when M is not positive definite."""
-    n = M.shape[0]
-    for j in range(n):
-        d = M[j, j]
-        for k in range(j):
-            d -= L[j, k] * L[j, k]
-        if not d > 0.0:
-            return False
-        L[j, j] = np.sqrt(d)
-        for i in range(j + 1, n):
-            s = M[i, j]
-            for k in range(j):
-                s -= L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
-    return True
-
 
 @nb.njit(cache=True, nogil=True)
 def _lu_solve(A, b):  # pragma: no cover - compiled
@@ -218,7 +199,7 @@ def simulate(q, v, ints, floats, ra, upper, col_dof, col_gain, motor_diag, a0, d
                     Mq[:] = qs
                     have_M, factored = True, False
                 if not factored:
-                    if not _factor(M, L):
+                    if not factor_into(M, L):
                         return 2
                     factored = True
                 _solve_factored(L, rhs, acc[k])
@@ -241,7 +222,7 @@ def simulate(q, v, ints, floats, ra, upper, col_dof, col_gain, motor_diag, a0, d
                 _mass(T, ra, upper, col_dof, col_gain, plain, motor_diag, has_motor, Mc, M)
                 e_before = 0.5 * _quad(M, vn) + _potential(T, mb, ch, g)
                 have_M = factored = False
-                if not _factor(M, L):
+                if not factor_into(M, L):
                     return 2
                 if coulomb:
                     for f in range(nf):  # X = M⁻¹ Sᵀ
