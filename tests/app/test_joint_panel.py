@@ -7,19 +7,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from gui_actions import choose, type_into
 from kinetree.app.panels.joint import ERROR_STYLE
 from kinetree.core import Joint, load_robot
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QColorDialog
-
-
-def type_into(qtbot, field, text: str) -> None:
-    """Replace the line edit's text by typing, then press Enter."""
-    field.setFocus()
-    field.selectAll()
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key.Key_Return)
 
 
 def click(qtbot, button) -> None:
@@ -29,19 +22,6 @@ def click(qtbot, button) -> None:
 def click_row(qtbot, list_widget, row: int) -> None:
     rect = list_widget.visualItemRect(list_widget.item(row))
     qtbot.mouseClick(list_widget.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-
-
-def choose(qtbot, combo, text: str) -> None:
-    """Pick an entry of a combo box as a user does: open its popup and click the entry."""
-    row = combo.findText(text)
-    assert row >= 0, [combo.itemText(i) for i in range(combo.count())]
-    combo.showPopup()
-    view = combo.view()
-    qtbot.waitUntil(view.isVisible)
-    rect = view.visualRect(view.model().index(row, 0))
-    with qtbot.waitSignal(combo.activated, timeout=2000):
-        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    qtbot.waitUntil(lambda: not view.isVisible())
 
 
 def undo_all(doc) -> None:

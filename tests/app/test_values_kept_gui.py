@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gui_actions import choose
 from kinetree.app.panels.dh_table import DhOfChainDialog
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
@@ -44,18 +45,6 @@ def test_replace_robot_by_dh_chain_keeps_gravity_and_base(window, qtbot):
 
 
 # --- retyping a joint ------------------------------------------------------------------------------
-
-def choose(qtbot, combo, text: str) -> None:
-    """Pick an entry of a combo box as a user does: open its popup and click the entry."""
-    row = combo.findText(text)
-    assert row >= 0, [combo.itemText(i) for i in range(combo.count())]
-    combo.showPopup()
-    view = combo.view()
-    qtbot.waitUntil(view.isVisible)
-    rect = view.visualRect(view.model().index(row, 0))
-    with qtbot.waitSignal(combo.activated, timeout=2000):
-        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    qtbot.waitUntil(lambda: not view.isVisible())
 
 
 def open_cell(qtbot, window, row: int, col: int):
