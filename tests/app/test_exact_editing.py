@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from test_joint_panel import type_into  # noqa: E402
+from gui_actions import type_into  # noqa: E402
 from urdf_fixtures import ALL_TYPES, CHAIN  # noqa: E402
 
 # robots whose every angle field is also turned and typed back (standard DH, modified DH, URDF)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import trimesh
+from gui_actions import type_into
 from kinetree.core.io.project import load_project
 from kinetree.core.io.urdf import import_urdf
 from lxml import etree
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
-from test_joint_panel import click, type_into
+from test_joint_panel import click
 from test_picking import arm_window, box, pixel
 
 
