@@ -240,3 +240,14 @@ def shadowed_tree() -> RigidBodyTree:
     tool.joint.set_fixed_transform(transl(0.2))
     tree.add_body(tool, "forearm")
     return tree
+
+
+def random_inertial(body: RigidBody, rng: np.random.Generator) -> None:
+    """Give ``body`` a random mass, centre of mass and a physically valid inertia (about its frame)."""
+    body.mass, body.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
+    p = rng.uniform(0.01, 0.1, 3)  # principal moments of a real body (triangle inequality)
+    Rc = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+    Ic = Rc @ np.diag([p[1] + p[2], p[0] + p[2], p[0] + p[1]]) @ Rc.T
+    c = body.center_of_mass
+    I = Ic + body.mass * (c @ c * np.eye(3) - np.outer(c, c))
+    body.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from core_helpers import random_inertial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kinetree.core import InvalidJointError, Joint, KineTreeError, RigidBody, RigidBodyTree
@@ -21,16 +22,6 @@ from scipy.spatial.transform import Rotation
 CUSTOM_ROWS = [(0, 0, 0, 1, 1, 0), (1, 2, -1, 0, 0, 0), (0, 0, 0, 0, 0, 2)]
 KINDS = ["revolute", "euler_zyx", "translation_xyz", "fixed", "euler_xyz", "custom", "euler_yxz", "prismatic",
          "revolute"]
-
-
-def _inertial(b: RigidBody, rng: np.random.Generator) -> None:
-    b.mass, b.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
-    p = rng.uniform(0.01, 0.1, 3)  # principal moments of a real body (triangle inequality)
-    Rc = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-    Ic = Rc @ np.diag([p[1] + p[2], p[0] + p[2], p[0] + p[1]]) @ Rc.T
-    c = b.center_of_mass
-    I = Ic + b.mass * (c @ c * np.eye(3) - np.outer(c, c))
-    b.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
 
 
 def _transform(rng: np.random.Generator, scale: float) -> np.ndarray:
@@ -55,7 +46,7 @@ def composite_tree(seed: int, kinds: list[str] = KINDS) -> RigidBodyTree:
         if kind != "fixed":
             j.set_fixed_transform(_transform(rng, 0.2), "child")
         b.joint = j
-        _inertial(b, rng)
+        random_inertial(b, rng)
         del path[int(rng.integers(1, len(path) + 1)):]
         tree.add_body(b, path[-1])
         path.append(b.name)

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from core_helpers import random_inertial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import (
@@ -65,13 +66,7 @@ def spherical_tree(seed: int, kinds: list[str] | None = None) -> RigidBodyTree:
             C[:3, 3] = rng.uniform(-0.2, 0.2, 3)
             j.set_fixed_transform(C, "child")
         b.joint = j
-        b.mass, b.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
-        p = rng.uniform(0.01, 0.1, 3)  # principal moments of a real body (triangle inequality)
-        Rc = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        Ic = Rc @ np.diag([p[1] + p[2], p[0] + p[2], p[0] + p[1]]) @ Rc.T
-        c = b.center_of_mass
-        I = Ic + b.mass * (c @ c * np.eye(3) - np.outer(c, c))
-        b.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
+        random_inertial(b, rng)
         del path[int(rng.integers(1, len(path) + 1)):]
         tree.add_body(b, path[-1])
         path.append(b.name)
