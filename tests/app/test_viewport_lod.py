@@ -52,7 +52,7 @@ def test_drag_draws_within_budget_then_full_detail_when_still(balls, qtbot):
 
     balls.doc.set_joint_position("j", 0.3)
     assert 0.8 * INTERACTIVE_FACES <= vp.drawn_faces() <= INTERACTIVE_FACES
-    vp.repaint()  # the decimated copy reaches the GPU once, here
+    vp.grabFramebuffer()  # the decimated copy reaches the GPU once, here (repaint() may not paint yet)
 
     made = []
     original = QOpenGLBuffer.allocate
@@ -66,7 +66,7 @@ def test_drag_draws_within_budget_then_full_detail_when_still(balls, qtbot):
         rows = []
         for q in np.linspace(0.3, 0.9, 8):  # a drag: body poses change, vertex buffers do not
             balls.doc.set_joint_position("j", float(q))
-            vp.repaint()
+            vp.grabFramebuffer()
             rows.append(vp.batch._rows.copy())
     finally:
         QOpenGLBuffer.allocate = original
