@@ -12,16 +12,14 @@ drawn instead; both copies stay on the GPU, switching is a flag.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 import numpy as np
 from OpenGL import GL
-from pyqtgraph.opengl import GLGraphicsItem, shaders
+from pyqtgraph.opengl import GLGraphicsItem
 from PySide6 import QtOpenGL
-from PySide6.QtGui import QOpenGLContext
 
-log = logging.getLogger(__name__)
+from .gl_programs import Program
 
 #: Bodies per draw call: 3 vec4 uniforms (the pose) and a float (the tint) each, 192 vec4 slots
 #: with the matrices, within the 256 (1024 components) every OpenGL 3 driver offers a vertex shader
@@ -61,38 +59,7 @@ _FRAGMENT = """
         gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
     }
 """
-#: Shader variants tried in order (vertex and fragment headers): desktop GLSL 1.20, then GLSL ES
-#: (a core profile's ES 2 compatibility, as on macOS) with the derivatives extension.
-_HEADERS = (("#version 120\n", "#version 120\n"),
-            ("#version 100\n", "#version 100\n#extension GL_OES_standard_derivatives : enable\n"
-                               "precision mediump float;\n"))
-_PROGRAMS = [shaders.ShaderProgram(f"kinetree_batched_{k}", [shaders.VertexShader(v + _VERTEX),
-                                                              shaders.FragmentShader(f + _FRAGMENT)])
-             for k, (v, f) in enumerate(_HEADERS)]
-_chosen: list[shaders.ShaderProgram] = []  # the variant that compiled; empty (and _failed) if none
-
-
-def _program() -> tuple[shaders.ShaderProgram, int] | None:
-    """The first shader variant this OpenGL compiles (chosen once: contexts are shared)."""
-    global _failed
-    context = QOpenGLContext.currentContext()
-    es2 = context is not None and context.hasExtension(b"GL_ARB_ES2_compatibility")
-    for shader in _chosen or ([] if _failed else _PROGRAMS):
-        try:
-            program = shader.program(es2_compat=es2)
-        except Exception as exc:  # noqa: BLE001 (any compile or link failure: try the next variant)
-            log.info("mesh shader %s not compiled: %.300s", shader.name, exc)
-            continue
-        if program != -1:
-            _chosen[:] = [shader]
-            return shader, program
-    if not _failed:
-        log.warning("no mesh shader compiles on this OpenGL: visuals are not drawn")
-        _failed = True
-    return None
-
-
-_failed = False
+_PROGRAM = Program("batched mesh", _VERTEX, _FRAGMENT)
 
 
 @dataclass(frozen=True)
@@ -269,7 +236,7 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
             b.release()
         self._stale = []
         buffers = self._drawn()
-        if not buffers.draws or (chosen := _program()) is None:
+        if not buffers.draws or (chosen := _PROGRAM.get()) is None:
             return
         shader, program = chosen
         self.setupGLState()

@@ -63,6 +63,8 @@ class LabelLayout:
         self._n = 0
         self._cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         self.crowd = np.zeros((0, 2)) if crowd is None else np.asarray(crowd, dtype=float).reshape(-1, 2)
+        self._crowd_cells = _grid(self.crowd)
+        self._bulk = np.zeros((0, 4))  # rectangles placed by place_usual (not in the cells)
         self.placed: list[Placed] = []
         self._colors: dict[tuple, tuple] = {}  # (colour, theme) → (readable RGBA, plate RGBA)
         self.searched = 0
@@ -95,7 +97,9 @@ class LabelLayout:
             for r in get(c, ()):
                 if x0 < r[2] + g and r[0] < x1 + g and y0 < r[3] + g and r[1] < y1 + g:
                     return False
-        return True
+        B = self._bulk
+        return not (len(B) and ((x0 < B[:, 2] + g) & (B[:, 0] < x1 + g) & (y0 < B[:, 3] + g)
+                                & (B[:, 1] < y1 + g)).any())
 
     def free_below(self, rect: QRectF) -> QRectF:
         """``rect`` moved down past whatever is placed (or an obstacle) where it is."""
@@ -163,13 +167,19 @@ class LabelLayout:
     def _covers_crowd(self, x: float, y: float, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Whether the rectangle covers a crowd point other than the label's own (asked only
         for the first :data:`SEARCH_LABELS` labels of a frame)."""
-        P = self.crowd
+        P = self._crowd_in(x0, y0, x1, y1)
         return bool(((P[:, 0] > x0) & (P[:, 0] < x1) & (P[:, 1] > y0) & (P[:, 1] < y1)
                      & (np.abs(P[:, 0] - x) + np.abs(P[:, 1] - y) > 3)).any())
 
+    def _crowd_in(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        """The crowd points in the grid cells the rectangle touches (a superset of those in it)."""
+        cells = self._crowd_cells
+        found = [cells[c] for c in self._cells_of(x0, y0, x1, y1) if c in cells]
+        return np.concatenate(found) if len(found) > 1 else found[0] if found else np.zeros((0, 2))
+
     def _crowding(self, x: float, y: float, cand: np.ndarray) -> np.ndarray:
         """How many crowd points (other than the label's own, within 3 px) each candidate covers."""
-        P = self.crowd
+        P = self._crowd_in(cand[:, 0].min(), cand[:, 1].min(), cand[:, 2].max(), cand[:, 3].max())
         if not len(P):
             return np.zeros(len(cand))
         near = P[(np.abs(P[:, 0] - x) < cand[:, 2].max() - x + 4) & (np.abs(P[:, 1] - y) < cand[:, 3].max() - y + 4)
@@ -179,6 +189,48 @@ class LabelLayout:
         return ((near[None, :, 0] > cand[:, None, 0]) & (near[None, :, 0] < cand[:, None, 2])
                 & (near[None, :, 1] > cand[:, None, 1]) & (near[None, :, 1] < cand[:, None, 3])).sum(axis=1)
 
+    def place_usual(self, rects: np.ndarray) -> np.ndarray:
+        """Labels that do not search (a frame's labels past :data:`SEARCH_LABELS`), all at
+        once: each of ``rects`` (n, 4: x0 y0 x1 y1), in priority order, takes its usual spot when
+        that is free of what is placed and of the earlier ones taken (as :meth:`place` one by
+        one would). Returns which were taken; they are recorded as placed rectangles."""
+        t0 = time.perf_counter()
+        rects = np.asarray(rects, dtype=float).reshape(-1, 4)
+        g = GAP
+
+        def clash(A, B):
+            return ((A[:, None, 0] < B[None, :, 2] + g) & (B[None, :, 0] < A[:, None, 2] + g)
+                    & (A[:, None, 1] < B[None, :, 3] + g) & (B[None, :, 1] < A[:, None, 3] + g))
+
+        blocked = clash(rects, self._rects[:self._n]).any(axis=1)
+        if len(self._bulk):
+            blocked |= clash(rects, self._bulk).any(axis=1)
+        ii, jj = np.nonzero(np.tril(clash(rects, rects), -1))  # earlier labels each one would cover
+        starts = np.searchsorted(ii, np.arange(len(rects) + 1)).tolist()
+        jj = jj.tolist()
+        taken = [False] * len(rects)
+        for i, b in enumerate(blocked.tolist()):
+            if not b and not any(taken[j] for j in jj[starts[i]:starts[i + 1]]):
+                taken[i] = True
+        taken = np.array(taken, dtype=bool)
+        if taken.any():
+            self._bulk = np.concatenate([self._bulk, rects[taken]])
+            while self._n + int(taken.sum()) > len(self._rects):
+                self._rects = np.concatenate([self._rects, np.zeros_like(self._rects)])
+            self._rects[self._n:self._n + int(taken.sum())] = rects[taken]
+            self._n += int(taken.sum())
+        self.seconds += time.perf_counter() - t0
+        return taken
+
+    def colors(self, color, theme: str) -> tuple[tuple, tuple]:
+        """The readable text colour (RGBA) of ``color`` on the ``theme``'s plate, and the plate."""
+        key = (tuple(color[:3]), theme)
+        colors = self._colors.get(key)
+        if colors is None:
+            colors = self._colors[key] = ((*readable(tuple(float(c) for c in color[:3]), theme), 1.0),
+                                          plate_rgba(theme))
+        return colors
+
     def label(self, text: str, x: float, y: float, box: tuple[float, float, float], dx: float, dy: float,
               color, theme: str) -> Placed | None:
         """Place the text whose plate is ``box`` (width, height, padding: :func:`text_box`) for
@@ -187,14 +239,22 @@ class LabelLayout:
         at = self.place(x, y, w, h, dx, dy)
         if at is None:
             return None
-        key = (tuple(color[:3]), theme)
-        colors = self._colors.get(key)
-        if colors is None:
-            colors = self._colors[key] = ((*readable(tuple(float(c) for c in color[:3]), theme), 1.0),
-                                          plate_rgba(theme))
+        colors = self.colors(color, theme)
         p = Placed(text, QRectF(at[0], at[1], w, h), QPointF(x, y), at[2], colors[0], colors[1], pad)
         self.placed.append(p)
         return p
+
+
+def _grid(points: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
+    """``points`` (k, 2) by the 64-pixel cell they fall in (the cells of LabelLayout._cells_of)."""
+    if not len(points):
+        return {}
+    cells = np.floor(points / 64).astype(np.int64)
+    order = np.lexsort((cells[:, 1], cells[:, 0]))
+    cells, points = cells[order], points[order]
+    starts = np.flatnonzero(np.r_[True, np.any(cells[1:] != cells[:-1], axis=1)])
+    return {(int(cells[a, 0]), int(cells[a, 1])): points[a:b]
+            for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(points)])}
 
 
 def pad_of(height: float) -> float:

@@ -1,18 +1,20 @@
-"""Text labels at 3D points, drawn with one QPainter pass for all of them.
+"""Text labels at 3D points: placed together, drawn in one GL call (or one QPainter pass, for an image).
 
 pyqtgraph's ``GLTextItem`` opens a QPainter per label per frame, which costs more than the
 whole rest of the scene for a 100-body tree; this item projects every point with one matrix
-product and draws all texts in one painter session.
+product, places the labels with the view's layout and draws them all as atlas sprites
+(:mod:`.label_sprites`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-from .label_layout import LabelLayout, layout_of, paint_placed, text_box
+from .label_layout import SEARCH_LABELS, LabelLayout, Placed, layout_of, paint_placed, text_box
+from .label_sprites import draw_sprites
 
 
 def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndarray:
@@ -48,18 +50,28 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
                 font: QFont, cache: dict[str, QStaticText], order: list[int] | None = None,
                 hits: list[tuple[QRectF, list[int]]] | None = None, layout: LabelLayout | None = None,
                 theme: str | None = None) -> list[tuple[str, QRectF]]:
-    """Draw the texts at pixel positions ``px`` (where ``front``); ``cache`` keeps their layouts.
-
-    ``order`` lists the labels to draw, most important first (default: all, in index order).
-    Each is placed by ``layout`` (shared with the view's other labels, see
-    :mod:`.label_layout`): up and right of its point, or moved aside with a leader line, or
-    left out when there is no room, so what is drawn never overlaps. Each is drawn on a plate of
-    the ``theme`` (default: dark for a light ``color``) in a colour readable on it. Returns the
-    drawn texts with their plate rectangles; ``hits`` gets each drawn rectangle with the indices
-    of the labels it shows (for picking)."""
+    """Draw the texts at pixel positions ``px`` (where ``front``) with ``painter``, placed by
+    :func:`place_labels`; ``cache`` keeps their layouts. Returns the drawn texts with their
+    plate rectangles."""
     painter.setFont(font)
     if layout is None:
         layout = LabelLayout(painter.device().width(), painter.device().height())
+    placed = place_labels(texts, px, front, color, font, order, hits, layout, theme)
+    paint_placed(painter, placed, cache)
+    return [(p.text, p.rect) for p in placed]
+
+
+def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor, font: QFont,
+                 order: list[int] | None, hits: list[tuple[QRectF, list[int]]] | None, layout: LabelLayout,
+                 theme: str | None = None) -> list[Placed]:
+    """Place the texts at pixel positions ``px`` (where ``front``).
+
+    ``order`` lists the labels to place, most important first (default: all, in index order).
+    Each is placed by ``layout`` (shared with the view's other labels, see
+    :mod:`.label_layout`): up and right of its point, or moved aside with a leader line, or
+    left out when there is no room, so what is drawn never overlaps. Each goes on a plate of
+    the ``theme`` (default: dark for a light ``color``) in a colour readable on it. ``hits``
+    gets each placed rectangle with the indices of the labels it shows (for picking)."""
     if theme is None:
         theme = "dark" if color.lightness() > 128 else "light"
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
@@ -78,16 +90,31 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
     widths = _widths(font)
     rgb = color.getRgbF()
     placed = []
-    for x, y, names, indices in groups.values():  # in priority order: the first label of a group set it
+    groups = list(groups.values())  # in priority order: the first label of a group set it
+    searching = max(0, SEARCH_LABELS - layout.searched)
+    for x, y, names, indices in groups[:searching]:  # one by one: each may search for a spot
         text = ", ".join(names)
         box = text_box(metrics, text, widths)
         p = layout.label(text, x, y, box, 4, -4 - box[1], rgb, theme)
         if p is not None:
-            placed.append(p)
-            if hits is not None:
-                hits.append((p.rect, indices))
-    paint_placed(painter, placed, cache)
-    return [(p.text, p.rect) for p in placed]
+            placed.append((p, indices))
+    rest = groups[searching:]
+    if rest:  # the others take their usual spot or none: all at once
+        texts = [", ".join(names) for _, _, names, _ in rest]
+        boxes = np.array([text_box(metrics, text, widths) for text in texts]).reshape(-1, 3)
+        xy = np.array([(x, y) for x, y, _, _ in rest], dtype=float)
+        x0, y0 = xy[:, 0] + 4, xy[:, 1] - 4 - boxes[:, 1]
+        taken = layout.place_usual(np.c_[x0, y0, x0 + boxes[:, 0], y0 + boxes[:, 1]])
+        text_color, plate = layout.colors(rgb, theme)
+        for k in np.flatnonzero(taken).tolist():
+            x, y, _, indices = rest[k]
+            w, h, pad = boxes[k].tolist()
+            p = Placed(texts[k], QRectF(float(x0[k]), float(y0[k]), w, h), QPointF(x, y), False, text_color, plate, pad)
+            layout.placed.append(p)
+            placed.append((p, indices))
+    if hits is not None:
+        hits.extend((p.rect, indices) for p, indices in placed)
+    return [p for p, _ in placed]
 
 
 _WIDTHS: dict[str, dict[str, float]] = {}
@@ -136,11 +163,11 @@ class LabelsItem(GLGraphicsItem):
         view = self.view()
         layout = layout_of(view)
         px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
-        painter = QPainter(view)
         self.drawn_bodies = []
-        self.drawn = draw_labels(painter, self.texts, px, front, self.color, self.font, self.static_texts,
-                                 self.order, self.drawn_bodies, layout, getattr(view, "theme", None))
-        painter.end()
+        placed = place_labels(self.texts, px, front, self.color, self.font, self.order, self.drawn_bodies, layout,
+                              getattr(view, "theme", None))
+        draw_sprites(view, placed, self.font)
+        self.drawn = [(p.text, p.rect) for p in placed]
 
     def label_anchors(self) -> np.ndarray:
         """The points whose labels may be drawn (the layout keeps other labels off them)."""

@@ -7,22 +7,23 @@ import numpy as np
 from PySide6.QtGui import QFont, QImage, QPainter
 
 from .label_layout import LabelLayout, begin_frame
-from .labels import draw_labels, project_points, view_mvp
+from .labels import LabelsItem, draw_labels, project_points, view_mvp
 
 
 def render_image(view, width: int, height: int) -> QImage:
     """A QImage of ``view``'s scene at ``width`` × ``height``, with labels."""
     view.set_full_detail()
-    view.labels.setVisible(False)  # it paints on the widget, not into the offscreen tiles
-    # other painted items (the DH overlay's texts) likewise: painted into the image below
-    painted = [it for it in view.items if hasattr(it, "paint_image") and it.visible()]
-    for it in painted:
+    # labels are laid out for the widget, not for the offscreen tiles: the frame names are drawn
+    # into the image below, other label items (the axis letters) are left out; items painted
+    # with a QPainter (the DH overlay's texts) are painted into the image below
+    hidden = [it for it in view.items if (isinstance(it, LabelsItem) or hasattr(it, "paint_image")) and it.visible()]
+    painted = [it for it in hidden if hasattr(it, "paint_image")]
+    for it in hidden:
         it.setVisible(False)
     try:
         arr = np.ascontiguousarray(view.renderToArray((width, height)))  # (h, w, 4) BGRA, top row first
     finally:
-        view.labels.setVisible(view.show_labels)
-        for it in painted:
+        for it in hidden:
             it.setVisible(True)
     img = QImage(arr.data, width, height, arr.strides[0], QImage.Format.Format_ARGB32).copy()
     layout = LabelLayout()  # the image's labels kept apart as the widget's are

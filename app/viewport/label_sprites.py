@@ -1,0 +1,283 @@
+"""Placed labels drawn by the GPU: every frame is one textured draw call.
+
+Drawing a 1000-body tree's 300 labels with a QPainter on the GL widget cost ~20 ms a frame
+(a rounded plate and a text each, through Qt's OpenGL paint engine). Here each label (plate and
+text, antialiased by Qt's raster engine) is painted once into an atlas image, kept while its
+text, colours and size stay the same; a frame uploads only what is new and draws one quad per
+label. Leader lines are quads over a strip of the atlas whose alpha falls off across its
+width (their antialiased edge); their end dots are sprites like the labels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from OpenGL import GL
+from PySide6 import QtOpenGL
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QStaticText
+
+from .gl_programs import Program
+from .label_layout import Placed
+
+#: atlas side (pixels): ~1500 labels of a 10-point font; when full it starts afresh
+ATLAS = 1024
+_VERTEX = """
+    uniform vec2 u_size;
+    attribute vec2 a_position;
+    attribute vec2 a_uv;
+    attribute vec4 a_color;
+    varying vec2 v_uv;
+    varying vec4 v_color;
+    void main() {
+        v_uv = a_uv;
+        v_color = a_color;
+        gl_Position = vec4(2.0 * a_position.x / u_size.x - 1.0, 1.0 - 2.0 * a_position.y / u_size.y, 0.0, 1.0);
+    }
+"""
+_FRAGMENT = """
+    uniform sampler2D u_atlas;
+    varying vec2 v_uv;
+    varying vec4 v_color;
+    void main() {
+        gl_FragColor = texture2D(u_atlas, v_uv) * v_color;
+    }
+"""
+_PROGRAM = Program("label", _VERTEX, _FRAGMENT)
+#: the strip leader lines sample: 16 texel rows of white, transparent at both edges
+_STRIP = (0, 0, 4, 16)
+_STRIDE = 8  # floats per vertex: x, y (device pixels, y down), u, v, premultiplied RGBA
+
+
+class _Atlas:
+    """Sprites packed in rows into one image, mirrored in a GL texture (shared by every
+    viewport: their contexts share objects)."""
+
+    def __init__(self) -> None:
+        self.image = QImage(ATLAS, ATLAS, QImage.Format.Format_RGBA8888_Premultiplied)
+        self.texture: int | None = None
+        self.clear()
+
+    def clear(self) -> None:
+        self.image.fill(Qt.GlobalColor.transparent)
+        self.slots: dict[tuple, tuple[int, int, int, int]] = {}
+        self._x, self._y, self._row = _STRIP[2] + 1, 0, _STRIP[3]
+        # coverage of a line 1.5 px wide across a quad 3.5 px wide (a leader's usual width and
+        # its 1-px fringes; wider leaders scale it)
+        profile = np.clip(1.25 - np.abs((np.arange(16) + 0.5) / 16 - 0.5) * 3.5, 0, 1)
+        strip = np.repeat((255 * profile + 0.5).astype(np.uint8)[:, None], 4 * _STRIP[2], axis=1)
+        self._pixels()[:16, :4 * _STRIP[2]] = strip  # premultiplied white: every channel = alpha
+        self.dirty = [0, ATLAS]
+
+    def _pixels(self) -> np.ndarray:
+        return np.frombuffer(self.image.bits(), dtype=np.uint8).reshape(ATLAS, self.image.bytesPerLine())
+
+    def allocate(self, w: int, h: int) -> tuple[int, int] | None:
+        """The top-left corner of a free ``w`` × ``h`` region (None: the atlas is full)."""
+        if self._x + w > ATLAS:
+            self._x, self._y, self._row = 0, self._y + self._row + 1, 0
+        if self._y + h > ATLAS or w > ATLAS:
+            return None
+        x, y = self._x, self._y
+        self._x += w + 1
+        self._row = max(self._row, h)
+        self.dirty = [min(self.dirty[0], y), max(self.dirty[1], y + h)]
+        return x, y
+
+    def upload(self) -> None:
+        """Create the texture, or send it the rows painted since the last upload."""
+        if self.texture is None:
+            self.texture = int(GL.glGenTextures(1))
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture)
+            for name in (GL.GL_TEXTURE_MIN_FILTER, GL.GL_TEXTURE_MAG_FILTER):
+                GL.glTexParameteri(GL.GL_TEXTURE_2D, name, GL.GL_LINEAR)
+            for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T):
+                GL.glTexParameteri(GL.GL_TEXTURE_2D, name, GL.GL_CLAMP_TO_EDGE)
+            GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA, ATLAS, ATLAS, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
+            self.dirty = [0, ATLAS]
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture)
+        y0, y1 = self.dirty
+        if y1 > y0:
+            rows = np.ascontiguousarray(self._pixels()[y0:y1, :4 * ATLAS])
+            GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 4)
+            GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, y0, ATLAS, y1 - y0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, rows)
+        self.dirty = [ATLAS, 0]
+
+
+_atlas: _Atlas | None = None
+_vbo: QtOpenGL.QOpenGLBuffer | None = None
+
+
+def _premultiplied(rgba) -> tuple[float, float, float, float]:
+    a = float(rgba[3])
+    return float(rgba[0]) * a, float(rgba[1]) * a, float(rgba[2]) * a, a
+
+
+def _sprite_key(p: Placed, font: QFont, shift: float, dpr: float) -> tuple:
+    return (p.text, p.color, p.plate, round(p.rect.width(), 2), round(p.rect.height(), 2), p.pad, shift,
+            font.key(), dpr)
+
+
+def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFont, shift: float,
+                   dpr: float) -> bool:
+    """Paint the labels not yet in the atlas; False: it is full (nothing was painted)."""
+    spots = []
+    for key, p in missing:
+        w, h = math.ceil(p.rect.width() * dpr) + 2, math.ceil(p.rect.height() * dpr) + 2
+        at = atlas.allocate(w, h)
+        if at is None:
+            return False
+        spots.append((key, p, at, w, h))
+    painter = QPainter(atlas.image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    painter.setFont(font)
+    for key, p, (x, y), w, h in spots:
+        painter.resetTransform()
+        painter.translate(x + 1, y + 1)
+        painter.scale(dpr, dpr)
+        if p.plate[3] > 0:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor.fromRgbF(*p.plate))
+            radius = min(4.0, p.pad)
+            painter.drawRoundedRect(QRectF(0, 0, p.rect.width(), p.rect.height()), radius, radius)
+        painter.setPen(QColor.fromRgbF(*p.color))
+        painter.drawStaticText(QPointF(p.pad, p.pad + shift), QStaticText(p.text))
+        atlas.slots[key] = (x, y, w, h)
+    painter.end()
+    return True
+
+
+def _dot_key(radius: float, color, dpr: float) -> tuple:
+    return ("•", round(radius, 2), color, dpr)
+
+
+def _paint_dots(atlas: _Atlas, dots: list[tuple[tuple, float, tuple]], dpr: float) -> bool:
+    spots = []
+    for key, radius, color in dots:
+        side = math.ceil(2 * radius * dpr) + 2
+        at = atlas.allocate(side, side)
+        if at is None:
+            return False
+        spots.append((key, radius, color, at, side))
+    painter = QPainter(atlas.image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    for key, radius, color, (x, y), side in spots:
+        painter.setBrush(QColor.fromRgbF(*color))
+        painter.drawEllipse(QPointF(x + side / 2, y + side / 2), radius * dpr, radius * dpr)
+        atlas.slots[key] = (x, y, side, side)
+    painter.end()
+    return True
+
+
+def _quads(rects: np.ndarray, uvs: np.ndarray, colors: np.ndarray) -> np.ndarray:
+    """Two triangles per quad: ``rects`` (n, 4, 2) corners (device pixels, in the order
+    top-left, top-right, bottom-right, bottom-left), ``uvs`` likewise, ``colors`` (n, 4)."""
+    corners = [0, 1, 2, 0, 2, 3]
+    out = np.empty((len(rects), 6, _STRIDE), dtype=np.float32)
+    out[:, :, 0:2] = rects[:, corners]
+    out[:, :, 2:4] = uvs[:, corners]
+    out[:, :, 4:8] = colors[:, None, :]
+    return out.reshape(-1, _STRIDE)
+
+
+def _vertices(atlas: _Atlas, labels: list[Placed], keys: list[tuple], dpr: float) -> np.ndarray:
+    parts = []
+    s = 1.0 / ATLAS
+    leaders = [p for p in labels if p.leader]
+    if leaders:
+        a = np.array([(p.anchor.x(), p.anchor.y()) for p in leaders]) * dpr
+        r = np.array([(p.rect.left(), p.rect.top(), p.rect.right(), p.rect.bottom()) for p in leaders]) * dpr
+        e = np.c_[np.clip(a[:, 0], r[:, 0], r[:, 2]), np.clip(a[:, 1], r[:, 1], r[:, 3])]
+        d = e - a
+        length = np.linalg.norm(d, axis=1)
+        d = np.where(length[:, None] > 1e-9, d / np.maximum(length, 1e-9)[:, None], [1.0, 0.0])
+        half = np.array([max(1.5, p.rect.height() / 14) for p in leaders]) * dpr / 2 + 1.0
+        n = np.c_[-d[:, 1], d[:, 0]] * half[:, None]
+        rects = np.stack([a + n, e + n, e - n, a - n], axis=1)
+        u = (_STRIP[2] / 2) * s
+        uvs = np.tile(np.array([[u, 0.0], [u, 0.0], [u, _STRIP[3] * s], [u, _STRIP[3] * s]]), (len(leaders), 1, 1))
+        colors = np.array([_premultiplied((*p.color[:3], 0.85)) for p in leaders])
+        parts.append(_quads(rects, uvs, colors))
+        # the dots at the points
+        slots = np.array([atlas.slots[_dot_key(max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85), dpr)]
+                          for p in leaders], dtype=float)
+        side = slots[:, 2:3]
+        x0, y0 = np.round(a[:, 0:1] - side / 2), np.round(a[:, 1:2] - side / 2)
+        parts.append(_sprite_quads(slots, x0, y0, s))
+    slots = np.array([atlas.slots[k] for k in keys], dtype=float).reshape(-1, 4)
+    corner = np.array([(p.rect.left(), p.rect.top()) for p in labels]).reshape(-1, 2) * dpr
+    parts.append(_sprite_quads(slots, np.round(corner[:, 0:1]) - 1, np.round(corner[:, 1:2]) - 1, s))
+    return np.concatenate(parts)
+
+
+def _sprite_quads(slots: np.ndarray, x0: np.ndarray, y0: np.ndarray, s: float) -> np.ndarray:
+    """Quads showing atlas regions ``slots`` (x, y, w, h) texel for pixel, top-left at (x0, y0)."""
+    w, h = slots[:, 2:3], slots[:, 3:4]
+    rects = np.stack([np.c_[x0, y0], np.c_[x0 + w, y0], np.c_[x0 + w, y0 + h], np.c_[x0, y0 + h]], axis=1)
+    u0, v0 = slots[:, 0:1] * s, slots[:, 1:2] * s
+    u1, v1 = u0 + w * s, v0 + h * s
+    uvs = np.stack([np.c_[u0, v0], np.c_[u1, v0], np.c_[u1, v1], np.c_[u0, v1]], axis=1)
+    return _quads(rects, uvs, np.ones((len(slots), 4)))
+
+
+def draw_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) -> None:
+    """Draw the placed ``labels`` (in ``font``, the text ``shift`` pixels down its plate) over
+    what the GL context of ``view`` has drawn so far; called inside a paint."""
+    global _atlas, _vbo
+    if not labels or (chosen := _PROGRAM.get()) is None:
+        return
+    shader, program = chosen
+    atlas = _atlas = _atlas or _Atlas()
+    dpr = float(view.devicePixelRatioF())
+    for _attempt in range(2):  # a full atlas starts afresh once
+        keys = [_sprite_key(p, font, shift, dpr) for p in labels]
+        missing = {k: p for k, p in zip(keys, labels) if k not in atlas.slots}
+        dots = {}
+        for p in labels:
+            if p.leader:
+                radius, color = max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85)
+                key = _dot_key(radius, color, dpr)
+                if key not in atlas.slots:
+                    dots[key] = (key, radius, color)
+        if ((not missing or _paint_sprites(atlas, list(missing.items()), font, shift, dpr))
+                and (not dots or _paint_dots(atlas, list(dots.values()), dpr))):
+            break
+        atlas.clear()
+    else:
+        return  # more than a whole atlas of labels in one frame: not drawn
+    data = _vertices(atlas, labels, keys, dpr)
+    if _vbo is None:
+        _vbo = QtOpenGL.QOpenGLBuffer(QtOpenGL.QOpenGLBuffer.Type.VertexBuffer)
+        _vbo.setUsagePattern(QtOpenGL.QOpenGLBuffer.UsagePattern.StreamDraw)
+        _vbo.create()
+    GL.glActiveTexture(GL.GL_TEXTURE0)
+    atlas.upload()
+    depth, blend = GL.glIsEnabled(GL.GL_DEPTH_TEST), GL.glIsEnabled(GL.GL_BLEND)
+    GL.glDisable(GL.GL_DEPTH_TEST)
+    GL.glEnable(GL.GL_BLEND)
+    GL.glBlendFunc(GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA)
+    enabled = []
+    _vbo.bind()
+    try:
+        _vbo.allocate(data, data.nbytes)
+        with shader:
+            GL.glUniform2f(GL.glGetUniformLocation(program, "u_size"), view.width() * dpr, view.height() * dpr)
+            GL.glUniform1i(GL.glGetUniformLocation(program, "u_atlas"), 0)
+            for name, size, offset in (("a_position", 2, 0), ("a_uv", 2, 2), ("a_color", 4, 4)):
+                loc = GL.glGetAttribLocation(program, name)
+                if loc == -1:
+                    continue
+                GL.glVertexAttribPointer(loc, size, GL.GL_FLOAT, False, 4 * _STRIDE, GL.GLvoidp(4 * offset))
+                GL.glEnableVertexAttribArray(loc)
+                enabled.append(loc)
+            GL.glDrawArrays(GL.GL_TRIANGLES, 0, len(data))
+    finally:
+        for loc in enabled:
+            GL.glDisableVertexAttribArray(loc)
+        _vbo.release()
+        GL.glBindTexture(GL.GL_TEXTURE_2D, 0)
+        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        (GL.glEnable if depth else GL.glDisable)(GL.GL_DEPTH_TEST)
+        (GL.glEnable if blend else GL.glDisable)(GL.GL_BLEND)
