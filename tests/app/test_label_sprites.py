@@ -1,0 +1,62 @@
+"""Labels as the GPU draws them (atlas sprites) and the all-at-once placement of the labels that
+do not search: the same labels in the same places as one by one, drawn where they were placed."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kinetree.app.viewport import label_sprites
+from kinetree.app.viewport.label_layout import LabelLayout
+from kinetree.app.viewport.label_style import plate_rgba
+from PySide6.QtCore import QRectF
+
+rect = st.tuples(st.floats(-50, 600), st.floats(-50, 400), st.floats(4, 120), st.floats(4, 30))
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=st.lists(rect, max_size=12), batch=st.lists(rect, max_size=60))
+def test_place_usual_takes_what_one_by_one_would(before, batch):
+    def layout():
+        out = LabelLayout()
+        out.begin(640, 480, obstacles=[QRectF(0, 0, 90, 30)])
+        for x, y, w, h in before:  # what other label items placed earlier in the frame
+            out._add(x, y, x + w, y + h)
+        return out
+
+    rects = np.array([(x, y, x + w, y + h) for x, y, w, h in batch]).reshape(-1, 4)
+    one_by_one = layout()
+    expected = []
+    for r in rects:
+        free = one_by_one.is_free(*r)
+        if free:
+            one_by_one._add(*r)
+        expected.append(free)
+    together = layout()
+    np.testing.assert_array_equal(together.place_usual(rects), expected)
+    for x, y, w, h in [(0, 0, 640, 480), (300, 200, 20, 10), (-40, -40, 30, 30)]:  # later labels see them
+        assert together.is_free(x, y, x + w, y + h) == one_by_one.is_free(x, y, x + w, y + h)
+
+
+def test_labels_are_drawn_on_their_plates_where_they_were_placed(window, qtbot):
+    window.resize(1280, 800)
+    window.doc.open("puma560")
+    window.doc.select("link3")
+    vp = window.viewport
+    vp.fit()
+    img = vp.grabFramebuffer()
+    drawn = dict(vp.labels.drawn)
+    assert {"link3", "link6"} <= set(drawn)  # the selected body and the end effector
+    plate = np.array(plate_rgba("dark"))
+    for text in ("link3", "link6"):
+        r = drawn[text]
+        # a plate corner's pixel, inside the rounding and clear of the text: the plate over the scene
+        c = img.pixelColor(int(r.left() + 4), int(r.bottom() - 2))
+        assert np.allclose([c.redF(), c.greenF(), c.blueF()], plate[:3], atol=0.12), (text, c.getRgb())
+        # the text: bright pixels on the dark plate
+        values = [img.pixelColor(x, y).lightness() for x in range(int(r.left()), int(r.right()))
+                  for y in range(int(r.top()), int(r.bottom()))]
+        assert max(values) > 200, text
+    slots = len(label_sprites._atlas.slots)
+    vp.grabFramebuffer()  # the same labels again: drawn from the atlas, nothing painted anew
+    assert len(label_sprites._atlas.slots) == slots
