@@ -70,6 +70,7 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
         vp.repaint()  # draw now, as the event loop would between mouse moves
         app.processEvents()
     dt, cpu = time.perf_counter() - t, time.process_time() - cpu
+    drawn = frames[0]  # the drag's frames only (not the unchanged ones below)
     if prof:
         prof.disable()
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
@@ -79,7 +80,7 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
         vp.repaint()
         app.processEvents()
     idle = 60 / (time.perf_counter() - t0)
-    print(f"{label}: {frames[0] / dt:6.1f} frames/s, {1000 * cpu / max(frames[0], 1):5.1f} ms CPU per frame "
+    print(f"{label}: {drawn / dt:6.1f} frames/s, {1000 * cpu / max(drawn, 1):5.1f} ms CPU per frame "
           f"({steps} moves, {w.doc.undo_stack.count()} undo step; target ≥ {target:g} frames/s); "
           f"the window redrawn unchanged: {idle:.1f} frames/s")
     if prof:
