@@ -64,6 +64,11 @@ class DragPreview:
         if not self._timer.isActive():  # else the document had an edit lately: it gets this one later
             self.commit()
 
+    @property
+    def moved(self) -> np.ndarray | None:
+        """Which bodies (a mask in the tree's order) the drag moves; None when there is no drag."""
+        return self._moved if self._X is not None else None
+
     def poses(self, poses: np.ndarray) -> np.ndarray:
         """What to draw for the document's ``poses``: the preview's while a drag goes on."""
         if self._X is None or len(poses) != len(self._moved):

@@ -15,7 +15,7 @@ labels of a frame search (a 1000-body tree's other labels take their usual spot 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
@@ -45,6 +45,8 @@ class Placed:
     color: tuple[float, float, float, float]
     plate: tuple[float, float, float, float]
     pad: float
+    #: how the GPU draws it (label_sprites): kept while the label keeps its place
+    quads: tuple | None = field(default=None, repr=False, compare=False)
 
 
 class LabelLayout:
@@ -213,14 +215,20 @@ class LabelLayout:
             if not b and not any(taken[j] for j in jj[starts[i]:starts[i + 1]]):
                 taken[i] = True
         taken = np.array(taken, dtype=bool)
-        if taken.any():
-            self._bulk = np.concatenate([self._bulk, rects[taken]])
-            while self._n + int(taken.sum()) > len(self._rects):
-                self._rects = np.concatenate([self._rects, np.zeros_like(self._rects)])
-            self._rects[self._n:self._n + int(taken.sum())] = rects[taken]
-            self._n += int(taken.sum())
+        self.keep([], rects[taken])
         self.seconds += time.perf_counter() - t0
         return taken
+
+    def keep(self, placed: list[Placed], rects: np.ndarray) -> None:
+        """Labels placed in an earlier frame stay where they were: ``placed`` with their
+        ``rects`` (n, 4: x0 y0 x1 y1), recorded as placed without any test."""
+        rects = np.asarray(rects, dtype=float).reshape(-1, 4)
+        self._bulk = np.concatenate([self._bulk, rects])
+        while self._n + len(rects) > len(self._rects):
+            self._rects = np.concatenate([self._rects, np.zeros_like(self._rects)])
+        self._rects[self._n:self._n + len(rects)] = rects
+        self._n += len(rects)
+        self.placed.extend(placed)
 
     def colors(self, color, theme: str) -> tuple[tuple, tuple]:
         """The readable text colour (RGBA) of ``color`` on the ``theme``'s plate, and the plate."""

@@ -60,6 +60,7 @@ class _Atlas:
         self.clear()
 
     def clear(self) -> None:
+        self.generation = getattr(self, "generation", -1) + 1  # quads made before point elsewhere
         self.image.fill(Qt.GlobalColor.transparent)
         self.slots: dict[tuple, tuple[int, int, int, int]] = {}
         self._x, self._y, self._row = _STRIP[2] + 1, 0, _STRIP[3]
@@ -114,9 +115,8 @@ def _premultiplied(rgba) -> tuple[float, float, float, float]:
     return float(rgba[0]) * a, float(rgba[1]) * a, float(rgba[2]) * a, a
 
 
-def _sprite_key(p: Placed, font: QFont, shift: float, dpr: float) -> tuple:
-    return (p.text, p.color, p.plate, round(p.rect.width(), 2), round(p.rect.height(), 2), p.pad, shift,
-            font.key(), dpr)
+def _sprite_key(p: Placed, style: tuple) -> tuple:
+    return (p.text, p.color, p.plate, round(p.rect.width(), 2), round(p.rect.height(), 2), p.pad, style)
 
 
 def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFont, shift: float,
@@ -182,34 +182,51 @@ def _quads(rects: np.ndarray, uvs: np.ndarray, colors: np.ndarray) -> np.ndarray
     return out.reshape(-1, _STRIDE)
 
 
-def _vertices(atlas: _Atlas, labels: list[Placed], keys: list[tuple], dpr: float) -> np.ndarray:
-    parts = []
+def _give_quads(atlas: _Atlas, labels: list[Placed], font: QFont, shift: float, dpr: float, key: tuple) -> bool:
+    """Paint what ``labels`` need and the atlas lacks, and give each label its quads
+    (``p.quads`` = (``key``, leader and dot, plate and text)); False: the atlas is full."""
+    style = key[:3]
+    keys = [_sprite_key(p, style) for p in labels]
+    missing = {k: p for k, p in zip(keys, labels) if k not in atlas.slots}
+    dots = {}
+    for p in labels:
+        if p.leader:
+            radius, color = max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85)
+            dot = _dot_key(radius, color, dpr)
+            if dot not in atlas.slots:
+                dots[dot] = (dot, radius, color)
+    if not ((not missing or _paint_sprites(atlas, list(missing.items()), font, shift, dpr))
+            and (not dots or _paint_dots(atlas, list(dots.values()), dpr))):
+        return False
     s = 1.0 / ATLAS
-    leaders = [p for p in labels if p.leader]
+    under = [np.zeros((0, _STRIDE), dtype=np.float32)] * len(labels)
+    leaders = [k for k, p in enumerate(labels) if p.leader]
     if leaders:
-        a = np.array([(p.anchor.x(), p.anchor.y()) for p in leaders]) * dpr
-        r = np.array([(p.rect.left(), p.rect.top(), p.rect.right(), p.rect.bottom()) for p in leaders]) * dpr
+        lp = [labels[k] for k in leaders]
+        a = np.array([(p.anchor.x(), p.anchor.y()) for p in lp]) * dpr
+        r = np.array([(p.rect.left(), p.rect.top(), p.rect.right(), p.rect.bottom()) for p in lp]) * dpr
         e = np.c_[np.clip(a[:, 0], r[:, 0], r[:, 2]), np.clip(a[:, 1], r[:, 1], r[:, 3])]
         d = e - a
         length = np.linalg.norm(d, axis=1)
         d = np.where(length[:, None] > 1e-9, d / np.maximum(length, 1e-9)[:, None], [1.0, 0.0])
-        half = np.array([max(1.5, p.rect.height() / 14) for p in leaders]) * dpr / 2 + 1.0
+        half = np.array([max(1.5, p.rect.height() / 14) for p in lp]) * dpr / 2 + 1.0
         n = np.c_[-d[:, 1], d[:, 0]] * half[:, None]
         rects = np.stack([a + n, e + n, e - n, a - n], axis=1)
         u = (_STRIP[2] / 2) * s
-        uvs = np.tile(np.array([[u, 0.0], [u, 0.0], [u, _STRIP[3] * s], [u, _STRIP[3] * s]]), (len(leaders), 1, 1))
-        colors = np.array([_premultiplied((*p.color[:3], 0.85)) for p in leaders])
-        parts.append(_quads(rects, uvs, colors))
-        # the dots at the points
+        uvs = np.tile(np.array([[u, 0.0], [u, 0.0], [u, _STRIP[3] * s], [u, _STRIP[3] * s]]), (len(lp), 1, 1))
+        lines = _quads(rects, uvs, np.array([_premultiplied((*p.color[:3], 0.85)) for p in lp]))
         slots = np.array([atlas.slots[_dot_key(max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85), dpr)]
-                          for p in leaders], dtype=float)
+                          for p in lp], dtype=float)
         side = slots[:, 2:3]
-        x0, y0 = np.round(a[:, 0:1] - side / 2), np.round(a[:, 1:2] - side / 2)
-        parts.append(_sprite_quads(slots, x0, y0, s))
+        ends = _sprite_quads(slots, np.round(a[:, 0:1] - side / 2), np.round(a[:, 1:2] - side / 2), s)
+        for i, k in enumerate(leaders):  # the line, then the dot at its point
+            under[k] = np.concatenate([lines[6 * i:6 * i + 6], ends[6 * i:6 * i + 6]])
     slots = np.array([atlas.slots[k] for k in keys], dtype=float).reshape(-1, 4)
     corner = np.array([(p.rect.left(), p.rect.top()) for p in labels]).reshape(-1, 2) * dpr
-    parts.append(_sprite_quads(slots, np.round(corner[:, 0:1]) - 1, np.round(corner[:, 1:2]) - 1, s))
-    return np.concatenate(parts)
+    over = _sprite_quads(slots, np.round(corner[:, 0:1]) - 1, np.round(corner[:, 1:2]) - 1, s).reshape(-1, 6, _STRIDE)
+    for p, u_, o in zip(labels, under, over):
+        p.quads = (key, u_, o)
+    return True
 
 
 def _sprite_quads(slots: np.ndarray, x0: np.ndarray, y0: np.ndarray, s: float) -> np.ndarray:
@@ -231,23 +248,17 @@ def draw_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) ->
     shader, program = chosen
     atlas = _atlas = _atlas or _Atlas()
     dpr = float(view.devicePixelRatioF())
+    style = (font.key(), shift, dpr)
     for _attempt in range(2):  # a full atlas starts afresh once
-        keys = [_sprite_key(p, font, shift, dpr) for p in labels]
-        missing = {k: p for k, p in zip(keys, labels) if k not in atlas.slots}
-        dots = {}
-        for p in labels:
-            if p.leader:
-                radius, color = max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85)
-                key = _dot_key(radius, color, dpr)
-                if key not in atlas.slots:
-                    dots[key] = (key, radius, color)
-        if ((not missing or _paint_sprites(atlas, list(missing.items()), font, shift, dpr))
-                and (not dots or _paint_dots(atlas, list(dots.values()), dpr))):
+        key = (*style, atlas.generation)
+        todo = [p for p in labels if p.quads is None or p.quads[0] != key]
+        if not todo or _give_quads(atlas, todo, font, shift, dpr, key):
             break
         atlas.clear()
     else:
         return  # more than a whole atlas of labels in one frame: not drawn
-    data = _vertices(atlas, labels, keys, dpr)
+    # leader lines under every plate
+    data = np.concatenate([p.quads[1] for p in labels if p.leader] + [p.quads[2] for p in labels])
     if _vbo is None:
         _vbo = QtOpenGL.QOpenGLBuffer(QtOpenGL.QOpenGLBuffer.Type.VertexBuffer)
         _vbo.setUsagePattern(QtOpenGL.QOpenGLBuffer.UsagePattern.StreamDraw)

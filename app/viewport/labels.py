@@ -142,11 +142,16 @@ class LabelsItem(GLGraphicsItem):
         # owned by the item, so the Qt objects go away with the view, never after the application
         self.static_texts: dict[str, QStaticText] = {}
         self.order: list[int] | None = None
+        #: while a frame drag moves some labels' points (a mask over the labels), the others keep
+        #: the places they had when it began
+        self.moving: np.ndarray | None = None
+        self._still: tuple | None = None  # (key, placed, hits, rectangles, moving labels' order)
         self.drawn: list[tuple[str, QRectF]] = []  # what the last paint drew, and where
         self.drawn_bodies: list[tuple[QRectF, list[int]]] = []  # each drawn label's rectangle and indices
 
     def set_data(self, texts: list[str] | None = None, positions: np.ndarray | None = None,
-                 color: QColor | None = None, order: list[int] | None | bool = False) -> None:
+                 color: QColor | None = None, order: list[int] | None | bool = False,
+                 moving: np.ndarray | None | bool = False) -> None:
         if texts is not None:
             self.texts = list(texts)
         if positions is not None:
@@ -155,6 +160,10 @@ class LabelsItem(GLGraphicsItem):
             self.color = color
         if order is not False:  # None is a value here: every label
             self.order = order
+        if moving is not False:
+            self.moving = moving
+        if texts is not None or color is not None or order is not False:
+            self._still = None
         self.update()
 
     def paint(self) -> None:
@@ -162,12 +171,40 @@ class LabelsItem(GLGraphicsItem):
             return
         view = self.view()
         layout = layout_of(view)
-        px, front = project_points(view_mvp(view), self.positions, view.width(), view.height())
-        self.drawn_bodies = []
-        placed = place_labels(self.texts, px, front, self.color, self.font, self.order, self.drawn_bodies, layout,
-                              getattr(view, "theme", None))
+        mvp = view_mvp(view)
+        px, front = project_points(mvp, self.positions, view.width(), view.height())
+        theme = getattr(view, "theme", None)
+        moving = self.moving
+        if moving is None or len(moving) != len(self.texts):
+            self._still = None
+            self.drawn_bodies = []
+            placed = place_labels(self.texts, px, front, self.color, self.font, self.order, self.drawn_bodies,
+                                  layout, theme)
+        else:
+            placed = self._place_moving(layout, px, front, theme, moving,
+                                        (mvp.tobytes(), view.width(), view.height(), theme, moving.tobytes()))
         draw_sprites(view, placed, self.font)
         self.drawn = [(p.text, p.rect) for p in placed]
+
+    def _place_moving(self, layout: LabelLayout, px: np.ndarray, front: np.ndarray, theme, moving: np.ndarray,
+                      key: tuple) -> list[Placed]:
+        """A frame of a drag: the labels that do not move keep the places the drag's first frame
+        gave them (laid out as usual, all together); those that move are placed around them."""
+        if self._still is None or self._still[0] != key:  # the drag's first frame (or the camera moved)
+            hits: list[tuple[QRectF, list[int]]] = []
+            placed = place_labels(self.texts, px, front, self.color, self.font, self.order, hits, layout, theme)
+            keep = [(p, hit) for p, hit in zip(placed, hits) if not moving[hit[1]].any()]
+            rects = np.array([(p.rect.left(), p.rect.top(), p.rect.right(), p.rect.bottom()) for p, _ in keep])
+            order = [k for k in (range(len(self.texts)) if self.order is None else self.order)
+                     if k < len(moving) and moving[k]]
+            self._still = (key, [p for p, _ in keep], [hit for _, hit in keep], rects.reshape(-1, 4), order)
+            self.drawn_bodies = hits
+            return placed
+        _, still, still_hits, rects, order = self._still
+        layout.keep(still, rects)
+        self.drawn_bodies = list(still_hits)
+        return still + place_labels(self.texts, px, front, self.color, self.font, order, self.drawn_bodies, layout,
+                                    theme)
 
     def label_anchors(self) -> np.ndarray:
         """The points whose labels may be drawn (the layout keeps other labels off them)."""

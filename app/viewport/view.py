@@ -458,7 +458,9 @@ class RobotViewport(gl.GLViewWidget):
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
         self.batch.set_transforms(self._batch_poses())
         self._place_collisions()
-        self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s)
+        moved = self.preview.moved
+        self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s,
+                             moving=None if moved is None or len(moved) != n else np.r_[False, moved])
         self._update_selection()
         if interacting or self.preview.active:
             self._interacting()

@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 from kinetree.app.viewport import label_sprites
 from kinetree.app.viewport.label_layout import LabelLayout
 from kinetree.app.viewport.label_style import plate_rgba
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtTest import QTest
+from test_frame_handle import along, key
+from test_picking import arm_window
 
 rect = st.tuples(st.floats(-50, 600), st.floats(-50, 400), st.floats(4, 120), st.floats(4, 30))
 
@@ -60,3 +63,38 @@ def test_labels_are_drawn_on_their_plates_where_they_were_placed(window, qtbot):
     slots = len(label_sprites._atlas.slots)
     vp.grabFramebuffer()  # the same labels again: drawn from the atlas, nothing painted anew
     assert len(label_sprites._atlas.slots) == slots
+
+
+def test_during_a_frame_drag_the_labels_that_stay_keep_their_places(make_window, qtbot):
+    win = arm_window(make_window, [0.3, -0.5])
+    vp, doc = win.viewport, win.doc
+    doc.select("fore")
+    vp.set_all_labels(True)
+    key(qtbot, win, Qt.Key.Key_W)
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 90)
+    moving = {"fore", *doc.tree.descendants("fore")}
+
+    def drawn() -> dict[str, tuple]:
+        vp.grabFramebuffer()
+        return {text: (r.left(), r.top(), r.right(), r.bottom(), r) for text, r in vp.labels.drawn}
+
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    frames = []
+    for k in range(1, 7):
+        QTest.mouseMove(vp, start + (end - start) * (k / 6))
+        frames.append(drawn())
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    first = frames[0]
+    stay = [t for t in first if not moving & set(t.split(", "))]  # (coinciding frames share a label)
+    moved = [t for t in first if moving & set(t.split(", "))]
+    assert stay and moved
+    for frame in frames:
+        for t in stay:  # the labels that stay are where they were: kept, not placed again
+            assert frame[t][4] is first[t][4], t
+        rects = [r[:4] for r in frame.values()]
+        for i, a in enumerate(rects):  # and nothing drawn overlaps
+            for b in rects[:i]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    assert all(frames[-1][t][:4] != first[t][:4] for t in moved)  # the moving ones follow the drag
+    assert vp.labels.moving is None  # released: laid out as usual again
