@@ -15,6 +15,7 @@ labels of a frame search (a 1000-body tree's other labels take their usual spot 
 from __future__ import annotations
 
 import time
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,9 +176,15 @@ class LabelLayout:
 
     def _crowd_in(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
         """The crowd points in the grid cells the rectangle touches (a superset of those in it)."""
-        cells = self._crowd_cells
-        found = [cells[c] for c in self._cells_of(x0, y0, x1, y1) if c in cells]
-        return np.concatenate(found) if len(found) > 1 else found[0] if found else np.zeros((0, 2))
+        keys, points = self._crowd_cells
+        j0, j1 = int(y0 // 64) + (1 << 20), int(y1 // 64) + (1 << 20)
+        spans = []
+        for i in range(int(x0 // 64), int(x1 // 64) + 1):  # a column's cells are contiguous in key order
+            column = (i + (1 << 20)) * (1 << 21)
+            lo, hi = bisect_left(keys, column + j0), bisect_right(keys, column + j1)
+            if hi > lo:
+                spans.append(points[lo:hi])
+        return spans[0] if len(spans) == 1 else np.concatenate(spans) if spans else np.zeros((0, 2))
 
     def _crowding(self, x: float, y: float, cand: np.ndarray) -> np.ndarray:
         """How many crowd points (other than the label's own, within 3 px) each candidate covers."""
@@ -253,16 +260,18 @@ class LabelLayout:
         return p
 
 
-def _grid(points: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
-    """``points`` (k, 2) by the 64-pixel cell they fall in (the cells of LabelLayout._cells_of)."""
-    if not len(points):
-        return {}
-    cells = np.floor(points / 64).astype(np.int64)
-    order = np.lexsort((cells[:, 1], cells[:, 0]))
-    cells, points = cells[order], points[order]
-    starts = np.flatnonzero(np.r_[True, np.any(cells[1:] != cells[:-1], axis=1)])
-    return {(int(cells[a, 0]), int(cells[a, 1])): points[a:b]
-            for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(points)])}
+def _cell_key(i, j):
+    """One integer per 64-pixel cell (cells within ±2^20 of the view's origin)."""
+    return (np.asarray(i, dtype=np.int64) + (1 << 20)) * (1 << 21) + (np.asarray(j, dtype=np.int64) + (1 << 20))
+
+
+def _grid(points: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The sorted keys of the 64-pixel cells ``points`` (k, 2) fall in (the cells of
+    LabelLayout._cells_of), and the points in that order."""
+    cells = np.floor(points / 64)
+    keys = _cell_key(cells[:, 0], cells[:, 1]) if len(points) else np.zeros(0, dtype=np.int64)
+    order = np.argsort(keys, kind="stable")
+    return keys[order].tolist(), points[order]
 
 
 def pad_of(height: float) -> float:

@@ -98,3 +98,14 @@ def test_during_a_frame_drag_the_labels_that_stay_keep_their_places(make_window,
                 assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
     assert all(frames[-1][t][:4] != first[t][:4] for t in moved)  # the moving ones follow the drag
     assert vp.labels.moving is None  # released: laid out as usual again
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=st.lists(st.tuples(st.floats(-300, 900), st.floats(-300, 700)), max_size=80), box=rect)
+def test_the_crowd_grid_finds_every_point_in_a_rectangle(points, box):
+    layout = LabelLayout()
+    layout.begin(640, 480, crowd=np.array(points).reshape(-1, 2))
+    x, y, w, h = box
+    found = {tuple(p) for p in layout._crowd_in(x, y, x + w, y + h).tolist()}
+    inside = {p for p in points if x <= p[0] <= x + w and y <= p[1] <= y + h}
+    assert inside <= found <= set(points)
