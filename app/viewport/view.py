@@ -434,7 +434,11 @@ class RobotViewport(gl.GLViewWidget):
             tri = np.empty((n, 6, 3))
             tri[:, 0::2] = o[:, None, :]
             tri[:, 1::2] = o[:, None, :] + s * np.swapaxes(poses[:, :3, :3], 1, 2)
-            self.triads.setData(pos=tri.reshape(-1, 3), color=np.tile(AXIS_COLORS, (n, 1)))
+            old = self.triads.pos
+            if old is None or len(old) != 6 * n:  # the colours are uploaded again only when the count changes
+                self.triads.setData(pos=tri.reshape(-1, 3), color=np.tile(AXIS_COLORS, (n, 1)))
+            else:
+                self.triads.setData(pos=tri.reshape(-1, 3))
             seg = np.empty((n, 2, 3))
             seg[:, 0] = np.where(self._parent[:, None] >= 0, o[np.maximum(self._parent, 0)], 0.0)
             seg[:, 1] = o
@@ -485,7 +489,8 @@ class RobotViewport(gl.GLViewWidget):
         self.selected_triad.setData(pos=pts @ T[:3, :3].T + T[:3, 3], color=AXIS_COLORS)
         self.selected_triad.setVisible(True)
         self.ik_handle.refresh()
-        self.frame_handle.refresh()
+        if not self.preview.active:  # a frame drag's handle is drawn by the drag's own moves
+            self.frame_handle.refresh()
 
     # --- picking -----------------------------------------------------------------------------
     def project(self, points: np.ndarray) -> np.ndarray:
