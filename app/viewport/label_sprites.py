@@ -21,8 +21,8 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QStaticText
 from .gl_programs import Program
 from .label_layout import Placed
 
-#: atlas side (pixels): ~1500 labels of a 10-point font; when full it starts afresh
-ATLAS = 1024
+#: atlas side (pixels): ~6000 labels of a 10-point font; when full it starts afresh
+ATLAS = 2048
 _VERTEX = """
     uniform vec2 u_size;
     attribute vec2 a_position;
@@ -125,6 +125,8 @@ def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFo
     spots = []
     for key, p in missing:
         w, h = math.ceil(p.rect.width() * dpr) + 2, math.ceil(p.rect.height() * dpr) + 2
+        if w > ATLAS or h > ATLAS:
+            continue  # wider than the atlas (thousands of pixels): never drawn
         at = atlas.allocate(w, h)
         if at is None:
             return False
@@ -221,10 +223,10 @@ def _give_quads(atlas: _Atlas, labels: list[Placed], font: QFont, shift: float, 
         ends = _sprite_quads(slots, np.round(a[:, 0:1] - side / 2), np.round(a[:, 1:2] - side / 2), s)
         for i, k in enumerate(leaders):  # the line, then the dot at its point
             under[k] = np.concatenate([lines[6 * i:6 * i + 6], ends[6 * i:6 * i + 6]])
-    slots = np.array([atlas.slots[k] for k in keys], dtype=float).reshape(-1, 4)
+    slots = np.array([atlas.slots.get(k, (0, 0, 0, 0)) for k in keys], dtype=float).reshape(-1, 4)
     corner = np.array([(p.rect.left(), p.rect.top()) for p in labels]).reshape(-1, 2) * dpr
     over = _sprite_quads(slots, np.round(corner[:, 0:1]) - 1, np.round(corner[:, 1:2]) - 1, s).reshape(-1, 6, _STRIDE)
-    for p, u_, o in zip(labels, under, over):
+    for p, u_, o in zip(labels, under, over):  # (a label too wide for the atlas: an empty quad)
         p.quads = (key, u_, o)
     return True
 

@@ -109,3 +109,27 @@ def test_the_crowd_grid_finds_every_point_in_a_rectangle(points, box):
     found = {tuple(p) for p in layout._crowd_in(x, y, x + w, y + h).tolist()}
     inside = {p for p in points if x <= p[0] <= x + w and y <= p[1] <= y + h}
     assert inside <= found <= set(points)
+
+
+def test_a_label_wider_than_the_atlas_is_left_out_and_the_others_drawn(window, qtbot):
+    from kinetree.app.viewport.label_layout import Placed
+    from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QFont
+
+    plate = plate_rgba("dark")
+    wide = Placed("w" * 600, QRectF(-100, 300, 2 * label_sprites.ATLAS, 20), QPointF(0, 0), False,
+                  (1.0, 1.0, 1.0, 1.0), plate, 3.0)
+    ok = Placed("ok", QRectF(100, 100, 30, 20), QPointF(90, 130), True, (1.0, 1.0, 1.0, 1.0), plate, 3.0)
+
+    class Painted(GLGraphicsItem):
+        def paint(self):
+            label_sprites.draw_sprites(self.view(), [wide, ok], QFont("DejaVu Sans", 10))
+
+    window.resize(1280, 800)
+    vp = window.viewport
+    vp.addItem(Painted())
+    img = vp.grabFramebuffer()
+    assert max(img.pixelColor(x, y).lightness() for x in range(100, 130) for y in range(100, 120)) > 200  # "ok"
+    corners = wide.quads[2][:, :2]
+    assert (corners == corners[0]).all()  # the one that cannot fit: an empty quad, nothing drawn
