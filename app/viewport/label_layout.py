@@ -268,7 +268,7 @@ def _cell_key(i, j):
 def _grid(points: np.ndarray) -> tuple[list[int], np.ndarray]:
     """The sorted keys of the 64-pixel cells ``points`` (k, 2) fall in (the cells of
     LabelLayout._cells_of), and the points in that order."""
-    cells = np.floor(points / 64)
+    cells = np.clip(np.floor(points / 64), -(1 << 20), (1 << 20) - 1)  # far points: in the edge cells
     keys = _cell_key(cells[:, 0], cells[:, 1]) if len(points) else np.zeros(0, dtype=np.int64)
     order = np.argsort(keys, kind="stable")
     return keys[order].tolist(), points[order]
