@@ -13,10 +13,9 @@ import math
 
 import numpy as np
 from kinetree.core.transforms import axis_angle_rotation
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QToolTip
 
 from ..numbers import signed_text
+from .cursor_text import CursorText
 from .ik_handle import IkHandle
 from .typed_amount import TypedAmount
 
@@ -41,6 +40,7 @@ class FrameHandle(IkHandle):
         self.cursor = (0.0, 0.0)  # the last mouse position of a drag: typed text is shown there
         self._last: dict | None = None  # the drag just ended: a number typed next amends it
         self.typed = TypedAmount(self)
+        self.readout = CursorText(view)
         view.doc.selectionChanged.connect(self._forget_last)  # another action: typing no longer amends
 
     def _forget_last(self, *_args) -> None:
@@ -139,7 +139,7 @@ class FrameHandle(IkHandle):
         """``text`` beside the cursor (the dragged amount, or the number being typed)."""
         if text:
             x, y = self.cursor
-            QToolTip.showText(self.view.mapToGlobal(QPoint(int(x) + 16, int(y) + 16)), text, self.view)
+            self.readout.show_text(text, x + 16, y + 16)
 
     # --- an exact amount, typed during or right after a drag -----------------------------------
     def amount_kind(self, g: dict) -> str | None:
@@ -217,7 +217,7 @@ class FrameHandle(IkHandle):
             self.view.doc.edit("Cancel", lambda _tree: original, drag=g["drag"])
         self._grab = None
         self.typed.clear()
-        QToolTip.hideText()
+        self.readout.hide_text()
         self.refresh()
         return True
 
@@ -225,7 +225,7 @@ class FrameHandle(IkHandle):
         if self._grab is not None:
             g = self._grab
             if not self.typed.text:
-                QToolTip.hideText()
+                self.readout.hide_text()
             self.view.preview.finish()
             self._grab = None
             g["after"], g["index"] = self.view.doc.tree, self.view.doc.undo_stack.index()

@@ -133,6 +133,8 @@ class LabelsItem(GLGraphicsItem):
     """Texts at 3D positions; ``set_data`` updates positions in place. ``order`` (see
     :func:`label_order`) says which are drawn, most important first; ``None`` draws all."""
 
+    screen_space = True  # laid out in the widget's pixels (offscreen images leave it out)
+
     def __init__(self, font: QFont | None = None) -> None:
         super().__init__()
         self.texts: list[str] = []

@@ -7,16 +7,18 @@ import numpy as np
 from PySide6.QtGui import QFont, QImage, QPainter
 
 from .label_layout import LabelLayout, begin_frame
-from .labels import LabelsItem, draw_labels, project_points, view_mvp
+from .labels import draw_labels, project_points, view_mvp
 
 
 def render_image(view, width: int, height: int) -> QImage:
     """A QImage of ``view``'s scene at ``width`` × ``height``, with labels."""
     view.set_full_detail()
     # labels are laid out for the widget, not for the offscreen tiles: the frame names are drawn
-    # into the image below, other label items (the axis letters) are left out; items painted
+    # into the image below, other screen-space items (the axis letters, the text by the cursor)
+    # are left out; items painted
     # with a QPainter (the DH overlay's texts) are painted into the image below
-    hidden = [it for it in view.items if (isinstance(it, LabelsItem) or hasattr(it, "paint_image")) and it.visible()]
+    hidden = [it for it in view.items if (getattr(it, "screen_space", False) or hasattr(it, "paint_image"))
+              and it.visible()]
     painted = [it for it in hidden if hasattr(it, "paint_image")]
     for it in hidden:
         it.setVisible(False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QToolTip
 
 from ..numbers import DEGREES, METRES, read_number
 
@@ -30,7 +29,7 @@ class TypedAmount(QObject):
     def clear(self) -> None:
         if self.text:
             self.text = ""
-            QToolTip.hideText()
+            self.handle.readout.hide_text()
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt's name
         kind = ev.type()
@@ -83,7 +82,7 @@ class TypedAmount(QObject):
         if self.text:
             handle.show_tip(f"{self.text} ⏎")
         else:
-            QToolTip.hideText()
+            handle.readout.hide_text()
 
     def _apply(self) -> None:
         handle = self.handle
