@@ -100,8 +100,8 @@ def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QCo
             placed.append((p, indices))
     rest = groups[searching:]
     if rest:  # the others take their usual spot or none: all at once
-        texts = [", ".join(names) for _, _, names, _ in rest]
-        boxes = np.array([text_box(metrics, text, widths) for text in texts]).reshape(-1, 3)
+        joined = [", ".join(names) for _, _, names, _ in rest]
+        boxes = np.array([text_box(metrics, text, widths) for text in joined]).reshape(-1, 3)
         xy = np.array([(x, y) for x, y, _, _ in rest], dtype=float)
         x0, y0 = xy[:, 0] + 4, xy[:, 1] - 4 - boxes[:, 1]
         taken = layout.place_usual(np.c_[x0, y0, x0 + boxes[:, 0], y0 + boxes[:, 1]])
@@ -109,7 +109,8 @@ def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QCo
         for k in np.flatnonzero(taken).tolist():
             x, y, _, indices = rest[k]
             w, h, pad = boxes[k].tolist()
-            p = Placed(texts[k], QRectF(float(x0[k]), float(y0[k]), w, h), QPointF(x, y), False, text_color, plate, pad)
+            p = Placed(joined[k], QRectF(float(x0[k]), float(y0[k]), w, h), QPointF(x, y), False, text_color, plate,
+                       pad)
             layout.placed.append(p)
             placed.append((p, indices))
     if hits is not None:
