@@ -13,10 +13,9 @@ from .labels import draw_labels, project_points, view_mvp
 def render_image(view, width: int, height: int) -> QImage:
     """A QImage of ``view``'s scene at ``width`` × ``height``, with labels."""
     view.set_full_detail()
-    # labels are laid out for the widget, not for the offscreen tiles: the frame names are drawn
-    # into the image below, other screen-space items (the axis letters, the text by the cursor)
-    # are left out; items painted
-    # with a QPainter (the DH overlay's texts) are painted into the image below
+    # screen-space items are laid out for the widget, not for the offscreen tiles: the frame
+    # names, and the items painted with a QPainter (the DH overlay's texts), are drawn into the
+    # image below; the others (the axis letters, the text by the cursor) are left out
     hidden = [it for it in view.items if (getattr(it, "screen_space", False) or hasattr(it, "paint_image"))
               and it.visible()]
     painted = [it for it in hidden if hasattr(it, "paint_image")]
