@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from .label_layout import Placed, text_box
-from .label_sprites import draw_sprites
+from .label_sprites import draw_sprites, prepare_sprites
 from .label_style import plate_rgba, readable
 
 
@@ -34,6 +34,7 @@ class CursorText(GLGraphicsItem):
         """Show ``text`` with its top-left corner at (x, y) (kept inside the view)."""
         if (text, (x, y)) != (self.text, self.at):
             self.text, self.at, self._placed = text, (x, y), None
+            self._place()
             self.update()
 
     def hide_text(self) -> None:
@@ -41,9 +42,7 @@ class CursorText(GLGraphicsItem):
             self.text, self._placed = "", None
             self.update()
 
-    def paint(self) -> None:
-        if not self.text:
-            return
+    def _place(self) -> Placed:
         view = self.view()
         theme = getattr(view, "theme", "dark")
         size = (view.width(), view.height())
@@ -55,4 +54,10 @@ class CursorText(GLGraphicsItem):
             p = Placed(self.text, QRectF(x, y, w, h), QPointF(x, y), False, (*readable(white, theme), 1.0),
                        plate_rgba(theme), pad)
             self._placed = (theme, size, p)
-        draw_sprites(view, [self._placed[2]], self.font)
+            # its sprite goes into the atlas before the frame's labels are drawn from it
+            prepare_sprites(view, [p], self.font)
+        return self._placed[2]
+
+    def paint(self) -> None:
+        if self.text:
+            draw_sprites(self.view(), [self._place()], self.font)

@@ -355,10 +355,8 @@ def begin_frame(view, layout: LabelLayout, mvp: np.ndarray | None = None, width:
     ok = front & np.all(np.isfinite(px), axis=1)
     obstacles = []
     if width is None:  # on the widget: the tool bar, the grid's scale, a hint over the view
-        from PySide6.QtWidgets import QWidget
-
-        obstacles = [QRectF(c.geometry()) for c in view.findChildren(QWidget) if c.isVisible()
-                     and c.parent() is view and not c.geometry().contains(view.rect())]
+        obstacles = [QRectF(c.geometry()) for c in view.children() if c.isWidgetType() and c.isVisible()
+                     and not c.geometry().contains(view.rect())]
     layout.begin(w, h, px[ok], obstacles)
 
 

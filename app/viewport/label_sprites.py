@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 from OpenGL import GL
+from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6 import QtOpenGL
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QStaticText
@@ -244,22 +245,88 @@ def _sprite_quads(slots: np.ndarray, x0: np.ndarray, y0: np.ndarray, s: float) -
 def draw_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) -> None:
     """Draw the placed ``labels`` (in ``font``, the text ``shift`` pixels down its plate) over
     what the GL context of ``view`` has drawn so far; called inside a paint."""
+    _draw(view, [(labels, font, shift)])
+
+
+#: label items painted below this depth join one draw call made at this depth (:func:`queue_sprites`)
+PASS_DEPTH = 100.5
+
+
+def queue_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) -> None:
+    """Like :func:`draw_sprites`, but drawn with every other label queued in this frame by one
+    call at :data:`PASS_DEPTH` (for items painted before it)."""
+    sprite_pass = getattr(view, "_sprite_pass", None)
+    if sprite_pass is None:
+        view._sprite_pass = _SpritePass()
+        view.addItem(view._sprite_pass)
+        _draw(view, [(labels, font, shift)])  # this frame's items are already listed: drawn now
+        return
+    sprite_pass.queue.append((labels, font, shift))
+
+
+def prepare_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) -> None:
+    """Have the next sprite pass of ``view`` put these labels in the atlas (an item painted
+    after the pass draws them). Software GL finishes every draw queued so far before a texture
+    they read is changed: a sprite painted after the pass would stall the frame."""
+    sprite_pass = getattr(view, "_sprite_pass", None)
+    if sprite_pass is not None:
+        sprite_pass.early.append((labels, font, shift))
+
+
+class _SpritePass(GLGraphicsItem):
+    """Draws the labels queued by the items painted before it, all in one call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queue: list[tuple[list[Placed], QFont, float]] = []
+        self.early: list[tuple[list[Placed], QFont, float]] = []  # to put in the atlas, drawn later
+        self.setDepthValue(PASS_DEPTH)
+
+    def paint(self) -> None:
+        queue, early, self.queue, self.early = self.queue, self.early, [], []
+        _draw(self.view(), queue, early)
+
+
+def _locations(program: int) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """The program's uniform locations (u_size, u_atlas) and its attributes' (location, size,
+    offset), asked of GL once."""
+    found = _LOCATIONS.get(program)
+    if found is None:
+        attributes = [(GL.glGetAttribLocation(program, name), size, offset)
+                      for name, size, offset in (("a_position", 2, 0), ("a_uv", 2, 2), ("a_color", 4, 4))]
+        found = _LOCATIONS[program] = (GL.glGetUniformLocation(program, "u_size"),
+                                       GL.glGetUniformLocation(program, "u_atlas"),
+                                       [a for a in attributes if a[0] != -1])
+    return found
+
+
+_LOCATIONS: dict[int, tuple] = {}
+
+
+def _draw(view, groups: list[tuple[list[Placed], QFont, float]], early: list | tuple = ()) -> None:
+    """Draw the groups (labels, font, shift) in one call; ``early``: groups only put in the atlas."""
     global _atlas, _vbo
-    if not labels or (chosen := _PROGRAM.get()) is None:
+    groups = [g for g in groups if g[0]]
+    if not groups or (chosen := _PROGRAM.get()) is None:
         return
     shader, program = chosen
     atlas = _atlas = _atlas or _Atlas()
     dpr = float(view.devicePixelRatioF())
-    style = (font.key(), shift, dpr)
     for _attempt in range(2):  # a full atlas starts afresh once
-        key = (*style, atlas.generation)
-        todo = [p for p in labels if p.quads is None or p.quads[0] != key]
-        if not todo or _give_quads(atlas, todo, font, shift, dpr, key):
+        full = False
+        for labels, font, shift in [*groups, *early]:
+            key = (font.key(), shift, dpr, atlas.generation)
+            todo = [p for p in labels if p.quads is None or p.quads[0] != key]
+            if todo and not _give_quads(atlas, todo, font, shift, dpr, key):
+                full = True
+                break
+        if not full:
             break
         atlas.clear()
     else:
         return  # more than a whole atlas of labels in one frame: not drawn
     # leader lines under every plate
+    labels = [p for g in groups for p in g[0]]
     data = np.concatenate([p.quads[1] for p in labels if p.leader] + [p.quads[2] for p in labels])
     if _vbo is None:
         _vbo = QtOpenGL.QOpenGLBuffer(QtOpenGL.QOpenGLBuffer.Type.VertexBuffer)
@@ -271,23 +338,19 @@ def draw_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) ->
     GL.glDisable(GL.GL_DEPTH_TEST)
     GL.glEnable(GL.GL_BLEND)
     GL.glBlendFunc(GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA)
-    enabled = []
+    size, sampler, attributes = _locations(program)
     _vbo.bind()
     try:
         _vbo.allocate(data, data.nbytes)
         with shader:
-            GL.glUniform2f(GL.glGetUniformLocation(program, "u_size"), view.width() * dpr, view.height() * dpr)
-            GL.glUniform1i(GL.glGetUniformLocation(program, "u_atlas"), 0)
-            for name, size, offset in (("a_position", 2, 0), ("a_uv", 2, 2), ("a_color", 4, 4)):
-                loc = GL.glGetAttribLocation(program, name)
-                if loc == -1:
-                    continue
-                GL.glVertexAttribPointer(loc, size, GL.GL_FLOAT, False, 4 * _STRIDE, GL.GLvoidp(4 * offset))
+            GL.glUniform2f(size, view.width() * dpr, view.height() * dpr)
+            GL.glUniform1i(sampler, 0)
+            for loc, n, offset in attributes:
+                GL.glVertexAttribPointer(loc, n, GL.GL_FLOAT, False, 4 * _STRIDE, GL.GLvoidp(4 * offset))
                 GL.glEnableVertexAttribArray(loc)
-                enabled.append(loc)
             GL.glDrawArrays(GL.GL_TRIANGLES, 0, len(data))
     finally:
-        for loc in enabled:
+        for loc, _, _ in attributes:
             GL.glDisableVertexAttribArray(loc)
         _vbo.release()
         GL.glBindTexture(GL.GL_TEXTURE_2D, 0)

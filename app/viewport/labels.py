@@ -14,11 +14,13 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
 from .label_layout import SEARCH_LABELS, LabelLayout, Placed, layout_of, paint_placed, text_box
-from .label_sprites import draw_sprites
+from .label_sprites import PASS_DEPTH, draw_sprites, queue_sprites
 
 
 def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """The 4×4 world → clip matrix of a ``GLViewWidget`` (for its own size, or ``viewport``)."""
+    if viewport is None and (frame := getattr(view, "frame_mvp", None)) is not None:
+        return frame  # inside a paint: the camera cannot move, and a frame's items ask often
     vp = viewport or view.getViewport()
     proj = np.array(view.projectionMatrix(vp, vp).data(), dtype=float).reshape(4, 4).T
     return proj @ np.array(view.viewMatrix().data(), dtype=float).reshape(4, 4).T
@@ -27,7 +29,7 @@ def view_mvp(view, viewport: tuple[int, int, int, int] | None = None) -> np.ndar
 def project_points(mvp: np.ndarray, points: np.ndarray, width: float, height: float) -> tuple[np.ndarray, np.ndarray]:
     """Pixel coordinates (x right, y down) of ``points`` under the 4×4 ``mvp``, and a mask of
     the points in front of the camera."""
-    P = np.c_[points, np.ones(len(points))] @ mvp.T
+    P = np.asarray(points, dtype=float) @ mvp[:, :3].T + mvp[:, 3]
     w = P[:, 3]
     front = w > 1e-9
     ndc = P[:, :3] / np.where(front, w, 1.0)[:, None]
@@ -186,7 +188,8 @@ class LabelsItem(GLGraphicsItem):
         else:
             placed = self._place_moving(layout, px, front, theme, moving,
                                         (mvp.tobytes(), view.width(), view.height(), theme, moving.tobytes()))
-        draw_sprites(view, placed, self.font)
+        # below the sprite pass: drawn by it, with the view's other labels, in one call
+        (queue_sprites if self.depthValue() < PASS_DEPTH else draw_sprites)(view, placed, self.font)
         self.drawn = [(p.text, p.rect) for p in placed]
 
     def _place_moving(self, layout: LabelLayout, px: np.ndarray, front: np.ndarray, theme, moving: np.ndarray,

@@ -5,7 +5,7 @@ first use, cached, and decimated to at most :data:`MAX_FACES` triangles each."""
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pyqtgraph.opengl as gl
@@ -63,19 +63,27 @@ def box(size) -> gl.MeshData:
 
 def cylinder(radius: float, length: float) -> gl.MeshData:
     """A closed cylinder along z, centred on the origin."""
-    md = gl.MeshData.cylinder(rows=1, cols=24, radius=[radius, radius], length=length)
+    verts, faces = _unit_cylinder()
+    return gl.MeshData(vertexes=verts * (radius, radius, length), faces=faces)
+
+
+@cache
+def _unit_cylinder() -> tuple[np.ndarray, np.ndarray]:
+    """Vertices and faces of a closed cylinder of radius 1 and length 1 (scaled for each
+    visual: a drag that refits a robot's links makes dozens of cylinders per edit)."""
+    md = gl.MeshData.cylinder(rows=1, cols=24, radius=[1.0, 1.0], length=1.0)
     v = md.vertexes().copy()
-    v[:, 2] -= length / 2
+    v[:, 2] -= 0.5
     n = 24
-    centers = np.array([[0, 0, -length / 2], [0, 0, length / 2]])
-    verts = np.vstack([v, centers])
+    verts = np.vstack([v, [[0, 0, -0.5], [0, 0, 0.5]]])
     c0, c1 = len(v), len(v) + 1
-    faces = [md.faces()]
     lo = np.arange(n)
     hi = lo + (len(v) - n)
-    faces.append(np.column_stack([np.full(n, c0), np.roll(lo, -1), lo]))
-    faces.append(np.column_stack([np.full(n, c1), hi, np.roll(hi, -1)]))
-    return gl.MeshData(vertexes=verts, faces=np.vstack(faces))
+    faces = np.vstack([md.faces(), np.column_stack([np.full(n, c0), np.roll(lo, -1), lo]),
+                       np.column_stack([np.full(n, c1), hi, np.roll(hi, -1)])])
+    verts.setflags(write=False)
+    faces.setflags(write=False)
+    return verts, faces
 
 
 def sphere(radius: float) -> gl.MeshData:

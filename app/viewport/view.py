@@ -118,6 +118,7 @@ class RobotViewport(gl.GLViewWidget):
         self._axis_dirs = np.zeros((0, 3))
         self._parent = np.zeros(0, dtype=int)
         self._poses = np.zeros((0, 4, 4))
+        self.frame_mvp: np.ndarray | None = None  # set while a frame is painted
         self._press: QPointF | None = None
         self._selected_label: int | None = None
         self._lod_ready = False
@@ -231,7 +232,11 @@ class RobotViewport(gl.GLViewWidget):
         if self.camera.update_grid():  # zoomed: the handles keep their size on screen
             self.ik_handle.refresh()
             self.frame_handle.refresh()
-        super().paintGL(*args, **kwargs)
+        self.frame_mvp = view_mvp(self)  # the items of this frame share it (see view_mvp)
+        try:
+            super().paintGL(*args, **kwargs)
+        finally:
+            self.frame_mvp = None
 
     def fit(self, selection: bool = False, size: tuple[int, int] | None = None) -> None:
         """Frame the whole robot in any window shape (``selection``: the selected subtree;

@@ -133,3 +133,37 @@ def test_a_label_wider_than_the_atlas_is_left_out_and_the_others_drawn(window, q
     assert max(img.pixelColor(x, y).lightness() for x in range(100, 130) for y in range(100, 120)) > 200  # "ok"
     corners = wide.quads[2][:, :2]
     assert (corners == corners[0]).all()  # the one that cannot fit: an empty quad, nothing drawn
+
+
+def test_a_frame_draws_its_labels_in_one_call_and_the_cursor_text_from_a_ready_atlas(make_window, qtbot,
+                                                                                      monkeypatch):
+    win = arm_window(make_window, [0.3, -0.5])
+    vp, doc = win.viewport, win.doc
+    doc.select("fore")
+    key(qtbot, win, Qt.Key.Key_W)
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 60)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(vp, start + (end - start) * 0.5)
+    vp.grabFramebuffer()
+    calls, uploads = [], []
+    draw, upload = label_sprites._draw, label_sprites._Atlas.upload
+
+    def counted(view, groups, early=()):
+        calls.append([len(g[0]) for g in groups if g[0]])
+        draw(view, groups, early)
+
+    def recorded(atlas):
+        uploads.append(tuple(atlas.dirty))
+        upload(atlas)
+
+    monkeypatch.setattr(label_sprites, "_draw", counted)
+    monkeypatch.setattr(label_sprites._Atlas, "upload", recorded)
+    QTest.mouseMove(vp, end)  # a new amount beside the cursor: a sprite the atlas does not have
+    vp.grabFramebuffer()
+    assert vp.frame_handle.readout.text and vp.camera.letters.drawn and vp.labels.drawn
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    # the frame names and the world axis letters: one call; then the text over everything
+    assert len(calls) == 2 and len(calls[0]) == 2 and calls[1] == [1], calls
+    # the cursor's new sprite went into the atlas with the labels' upload, not after they were drawn
+    assert uploads[0][1] > uploads[0][0] and uploads[1][1] <= uploads[1][0], uploads

@@ -33,3 +33,17 @@ def test_mesh_files_are_scaled_mirrored_and_unreadable_ones_skipped(tmp_path):
     broken = tmp_path / "broken.stl"
     broken.write_bytes(b"solid nonsense\n this is not an stl")
     assert mesh_file(str(broken), (1, 1, 1)) is None
+
+
+def test_cylinders_are_closed_and_sized_whatever_was_made_before():
+    from kinetree.app.viewport.meshes import cylinder
+
+    for radius, length in ((0.05, 0.4), (0.2, 0.01), (0.05, 0.4)):  # the shared unit mesh is never changed
+        md = cylinder(radius, length)
+        v, f = md.vertexes(), md.faces()
+        np.testing.assert_allclose(v.min(axis=0), [-radius, -radius, -length / 2], atol=1e-7)
+        np.testing.assert_allclose(v.max(axis=0), [radius, radius, length / 2], atol=1e-7)
+        mesh = trimesh.Trimesh(v, f, process=True)
+        assert mesh.is_watertight  # closed: a 24-gon prism
+        prism = 12 * np.sin(2 * np.pi / 24) * radius ** 2 * length
+        assert np.isclose(abs(mesh.volume), prism, rtol=1e-5)

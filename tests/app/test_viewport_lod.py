@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import trimesh
-from kinetree.app.viewport.lod import INTERACTIVE_FACES, simplify
 from kinetree.app.viewport import label_sprites
+from kinetree.app.viewport.lod import INTERACTIVE_FACES, simplify
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QAction, QVector3D
 from PySide6.QtOpenGL import QOpenGLBuffer

@@ -15,6 +15,7 @@ from __future__ import annotations
 import cProfile
 import pstats
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,11 +26,13 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
     import numpy as np
     from kinetree.app.main import make_application
     from kinetree.app.main_window import MainWindow
-    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtCore import QPoint, QSettings, Qt
     from PySide6.QtTest import QTest
 
     app = make_application()
-    w = MainWindow()
+    # the default layout, whatever the user's saved one (docks hidden would widen the viewport)
+    settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings)
     w.quiet = True
     w.doc.load(tree)
     w.resize(1280, 800)
@@ -81,12 +84,14 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
         app.processEvents()
     idle = 60 / (time.perf_counter() - t0)
     print(f"{label}: {drawn / dt:6.1f} frames/s, {1000 * cpu / max(drawn, 1):5.1f} ms CPU per frame "
-          f"({steps} moves, {w.doc.undo_stack.count()} undo step; target ≥ {target:g} frames/s); "
+          f"({steps} moves, {w.doc.undo_stack.count()} undo step, viewport {vp.width()}×{vp.height()}; "
+          f"target ≥ {target:g} frames/s); "
           f"the window redrawn unchanged: {idle:.1f} frames/s")
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(int(__import__("os").environ.get("ROWS", 15)))
     w.doc.undo_stack.setClean()
     w.close()
+    Path(settings.fileName()).unlink(missing_ok=True)
 
 
 def main() -> None:
