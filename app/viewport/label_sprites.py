@@ -232,14 +232,21 @@ def _give_quads(atlas: _Atlas, labels: list[Placed], font: QFont, shift: float, 
     return True
 
 
+#: the six vertices of a quad's two triangles (as :func:`_quads`): which take the far x, the far y
+_FAR_X = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
+_FAR_Y = np.array([0.0, 0.0, 1.0, 0.0, 1.0, 1.0])
+
+
 def _sprite_quads(slots: np.ndarray, x0: np.ndarray, y0: np.ndarray, s: float) -> np.ndarray:
     """Quads showing atlas regions ``slots`` (x, y, w, h) texel for pixel, top-left at (x0, y0)."""
+    # (every frame for the labels that move: a few broadcasts, not dozens of small stacks)
+    out = np.ones((len(slots), 6, _STRIDE), dtype=np.float32)
     w, h = slots[:, 2:3], slots[:, 3:4]
-    rects = np.stack([np.c_[x0, y0], np.c_[x0 + w, y0], np.c_[x0 + w, y0 + h], np.c_[x0, y0 + h]], axis=1)
-    u0, v0 = slots[:, 0:1] * s, slots[:, 1:2] * s
-    u1, v1 = u0 + w * s, v0 + h * s
-    uvs = np.stack([np.c_[u0, v0], np.c_[u1, v0], np.c_[u1, v1], np.c_[u0, v1]], axis=1)
-    return _quads(rects, uvs, np.ones((len(slots), 4)))
+    out[:, :, 0] = np.reshape(x0, (-1, 1)) + w * _FAR_X
+    out[:, :, 1] = np.reshape(y0, (-1, 1)) + h * _FAR_Y
+    out[:, :, 2] = (slots[:, 0:1] + w * _FAR_X) * s
+    out[:, :, 3] = (slots[:, 1:2] + h * _FAR_Y) * s
+    return out.reshape(-1, _STRIDE)
 
 
 def draw_sprites(view, labels: list[Placed], font: QFont, shift: float = 0.0) -> None:
