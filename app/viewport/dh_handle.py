@@ -28,6 +28,7 @@ from ..numbers import signed_text
 from .drag_preview import screw_motion
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
+from .lines import LineItem
 from .visual_handle import VisualFrameHandle
 
 #: The DH row's cells a drag edits, in DHRow's order (a, alpha, d, theta).
@@ -63,7 +64,7 @@ class DhFrameHandle(VisualFrameHandle):
 
         self.parts: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DH cell → (kind, origin, direction)
         self.axis_part: tuple[np.ndarray, np.ndarray] | None = None  # joint axis: origin, world direction
-        self.dh_lines = gl.GLLinePlotItem(mode="lines", width=4, antialias=True)
+        self.dh_lines = LineItem(mode="lines", width=4, antialias=True)
         self.dh_tips = gl.GLScatterPlotItem(size=12, pxMode=True)
         for item in (self.dh_lines, self.dh_tips):
             item.setGLOptions(ON_TOP)

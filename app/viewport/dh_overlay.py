@@ -16,7 +16,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh
 from kinetree.core.dh import chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
@@ -29,6 +28,7 @@ from ..numbers import fixed_text
 from .label_layout import LabelLayout, Placed, layout_of, pad_of, paint_placed, text_box
 from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
+from .lines import LineItem
 
 #: elementary motions of A_i, in order, per convention
 STEPS = {"dh": ("Rz", "Tz", "Tx", "Rx"), "mdh": ("Rx", "Tx", "Rz", "Tz")}
@@ -453,9 +453,9 @@ class DHOverlay:
 
     def __init__(self, view, doc, state) -> None:
         self.view, self.doc, self.state = view, doc, state
-        self.lines = {layer: gl.GLLinePlotItem(mode="lines", width=width, antialias=True)
+        self.lines = {layer: LineItem(mode="lines", width=width, antialias=True)
                       for layer, width in LAYER_WIDTHS.items()}
-        self.ghost = gl.GLLinePlotItem(mode="lines", width=8, antialias=True)
+        self.ghost = LineItem(mode="lines", width=8, antialias=True)
         self.text = DHTextItem()  # placed before the frame names (depth 98): the values matter more
         self.text.restyle = self._update
         from .view import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"

@@ -20,6 +20,7 @@ from kinetree.core import KineTreeError
 from kinetree.core.transforms import axis_angle_rotation
 
 from .labels import project_points, view_mvp
+from .lines import LineItem
 
 #: On-screen length (pixels) of the handle's arrows.
 HANDLE_PX = 80.0
@@ -68,8 +69,8 @@ class IkHandle:
         self.position_only = False  # the user's toggle: drag the origin, any orientation
         self.holds_orientation = True  # False: the body's chain cannot (see orientation_holdable)
         self._grab: dict | None = None
-        self.arrows = gl.GLLinePlotItem(mode="lines", width=4, antialias=True)
-        self.rings = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
+        self.arrows = LineItem(mode="lines", width=4, antialias=True)
+        self.rings = LineItem(mode="lines", width=3, antialias=True)
         self.centre = gl.GLScatterPlotItem(size=14, pxMode=True)
         for item in (self.arrows, self.rings, self.centre):
             item.setGLOptions(ON_TOP)

@@ -23,6 +23,8 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.number_text import short_text
 
+from .lines import LineItem
+
 #: Translucent amber faces and solid edges: unlike the axes (RGB), the path (cyan) and collisions (magenta).
 FACE_COLOR = (1.0, 0.62, 0.1, 0.28)
 EDGE_COLOR = (1.0, 0.62, 0.1, 1.0)
@@ -108,7 +110,7 @@ class InertiaBoxes:
         self.vertices = np.zeros((0, 3))  # the corners drawn, in the base frame (8 per box)
         self.faces = gl.GLMeshItem(vertexes=np.zeros((3, 3)), faces=np.zeros((1, 3), dtype=int), color=FACE_COLOR,
                                    smooth=False, drawEdges=False, glOptions="translucent")
-        self.edges = gl.GLLinePlotItem(mode="lines", width=1.5, antialias=True, color=EDGE_COLOR)
+        self.edges = LineItem(mode="lines", width=1.5, antialias=True, color=EDGE_COLOR)
         self.edges.setGLOptions(ON_TOP)
         for depth, item in ((7, self.faces), (8, self.edges)):
             item.setDepthValue(depth)

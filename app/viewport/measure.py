@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont
 
 from ..numbers import fixed_text
 from .labels import LabelsItem
+from .lines import LineItem
 
 MARK_RGBA = (1.0, 0.85, 0.1, 1.0)
 
@@ -66,7 +67,7 @@ class MeasureTool:
         self.view = view
         self.marks: list[Mark] = []
         self.result: Measurement | None = None
-        self.line = gl.GLLinePlotItem(mode="lines", width=3, antialias=True, color=MARK_RGBA)
+        self.line = LineItem(mode="lines", width=3, antialias=True, color=MARK_RGBA)
         self.dots = gl.GLScatterPlotItem(size=12, pxMode=True, color=MARK_RGBA)
         self.reading = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))
         for item, depth in ((self.line, 11), (self.dots, 11), (self.reading, 101)):

@@ -19,6 +19,7 @@ from .dh_handle import DhFrameHandle
 from .drag_preview import DragPreview
 from .ik_handle import IkHandle
 from .labels import LabelsItem, label_order, project_points, view_mvp
+from .lines import GridItem, LineItem
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
 from .measure import MeasureTool
 from .meshes import SHADER, visual_mesh
@@ -74,14 +75,14 @@ class RobotViewport(gl.GLViewWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click gives it the keys (Q/W/E/R, Esc)
         self.show_collisions = False
         self._scale = 0.1
-        self.grid = gl.GLGridItem()
+        self.grid = GridItem()
         self.addItem(self.grid)
         self.camera = Camera(self)  # orthographic views, fit, the grid's spacing and label
-        self.base_triad = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
-        self.triads = gl.GLLinePlotItem(mode="lines", width=3, antialias=True)
-        self.selected_triad = gl.GLLinePlotItem(mode="lines", width=7, antialias=True)
-        self.links = gl.GLLinePlotItem(mode="lines", width=6, antialias=True)
-        self.axes = gl.GLLinePlotItem(mode="lines", width=2, antialias=True)
+        self.base_triad = LineItem(mode="lines", width=3, antialias=True)
+        self.triads = LineItem(mode="lines", width=3, antialias=True)
+        self.selected_triad = LineItem(mode="lines", width=7, antialias=True)
+        self.links = LineItem(mode="lines", width=6, antialias=True)
+        self.axes = LineItem(mode="lines", width=2, antialias=True)
         self.links.setGLOptions("translucent")
         self.addItem(self.links)
         for item in (self.axes, self.triads, self.base_triad, self.selected_triad):
