@@ -75,6 +75,7 @@ class IkHandle:
         for item in (self.arrows, self.rings, self.centre):
             item.setGLOptions(ON_TOP)
             item.setDepthValue(9)  # over the meshes, under the frames (10)
+            item.setVisible(False)  # until a body has a handle
             view.addItem(item)
 
     # --- what is shown -----------------------------------------------------------------------
@@ -114,6 +115,8 @@ class IkHandle:
 
     def refresh(self) -> None:
         """Follow the document (pose, selection, tree) unless a drag draws the target."""
+        if self._grab is None and self.body is None and not self.active:
+            return  # switched off and already hidden (another tool's drag redraws at every move)
         if self._grab is None:
             self.body = self.target_body() if self.active else None
             if self.body is not None:

@@ -471,6 +471,8 @@ class RobotViewport(gl.GLViewWidget):
         moved = self.preview.moved
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s,
                              moving=None if moved is None or len(moved) != n else np.r_[False, moved])
+        # the world's axis letters stay put during a frame drag: placed once, as still labels
+        self.camera.letters.set_data(moving=None if moved is None else np.zeros(len(self.camera.letters.texts), bool))
         self._update_selection()
         if interacting or self.preview.active:
             self._interacting()

@@ -77,14 +77,18 @@ def test_during_a_frame_drag_the_labels_that_stay_keep_their_places(make_window,
 
     def drawn() -> dict[str, tuple]:
         vp.grabFramebuffer()
+        letters.append(vp.camera.letters.drawn)
         return {text: (r.left(), r.top(), r.right(), r.bottom(), r) for text, r in vp.labels.drawn}
 
     QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
-    frames = []
+    frames, letters = [], []
     for k in range(1, 7):
         QTest.mouseMove(vp, start + (end - start) * (k / 6))
         frames.append(drawn())
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert {t for t, _ in letters[0]} == {"x", "y", "z"}
+    for frame in letters[1:]:  # the world's axis letters too: placed at the drag's first frame, kept
+        assert [(t, id(r)) for t, r in frame] == [(t, id(r)) for t, r in letters[0]]
     first = frames[0]
     stay = [t for t in first if not moving & set(t.split(", "))]  # (coinciding frames share a label)
     moved = [t for t in first if moving & set(t.split(", "))]
@@ -97,7 +101,7 @@ def test_during_a_frame_drag_the_labels_that_stay_keep_their_places(make_window,
             for b in rects[:i]:
                 assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
     assert all(frames[-1][t][:4] != first[t][:4] for t in moved)  # the moving ones follow the drag
-    assert vp.labels.moving is None  # released: laid out as usual again
+    assert vp.labels.moving is None and vp.camera.letters.moving is None  # released: laid out as usual again
 
 
 @settings(max_examples=60, deadline=None)
