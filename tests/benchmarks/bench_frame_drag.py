@@ -15,7 +15,6 @@ from __future__ import annotations
 import cProfile
 import pstats
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -25,15 +24,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), profile: bool = False) -> None:
     import numpy as np
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
-    from PySide6.QtCore import QPoint, QSettings, Qt
+    from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
+    from robots import fresh_window
 
     app = make_application()
-    # the default layout, whatever the user's saved one (docks hidden would widen the viewport)
-    settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings)
-    w.quiet = True
+    w = fresh_window()
     w.doc.load(tree)
     w.resize(1280, 800)
     w.show()
@@ -91,7 +87,6 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
         pstats.Stats(prof).sort_stats("cumulative").print_stats(int(__import__("os").environ.get("ROWS", 15)))
     w.doc.undo_stack.setClean()
     w.close()
-    Path(settings.fileName()).unlink(missing_ok=True)
 
 
 def main() -> None:

@@ -41,11 +41,10 @@ print(done[0] - t0 if done else float("nan"))
 
 def drive(tree, label: str, target: float) -> None:
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from robots import fresh_window
 
     app = make_application()
-    w = MainWindow()
-    w.quiet = True
+    w = fresh_window()
     w.doc.load(tree)
     w.resize(1280, 800)  # the default window is 90% of the screen: fix the size so figures compare
     w.show()
@@ -84,13 +83,12 @@ def drag_handle(target: float) -> None:
     """Drag Puma's end effector by its IK handle's centre in a circle, as a hand does."""
     import numpy as np
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
+    from robots import fresh_window
 
     app = make_application()
-    w = MainWindow()
-    w.quiet = True
+    w = fresh_window()
     w.open_source("puma560", ask=False)
     w.doc.set_configuration(np.array([0.0, 0.6, -0.9, 0.0, 0.5, 0.0]), "start")
     w.resize(1280, 800)

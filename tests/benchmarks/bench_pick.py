@@ -24,15 +24,14 @@ from bench_gui import talos  # noqa: E402
 
 def main() -> None:
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from robots import fresh_window
 
     tree = talos()
     if tree is None:
         print("Talos: example-robot-data is not installed")
         return
     app = make_application()
-    w = MainWindow()
-    w.quiet = True
+    w = fresh_window()
     w.doc.load(tree)
     w.resize(1280, 800)
     w.show()

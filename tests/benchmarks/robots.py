@@ -41,3 +41,20 @@ def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
         tree.add_body(body, parent)
         names.append(body.name)
     return tree
+
+
+def fresh_window():
+    """A main window in the default layout: its settings in a temporary file, since the user's
+    saved layout may hide the docks and so change the viewport's size (and every GUI figure)."""
+    import atexit
+    import tempfile
+    from pathlib import Path
+
+    from kinetree.app.main_window import MainWindow
+    from PySide6.QtCore import QSettings
+
+    path = tempfile.mktemp(suffix=".ini")
+    atexit.register(lambda: Path(path).unlink(missing_ok=True))
+    w = MainWindow(settings=QSettings(path, QSettings.Format.IniFormat))
+    w.quiet = True
+    return w
