@@ -19,7 +19,7 @@ from OpenGL import GL
 from pyqtgraph.opengl import GLGraphicsItem
 from PySide6 import QtOpenGL
 
-from .gl_programs import Program
+from .gl_programs import Program, location
 
 #: Bodies per draw call: 3 vec4 uniforms (the pose) and a float (the tint) each, 192 vec4 slots
 #: with the matrices, within the 256 (1024 components) every OpenGL 3 driver offers a vertex shader
@@ -128,7 +128,7 @@ class _Buffers:
                 self.vbos[name] = vbo
         enabled = []
         for name, arr in self.arrays.items():
-            loc = GL.glGetAttribLocation(program, name)
+            loc = location(program, name, attribute=True)
             if loc == -1:
                 continue
             vbo = self.vbos[name]
@@ -246,10 +246,10 @@ class BatchedMeshItem(GLGraphicsItem.GLGraphicsItem):
         rows = self._rows
         try:
             with shader:
-                GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mvp"), 1, False, mvp)
-                GL.glUniformMatrix4fv(GL.glGetUniformLocation(program, "u_mv"), 1, False, mv)
-                loc = GL.glGetUniformLocation(program, "u_rows")
-                tint_loc = GL.glGetUniformLocation(program, "u_tint")
+                GL.glUniformMatrix4fv(location(program, "u_mvp"), 1, False, mvp)
+                GL.glUniformMatrix4fv(location(program, "u_mv"), 1, False, mv)
+                loc = location(program, "u_rows")
+                tint_loc = location(program, "u_tint")
                 tint = np.zeros(CHUNK, dtype=np.float32)
                 for chunk, first, count in buffers.draws:
                     block = rows[chunk * CHUNK:(chunk + 1) * CHUNK]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from OpenGL import GL
 from pyqtgraph.opengl import shaders
 from PySide6.QtGui import QOpenGLContext
 
@@ -48,3 +49,16 @@ class Program:
         log.warning("no %s shader compiles on this OpenGL: it is not drawn", self.name)
         self._failed = True
         return None
+
+
+_LOCATIONS: dict[tuple[int, str, bool], int] = {}
+
+
+def location(program: int, name: str, attribute: bool = False) -> int:
+    """The location of a uniform (or an attribute) of ``program``, asked of GL once (a frame
+    draws a dozen programs' items; program ids are per process, as the contexts share them)."""
+    key = (program, name, attribute)
+    found = _LOCATIONS.get(key)
+    if found is None:
+        found = _LOCATIONS[key] = int((GL.glGetAttribLocation if attribute else GL.glGetUniformLocation)(program, name))
+    return found

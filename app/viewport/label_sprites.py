@@ -19,7 +19,7 @@ from PySide6 import QtOpenGL
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QStaticText
 
-from .gl_programs import Program
+from .gl_programs import Program, location
 from .label_layout import Placed
 
 #: atlas side (pixels): ~6000 labels of a 10-point font; when full it starts afresh
@@ -70,7 +70,7 @@ class _Atlas:
         profile = np.clip(1.25 - np.abs((np.arange(16) + 0.5) / 16 - 0.5) * 3.5, 0, 1)
         strip = np.repeat((255 * profile + 0.5).astype(np.uint8)[:, None], 4 * _STRIP[2], axis=1)
         self._pixels()[:16, :4 * _STRIP[2]] = strip  # premultiplied white: every channel = alpha
-        self.dirty = [0, ATLAS]
+        self.dirty = [0, 0, ATLAS, ATLAS]  # x0, y0, x1, y1: painted since the last upload
 
     def _pixels(self) -> np.ndarray:
         return np.frombuffer(self.image.bits(), dtype=np.uint8).reshape(ATLAS, self.image.bytesPerLine())
@@ -84,7 +84,8 @@ class _Atlas:
         x, y = self._x, self._y
         self._x += w + 1
         self._row = max(self._row, h)
-        self.dirty = [min(self.dirty[0], y), max(self.dirty[1], y + h)]
+        d = self.dirty
+        self.dirty = [min(d[0], x), min(d[1], y), max(d[2], x + w), max(d[3], y + h)]
         return x, y
 
     def upload(self) -> None:
@@ -97,14 +98,14 @@ class _Atlas:
             for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T):
                 GL.glTexParameteri(GL.GL_TEXTURE_2D, name, GL.GL_CLAMP_TO_EDGE)
             GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA, ATLAS, ATLAS, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
-            self.dirty = [0, ATLAS]
+            self.dirty = [0, 0, ATLAS, ATLAS]
         GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture)
-        y0, y1 = self.dirty
-        if y1 > y0:
-            rows = np.ascontiguousarray(self._pixels()[y0:y1, :4 * ATLAS])
+        x0, y0, x1, y1 = self.dirty
+        if x1 > x0 and y1 > y0:  # only the rectangle painted (a drag paints its amount at every move)
+            pixels = np.ascontiguousarray(self._pixels()[y0:y1, 4 * x0:4 * x1])
             GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 4)
-            GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, y0, ATLAS, y1 - y0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, rows)
-        self.dirty = [ATLAS, 0]
+            GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, x0, y0, x1 - x0, y1 - y0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, pixels)
+        self.dirty = [ATLAS, ATLAS, 0, 0]
 
 
 _atlas: _Atlas | None = None
@@ -295,19 +296,10 @@ class _SpritePass(GLGraphicsItem):
 
 
 def _locations(program: int) -> tuple[int, int, list[tuple[int, int, int]]]:
-    """The program's uniform locations (u_size, u_atlas) and its attributes' (location, size,
-    offset), asked of GL once."""
-    found = _LOCATIONS.get(program)
-    if found is None:
-        attributes = [(GL.glGetAttribLocation(program, name), size, offset)
-                      for name, size, offset in (("a_position", 2, 0), ("a_uv", 2, 2), ("a_color", 4, 4))]
-        found = _LOCATIONS[program] = (GL.glGetUniformLocation(program, "u_size"),
-                                       GL.glGetUniformLocation(program, "u_atlas"),
-                                       [a for a in attributes if a[0] != -1])
-    return found
-
-
-_LOCATIONS: dict[int, tuple] = {}
+    """The program's uniform locations (u_size, u_atlas) and its attributes' (location, size, offset)."""
+    attributes = [(location(program, name, attribute=True), size, offset)
+                  for name, size, offset in (("a_position", 2, 0), ("a_uv", 2, 2), ("a_color", 4, 4))]
+    return location(program, "u_size"), location(program, "u_atlas"), [a for a in attributes if a[0] != -1]
 
 
 def _draw(view, groups: list[tuple[list[Placed], QFont, float]], early: list | tuple = ()) -> None:

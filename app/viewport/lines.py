@@ -20,7 +20,8 @@ from OpenGL.raw.GL.VERSION import GL_2_0 as raw
 from pyqtgraph.opengl.items.GLLinePlotItem import DirtyFlag
 from PySide6.QtGui import QOpenGLContext, QSurfaceFormat
 
-_LOCATIONS: dict[int, int] = {}  # program → its u_mvp location
+from .gl_programs import location
+
 _PLAIN: dict[int, tuple[bool, bool]] = {}  # context → (antialiasing allowed, line width allowed)
 
 
@@ -74,9 +75,6 @@ class LineItem(gl.GLLinePlotItem):
         if not len(self.pos):
             return
         program = self.getShaderProgram()
-        location = _LOCATIONS.get(program)
-        if location is None:
-            location = _LOCATIONS[program] = GL.glGetUniformLocation(program, "u_mvp")
         per_vertex = isinstance(self.color, np.ndarray)
         self.m_vbo_position.bind()
         raw.glVertexAttribPointer(0, 3, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
@@ -99,7 +97,8 @@ class LineItem(gl.GLLinePlotItem):
         if per_vertex:
             GL.glEnableVertexAttribArray(1)
         GL.glUseProgram(program)
-        raw.glUniformMatrix4fv(location, 1, GL.GL_FALSE, mvp.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+        matrix = mvp.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+        raw.glUniformMatrix4fv(location(program, "u_mvp"), 1, GL.GL_FALSE, matrix)
         GL.glDrawArrays(GL.GL_LINE_STRIP if self.mode == "line_strip" else GL.GL_LINES, 0, len(self.pos))
         GL.glUseProgram(0)
         GL.glDisableVertexAttribArray(0)

@@ -171,4 +171,4 @@ def test_a_frame_draws_its_labels_in_one_call_and_the_cursor_text_from_a_ready_a
     # the frame names and the world axis letters: one call; then the text over everything
     assert len(calls) == 2 and len(calls[0]) == 2 and calls[1] == [1], calls
     # the cursor's new sprite went into the atlas with the labels' upload, not after they were drawn
-    assert len(uploads) == 2 and uploads[1][1] <= uploads[1][0], uploads
+    assert len(uploads) == 2 and uploads[1][3] <= uploads[1][1], uploads
