@@ -13,13 +13,19 @@ from test_picking import arm_window
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
 
-def test_the_dragged_amount_is_drawn_beside_the_cursor_then_a_typed_number(make_window, qtbot):
+def fore_x_arrow(make_window, qtbot, pixels: float = 60):
+    """The arm with its forearm selected under the move tool (W): the window, the forearm's
+    pose, and the screen points of its x arrow and ``pixels`` further along it."""
     win = arm_window(make_window, [0.3, -0.5])
-    vp, doc = win.viewport, win.doc
-    doc.select("fore")
+    win.doc.select("fore")
     key(qtbot, win, Qt.Key.Key_W)
-    T0 = doc.pose_of("fore")
-    start, end = along(vp, T0[:3, 3], T0[:3, 0], 60)
+    T0 = win.doc.pose_of("fore")
+    return (win, T0, *along(win.viewport, T0[:3, 3], T0[:3, 0], pixels))
+
+
+def test_the_dragged_amount_is_drawn_beside_the_cursor_then_a_typed_number(make_window, qtbot):
+    win, T0, start, end = fore_x_arrow(make_window, qtbot)
+    vp, doc = win.viewport, win.doc
     readout = vp.frame_handle.readout
     QTest.mousePress(vp, LEFT, NONE, start)
     QTest.mouseMove(vp, end)

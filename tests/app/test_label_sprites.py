@@ -11,6 +11,7 @@ from kinetree.app.viewport.label_layout import LabelLayout
 from kinetree.app.viewport.label_style import plate_rgba
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtTest import QTest
+from test_cursor_text import fore_x_arrow
 from test_frame_handle import along, key
 from test_picking import arm_window
 
@@ -141,12 +142,8 @@ def test_a_label_wider_than_the_atlas_is_left_out_and_the_others_drawn(window, q
 
 def test_a_frame_draws_its_labels_in_one_call_and_the_cursor_text_from_a_ready_atlas(make_window, qtbot,
                                                                                       monkeypatch):
-    win = arm_window(make_window, [0.3, -0.5])
-    vp, doc = win.viewport, win.doc
-    doc.select("fore")
-    key(qtbot, win, Qt.Key.Key_W)
-    T0 = doc.pose_of("fore")
-    start, end = along(vp, T0[:3, 3], T0[:3, 0], 60)
+    win, _, start, end = fore_x_arrow(make_window, qtbot)
+    vp = win.viewport
     QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     QTest.mouseMove(vp, start + (end - start) * 0.5)
     vp.grabFramebuffer()
