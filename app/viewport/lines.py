@@ -22,20 +22,17 @@ from PySide6.QtGui import QOpenGLContext, QSurfaceFormat
 
 from .gl_programs import location
 
-_PLAIN: dict[int, tuple[bool, bool]] = {}  # context → (antialiasing allowed, line width allowed)
 
-
-def _context_rules() -> tuple[bool, bool]:
-    """Whether this context smooths lines (not GLES) and takes widths (not a forward-compatible
-    core profile), as ``GLLinePlotItem`` decides."""
-    context = QOpenGLContext.currentContext()
-    key = id(context)
-    rules = _PLAIN.get(key)
+def _context_rules(view) -> tuple[bool, bool]:
+    """Whether the view's context smooths lines (not GLES) and takes widths (not a
+    forward-compatible core profile), as ``GLLinePlotItem`` decides; asked once per view."""
+    rules = getattr(view, "_line_rules", None)
     if rules is None:
+        context = QOpenGLContext.currentContext()
         fmt = context.format()
         core = (fmt.profile() == QSurfaceFormat.OpenGLContextProfile.CoreProfile
                 and not fmt.testOption(QSurfaceFormat.FormatOption.DeprecatedFunctions))
-        rules = _PLAIN[key] = (not context.isOpenGLES(), not core)
+        rules = view._line_rules = (not context.isOpenGLES(), not core)
     return rules
 
 
@@ -84,7 +81,7 @@ class LineItem(gl.GLLinePlotItem):
         else:
             GL.glVertexAttrib4f(1, *self.color)
         self.m_vbo_position.release()
-        smooth, widths = _context_rules()
+        smooth, widths = _context_rules(self.view())
         smooth = smooth and self.antialias
         if smooth:
             GL.glEnable(GL.GL_LINE_SMOOTH)
