@@ -4,6 +4,7 @@ link, a cylinder at each joint along its axis, coloured by a :class:`_Style`. No
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -43,13 +44,22 @@ _EPS = 1e-9
 
 def _pose_along(z: np.ndarray, origin: np.ndarray) -> np.ndarray:
     """A pose at ``origin`` whose z axis is the unit vector ``z``."""
-    z = z / np.linalg.norm(z)
-    h = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    x = h - np.dot(h, z) * z
-    x /= np.linalg.norm(x)
-    T = np.eye(4)
-    T[:3, 0], T[:3, 1], T[:3, 2], T[:3, 3] = x, np.cross(z, x), z, origin
-    return T
+    # scalar arithmetic: a frame drag refits a robot's ~25 poses at every commit, and numpy's
+    # norm and cross cost ~10 µs each on 3-vectors
+    a, b, c = (float(v) for v in z)
+    n = math.sqrt(a * a + b * b + c * c)
+    a, b, c = a / n, b / n, c / n
+    if abs(a) < 0.9:  # x: the world x (else y) made perpendicular to z
+        x = (1.0 - a * a, -a * b, -a * c)
+    else:
+        x = (-b * a, 1.0 - b * b, -b * c)
+    m = math.sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2])
+    x0, x1, x2 = x[0] / m, x[1] / m, x[2] / m
+    o = origin
+    return np.array([[x0, b * x2 - c * x1, a, o[0]],
+                     [x1, c * x0 - a * x2, b, o[1]],
+                     [x2, a * x1 - b * x0, c, o[2]],
+                     [0.0, 0.0, 0.0, 1.0]])
 
 
 class _Sketch:
@@ -185,16 +195,26 @@ def derived_visuals_only(tree: RigidBodyTree) -> bool:
     return bool(visuals) and all(v.name in _AUTO_ROLES for v in visuals)
 
 
-def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
-    """Redraw derived visuals after a geometry edit (a DH row changed, say).
+@dataclass(frozen=True)
+class DerivedLook:
+    """How a tree's derived visuals look (colours, thickness, where the flange sits), to draw
+    another geometry the same way with :meth:`apply`. A drag finds it once, at its start."""
 
-    When every visual of ``before`` is one that :func:`load_robot` derived from the geometry,
-    give ``after`` visuals derived the same way from its own geometry, with the same colours and
-    thickness, and return True; otherwise leave ``after`` alone and return False (the user's own
-    visuals are never replaced)."""
-    visuals = [v for b in before.bodies for v in b.visuals]
-    if not derived_visuals_only(before) or after.num_bodies == 0:
-        return False
+    style: _Style
+    tool: np.ndarray | None
+
+    def apply(self, tree: RigidBodyTree) -> None:
+        """Give ``tree`` visuals derived from its own geometry in this look."""
+        if tree.num_bodies:
+            _add_visuals(tree, self.style, self.tool)
+
+
+def derived_look(tree: RigidBodyTree) -> DerivedLook | None:
+    """The look of ``tree``'s visuals when every one is derived from its geometry (see
+    :func:`derived_visuals_only`); None when it has visuals of the user's own."""
+    if not derived_visuals_only(tree):
+        return None
+    visuals = [v for b in tree.bodies for v in b.visuals]
     colours = {}
     for v in visuals:
         colours.setdefault(_AUTO_ROLES[v.name], v.color)
@@ -202,11 +222,24 @@ def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
     style = _Style(link=colours.get("link", default.link), joint=colours.get("joint", default.joint),
                    base=colours.get("base", default.base), tool=colours.get("tool", default.tool))
     # a flange may sit at a tool transform beyond the last frame (Panda): recover it from the disc
-    flange = next((v for v in before.bodies[-1].visuals if v.name == "flange" and v.kind == "cylinder"), None)
+    flange = next((v for v in tree.bodies[-1].visuals if v.name == "flange" and v.kind == "cylinder"), None)
     tool = flange.matrix @ _tz(0.5 * flange.size[1]) if flange is not None else None
     link = next((v for v in visuals if v.name == "link" and v.kind == "cylinder"), None)
-    style = replace(style, scale=link.size[0] / _link_radius(before, tool) if link is not None else 1.0)
-    _add_visuals(after, style, tool)
+    style = replace(style, scale=link.size[0] / _link_radius(tree, tool) if link is not None else 1.0)
+    return DerivedLook(style, tool)
+
+
+def refit_visuals(before: RigidBodyTree, after: RigidBodyTree) -> bool:
+    """Redraw derived visuals after a geometry edit (a DH row changed, say).
+
+    When every visual of ``before`` is one that :func:`load_robot` derived from the geometry,
+    give ``after`` visuals derived the same way from its own geometry, with the same colours and
+    thickness, and return True; otherwise leave ``after`` alone and return False (the user's own
+    visuals are never replaced)."""
+    look = derived_look(before)
+    if look is None or after.num_bodies == 0:
+        return False
+    look.apply(after)
     return True
 
 

@@ -18,17 +18,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
 from kinetree.core.joint import AXIAL_TYPES
-from kinetree.core.library_visuals import derived_visuals_only, refit_visuals
+from kinetree.core.library_visuals import derived_look
 
 from ..dh_colors import rgba
 from ..numbers import signed_text
 from .drag_preview import screw_motion
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
-from .lines import LineItem
+from .lines import DotsItem, LineItem
 from .visual_handle import VisualFrameHandle
 
 #: The DH row's cells a drag edits, in DHRow's order (a, alpha, d, theta).
@@ -65,7 +64,7 @@ class DhFrameHandle(VisualFrameHandle):
         self.parts: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DH cell → (kind, origin, direction)
         self.axis_part: tuple[np.ndarray, np.ndarray] | None = None  # joint axis: origin, world direction
         self.dh_lines = LineItem(mode="lines", width=4, antialias=True)
-        self.dh_tips = gl.GLScatterPlotItem(size=12, pxMode=True)
+        self.dh_tips = DotsItem(size=12, pxMode=True)
         for item in (self.dh_lines, self.dh_tips):
             item.setGLOptions(ON_TOP)
             item.setDepthValue(9)
@@ -194,7 +193,7 @@ class DhFrameHandle(VisualFrameHandle):
             joint = doc.tree.get_body(self.body).joint
             g.update(cell=part[1], line=kind, o=o, u=u, row=joint.dh_parameters, offset=joint.offset,
                      variable=self.variable_cell(joint), joint_axis=joint.axis,
-                     refit=derived_visuals_only(doc.tree))
+                     refit=derived_look(doc.tree))  # found once: each commit redraws in it
         else:
             o, u = self.axis_part
             tree, poses = doc.tree, doc.poses()
@@ -254,7 +253,6 @@ class DhFrameHandle(VisualFrameHandle):
         quantity = (f"{signed_text(amount * 1000, 1)} mm" if g["line"] == "axis"
                     else f"{signed_text(math.degrees(amount), 1)}°")
         g["shown"] = f"{SYMBOL[cell]} {quantity}" + (" (offset)" if cell == g["variable"] else "")
-        before = g["tree"]
 
         def change(tree):
             joint = tree.get_body(body).joint
@@ -265,13 +263,13 @@ class DhFrameHandle(VisualFrameHandle):
                 values[CELLS.index(cell)] += amount
                 joint.set_fixed_transform(values, row.convention)
                 joint.axis = g["joint_axis"]  # a flipped row stays flipped
-            if g["refit"]:  # a library robot's drawn links follow, as in the DH table
-                refit_visuals(before, tree)
+            if g["refit"] is not None:  # a library robot's drawn links follow, as in the DH table
+                g["refit"].apply(tree)
             return body
 
         # each DH motion moves the body and its subtree rigidly along or about the line drawn;
         # redrawn links may be on any body: then the whole tree is diffed
-        only = None if g["refit"] else self.touched(body)
+        only = None if g["refit"] is not None else self.touched(body)
         self.preview(screw_motion(g["o"], g["u"], g["line"], amount),
                      (f"Drag DH {SYMBOL[cell]} of {body}", change, only, g["drag"]))
 

@@ -15,12 +15,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
 from kinetree.core.transforms import axis_angle_rotation
 
 from .labels import project_points, view_mvp
-from .lines import LineItem
+from .lines import DotsItem, LineItem
 
 #: On-screen length (pixels) of the handle's arrows.
 HANDLE_PX = 80.0
@@ -71,7 +70,7 @@ class IkHandle:
         self._grab: dict | None = None
         self.arrows = LineItem(mode="lines", width=4, antialias=True)
         self.rings = LineItem(mode="lines", width=3, antialias=True)
-        self.centre = gl.GLScatterPlotItem(size=14, pxMode=True)
+        self.centre = DotsItem(size=14, pxMode=True)
         for item in (self.arrows, self.rings, self.centre):
             item.setGLOptions(ON_TOP)
             item.setDepthValue(9)  # over the meshes, under the frames (10)

@@ -1,4 +1,5 @@
-"""Line items drawn with fewer and cheaper GL calls than pyqtgraph's ``GLLinePlotItem``.
+"""Line and dot items drawn with fewer and cheaper GL calls than pyqtgraph's ``GLLinePlotItem``
+and ``GLScatterPlotItem``.
 
 A frame draws about ten line sets (triads, links, joint axes, the handles, the DH overlay), each
 changed at every move of a drag. pyqtgraph's paint asks the context's format, multiplies the
@@ -6,7 +7,7 @@ camera matrices and looks up its uniform at every paint, and passes its buffer o
 PyOpenGL's array conversion: ~0.25 ms an item under software GL. Here the frame's camera matrix
 is shared (``view.frame_mvp``), the uniform location is asked once, and the pointer calls go
 straight to GL. It draws exactly what ``GLLinePlotItem`` draws; ``setData`` and its data are
-the same.
+the same. :class:`DotsItem` does the same for dots of a size in pixels (the handles' tips).
 """
 
 from __future__ import annotations
@@ -17,23 +18,39 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from OpenGL import GL
 from OpenGL.raw.GL.VERSION import GL_2_0 as raw
+from pyqtgraph.opengl.items import GLScatterPlotItem as scatter
 from pyqtgraph.opengl.items.GLLinePlotItem import DirtyFlag
 from PySide6.QtGui import QOpenGLContext, QSurfaceFormat
 
 from .gl_programs import location
 
 
-def _context_rules(view) -> tuple[bool, bool]:
+def _context_rules(view) -> tuple[bool, bool, bool, bool]:
     """Whether the view's context smooths lines (not GLES) and takes widths (not a
-    forward-compatible core profile), as ``GLLinePlotItem`` decides; asked once per view."""
+    forward-compatible core profile), as ``GLLinePlotItem`` decides, and whether it sets point
+    sizes (not GLES) and takes point sprites (a compatibility profile), as ``GLScatterPlotItem``
+    decides; asked once per view."""
     rules = getattr(view, "_line_rules", None)
     if rules is None:
         context = QOpenGLContext.currentContext()
         fmt = context.format()
         core = (fmt.profile() == QSurfaceFormat.OpenGLContextProfile.CoreProfile
                 and not fmt.testOption(QSurfaceFormat.FormatOption.DeprecatedFunctions))
-        rules = view._line_rules = (not context.isOpenGLES(), not core)
+        desktop = not context.isOpenGLES()
+        rules = view._line_rules = (desktop, not core, desktop, desktop and scatter._is_compatibility_profile(context))
     return rules
+
+
+def _frame_mvp(item) -> np.ndarray:
+    """The frame's camera matrix as GL takes it (column-major float32), made once per frame."""
+    view = item.view()
+    frame = getattr(view, "frame_mvp", None)
+    if frame is None:
+        return np.array(item.mvpMatrix().data(), dtype=np.float32)
+    cached = getattr(view, "_frame_mvp_gl", None)
+    if cached is None or cached[0] is not frame:
+        cached = view._frame_mvp_gl = (frame, np.ascontiguousarray(frame.T, dtype=np.float32))
+    return cached[1]
 
 
 def _untransformed(item) -> bool:
@@ -50,14 +67,7 @@ class LineItem(gl.GLLinePlotItem):
 
     def _mvp(self) -> np.ndarray:
         """The model-view-projection matrix, column-major float32 (as GL takes it)."""
-        view = self.view()
-        frame = getattr(view, "frame_mvp", None)
-        if frame is not None and _untransformed(self):
-            cached = getattr(view, "_frame_mvp_gl", None)
-            if cached is None or cached[0] is not frame:
-                cached = view._frame_mvp_gl = (frame, np.ascontiguousarray(frame.T, dtype=np.float32))
-            return cached[1]
-        return np.array(self.mvpMatrix().data(), dtype=np.float32)
+        return _frame_mvp(self) if _untransformed(self) else np.array(self.mvpMatrix().data(), dtype=np.float32)
 
     def paint(self) -> None:
         if self.pos is None:
@@ -81,7 +91,7 @@ class LineItem(gl.GLLinePlotItem):
         else:
             GL.glVertexAttrib4f(1, *self.color)
         self.m_vbo_position.release()
-        smooth, widths = _context_rules(self.view())
+        smooth, widths, _, _ = _context_rules(self.view())
         smooth = smooth and self.antialias
         if smooth:
             GL.glEnable(GL.GL_LINE_SMOOTH)
@@ -115,3 +125,59 @@ class GridItem(gl.GLGridItem):
         self.lineplot.setParentItem(None)
         self.lineplot = LineItem(parentItem=self, glOptions="translucent", mode="lines", antialias=True)
         self.updateLines()
+
+
+class DotsItem(gl.GLScatterPlotItem):
+    """``GLScatterPlotItem`` with the cheaper paint of :class:`LineItem` for dots of a size in
+    pixels in untransformed items (the others are painted by pyqtgraph)."""
+
+    def paint(self) -> None:
+        if not self.pxMode or not _untransformed(self):
+            super().paint()
+            return
+        if self.pos is None:
+            return
+        self.setupGLState()
+        mvp = _frame_mvp(self)
+        if scatter.DirtyFlag.POSITION in self.dirty_bits:
+            self.upload_vbo(self.m_vbo_position, self.pos)
+        if scatter.DirtyFlag.COLOR in self.dirty_bits:
+            self.upload_vbo(self.m_vbo_color, self.color)
+        if scatter.DirtyFlag.SIZE in self.dirty_bits:
+            self.upload_vbo(self.m_vbo_size, self.size)
+        self.dirty_bits = scatter.DirtyFlag(0)
+        _, _, sizes, sprites = _context_rules(self.view())
+        if sprites:
+            GL.glEnable(GL.GL_POINT_SPRITE)
+        if sizes:
+            GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
+        program = self.getShaderProgram()
+        enabled = [0]
+        self.m_vbo_position.bind()
+        raw.glVertexAttribPointer(0, 3, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+        self.m_vbo_position.release()
+        if isinstance(self.color, np.ndarray):
+            self.m_vbo_color.bind()
+            raw.glVertexAttribPointer(1, 4, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            self.m_vbo_color.release()
+            enabled.append(1)
+        else:
+            GL.glVertexAttrib4f(1, *self.color)
+        if isinstance(self.size, np.ndarray):
+            self.m_vbo_size.bind()
+            raw.glVertexAttribPointer(2, 1, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            self.m_vbo_size.release()
+            enabled.append(2)
+        else:
+            GL.glVertexAttrib1f(2, self.size)
+        for loc in enabled:
+            GL.glEnableVertexAttribArray(loc)
+        GL.glUseProgram(program)
+        # pixel-sized dots: the shader reads neither the model-view matrix nor a scale but 0
+        matrix = mvp.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+        raw.glUniformMatrix4fv(location(program, "u_mvp"), 1, GL.GL_FALSE, matrix)
+        GL.glUniform1f(location(program, "u_scale"), 0.0)
+        GL.glDrawArrays(GL.GL_POINTS, 0, len(self.pos))
+        GL.glUseProgram(0)
+        for loc in enabled:
+            GL.glDisableVertexAttribArray(loc)

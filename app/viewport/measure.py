@@ -9,12 +9,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from PySide6.QtGui import QFont
 
 from ..numbers import fixed_text
 from .labels import LabelsItem
-from .lines import LineItem
+from .lines import DotsItem, LineItem
 
 MARK_RGBA = (1.0, 0.85, 0.1, 1.0)
 
@@ -68,7 +67,7 @@ class MeasureTool:
         self.marks: list[Mark] = []
         self.result: Measurement | None = None
         self.line = LineItem(mode="lines", width=3, antialias=True, color=MARK_RGBA)
-        self.dots = gl.GLScatterPlotItem(size=12, pxMode=True, color=MARK_RGBA)
+        self.dots = DotsItem(size=12, pxMode=True, color=MARK_RGBA)
         self.reading = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))
         for item, depth in ((self.line, 11), (self.dots, 11), (self.reading, 101)):
             item.setGLOptions(ON_TOP)

@@ -10,9 +10,8 @@ dock is open: a robot's poses are not a motion nobody asked to see.
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph.opengl as gl
 
-from .lines import LineItem
+from .lines import DotsItem, LineItem
 
 #: samples per second of motion, and the most a path holds (a long motion is sampled coarser)
 SAMPLES_PER_SECOND = 60.0
@@ -34,7 +33,7 @@ class PathTrace:
         self.active = bool(active)  # the Poses dock open (always, headless)
         self.positions = np.zeros((0, 3))
         self.line = LineItem(mode="line_strip", width=3, antialias=True, color=COLOR)
-        self.dots = gl.GLScatterPlotItem(size=9, color=COLOR, pxMode=True)
+        self.dots = DotsItem(size=9, color=COLOR, pxMode=True)
         for item in (self.line, self.dots):
             item.setGLOptions(ON_TOP)  # a path is read through the links it passes behind
             item.setDepthValue(9)

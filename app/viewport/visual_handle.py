@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from kinetree.core import KineTreeError
 
 from ..numbers import fixed_text
 from .frame_handle import FrameHandle
 from .ik_handle import AXIS_RGBA, PICK_PX, IkHandle, mouse_ray
 from .labels import project_points, view_mvp
+from .lines import DotsItem
 
 #: The scale squares sit this many handle sizes from the origin (beyond the arrows' tips).
 SCALE_AT = 1.2
@@ -44,7 +44,7 @@ class VisualFrameHandle(FrameHandle):
         super().__init__(view)
         from .view import ON_TOP
 
-        self.scale_tips = gl.GLScatterPlotItem(size=13, pxMode=True)
+        self.scale_tips = DotsItem(size=13, pxMode=True)
         self.scale_tips.setGLOptions(ON_TOP)
         self.scale_tips.setDepthValue(9)
         view.addItem(self.scale_tips)

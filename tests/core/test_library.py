@@ -349,3 +349,29 @@ def test_refit_visuals_follows_a_longer_link_and_spares_user_visuals():
     c = rebuild_chain(a, links)
     assert not refit_visuals(a, c)
     assert c.get_body("link1").visuals == a.get_body("link1").visuals
+
+
+def test_a_look_found_once_redraws_every_edit_as_refit_visuals_does():
+    """A frame drag finds the look at its start and redraws each commit in it."""
+    from kinetree.core import Visual, rebuild_chain
+    from kinetree.core.dh import chain_dh_table
+    from kinetree.core.library_visuals import derived_look, refit_visuals
+
+    a = load_robot("puma560")
+    look = derived_look(a)
+    assert look is not None
+    links = [e.link for e in chain_dh_table(a)]
+    for length in (0.3, 0.6, 0.9):  # the commits of one drag of link3's a
+        links[2].a = length
+        b, c = rebuild_chain(a, links), rebuild_chain(a, links)
+        look.apply(b)
+        assert refit_visuals(a, c)
+        for x, y in zip(b.bodies, c.bodies):
+            assert [(v.kind, v.name, v.size, v.color) for v in x.visuals] == [
+                (v.kind, v.name, v.size, v.color) for v in y.visuals]
+            for vb, vc in zip(x.visuals, y.visuals):
+                np.testing.assert_array_equal(vb.matrix, vc.matrix)
+        drawn = [v.size[1] for v in b.get_body("link3").visuals if v.name == "link"]
+        assert length == pytest.approx(drawn[-1])  # standard DH: link3 shows its d, then its a
+    a.get_body("link2").visuals = [*a.get_body("link2").visuals, Visual("sphere", (0.1,))]  # the user's own
+    assert derived_look(a) is None
