@@ -70,8 +70,9 @@ class Field(QLineEdit):
 
     def _show(self, text: str) -> None:
         self._shown = text
-        with signals_blocked(self):
-            self.setText(text)
+        if text != self.text() or self.isModified():  # the same text again: no relayout, no repaint
+            with signals_blocked(self):
+                self.setText(text)
         self.setModified(False)
         self.set_error("")
 
@@ -95,6 +96,8 @@ class Field(QLineEdit):
             self.setToolTip(tip)
 
     def set_error(self, message: str) -> None:
+        if message == self.error:  # a panel refresh clears every field: restyling costs ~0.1 ms each
+            return
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
         self.setToolTip(elide(message or self._tip))

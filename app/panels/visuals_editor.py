@@ -97,6 +97,7 @@ class VisualsEditor(QGroupBox):
         w, cap = self.word, self.word.capitalize()
         self.visual_index = -1  # the selected row of the visual list (kept across refreshes)
         self._visual_body: str | None = None
+        self._rows: list[tuple[str, str]] = []  # the list's (text, tooltip) rows as shown
         vlay = QVBoxLayout(self)
         self.visual_list = QListWidget()
         self.visual_list.setObjectName(f"{w}List")
@@ -303,6 +304,7 @@ class VisualsEditor(QGroupBox):
         self._visual_body = None
         with signals_blocked(self.visual_list):
             self.visual_list.clear()
+        self._rows = []
         self.visual_index = -1
         self.show_visual()
 
@@ -314,11 +316,15 @@ class VisualsEditor(QGroupBox):
         self.visual_index = min(max(self.visual_index, 0), len(shapes) - 1)
         if self.copy_button is not None:
             self.copy_button.setEnabled(bool(b.visuals))
+        rows = [(visual_label(i, v), f"{v.kind} {'  '.join(short_text(s, 4) for s in v.size)}")
+                for i, v in enumerate(shapes)]
         with signals_blocked(self.visual_list):
-            self.visual_list.clear()
-            for i, v in enumerate(shapes):
-                self.visual_list.addItem(visual_label(i, v))
-                self.visual_list.item(i).setToolTip(f"{v.kind} {'  '.join(short_text(s, 4) for s in v.size)}")
+            if rows != self._rows:  # refilled only when a row changed: a drag's commits refresh often
+                self._rows = rows
+                self.visual_list.clear()
+                for i, (text, tip) in enumerate(rows):
+                    self.visual_list.addItem(text)
+                    self.visual_list.item(i).setToolTip(tip)
             self.visual_list.setCurrentRow(self.visual_index)
             if self.mode == "visuals" and self.panel.doc.selected_visual != self.visual_index:
                 self.visual_list.clearSelection()  # highlighted only while the handles act on it
@@ -334,9 +340,11 @@ class VisualsEditor(QGroupBox):
             if w is not None:
                 w.setEnabled(has)
         kind = v.kind if has else "box"
+        kinds = [*PRIMITIVES, "mesh"] if kind == "mesh" else list(PRIMITIVES)
         with signals_blocked(self.visual_kind):
-            self.visual_kind.clear()
-            self.visual_kind.addItems([*PRIMITIVES, "mesh"] if kind == "mesh" else PRIMITIVES)
+            if [self.visual_kind.itemText(i) for i in range(self.visual_kind.count())] != kinds:
+                self.visual_kind.clear()
+                self.visual_kind.addItems(kinds)
             self.visual_kind.setCurrentText(kind)
         is_mesh = has and v.kind == "mesh"
         self.visual_file.setText(v.filename if is_mesh else "")
@@ -358,6 +366,8 @@ class VisualsEditor(QGroupBox):
         if self.visual_color is None:
             return
         color = QColor.fromRgbF(*v.color)
-        self.visual_color.setIcon(color_swatch(color))
-        self.visual_color.setText(color.name() + ("" if v.color[3] >= 1 else f"  {v.color[3]:.0%}"))
+        text = color.name() + ("" if v.color[3] >= 1 else f"  {v.color[3]:.0%}")
+        if self.visual_color.text() != text or self.visual_color.icon().isNull():  # a new icon relays the panel out
+            self.visual_color.setIcon(color_swatch(color))
+            self.visual_color.setText(text)
 

@@ -239,3 +239,46 @@ def test_mesh_visual_shows_file_and_scale(window, qtbot):
     assert v.size == (0.001, 0.001, 0.001) and v.filename == "meshes/forearm.stl"
     click_row(qtbot, panel.visual_list, 0)
     assert not panel.visual_file.isVisibleTo(panel)
+
+
+def test_a_refresh_that_changes_nothing_repaints_nothing(window, panel, qtbot):
+    """A drag's commits refresh the panel several times a second: fields showing the same
+    value are not restyled, and the visuals list is not refilled, so nothing is repainted."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QWidget
+
+    class Paints(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+            if event.type() in (QEvent.Type.Paint, QEvent.Type.LayoutRequest):
+                self.seen.append(f"{event.type().name} {obj.objectName() or type(obj).__name__}")
+            return False
+
+    window.show()
+    qtbot.waitExposed(window)
+    paints = Paints()
+    widgets = [panel, *panel.findChildren(QWidget)]
+    for w in widgets:
+        w.installEventFilter(paints)
+    for _ in range(40):  # until the window's first layouts and paints are over
+        paints.seen.clear()
+        qtbot.wait(50)
+        if not paints.seen:
+            break
+    assert paints.seen == []
+    items = [panel.visual_list.item(i) for i in range(panel.visual_list.count())]
+    panel.refresh()
+    qtbot.wait(100)
+    assert paints.seen == []
+    assert [panel.visual_list.item(i) for i in range(panel.visual_list.count())] == items
+    T = np.eye(4)
+    T[:3, 3] = (0.25, 0.5, 0.0)
+    window.doc.edit("moved", lambda t: t.get_body("link1").joint.set_fixed_transform(T))
+    qtbot.wait(50)
+    assert panel.fields["xyz"].text().split() == ["0.25", "0.5", "0"]  # what changed is shown
+    assert paints.seen  # and painted
+    for w in widgets:
+        w.removeEventFilter(paints)
