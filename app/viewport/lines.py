@@ -53,6 +53,18 @@ def _frame_mvp(item) -> np.ndarray:
     return cached[1]
 
 
+def _attribute(loc: int, size: int, data, vbo, constant) -> bool:
+    """Point vertex attribute ``loc`` at ``vbo`` when ``data`` is per vertex (an array; True),
+    else give it the one value ``data`` with ``constant`` (glVertexAttrib4f, say; False)."""
+    if isinstance(data, np.ndarray):
+        vbo.bind()
+        raw.glVertexAttribPointer(loc, size, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+        vbo.release()
+        return True
+    constant(loc, *np.atleast_1d(np.asarray(data, dtype=float)))  # float64s: Python floats to ctypes
+    return False
+
+
 def _untransformed(item) -> bool:
     """Whether neither the item nor any item it is drawn in has a transform of its own."""
     while item is not None:
@@ -82,15 +94,8 @@ class LineItem(gl.GLLinePlotItem):
         if not len(self.pos):
             return
         program = self.getShaderProgram()
-        per_vertex = isinstance(self.color, np.ndarray)
-        self.m_vbo_position.bind()
-        raw.glVertexAttribPointer(0, 3, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
-        if per_vertex:
-            self.m_vbo_color.bind()
-            raw.glVertexAttribPointer(1, 4, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
-        else:
-            GL.glVertexAttrib4f(1, *self.color)
-        self.m_vbo_position.release()
+        _attribute(0, 3, self.pos, self.m_vbo_position, None)
+        per_vertex = _attribute(1, 4, self.color, self.m_vbo_color, GL.glVertexAttrib4f)
         smooth, widths, _, _ = _context_rules(self.view())
         smooth = smooth and self.antialias
         if smooth:
@@ -152,24 +157,10 @@ class DotsItem(gl.GLScatterPlotItem):
         if sizes:
             GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
         program = self.getShaderProgram()
-        enabled = [0]
-        self.m_vbo_position.bind()
-        raw.glVertexAttribPointer(0, 3, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
-        self.m_vbo_position.release()
-        if isinstance(self.color, np.ndarray):
-            self.m_vbo_color.bind()
-            raw.glVertexAttribPointer(1, 4, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
-            self.m_vbo_color.release()
-            enabled.append(1)
-        else:
-            GL.glVertexAttrib4f(1, *self.color)
-        if isinstance(self.size, np.ndarray):
-            self.m_vbo_size.bind()
-            raw.glVertexAttribPointer(2, 1, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
-            self.m_vbo_size.release()
-            enabled.append(2)
-        else:
-            GL.glVertexAttrib1f(2, self.size)
+        enabled = [loc for loc, n, data, vbo, constant in (
+            (0, 3, self.pos, self.m_vbo_position, None),
+            (1, 4, self.color, self.m_vbo_color, GL.glVertexAttrib4f),
+            (2, 1, self.size, self.m_vbo_size, GL.glVertexAttrib1f)) if _attribute(loc, n, data, vbo, constant)]
         for loc in enabled:
             GL.glEnableVertexAttribArray(loc)
         GL.glUseProgram(program)

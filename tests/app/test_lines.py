@@ -16,6 +16,18 @@ def pixels(image) -> np.ndarray:
     return np.frombuffer(image.constBits(), dtype=np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
 
 
+def assert_paints_as_pyqtgraph(vp, ours_class, theirs_class, added, monkeypatch) -> None:
+    """The view drawn with ``ours_class``'s paint and with pyqtgraph's is the same, pixel for
+    pixel; and it differs without ``added`` (an item of ``ours_class`` added for the test)."""
+    ours = pixels(vp.grabFramebuffer())
+    monkeypatch.setattr(ours_class, "paint", theirs_class.paint)
+    theirs = pixels(vp.grabFramebuffer())
+    np.testing.assert_array_equal(ours, theirs)
+    vp.removeItem(added)
+    monkeypatch.undo()
+    assert not np.array_equal(pixels(vp.grabFramebuffer()), ours)  # the added item showed
+
+
 def test_line_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
     window.resize(1280, 800)
     window.doc.open("puma560")
@@ -31,13 +43,7 @@ def test_line_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
     lines = [it for it in vp.items if isinstance(it, LineItem) and it.visible() and it.pos is not None
              and len(it.pos)]
     assert len(lines) >= 5
-    ours = pixels(vp.grabFramebuffer())
-    monkeypatch.setattr(LineItem, "paint", gl.GLLinePlotItem.paint)
-    theirs = pixels(vp.grabFramebuffer())
-    np.testing.assert_array_equal(ours, theirs)
-    vp.removeItem(moved)
-    monkeypatch.undo()
-    assert not np.array_equal(pixels(vp.grabFramebuffer()), ours)  # the added line showed
+    assert_paints_as_pyqtgraph(vp, LineItem, gl.GLLinePlotItem, moved, monkeypatch)
 
 
 def test_dot_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
@@ -55,10 +61,4 @@ def test_dot_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
     moved.translate(0.1, -0.2, 0.05)  # a transform of its own: pyqtgraph's paint
     for item in (one_colour, moved):
         vp.addItem(item)
-    ours = pixels(vp.grabFramebuffer())
-    monkeypatch.setattr(DotsItem, "paint", gl.GLScatterPlotItem.paint)
-    theirs = pixels(vp.grabFramebuffer())
-    np.testing.assert_array_equal(ours, theirs)
-    vp.removeItem(one_colour)
-    monkeypatch.undo()
-    assert not np.array_equal(pixels(vp.grabFramebuffer()), ours)  # the added dots showed
+    assert_paints_as_pyqtgraph(vp, DotsItem, gl.GLScatterPlotItem, one_colour, monkeypatch)
