@@ -49,10 +49,10 @@ def _pose_along(z: np.ndarray, origin: np.ndarray) -> np.ndarray:
     a, b, c = (float(v) for v in z)
     n = math.sqrt(a * a + b * b + c * c)
     a, b, c = a / n, b / n, c / n
-    if abs(a) < 0.9:  # x: the world x (else y) made perpendicular to z
-        x = (1.0 - a * a, -a * b, -a * c)
+    if abs(a) < 0.9:  # x: the world x (else y) made perpendicular to z (0.0 - …: +0.0, not -0.0, as numpy)
+        x = (1.0 - a * a, 0.0 - a * b, 0.0 - a * c)
     else:
-        x = (-b * a, 1.0 - b * b, -b * c)
+        x = (0.0 - b * a, 1.0 - b * b, 0.0 - b * c)
     m = math.sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2])
     x0, x1, x2 = x[0] / m, x[1] / m, x[2] / m
     o = origin

@@ -375,3 +375,25 @@ def test_a_look_found_once_redraws_every_edit_as_refit_visuals_does():
         assert length == pytest.approx(drawn[-1])  # standard DH: link3 shows its d, then its a
     a.get_body("link2").visuals = [*a.get_body("link2").visuals, Visual("sphere", (0.1,))]  # the user's own
     assert derived_look(a) is None
+
+
+def test_pose_along_is_bit_identical_to_the_numpy_construction():
+    """Saved projects keep their bytes: even the signs of the zeros match (axis-aligned links)."""
+    from kinetree.core.library_visuals import _pose_along
+
+    def reference(z, origin):
+        z = z / np.linalg.norm(z)
+        h = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+        x = h - np.dot(h, z) * z
+        x /= np.linalg.norm(x)
+        T = np.eye(4)
+        T[:3, 0], T[:3, 1], T[:3, 2], T[:3, 3] = x, np.cross(z, x), z, origin
+        return T
+
+    rng = np.random.default_rng(7)
+    axes = [np.array(v, dtype=float) for v in np.eye(3)] + [-np.array(v, dtype=float) for v in np.eye(3)]
+    axes += [np.array([0.0, -0.0, 1.0]), np.array([-0.0, 0.6, 0.8])]
+    axes += list(rng.normal(size=(2000, 3)) * rng.choice([1e-3, 1.0, 1e3], size=(2000, 1)))
+    for z in axes:
+        o = rng.normal(size=3)
+        assert reference(z, o).tobytes() == _pose_along(z, o).tobytes(), z
