@@ -57,8 +57,15 @@ def test_dot_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
     assert isinstance(tips, DotsItem) and tips.visible() and len(tips.pos) >= 2
     one_colour = DotsItem(size=20, pxMode=True, color=(0.2, 0.9, 0.3, 1.0))
     one_colour.setData(pos=np.array([[0.2, 0.1, 0.3], [0.0, 0.3, 0.5]]))
+    sized = DotsItem(pos=np.array([[-0.2, 0.1, 0.3], [-0.1, 0.3, 0.2]]), size=np.array([8.0, 30.0]), pxMode=True,
+                     color=np.array([[1.0, 0.5, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0]]))  # per-vertex sizes and colours
     moved = DotsItem(pos=np.array([[0.0, 0.0, 0.4]]), size=np.array([25.0]), pxMode=True, color=(1.0, 0.0, 1.0, 1.0))
     moved.translate(0.1, -0.2, 0.05)  # a transform of its own: pyqtgraph's paint
-    for item in (one_colour, moved):
+    for item in (one_colour, sized, moved):
         vp.addItem(item)
+    fast = []
+    monkeypatch.setattr(gl.GLScatterPlotItem, "paint", lambda item: fast.append(item))  # pyqtgraph's, counted
+    vp.grabFramebuffer()
+    assert fast == [moved]  # every pixel-sized, untransformed item took the cheaper paint
+    monkeypatch.undo()
     assert_paints_as_pyqtgraph(vp, DotsItem, gl.GLScatterPlotItem, one_colour, monkeypatch)
