@@ -88,7 +88,9 @@ class LineItem(gl.GLLinePlotItem):
         mvp = self._mvp()
         if DirtyFlag.POSITION in self.dirty_bits:
             self.upload_vbo(self.m_vbo_position, self.pos)
-        if DirtyFlag.COLOR in self.dirty_bits:
+        # (per-vertex colours replaced by one colour before a paint leave the flag set: nothing
+        # to upload then; pyqtgraph's paint raises there)
+        if DirtyFlag.COLOR in self.dirty_bits and isinstance(self.color, np.ndarray):
             self.upload_vbo(self.m_vbo_color, self.color)
         self.dirty_bits = DirtyFlag(0)
         if not len(self.pos):

@@ -69,3 +69,19 @@ def test_dot_items_draw_what_pyqtgraph_draws(window, qtbot, monkeypatch):
     assert fast == [moved]  # every pixel-sized, untransformed item took the cheaper paint
     monkeypatch.undo()
     assert_paints_as_pyqtgraph(vp, DotsItem, gl.GLScatterPlotItem, one_colour, monkeypatch)
+
+
+def test_a_line_set_recoloured_from_per_vertex_to_one_colour_before_a_frame_draws_in_it(window, qtbot):
+    """Per-vertex colours replaced by one colour before the next frame: pyqtgraph's paint tries
+    to upload the tuple as a buffer and draws nothing; ours draws the one colour."""
+    window.resize(1280, 800)
+    vp = window.viewport
+    vp.setCameraPosition(distance=2.0, elevation=90, azimuth=0)
+    item = LineItem(mode="lines", width=12, antialias=False)
+    item.setData(pos=np.array([[-0.5, 0.0, 0.0], [0.5, 0.0, 0.0]]), color=np.array([[1.0, 0, 0, 1], [1.0, 0, 0, 1]]))
+    vp.addItem(item)
+    item.setData(color=(0.0, 1.0, 0.0, 1.0))  # before any frame: the colour flag still set
+    image = pixels(vp.grabFramebuffer())
+    x, y = (int(round(v)) for v in vp.project(np.array([[-0.35, 0.0, 0.0]]))[0])  # clear of the base's frame
+    r, g, b, _ = image[y, 4 * x:4 * x + 4]
+    assert g > 200 and r < 60, (r, g, b)
