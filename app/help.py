@@ -137,8 +137,8 @@ def _install_empty_hint(window: MainWindow) -> None:
     hint.setObjectName("emptyHint")
     hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
     hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-    hint.setStyleSheet("QLabel { color: #d8dce4; background: rgba(20, 24, 32, 170); padding: 12px;"
-                       " border-radius: 6px; }")
+    hint.setStyleSheet("QLabel { color: #d8dce4; background: rgb(20, 24, 32); padding: 12px; }")
+    view.add_overlay(hint)
 
     def place(*_args) -> None:
         hint.setVisible(not window.doc.tree.body_names)

@@ -49,7 +49,7 @@ class AssignedFrames(GLGraphicsItem):
 
     def paint(self) -> None:
         view = self.view()
-        painter = QPainter(view)
+        painter = QPainter(view.surface)
         self.paint_image(painter, view_mvp(view), view.width(), view.height())
         painter.end()
 

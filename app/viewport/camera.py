@@ -46,9 +46,9 @@ class Camera:
         self.grid_label = QLabel(view)
         self.grid_label.setObjectName("gridLabel")
         self.grid_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        # on the labels' plate (label_style.PLATES): readable over the light background too
-        self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgba(22, 24, 30, 225); padding: 2px 6px;"
-                                      " border-radius: 3px; }")
+        # the labels' plate colour (label_style.PLATES), opaque: a native window over the scene
+        self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgb(22, 24, 30); padding: 2px 6px; }")
+        view.add_overlay(self.grid_label)
         self.letters = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))
         self.letters.setDepthValue(99)
         view.addItem(self.letters)

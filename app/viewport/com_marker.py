@@ -36,7 +36,7 @@ class ComMarker(GLGraphicsItem):
 
     def paint(self) -> None:
         view = self.view()
-        painter = QPainter(view)
+        painter = QPainter(view.surface)
         self.paint_image(painter, view_mvp(view), view.width(), view.height(), 1.0)
         painter.end()
 

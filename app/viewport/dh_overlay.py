@@ -423,7 +423,7 @@ class DHTextItem(GLGraphicsItem):
         if self.restyle is not None and style_of(view) != self.style:
             QTimer.singleShot(0, view, self.restyle)  # not after the view is gone
         self.dark = getattr(view, "theme", "dark") == "dark"
-        self.paint_image(QPainter(view), view_mvp(view), view.width(), view.height(), 1.0, end=True,
+        self.paint_image(QPainter(view.surface), view_mvp(view), view.width(), view.height(), 1.0, end=True,
                          layout=layout_of(view))
 
     def label_anchors(self) -> np.ndarray:

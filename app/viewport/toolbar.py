@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 MARGIN = 6  # pixels from the view's top-left corner
-STYLE = ("QToolBar#viewportToolbar { background: rgba(30, 30, 34, 170); border: none; border-radius: 4px;"
+# opaque: it is a native window over the scene's (see RobotViewport.add_overlay)
+STYLE = ("QToolBar#viewportToolbar { background: rgb(30, 30, 34); border: none;"
          " padding: 1px; spacing: 2px; }"
          " QToolBar#viewportToolbar QToolButton { color: #ddd; padding: 2px 6px; border-radius: 3px; }"
          " QToolBar#viewportToolbar QToolButton:checked { background: #2f6db5; color: white; }"
@@ -38,6 +39,7 @@ class ViewportToolbar(QToolBar):
         self.groups: dict[str, QActionGroup] = {}
         self._tidying = False
         self.move(MARGIN, MARGIN)
+        view.add_overlay(self)
         self.hide()  # until a tool is added
 
     def add_tool(self, action: QAction, group: str | None = None, exclusive: bool = False) -> QToolButton:

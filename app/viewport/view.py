@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-import pyqtgraph.opengl as gl
 from kinetree.core.channels import is_axial
 from OpenGL import GL
-from PySide6.QtCore import QCoreApplication, QPointF, Qt, QTimer, Signal
+from pyqtgraph.opengl import MeshData
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4
 
 from ..changes import TreeChange
@@ -25,6 +25,7 @@ from .measure import MeasureTool
 from .meshes import SHADER, visual_mesh
 from .offscreen import render_image
 from .picking import Picker
+from .surface import SurfaceView
 from .toolbar import ViewportToolbar
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ def _qmatrix(T: np.ndarray) -> QMatrix4x4:
     return QMatrix4x4(*np.asarray(T, dtype=np.float32).ravel())
 
 
-class RobotViewport(gl.GLViewWidget):
+class RobotViewport(SurfaceView):
     """Draws the document's robot. Items are rebuilt on ``treeChanged`` only; on
     ``configurationChanged`` their vertex data and transforms are updated in place."""
 
@@ -61,11 +62,6 @@ class RobotViewport(gl.GLViewWidget):
     def __init__(self, doc: RobotDocument, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("viewport")
-        # a window of its own: a frame then presents only the viewport, not the whole main window
-        # composed again (on software GL ~15% less CPU per frame of a drag); its siblings stay
-        # plain widgets
-        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontCreateNativeWidgetSiblings)
-        self.setAttribute(Qt.WidgetAttribute.WA_NativeWindow)
         self.doc = doc
         self.theme = "dark"
         self.show_labels = True
@@ -372,7 +368,7 @@ class RobotViewport(gl.GLViewWidget):
                 self._add_mesh_item(owner, v, md)
         return body.visuals, parts, [(item, V) for _, item, V in self._meshes[first:]], faces, left_out
 
-    def _add_mesh_item(self, owner: int, visual, md: gl.MeshData) -> None:
+    def _add_mesh_item(self, owner: int, visual, md: MeshData) -> None:
         """A translucent visual's own item: static GPU buffers, moved by its transform."""
         item = LodMeshItem(meshdata=md, color=visual.color, smooth=False, shader=SHADER, glOptions="translucent")
         item.setDepthValue(5)  # after the opaque meshes, so they show through

@@ -134,7 +134,7 @@ class CloudImage(GLGraphicsItem):
         if key != self._key:
             self._image, self._key = self.render(mvp, W, H), key
             self._image.setDevicePixelRatio(ratio)
-        painter = QPainter(view)
+        painter = QPainter(view.surface)
         painter.drawImage(QPointF(0, 0), self._image)
         painter.end()
 
@@ -163,7 +163,7 @@ class CloudLegend(GLGraphicsItem):
 
     def paint(self) -> None:
         view = self.view()
-        painter = QPainter(view)
+        painter = QPainter(view.surface)
         self.paint_image(painter, None, view.width(), view.height(), 1.0)
         painter.end()
 
