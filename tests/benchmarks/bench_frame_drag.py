@@ -5,14 +5,16 @@ along its arrow, as a hand does. Run under X (or xvfb-run) by hand:
 
 ``puma``: Puma 560's link3, a DH link: its a arrow (target ≥ 60 frames/s). ``tree``: a body in
 the middle of a 1000-body random tree, its frame's x arrow (target ≥ 20 frames/s).
-``--profile``: the 15 costliest functions of the drag (cumulative time). The last figure is the
-ceiling: the same window redrawn with nothing changed (Mesa's software renderer composes the
-whole window at every frame, so it depends on the window's size and the machine's load).
+``--profile``: the 15 costliest functions of the drag (by cumulative time; the environment's
+ROWS and SORT, e.g. ``SORT=tottime``, change that). The last figure is the ceiling: the same
+window redrawn with nothing changed (Mesa's software renderer draws every pixel of the viewport
+at every frame, so it depends on the viewport's size and the machine's load).
 """
 
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
 import sys
 import time
@@ -84,7 +86,7 @@ def drag_frame(tree, body: str, label: str, target: float, part=("axis", 0), pro
           f"target ≥ {target:g} frames/s); "
           f"the window redrawn unchanged: {idle:.1f} frames/s")
     if prof:
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(int(__import__("os").environ.get("ROWS", 15)))
+        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("ROWS", 15)))
     w.doc.undo_stack.setClean()
     w.close()
 
