@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 FORWARDED = frozenset({
     QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
     QEvent.Type.MouseMove, QEvent.Type.Wheel, QEvent.Type.KeyPress, QEvent.Type.KeyRelease,
+    QEvent.Type.ShortcutOverride,  # a number typed after a drag is text, not the views' digit keys
     QEvent.Type.Enter, QEvent.Type.Leave, QEvent.Type.DragEnter, QEvent.Type.DragMove,
     QEvent.Type.DragLeave, QEvent.Type.Drop,
 })

@@ -15,6 +15,7 @@ from PySide6.QtCore import QMimeData, QPointF, QRect, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from test_frame_handle import along
 from test_geometry import cube
 from test_picking import LEFT, NONE, arm_window, pixel
 from test_view_docks_pose import image_array
@@ -55,6 +56,31 @@ def test_clicks_moves_and_keys_on_the_surface_reach_the_viewport(win, qtbot):
     assert doc.selection == "fore" and vp.hasFocus()  # the click gave the viewport the keys
     QTest.keyClick(surface, Qt.Key.Key_Escape)
     assert doc.selection is None
+
+
+def test_w_a_drag_and_a_typed_amount_given_to_the_surface_window(win, qtbot):
+    """As the window system gives them: W picks the move tool, the arrow drags, and 0.25 typed
+    after the drag is the amount (its 0 is not the Iso view's shortcut)."""
+    vp, doc = win.viewport, win.doc
+    surface = vp.surface
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    vp.set_view("front")  # orthographic: the Iso view (key 0) would make it perspective
+    QTest.mouseClick(surface, LEFT, NONE, pixel(vp, [0.85, 0, 0]))
+    assert doc.selection == "fore"
+    QTest.keyClick(surface, Qt.Key.Key_W)
+    assert vp.tool == "move"
+    T0 = doc.pose_of("fore")
+    start, end = along(vp, T0[:3, 3], T0[:3, 0], 60)
+    QTest.mousePress(surface, LEFT, NONE, start)
+    QTest.mouseMove(surface, end)
+    QTest.mouseRelease(surface, LEFT, NONE, end)
+    assert (doc.pose_of("fore")[:3, 3] - T0[:3, 3]) @ T0[:3, 0] > 0.02
+    for ch in "0.25":  # (QTest has no keyClicks for a window)
+        QTest.keyClick(surface, ch)
+    QTest.keyClick(surface, Qt.Key.Key_Return)
+    assert np.isclose((doc.pose_of("fore")[:3, 3] - T0[:3, 3]) @ T0[:3, 0], 0.25)
+    assert vp.camera.ortho
 
 
 def test_the_screen_shows_the_scene_and_the_overlays_above_it(win, qtbot):
