@@ -93,6 +93,7 @@ class SurfaceView(GLViewMixin, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.surface.holder)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # as GLViewWidget
 
     def update(self, *args) -> None:
         """A frame soon (many calls before it: one frame); with a rectangle: the widget's own."""
@@ -107,7 +108,11 @@ class SurfaceView(GLViewMixin, QWidget):
             self.repaint()
 
     def repaint(self, *args) -> None:
-        """Draw a frame now (a pending one is then not drawn again)."""
+        """Draw a frame now (a pending one is then not drawn again); with a rectangle: the
+        widget's own."""
+        if args:
+            super().repaint(*args)
+            return
         self._frame_pending = False
         if self.surface.isExposed():
             QCoreApplication.sendEvent(self.surface, QEvent(QEvent.Type.UpdateRequest))

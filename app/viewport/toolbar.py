@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 MARGIN = 6  # pixels from the view's top-left corner
-# opaque: it is a native window over the scene's (see RobotViewport.add_overlay)
+# opaque: it is a native window over the scene's (see surface.SurfaceView.add_overlay)
 STYLE = ("QToolBar#viewportToolbar { background: rgb(30, 30, 34); border: none;"
          " padding: 1px; spacing: 2px; }"
          " QToolBar#viewportToolbar QToolButton { color: #ddd; padding: 2px 6px; border-radius: 3px; }"
