@@ -33,8 +33,11 @@ FORWARDED = frozenset({
 
 
 def surface_format() -> QSurfaceFormat:
-    """What the scene needs of the window's buffers: depth, and stencil for QPainter's clips."""
+    """What the scene needs of the window's buffers: 8 bits a colour (unasked, Xvfb's GLX gave
+    RGB565 and banded the shading), depth, and stencil for QPainter's clips."""
     fmt = QSurfaceFormat.defaultFormat()
+    for size in (fmt.setRedBufferSize, fmt.setGreenBufferSize, fmt.setBlueBufferSize):
+        size(8)
     fmt.setDepthBufferSize(24)
     fmt.setStencilBufferSize(8)
     return fmt
@@ -56,7 +59,10 @@ class GLSurface(QOpenGLWindow):
         # (else the surface is a child of the top-level window, above the view and all in it)
         self.holder.setAttribute(Qt.WidgetAttribute.WA_NativeWindow)
         self.holder.winId()  # its window made now, so the overlays' windows (made later) stack above
-        self.holder.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys go to the view
+        # the keys go to the view: a click gives the surface the window system's focus, and
+        # Qt then gives it to the container, which passes it on
+        self.holder.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.holder.setFocusProxy(view)
 
     def initializeGL(self) -> None:  # noqa: N802 - Qt's name
         self.view.initializeGL()
@@ -135,6 +141,9 @@ class SurfaceView(GLViewMixin, QWidget):
         """The scene drawn now, as the next frame shows it (read back, not swapped to the screen)."""
         if not self.surface.isValid():
             return QImage()
+        # a real frame first: only a frame brings the window's buffers (and the size QPainter
+        # items paint at) to a size just set
+        self.repaint()
         self.surface.makeCurrent()
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.surface.defaultFramebufferObject())
         self.surface.paintGL()
