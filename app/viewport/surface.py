@@ -2,9 +2,10 @@
 
 A ``QOpenGLWidget`` draws into a texture, and Qt then composes that texture with the widgets'
 image into the window at every frame: a clear and two quads the size of the viewport, one of
-them blended. Under Mesa's software renderer that composition cost ~4–5 ms a frame, as much as
-drawing the robot (an empty 453×580 view: 6.5 ms a frame as a widget, 1.6 ms as a window of
-its own). Here the scene is drawn straight into its window's back buffer and swapped.
+them blended. Under Mesa's software renderer that composition cost ~3–5 ms a frame, about as
+much as drawing the robot (an empty 453×580 view: 4.2–5.6 ms a frame as a widget, 1.1–1.2 ms
+as a window of its own). Here the scene is drawn straight into its window's back buffer and
+swapped.
 
 :class:`SurfaceView` (the base of ``RobotViewport``) stays the widget everyone talks to: its
 input handlers, its overlays (made native, above this window) and the tests' ``QTest`` calls all
