@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from OpenGL import GL
 from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QSurfaceFormat
 from PySide6.QtOpenGL import QOpenGLWindow
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -54,16 +54,15 @@ class GLSurface(QOpenGLWindow):
         view.winId()
         super().__init__(QOpenGLWindow.UpdateBehavior.NoPartialUpdate, view.windowHandle())
         self.view = view
+        self.swapped_size = QSize()  # the size of the last frame shown
+        self.frameSwapped.connect(lambda: setattr(self, "swapped_size", self.size()))
         self.setFormat(surface_format())
         self.holder = QWidget.createWindowContainer(self, view)
         # a native container holds the surface inside the view's window, under its overlays
         # (else the surface is a child of the top-level window, above the view and all in it)
         self.holder.setAttribute(Qt.WidgetAttribute.WA_NativeWindow)
         self.holder.winId()  # its window made now, so the overlays' windows (made later) stack above
-        # the keys go to the view: a click gives the surface the window system's focus, and
-        # Qt then gives it to the container, which passes it on
-        self.holder.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.holder.setFocusProxy(view)
+        self.holder.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys go to the view (see event)
 
     def initializeGL(self) -> None:  # noqa: N802 - Qt's name
         self.view.initializeGL()
@@ -74,6 +73,11 @@ class GLSurface(QOpenGLWindow):
         self.view.paintGL()
 
     def event(self, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.FocusIn:
+            # a click gave this window the window system's focus, and Qt then takes the focus
+            # from the widgets: the view takes it back once that is done (a focus proxy on the
+            # container would do it, but ties the view's lifetime to Qt's teardown at exit)
+            QTimer.singleShot(0, self.view, lambda: self.view.setFocus(Qt.FocusReason.MouseFocusReason))
         if ev.type() in FORWARDED:
             if ev.type() == QEvent.Type.MouseButtonPress and self.view.focusPolicy() & Qt.FocusPolicy.ClickFocus:
                 self.view.setFocus(Qt.FocusReason.MouseFocusReason)  # a click gives the viewport the keys
@@ -142,9 +146,10 @@ class SurfaceView(GLViewMixin, QWidget):
         """The scene drawn now, as the next frame shows it (read back, not swapped to the screen)."""
         if not self.surface.isValid():
             return QImage()
-        # a real frame first: only a frame brings the window's buffers (and the size QPainter
-        # items paint at) to a size just set
-        self.repaint()
+        if self.surface.size() != self.surface.swapped_size:
+            # a real frame first: only a frame brings the window's buffers (and the size QPainter
+            # items paint at) to a size just set
+            self.repaint()
         self.surface.makeCurrent()
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.surface.defaultFramebufferObject())
         self.surface.paintGL()
