@@ -206,6 +206,11 @@ class RobotDocument(QObject):
         """The project text of the current state (what Save would write)."""
         return dumps(self._tree, self._q)
 
+    def snapshot(self) -> tuple[RigidBodyTree, np.ndarray]:
+        """The tree and a copy of the configuration now, to serialize on another thread (an edit
+        replaces the document's tree, never changes it: see :mod:`.commands`)."""
+        return self._tree, self._q.copy()
+
     # --- whole-document operations (not undoable: they start a new history) ------------------
     def load(self, tree: RigidBodyTree, configuration: np.ndarray | None = None,
              path: Path | None = None, name: str | None = None, identity: FileIdentity | None = None) -> None:

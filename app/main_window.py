@@ -6,13 +6,13 @@ import logging
 import os
 import sys
 import traceback
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES
-from kinetree.core.io.project import load_project
-from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
+from kinetree.core.io.project import dumps, load_project
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -73,6 +73,8 @@ def _autosave_interval() -> int:
 
 
 class MainWindow(QMainWindow):
+    _autosaveWritten = Signal(object)  # the background autosave's Future, handed back to the GUI thread
+
     def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -81,7 +83,9 @@ class MainWindow(QMainWindow):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
-        self._autosaved_text: str | None = None
+        self._autosave_due = True  # the document changed since the last autosave was written
+        self._autosave_job: Future | None = None  # the autosave being written in the background
+        self._autosave_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-autosave")
         self._autosave_error: str | None = None
         self.origin_name: str | None = None  # what the document was opened from (for untitled ones)
         self.spawned: list[MainWindow] = []  # windows opened for restored documents
@@ -144,8 +148,11 @@ class MainWindow(QMainWindow):
         self.doc.treeChanged.connect(self._update_title)
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(_autosave_interval())
-        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.timeout.connect(self.autosave_in_background)
         self.autosave_timer.start()
+        self.doc.treeChanged.connect(self._autosave_needed)
+        self.doc.configurationChanged.connect(self._autosave_needed)
+        self._autosaveWritten.connect(self._autosave_written)
         self.file_watch = FileWatch(self)  # reload offers and the check before Save
         self._update_title()
         self.statusBar().showMessage("Ready", 3000)
@@ -441,30 +448,89 @@ class MainWindow(QMainWindow):
         """This window's autosave file (None until the first autosave claims one)."""
         return self._autosave_slot.data_path if self._autosave_slot else None
 
+    def _autosave_needed(self, *_args) -> None:
+        self._autosave_due = True
+
+    def _autosave_current(self) -> bool:
+        """Whether there is nothing new to autosave (unchanged since the last one written)."""
+        slot = self._autosave_slot
+        return not self._autosave_due and slot is not None and slot.data_path.exists()
+
+    def _autosave_snapshot(self):
+        """Claim this window's autosave if need be; what to write, marked as written."""
+        if self._autosave_slot is None:
+            self._autosave_slot = AutosaveSlot.claim()
+        self._autosave_due = False  # an edit from now on is the next autosave's
+        return (self._autosave_slot, *self.doc.snapshot(), self.doc.path, self._display_name(),
+                self.doc.disk_identity)
+
+    @staticmethod
+    def _write_autosave(slot: AutosaveSlot, tree, q, path, name, identity) -> None:
+        slot.write(dumps(tree, q, compact=True), path, name, identity)
+
+    def _autosave_failed(self, exc: OSError) -> None:
+        self._autosave_due = True  # try again at the next tick
+        if str(exc) != self._autosave_error:  # once per problem, not every few seconds
+            log.warning("autosave failed: %s", exc)
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 15000)
+        self._autosave_error = str(exc)
+
+    def _wait_for_autosave(self) -> None:
+        """Let the autosave being written in the background finish (its result is reported)."""
+        job, self._autosave_job = self._autosave_job, None
+        if job is not None:
+            self._autosave_written(job, wait=True)
+
     def autosave(self) -> bool:
-        """While there are unsaved changes, write them (atomically, with the original path and
+        """While there are unsaved changes, write them now (atomically, with the original path and
         a display name beside them) to this window's own autosave; without any, remove it.
-        False if writing failed (the previous autosave, if any, stays)."""
+        Nothing is serialized when nothing changed since the last one. False if writing failed
+        (the previous autosave, if any, stays)."""
+        self._wait_for_autosave()
         if not self.doc.modified:
             self.clear_autosave()
             return True
         if self.viewport.handle.dragging:  # next time: serializing a 1000-body tree (0.9 s) stalled the drag
             return True
-        text = self.doc.serialized()
-        if text == self._autosaved_text and self._autosave_slot and self._autosave_slot.data_path.exists():
+        if self._autosave_current():
             return True
         try:
-            if self._autosave_slot is None:
-                self._autosave_slot = AutosaveSlot.claim()
-            self._autosave_slot.write(text, self.doc.path, self._display_name(), self.doc.disk_identity)
+            self._write_autosave(*self._autosave_snapshot())
         except OSError as exc:
-            if str(exc) != self._autosave_error:  # once per problem, not every few seconds
-                log.warning("autosave failed: %s", exc)
-                self.statusBar().showMessage(f"Autosave failed: {exc}", 15000)
-            self._autosave_error = str(exc)
+            self._autosave_failed(exc)
             return False
-        self._autosaved_text, self._autosave_error = text, None
+        self._autosave_error = None
         return True
+
+    def autosave_in_background(self) -> None:
+        """The timer's autosave: as :meth:`autosave`, serialized and written on a worker thread
+        (49,000 bodies take seconds: the window must not freeze for them every few seconds)."""
+        if self._autosave_job is not None and not self._autosave_job.done():
+            return  # the last one is still being written
+        self._wait_for_autosave()
+        if not self.doc.modified:
+            self.clear_autosave()
+            return
+        if self.viewport.handle.dragging or self._autosave_current():
+            return
+        try:
+            job = self._autosave_pool.submit(self._write_autosave, *self._autosave_snapshot())
+        except OSError as exc:  # no autosave could be claimed
+            self._autosave_failed(exc)
+            return
+        self._autosave_job = job
+        job.add_done_callback(self._autosaveWritten.emit)  # from the worker: queued to this thread
+
+    def _autosave_written(self, job: Future, wait: bool = False) -> None:
+        if job is not self._autosave_job and not wait:
+            return  # already reported by _wait_for_autosave
+        self._autosave_job = None
+        try:
+            job.result()
+        except OSError as exc:
+            self._autosave_failed(exc)
+        else:
+            self._autosave_error = None
 
     def _display_name(self) -> str:
         if self.doc.path:
@@ -473,9 +539,10 @@ class MainWindow(QMainWindow):
 
     def clear_autosave(self) -> None:
         """Delete this window's autosave (never another window's or instance's)."""
+        self._wait_for_autosave()
         if self._autosave_slot is not None:
             self._autosave_slot.remove()
-        self._autosaved_text = None
+        self._autosave_due = True
 
     def ask_recovery(self, infos: list[AutosaveInfo]) -> list[str]:
         """RESTORE / DISCARD / LATER for each autosave (tests replace this, or drive the dialog)."""
@@ -526,10 +593,11 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - a damaged autosave is a message; the file stays
             self.show_error("Cannot restore", f"{info.name}: {exc} (the autosave is kept)")
             return False
+        self._wait_for_autosave()
         if self._autosave_slot is not None:  # this window had nothing unsaved
             self._autosave_slot.remove()
             self._autosave_slot.release()
-        self._autosave_slot, self._autosaved_text = slot, None
+        self._autosave_slot, self._autosave_due = slot, True
         path = info.path if info.path and info.path.name.lower().endswith(".json") else None
         self.origin_name = info.name  # before load: the title is made while loading
         self.doc.load(tree, q, path, identity=info.disk)  # Save asks if the file changed since
@@ -566,6 +634,7 @@ class MainWindow(QMainWindow):
             self._autosave_slot.release()
             self._autosave_slot = None
         self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
+        self._autosave_pool.shutdown(wait=False)
         self.undo_view.close()  # its window goes with this one
         ev.accept()
 

@@ -194,18 +194,21 @@ class AutosaveSlot:
         return slot
 
     def write(self, text: str, path: Path | None, name: str, disk: FileIdentity | None = None) -> None:
-        """Write the project text, then its metadata, each atomically; ``disk``: what the file at
+        """Write the metadata, then the project text, each atomically; ``disk``: what the file at
         ``path`` was when the document last read or wrote it (a restored document's Save then
-        still asks if someone changed the file since). Raises OSError."""
+        still asks if someone changed the file since). Raises OSError.
+
+        The metadata goes first: an autosave is the data file, and a process killed between the
+        two writes (the window writes from a worker thread) must not leave data without its name."""
         if self._fd is None:
             raise OSError(f"{self.data_path}: autosave lock released")
-        atomic_write_text(self.data_path, text)
         meta = {"format": "kinetree-autosave", "version": 1, "path": str(path) if path else None,
                 "name": name, "saved": time.time(), "pid": os.getpid()}
         if disk is not None:
             meta["disk"] = {"size": disk.size, "mtime_ns": disk.mtime_ns, "inode": disk.inode,
                             "blake2b": disk.digest.hex()}
         atomic_write_text(self.meta_path, json.dumps(meta, indent=1))
+        atomic_write_text(self.data_path, text)
 
     def info(self) -> AutosaveInfo:
         """The metadata, tolerating a missing or damaged sidecar (the data still counts)."""

@@ -382,9 +382,12 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
     return tree, config
 
 
-def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None) -> str:
-    """The project file text (stable key order, so equal trees give equal text)."""
-    return json.dumps(tree_to_dict(tree, configuration), indent=1, allow_nan=False)
+def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None, compact: bool = False) -> str:
+    """The project file text (stable key order, so equal trees give equal text); ``compact``:
+    on one line, as the autosave writes it (json's C encoder takes no indent: the indented
+    text of 49,000 bodies took 5 s, the compact one a tenth of that)."""
+    return json.dumps(tree_to_dict(tree, configuration), indent=None if compact else 1, allow_nan=False,
+                      separators=(",", ":") if compact else None)
 
 
 def save_project(tree: RigidBodyTree, path: str | os.PathLike,

@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -238,7 +239,8 @@ def test_restart_with_file_argument_later_keeps_the_autosave(make_window, autosa
     assert "arm.kinetree.json" in seen["text"]
     assert w.spawned == [] and w.doc.tree.num_bodies == 6
     w.close()
-    assert orphan.exists() and orphan.read_text() == text  # quitting never deletes an orphan
+    # quitting never deletes an orphan (written compact: the same project, on one line)
+    assert orphan.exists() and json.loads(orphan.read_text()) == json.loads(text)
 
     w2 = make_window("c.ini")
     answer_dialog("restoreAllButton", {})
@@ -409,3 +411,50 @@ def test_hostile_metadata_is_ignored(autosave_dir, meta, name, path):
     assert abs(info.saved - slot.data_path.stat().st_mtime) < 1  # the file's time, not the claimed one
     slot.remove()
     slot.release()
+
+
+def test_the_timers_autosave_serializes_only_after_a_change_and_off_the_gui_thread(make_window, autosave_dir,
+                                                                                   qtbot, monkeypatch):
+    import kinetree.app.main_window as main_window
+
+    threads = []
+    real = main_window.dumps
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(main_window, "dumps", spy)
+    w = make_window()
+    w.doc.open("scara")
+    w.sliders.rows["q1"].spin.setValue(12)
+    w.autosave_in_background()
+    qtbot.waitUntil(lambda: w._autosave_job is None and w.autosave_path() is not None and w.autosave_path().exists())
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    tree, q = load_project(w.autosave_path())
+    assert np.isclose(np.degrees(q[tree.position_index("q1")][0]), 12)
+    for _ in range(3):  # nothing changed: the timer's ticks serialize nothing (49,000 bodies took 5 s each)
+        w.autosave_in_background()
+        assert w.autosave()
+    assert len(threads) == 1
+    w.sliders.rows["q1"].spin.setValue(20)  # a change: written again
+    w.autosave_in_background()
+    qtbot.waitUntil(lambda: w._autosave_job is None)
+    assert len(threads) == 2
+    tree, q = load_project(w.autosave_path())
+    assert np.isclose(np.degrees(q[tree.position_index("q1")][0]), 20)
+
+
+def test_a_background_autosave_that_cannot_be_written_is_reported(make_window, autosave_dir, qtbot):
+    autosave_dir.mkdir()
+    w = make_window()
+    w.doc.open("scara")
+    w.sliders.rows["q1"].spin.setValue(12)
+    assert w.autosave()
+    w.autosave_path().unlink()
+    w.autosave_path().mkdir()  # the data file cannot be replaced now
+    w.sliders.rows["q1"].spin.setValue(13)
+    w.autosave_in_background()
+    qtbot.waitUntil(lambda: w.statusBar().currentMessage().startswith("Autosave failed"))
+    w.autosave_path().rmdir()
+    assert w.autosave() and w.autosave_path().is_file()  # the failure left it due: written at the next try

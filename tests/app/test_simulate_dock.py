@@ -243,3 +243,21 @@ def test_a_simulation_too_slow_for_real_time_slows_down_and_draws_fewer_frames(p
     qtbot.waitUntil(lambda: w.simulate.sim.time > t, timeout=60_000)  # slower, not stopped
     click(qtbot, w.simulate.play_button)  # and the window still answers
     assert not w.simulate.playing and not w.simulate.runner.running
+
+
+def test_a_tree_too_large_for_the_dense_dynamics_is_refused_with_a_message(window, qtbot):
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+    from kinetree.core.simulation import MAX_DOF
+
+    tree, parent = RigidBodyTree(), "base"
+    for i in range(MAX_DOF + 1):
+        body = RigidBody(f"b{i}")
+        body.joint = Joint(f"j{i}", "revolute")
+        tree.add_body(body, parent)
+        parent = body.name
+    window.doc.load(tree)
+    press_s(qtbot, window)
+    qtbot.waitUntil(window.simulate_dock.isVisible)
+    click(qtbot, window.simulate.play_button)  # refused before a matrix is made: nothing runs
+    assert not window.simulate.playing and window.simulate.sim is None
+    assert f"{MAX_DOF + 1} degrees of freedom is more than the {MAX_DOF}" in window.simulate.note.text()

@@ -275,3 +275,16 @@ def test_a_joint_that_moves_no_mass_is_explained():
 def test_bad_settings_are_refused(kwargs, match):
     with pytest.raises(SimulationError if match != "gravity" else Exception, match=match):
         Simulator(puma(), **kwargs)
+
+
+def test_a_tree_with_more_dofs_than_the_dense_path_takes_is_refused_before_any_matrix():
+    from kinetree.core.simulation import MAX_DOF
+
+    tree = RigidBodyTree()
+    for i in range(MAX_DOF // 6 + 1):  # floating joints: 6 DoF each
+        body = RigidBody(f"b{i}")
+        body.joint = Joint(f"free{i}", "floating")
+        tree.add_body(body, "base")
+    n = 6 * (MAX_DOF // 6 + 1)
+    with pytest.raises(SimulationError, match=f"{n} degrees of freedom is more than the {MAX_DOF}"):
+        Simulator(tree)
