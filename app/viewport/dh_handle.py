@@ -71,6 +71,9 @@ class DhFrameHandle(VisualFrameHandle):
             view.addItem(item)
 
     # --- what is shown -----------------------------------------------------------------------
+    def items(self) -> tuple:
+        return (*super().items(), self.dh_lines, self.dh_tips)
+
     def refresh(self) -> None:
         super().refresh()
         if self._grab is None:

@@ -78,6 +78,10 @@ class IkHandle:
             view.addItem(item)
 
     # --- what is shown -----------------------------------------------------------------------
+    def items(self) -> tuple:
+        """Its GL items (an image rendered for export leaves them out)."""
+        return (self.arrows, self.rings, self.centre)
+
     def target_body(self) -> str | None:
         """The selected body, else the end effector (never the base: it cannot move)."""
         tree = self.view.doc.tree

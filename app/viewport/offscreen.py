@@ -138,9 +138,11 @@ def render_image(view, width: int, height: int) -> QImage:
     view.set_full_detail()
     # screen-space items are laid out for the widget, not for the offscreen tiles: the frame
     # names, and the items painted with a QPainter (the DH overlay's texts), are drawn into the
-    # image below; the others (the axis letters, the text by the cursor) are left out
-    hidden = [it for it in view.items if (getattr(it, "screen_space", False) or hasattr(it, "paint_image"))
-              and it.visible()]
+    # image below; the others (the axis letters, the text by the cursor) are left out, and so are
+    # the handles a drag grabs (an exported picture shows the robot, not the tools)
+    handles = {id(it) for handle in (view.ik_handle, view.frame_handle) for it in handle.items()}
+    hidden = [it for it in view.items if (getattr(it, "screen_space", False) or hasattr(it, "paint_image")
+                                          or id(it) in handles) and it.visible()]
     painted = [it for it in hidden if hasattr(it, "paint_image")]
     for it in hidden:
         it.setVisible(False)

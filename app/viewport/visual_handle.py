@@ -50,6 +50,9 @@ class VisualFrameHandle(FrameHandle):
         view.addItem(self.scale_tips)
         view.doc.visualSelectionChanged.connect(self._visual_selected)
 
+    def items(self) -> tuple:
+        return (*super().items(), self.scale_tips)
+
     def _visual_selected(self, _index) -> None:
         if self._grab is not None:
             self.cancel()

@@ -1,5 +1,6 @@
-"""Offscreen rendering holds in a long-lived process that opens and closes windows between
-renders: 300 images, each checked, in a subprocess (a crash fails the test, not the suite)."""
+"""Offscreen rendering: it holds in a long-lived process that opens and closes windows between
+renders (300 images, each checked, in a subprocess: a crash fails the test, not the suite), and
+an image for export shows the robot, not the tools."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+from PySide6.QtGui import QImage
 
 _STRESS = r"""
 import sys
@@ -51,3 +54,28 @@ def test_300_renders_while_windows_open_and_close():
     r = subprocess.run([sys.executable, "-c", _STRESS, "300"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, (r.returncode, r.stdout[-2000:], r.stderr[-3000:])
     assert "rendered 300" in r.stdout
+
+
+def test_an_image_for_export_leaves_the_drag_handles_out(qtbot):
+    from kinetree.app.cli.display import offscreen_view
+    from kinetree.core import load_robot
+
+    tree = load_robot("puma560")
+    _doc, view = offscreen_view(tree, np.array([0.1, -0.4, 0.7, 0.3, -1.2, 2.0]), (320, 240))  # README's picture
+    view.fit()
+    handles = [it for h in (view.ik_handle, view.frame_handle) for it in h.items()]
+    assert view.ik_handle.rings.visible()  # the window shows the end effector's handle
+
+    def image() -> np.ndarray:
+        img = view.render_image(320, 240).convertToFormat(QImage.Format.Format_RGB32)
+        return np.array(img.constBits(), dtype=np.uint8).reshape(240, img.bytesPerLine() // 4, 4)[:, :320].copy()
+
+    with_handles = image()
+    shown = [it for it in handles if it.visible()]
+    for it in shown:
+        it.setVisible(False)
+    without = image()
+    for it in shown:
+        it.setVisible(True)
+    np.testing.assert_array_equal(with_handles, without)
+    view.close()
