@@ -79,3 +79,23 @@ def test_an_image_for_export_leaves_the_drag_handles_out(qtbot):
         it.setVisible(True)
     np.testing.assert_array_equal(with_handles, without)
     view.close()
+
+
+def test_readmes_screenshot_command_reproduces_readmes_picture(tmp_path):
+    import re
+    from pathlib import Path
+
+    import imageio.v3 as iio
+    from kinetree.app.main import main
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"\(made with `kinetree (screenshot puma560 [^`]*)`\)", readme).group(1).split()
+    out = tmp_path / "puma.png"
+    command[command.index("-o") + 1] = str(out)
+    assert main(command) == 0
+    mine = iio.imread(out)[..., :3].astype(int)
+    readmes = iio.imread(root / "resources" / "screenshots" / "puma560.png")[..., :3].astype(int)
+    assert mine.shape == readmes.shape
+    differing = (np.abs(mine - readmes).max(axis=2) > 48).mean()  # antialiasing may differ by a shade
+    assert differing < 0.005, f"{differing:.2%} of the pixels differ from README's picture"
