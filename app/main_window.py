@@ -201,9 +201,14 @@ class MainWindow(QMainWindow):
         self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
         add_window_keys(self.undo_view, undo, redo, quit_action)  # in the history window too; Esc closes it
         e.addSeparator()
-        for a in (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
-                  self.bodies.delete_action):
+        build = (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
+                 self.bodies.delete_action)
+        for a in build:
             e.addAction(a)
+        # their keys work in the Bodies panel and in the 3D view, where the hands are while
+        # building (the empty robot's hint there says Ctrl+Shift+A); not in the other panels,
+        # whose fields take F2, Del and Ctrl+D themselves
+        self.viewport.addActions(build)
 
         v = mb.addMenu("&View")
         for key, dock in self.docks.items():

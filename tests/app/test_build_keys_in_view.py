@@ -1,0 +1,57 @@
+"""The build shortcuts (Ctrl+Shift+A, Ctrl+D, F2, Del) and the tool keys (Q/W/E/R) work where the
+user's hands are: with the 3D view focused after a click in it, and after a click on a panel
+button. Keys go to whatever has the focus, as a keyboard's do."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLineEdit
+
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+def focus_view_by_click(qtbot, w) -> None:
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    vp = w.viewport
+    QTest.mouseClick(vp, Qt.MouseButton.LeftButton, pos=vp.rect().bottomLeft() + vp.rect().center() * 0.1)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is vp)
+
+
+def key(qtbot, k, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+    QTest.keyClick(QApplication.focusWidget(), k, modifiers)
+
+
+def test_build_shortcuts_work_with_the_view_focused(make_window, qtbot):
+    w = make_window()
+    doc = w.doc  # a new window: the empty robot
+    focus_view_by_click(qtbot, w)  # the empty robot's hint says: press Ctrl+Shift+A
+    for _ in range(2):
+        key(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
+    assert len(doc.tree.body_names) == 2 and doc.selection == doc.tree.body_names[-1]
+    key(qtbot, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)  # duplicate the selected subtree
+    assert len(doc.tree.body_names) == 3
+    key(qtbot, Qt.Key.Key_Delete)
+    assert len(doc.tree.body_names) == 2
+    assert QApplication.focusWidget() is w.viewport
+    doc.select(doc.tree.body_names[0])
+    key(qtbot, Qt.Key.Key_F2)  # rename: the Bodies panel's editor opens on the body
+    qtbot.waitUntil(lambda: isinstance(QApplication.focusWidget(), QLineEdit))
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    QTest.keyClicks(editor, "shoulder")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "shoulder" in doc.tree.body_names)
+
+
+def test_tool_keys_work_after_a_click_on_a_panel_button(make_window, qtbot):
+    w = make_window()
+    w.doc.open("puma560")
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    button = w.bodies.toolbar.widgetForAction(w.bodies.add_action)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # adds a child; the focus stays wherever it lands
+    for k, tool in ((Qt.Key.Key_W, "move"), (Qt.Key.Key_E, "rotate"), (Qt.Key.Key_Q, "pose")):
+        key(qtbot, k)
+        assert w.viewport.tool == tool, (QApplication.focusWidget(), w.viewport.tool)
