@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QMatrix4x4, QVector3D
 from PySide6.QtWidgets import QLabel
 
-from .labels import LabelsItem
+from .labels import LabelsItem, project_points, view_mvp
 
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
 #: Grid lines across the view, about: the spacing is the 1-2-5 step nearest distance / this.
@@ -53,6 +53,7 @@ class Camera:
         self.letters.setDepthValue(99)
         view.addItem(self.letters)
         self._seen = None  # the camera distance and projection the grid was made for
+        self._fitted = None  # the camera as the last fit left it (see moved_since_fit)
 
     # --- projection ----------------------------------------------------------------------------
     def projection(self, region, viewport) -> QMatrix4x4 | None:
@@ -129,6 +130,30 @@ class Camera:
         # the sphere round the points inside the narrower of the two angles, with 8% to spare
         distance = 1.08 * radius / math.sin(min(half_h, half_v))
         self.view.setCameraPosition(pos=QVector3D(*center.astype(float)), distance=distance)
+        self._fitted = self._state()
+
+    def _state(self) -> tuple:
+        o = self.view.opts
+        c = o["center"]
+        return (o["distance"], o["elevation"], o["azimuth"], o["fov"], c.x(), c.y(), c.z(), self.ortho)
+
+    def moved_since_fit(self) -> bool:
+        """Whether the camera is not where the last fit put it (the user orbited, panned, zoomed
+        or chose a view since): then the work no longer moves it by itself."""
+        return self._fitted is None or self._state() != self._fitted
+
+    def follow(self, points: np.ndarray) -> None:
+        """Fit the robot when some of ``points`` (n, 3) are out of the view, unless the user has
+        moved the camera since the last fit: the first links added to an empty robot, a body
+        placed off screen."""
+        view = self.view
+        if self.moved_since_fit() or not len(points):
+            return
+        w, h = max(view.width(), 1), max(view.height(), 1)
+        px, front = project_points(view_mvp(view), points, w, h)
+        inside = front & (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        if not inside.all():
+            self.fit()
 
     # --- grid and world axes -----------------------------------------------------------------
     def update_grid(self) -> bool:

@@ -314,6 +314,8 @@ class RobotViewport(SurfaceView):
                                 color=AXIS_COLORS)
         self.camera.place_axis_letters(s, QColor(*THEMES[self.theme]["label"]))
         self._on_configuration_changed(interacting=False)
+        if change is not None and change.kind == "structure":  # bodies added or moved: keep them in view
+            self.camera.follow(self._poses[:, :3, 3].reshape(-1, 3))
 
     def _place_parts(self, owned: list[tuple[str, list[Part]]], reset: bool, renamed) -> bool:
         """Give each body a slot in the batch and the batch its parts; returns whether the

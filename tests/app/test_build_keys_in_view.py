@@ -55,3 +55,37 @@ def test_tool_keys_work_after_a_click_on_a_panel_button(make_window, qtbot):
     for k, tool in ((Qt.Key.Key_W, "move"), (Qt.Key.Key_E, "rotate"), (Qt.Key.Key_Q, "pose")):
         key(qtbot, k)
         assert w.viewport.tool == tool, (QApplication.focusWidget(), w.viewport.tool)
+
+
+def on_screen(vp) -> bool:
+    from kinetree.app.viewport.labels import project_points, view_mvp
+
+    pts = vp._poses[:, :3, 3]
+    px, front = project_points(view_mvp(vp), pts, vp.width(), vp.height())
+    return bool(front.all() and (px >= 0).all() and (px[:, 0] < vp.width()).all() and (px[:, 1] < vp.height()).all())
+
+
+def test_the_first_links_of_an_empty_robot_are_brought_into_view(make_window, qtbot):
+    w = make_window()
+    w.resize(1280, 800)
+    vp = w.viewport
+    zoom = vp.opts["distance"]  # the empty robot's: a few centimetres
+    focus_view_by_click(qtbot, w)
+    for _ in range(3):  # README's Getting started: 0.3 m links
+        key(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
+    assert len(w.doc.tree.body_names) == 3
+    assert vp.opts["distance"] > 2 * zoom and on_screen(vp)
+
+
+def test_a_camera_the_user_moved_is_not_fought(make_window, qtbot):
+    w = make_window()
+    w.doc.open("two_link_planar")
+    vp = w.viewport
+    vp.fit()
+    vp.orbit(40, 10)  # the user turned the view, then zoomed in close
+    vp.opts["distance"] *= 0.05
+    seen = (vp.opts["distance"], vp.opts["azimuth"], vp.opts["elevation"])
+    w.doc.select(w.doc.tree.body_names[-1])
+    focus_view_by_click(qtbot, w)
+    key(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
+    assert (vp.opts["distance"], vp.opts["azimuth"], vp.opts["elevation"]) == seen
