@@ -18,8 +18,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# import names of the packages that only the test/crosscheck/fast/collision/video extras bring,
-# and of references the tests use when they happen to be installed
+# import names of the packages that only the test/crosscheck/collision/video extras bring, of
+# references the tests use when they happen to be installed, and numba (a dependency, but the
+# numpy paths must still work where it cannot be installed)
 HIDDEN_MODULES = ("pinocchio", "fcl", "numba", "imageio_ffmpeg", "example_robot_data", "xacrodoc",
                   "roboticstoolbox", "spatialmath", "pydrake", "gymnasium", "dm_control")
 HIDDEN_DISTRIBUTIONS = ("pin", "python-fcl", "numba", "imageio-ffmpeg", "example-robot-data", "xacrodoc",
