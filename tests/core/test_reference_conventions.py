@@ -53,3 +53,35 @@ def test_from_corke_bad_dynamics_name_the_body_or_joint_and_value():
         dh_chain([DHLink.from_corke(G=0)])
     with pytest.raises(KineTreeError, match=r"'link1'.*nan"):
         dh_chain([DHLink.from_corke(I=[0.1, float("nan"), 0.1])])
+
+
+# --- b. Corke's Puma link 1 inertia I = [0 0.35 0] loads, with a warning ------------------------------
+
+
+def test_corkes_puma_link1_inertia_loads_with_a_warning_naming_body_and_inequality():
+    from kinetree.core import PhysicsWarning, RigidBody
+    # Corke's Puma560.py, link 1: RevoluteDH(..., I=[0, 0.35, 0, 0, 0, 0], r=[0, 0, 0], m=0)
+    with pytest.warns(PhysicsWarning, match=r"'link1'.*Ixx \+ Izz ≥ Iyy \(0 \+ 0 < 0\.35\)"):
+        body = dh_chain([DHLink.from_corke(d=0.67183, alpha=pi / 2, m=0, I=[0, 0.35, 0, 0, 0, 0])]).bodies[0]
+    np.testing.assert_array_equal(body.inertia, [0, 0.35, 0, 0, 0, 0])
+    b = RigidBody("shoulder")
+    with pytest.warns(PhysicsWarning, match=r"'shoulder'.*Ixx \+ Izz ≥ Iyy"):
+        b.inertia = [0, 0.35, 0]
+    np.testing.assert_array_equal(b.inertia, [0, 0.35, 0, 0, 0, 0])
+    with pytest.warns(PhysicsWarning, match=r"'shoulder'.*Corke inertia.*Ixx \+ Izz ≥ Iyy"):
+        b.set_inertia_corke([0, 0.35, 0], m=0)
+
+
+@pytest.mark.parametrize("value, match", [
+    ([0, -0.35, 0], r"'b'.*principal moment -0\.35 < 0"),
+    ([0.1, float("nan"), 0.1], r"'b'.*finite.*nan"),
+    ([[1, 0.2, 0], [0, 1, 0], [0, 0, 1]], r"'b'.*symmetric"),
+])
+def test_truly_invalid_inertia_is_still_refused_by_both_setters(value, match):
+    from kinetree.core import RigidBody
+    b = RigidBody("b")
+    with pytest.raises(KineTreeError, match=match):
+        b.inertia = value
+    with pytest.raises(KineTreeError, match=match):
+        b.set_inertia_corke(value, m=0)
+    np.testing.assert_array_equal(b.inertia, [1, 1, 1, 0, 0, 0])
