@@ -12,8 +12,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InvalidPropertyError, PhysicsWarning
-from .joint import Joint
+from .joint import Joint, _numbers
 from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, derived_name, text_problem
+from .number_text import short_text
 from .transforms import MAX_LENGTH, validate_transform
 from .xml_fragment import check_fragments
 
@@ -429,4 +430,8 @@ class RigidBody:
             self._tree._touch()
 
     def __repr__(self) -> str:
-        return f"RigidBody({self._name!r}, joint={self._joint!r})"
+        """One line, as MATLAB's object display in short: name, joint, mass, centre of mass, parent."""
+        parent = self.parent
+        where = f", parent={parent.name!r}" if parent is not None else ""
+        return (f"RigidBody({self._name!r}, joint={self._joint!r}, mass={short_text(self._mass)}, "
+                f"com={_numbers(self._com)}{where})")

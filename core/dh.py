@@ -7,9 +7,12 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
+
 from .body import RigidBody
 from .errors import InvalidJointError, InvalidTransformError
-from .joint import Joint
+from .joint import Joint, _numbers
+from .number_text import short_text
 from .tree import RigidBodyTree
 
 
@@ -112,6 +115,30 @@ class DHLink(_DHRow):
                             (self.Tc, "coulomb_friction")):
             if value is not None:
                 setattr(j, attr, value)
+
+    def __repr__(self) -> str:
+        """One line, as Corke's ``Link`` display: the row's numbers, then what is set beyond them."""
+        def text(v) -> str:
+            if isinstance(v, str):
+                return repr(v)
+            try:
+                return _numbers(v) if np.ndim(v) else short_text(v)
+            except (TypeError, ValueError):
+                return f"{v!r:.40}"
+
+        parts = [f"{self.joint!r:.20}"] + [f"{k}={text(getattr(self, k))}" for k in ("a", "alpha", "d", "theta")]
+        def shown(k: str, v) -> bool:  # None, "" and a zero offset are the defaults; m = 0 is Corke's, shown
+            if v is None or (isinstance(v, str) and not v):
+                return False
+            return k != "offset" or not (np.ndim(v) == 0 and v == 0)
+
+        parts += [f"{k}={text(v)}" for k in ("offset", "qlim", "home", "name", "joint_name", "convention",
+                                              "m", "r", "I", "G", "B", "Jm", "Tc") if shown(k, v := getattr(self, k))]
+        if self.flip:
+            parts.append("flip=True")
+        if self.visuals:
+            parts.append(f"visuals=<{len(self.visuals)}>")
+        return f"DHLink({', '.join(parts)})"
 
     @property
     def joint_type(self) -> str:

@@ -306,6 +306,31 @@ def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     return _finite(out, "velocity product")
 
 
+def coriolis(tree: RigidBodyTree, q: ArrayLike | None, qd: ArrayLike | None) -> np.ndarray:
+    """(dof, dof) Coriolis matrix ``C(q, qd)`` with ``C·qd = velocity_product(q, qd)`` (Corke's
+    ``coriolis``, built as his: the velocity product ``h(v)`` is a quadratic form in ``v``, so
+    ``Γ_ii = h(e_i)`` and ``Γ_ij = (h(e_i + e_j) − h(e_i) − h(e_j)) / 2`` are its symmetric
+    coefficients, and ``C[:, j] = Σ_i Γ_ij·qd_i``). Those are the Christoffel symbols of the
+    first kind, so ``Ṁ − 2C`` is skew-symmetric where the velocities are position rates (not
+    for the ω of spherical and floating joints). No gravity, no friction; one configuration;
+    ``n(n+1)/2`` velocity products for ``n`` degrees of freedom."""
+    Q, lead = _inputs(tree, q)
+    if lead:
+        raise InvalidConfigurationError(f"coriolis takes one configuration, got a batch of shape {Q.shape}")
+    plan = dynamics_plan(tree)
+    n = plan.ndof
+    qd_ = _rates(tree, plan, qd, "qd", ())
+    eye = np.eye(n)
+    square = velocity_product(tree, np.broadcast_to(Q, (n, Q.size)), eye)  # row i: h(e_i) = Γ_ii
+    C = square.T * qd_  # the diagonal terms: C[:, i] += Γ_ii·qd_i
+    for i in range(n - 1):  # the pairs (i, j > i) a row at a time: memory O(n²), not O(n³)
+        V = eye[i + 1:] + eye[i]
+        G = (velocity_product(tree, np.broadcast_to(Q, (len(V), Q.size)), V) - square[i + 1:] - square[i]) / 2
+        C[:, i + 1:] += G.T * qd_[i]  # Γ_ij·qd_i into column j
+        C[:, i] += G.T @ qd_[i + 1:]  # Γ_ji·qd_j into column i
+    return C
+
+
 FORWARD_METHODS = ("aba", "cholesky")
 
 
@@ -400,6 +425,28 @@ class DynamicsMixin:
     def velocity_product(self, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
         """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``)."""
         return velocity_product(self, q, qd)  # type: ignore[arg-type]
+
+    def coriolis(self, q: ArrayLike | None, qd: ArrayLike | None) -> np.ndarray:
+        """Coriolis matrix ``C(q, qd)``, ``C·qd = velocity_product(q, qd)`` (Corke's ``coriolis``;
+        see :func:`coriolis`)."""
+        return coriolis(self, q, qd)  # type: ignore[arg-type]
+
+    def nofriction(self, coulomb: bool = True, viscous: bool = False) -> RigidBodyTree:
+        """A copy without Coulomb friction (``coulomb``) and/or viscous friction (``viscous``),
+        as Corke's ``robot.nofriction(coulomb=True, viscous=False)``: by default only Coulomb
+        friction goes (it makes simulation stiff); both for his MATLAB ``nofriction('all')``."""
+        for what, flag in (("coulomb", coulomb), ("viscous", viscous)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise InvalidConfigurationError(
+                    f"nofriction: {what} must be True or False, got {flag!r:.80} (Corke's MATLAB "
+                    "nofriction('all') is nofriction(coulomb=True, viscous=True))")
+        tree = self.copy()  # type: ignore[attr-defined]
+        for b in tree.bodies:
+            if coulomb and b.joint.coulomb_friction != (0.0, 0.0):
+                b.joint.coulomb_friction = 0.0
+            if viscous and b.joint.viscous_friction:
+                b.joint.viscous_friction = 0.0
+        return tree
 
     def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
                          tau: ArrayLike | None = None, fext: ArrayLike | None = None,
