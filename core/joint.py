@@ -123,6 +123,14 @@ class Joint(MotorMixin):
     ``motion_subspace`` (k×6 rows ``(r_x r_y r_z t_x t_y t_z)``) is a ``custom`` joint's, RBDL's
     ``Joint(SpatialVector, …)``: ``M`` is the rows' rotations and translations one after the
     other (:mod:`~kinetree.core.joint_subspace`); ``euler_*`` and ``translation_xyz`` have theirs.
+
+    ``spherical`` and ``floating`` are RBDL's ``JointTypeSpherical`` and
+    ``JointTypeFloatingBase``, but their positions are laid out as MATLAB's floating joint:
+    the quaternion ``[w x y z]`` inline, w first (floating: ``[qw qx qy qz x y z]``), where RBDL
+    keeps ``x y z`` inline (floating: ``[x y z qx qy qz]``) and appends each ``w`` after all
+    other coordinates. Convert with ``RigidBodyTree.to_rbdl_q`` / ``from_rbdl_q``; RBDL's
+    ``SetQuaternion`` / ``GetQuaternion`` are ``set_quaternion`` / ``get_quaternion`` on this
+    layout (:mod:`~kinetree.core.joint_space`).
     """
 
     def __init__(self, name: str, type: str = "fixed",  # noqa: A002 - MATLAB's name

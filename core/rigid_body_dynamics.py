@@ -13,6 +13,9 @@ one configuration and over a batch alike.
   (``euler_zyx`` …, ``custom``: :mod:`~kinetree.core.joint_subspace`) one per row, the rates of
   its angles and lengths (so an Euler joint's are Euler-angle rates, not ω). Mimic followers
   have none: they move with their leader and their torque, times the multiplier, goes to it.
+  Positions keep KineTree's (MATLAB's) layout, a quaternion ``[w x y z]`` inline, not RBDL's
+  (``w`` appended at the end), and a floating joint's DoFs are ``[ω ṗ]``, RBDL's ``[ṗ ω]``:
+  :mod:`~kinetree.core.joint_space` converts (``to_rbdl_q``, ``to_rbdl_qd``).
 * **Fixed bodies** are merged into their moving ancestor when the plan is built (RBDL's rule):
   they cost nothing per call. Bodies fixed to the base carry nothing.
 * **Motors and friction** (:mod:`~kinetree.core.joint_motor`): ``G²·Jm`` on the mass matrix

@@ -276,3 +276,75 @@ def test_reprs_are_one_line_with_names_as_repr_strings(corke_puma):
     for obj in (odd, RigidBody("b"), Joint("f", "floating"), corke_puma.bodies[0].joint):
         assert "\n" not in repr(obj) and len(repr(obj)) < 300
     assert "name='two\\nlines'" in repr(odd)
+
+
+# --- d. RBDL's q layout: quaternion w last, after all other coordinates ---------------------------------
+
+
+def _rbdl_doc_model():
+    """RBDL's documented example: joints TX, Spherical, TY, Spherical."""
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+    tree, parent = RigidBodyTree(), "base"
+    for name, kind in (("tx", "prismatic"), ("s1", "spherical"), ("ty", "prismatic"), ("s2", "spherical")):
+        b = RigidBody(name)
+        b.joint = Joint(f"j_{name}", kind)
+        tree.add_body(b, parent)
+        parent = name
+    return tree
+
+
+def test_to_rbdl_q_follows_rbdls_documented_layout():
+    tree = _rbdl_doc_model()
+    tx, ty = 0.1, 0.2
+    q1, q2 = [0.5, 0.5, -0.5, 0.5], [0.1, 0.2, 0.3, 0.9]  # [w x y z]
+    q = np.array([tx, *q1, ty, *q2])  # KineTree: w first, inline
+    # RBDL: q = (q_tx, q1x, q1y, q1z, q_ty, q2x, q2y, q2z, q1w, q2w)
+    expected = [tx, 0.5, -0.5, 0.5, ty, 0.2, 0.3, 0.9, 0.5, 0.1]
+    np.testing.assert_array_equal(tree.to_rbdl_q(q), expected)
+    np.testing.assert_array_equal(tree.from_rbdl_q(expected), q)
+    np.testing.assert_array_equal(tree.to_rbdl_q(np.stack([q, q])), [expected, expected])  # batches
+    np.testing.assert_array_equal(tree.get_quaternion("s2", q), q2)
+    q_new = tree.set_quaternion("s1", [0, 0, 1, 0], q)
+    np.testing.assert_array_equal(q_new, [tx, 0, 0, 1, 0, ty, *q2])
+    np.testing.assert_array_equal(q, [tx, *q1, ty, *q2])  # a copy: the given q is unchanged
+    qd = [1.0, 2, 3, 4, 5, 6, 7, 8]  # ω inline in both: velocities need no conversion here
+    np.testing.assert_array_equal(tree.to_rbdl_qd(qd), qd)
+
+
+def test_floating_joint_in_rbdls_layout_is_translation_first_with_w_last():
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+    tree = RigidBodyTree()
+    trunk = RigidBody("trunk")
+    trunk.joint = Joint("free", "floating")
+    tree.add_body(trunk, "base")
+    arm = RigidBody("arm")
+    arm.joint = Joint("elbow", "revolute")
+    tree.add_body(arm, "trunk")
+    q = [0.6, 0.0, 0.8, 0.0, 1.0, 2.0, 3.0, 0.25]  # [qw qx qy qz x y z] then the elbow
+    np.testing.assert_array_equal(tree.to_rbdl_q(q), [1.0, 2.0, 3.0, 0.0, 0.8, 0.0, 0.25, 0.6])
+    np.testing.assert_array_equal(tree.from_rbdl_q(tree.to_rbdl_q(q)), q)
+    # velocities: KineTree [ω ṗ], RBDL's floating base [ṗ ω] (TranslationXYZ, then Spherical)
+    qd = [0.1, 0.2, 0.3, 1.0, 2.0, 3.0, 9.0]
+    np.testing.assert_array_equal(tree.to_rbdl_qd(qd), [1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 9.0])
+    np.testing.assert_array_equal(tree.from_rbdl_qd(tree.to_rbdl_qd(qd)), qd)
+    # the same pose either way: the RBDL vector read back gives the same forward kinematics
+    np.testing.assert_allclose(tree.forward_kinematics(tree.from_rbdl_q(tree.to_rbdl_q(q))),
+                               tree.forward_kinematics(q), atol=0)
+    np.testing.assert_array_equal(tree.get_quaternion("trunk", q), [0.6, 0.0, 0.8, 0.0])
+
+
+def test_quaternion_helpers_refuse_bad_bodies_and_values():
+    tree = _rbdl_doc_model()
+    q = tree.home_configuration()
+    with pytest.raises(KineTreeError, match=r"body 'tx': its joint 'j_tx' is prismatic, it has no quaternion"):
+        tree.get_quaternion("tx", q)
+    with pytest.raises(KineTreeError, match=r"body 's1': quaternion .*non-zero length, got \[0.0, 0.0, 0.0, 0.0\]"):
+        tree.set_quaternion("s1", [0, 0, 0, 0], q)
+    with pytest.raises(KineTreeError, match=r"body 's1': quaternion must be 4 numbers"):
+        tree.set_quaternion("s1", [1, 0, 0], q)
+    with pytest.raises(KineTreeError, match="no body"):
+        tree.get_quaternion("nope", q)
+    with pytest.raises(KineTreeError, match=r"RBDL q must have 10 numbers"):
+        tree.from_rbdl_q([0.0] * 9)
+    with pytest.raises(KineTreeError):
+        tree.from_rbdl_q([float("nan")] * 10)
