@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike
 
 from .dynamics_plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
 from .errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+from .joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -352,6 +353,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
+    _check_euler(tree, Q, plan)  # before the solvers: near the singularity they return huge numbers, not an error
     fx = _fext(tree, plan, fext, lead)
     if method == "aba" and plan.plain:
         from .articulated_body import aba
@@ -366,7 +368,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
             solve = k.cholesky_solve if Q.ndim == 1 else k.cholesky_solve_batch
             return _finite(solve(M, tau_ - bias), "forward dynamics")  # a new C-ordered array
         except ValueError:
-            _singular()
+            _singular(tree, Q)
     else:
         T = _poses(tree, Q)
         bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), fx)
@@ -374,13 +376,56 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        _singular()
+        _singular(tree, Q)
     y = np.linalg.solve(L, (tau_ - bias)[..., None])
     out = np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
     return _finite(out, "forward dynamics")
 
 
-def _singular() -> None:
+def _euler_joints(tree: RigidBodyTree, plan: DynamicsPlan) -> list[tuple[Any, slice, tuple]]:
+    """Composite joints with 2 or 3 rotations (Euler joints, custom ones alike), with their
+    slices of a configuration and motion-subspace rows; cached per plan."""
+    cache = getattr(plan, "_euler", None)
+    if cache is None:
+        cache = []
+        for b, _ in tree._positions():
+            j = b.joint
+            rows = tuple(map(tuple, j.motion_subspace.tolist())) if j.type in COMPOSITE_TYPES else ()
+            if 2 <= sum(any(r[:3]) for r in rows) <= 3:
+                cache.append((j, tree.position_index(j.name), rows))
+        plan._euler = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def _check_euler(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None) -> None:
+    """Refuse configurations where an Euler joint is at its singularity (its rotation axes line
+    up: the mass matrix is singular whatever the masses), naming the joint and its angles."""
+    for joint, sl, rows in _euler_joints(tree, plan or dynamics_plan(tree)):
+        if joint.type in EULER_TYPES:  # singular where the middle angle is ±90°: |cos| measures it
+            if Q.ndim == 1 and abs(math.cos(Q[sl.start + 1])) >= SINGULAR_AXES:
+                continue  # one configuration, clear of it: no numpy call (forward dynamics costs ~20 µs)
+            spread = np.abs(np.cos(Q[..., sl.start + 1]))
+        else:
+            spread = rotation_axes_spread(rows, Q[..., sl])
+        bad = np.argwhere(spread < SINGULAR_AXES)
+        if not len(bad):
+            continue
+        at = tuple(int(i) for i in bad[0])
+        angles = Q[(*at, sl)]
+        where = f" (configuration {at[0] if len(at) == 1 else at})" if at else ""
+        shown = ", ".join(f"angle {joint.name}.{k} = {angles[k]:.6g} rad ({math.degrees(angles[k]):.6g}°)"
+                          for k in ([1] if joint.type in EULER_TYPES else range(len(angles))))
+        raise InvalidConfigurationError(
+            f"joint {joint.name!r} ({joint.type}) is at its Euler-angle singularity{where}: {shown}; "
+            "its rotation axes line up, so the mass matrix is singular there. Move away from it, or use a "
+            "spherical joint (a quaternion, no singularity: RBDL's advice)")
+
+
+def _singular(tree: RigidBodyTree | None = None, Q: np.ndarray | None = None) -> None:
+    """Raise for a singular mass matrix: an Euler joint at its singularity (when ``tree`` and the
+    configuration ``Q`` are given and show one), else a joint that moves no mass."""
+    if tree is not None and Q is not None:
+        _check_euler(tree, Q)
     raise InvalidPropertyError("the mass matrix is singular for this configuration: some joint moves no mass "
                                "(give its bodies mass or inertia)")
 

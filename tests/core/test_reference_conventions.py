@@ -348,3 +348,50 @@ def test_quaternion_helpers_refuse_bad_bodies_and_values():
         tree.from_rbdl_q([0.0] * 9)
     with pytest.raises(KineTreeError):
         tree.from_rbdl_q([float("nan")] * 10)
+
+
+# --- e. forward dynamics at an Euler-joint singularity names the joint and its angle ---------------
+
+
+def _ball(kind, rows=None):
+    from kinetree.core import Joint, RigidBody, RigidBodyTree
+    tree = RigidBodyTree(gravity=[0, 0, -9.81])
+    b = RigidBody("thigh")
+    b.joint = Joint("hip", kind, rows)
+    b.mass, b.center_of_mass, b.inertia = 2.0, [0.1, 0.2, -0.5], [0.6, 0.6, 0.1]
+    tree.add_body(b, "base")
+    return tree
+
+
+@pytest.mark.parametrize("kind", ["euler_zyx", "euler_xyz", "euler_yxz"])
+@pytest.mark.parametrize("method", ["aba", "cholesky"])
+def test_forward_dynamics_at_an_euler_singularity_names_the_joint_and_angle(kind, method):
+    tree = _ball(kind)
+    q = [0.3, -pi / 2, 0.2]  # RBDL: the singularity of ZYX (…) angles is a ±90° middle rotation
+    with pytest.raises(KineTreeError, match=rf"joint 'hip' \({kind}\) is at its Euler-angle singularity: "
+                                            r"angle hip\.1 = -1\.5708 rad \(-90°\)") as info:
+        tree.forward_dynamics(q, [0.1, 0.2, 0.3], [1, 2, 3], method=method)
+    assert "massless" not in str(info.value) and "moves no mass" not in str(info.value)
+    with pytest.raises(KineTreeError, match=r"singularity \(configuration 1\): angle hip\.1 = 1\.5708"):
+        tree.forward_dynamics([[0, 0, 0], [0, pi / 2, 0]], method=method)
+    # away from it: the accelerations invert the inverse dynamics
+    q = [0.3, 0.4, 0.2]
+    qdd = tree.forward_dynamics(q, [0.1, 0.2, 0.3], [1, 2, 3], method=method)
+    np.testing.assert_allclose(tree.inverse_dynamics(q, [0.1, 0.2, 0.3], qdd), [1, 2, 3], atol=1e-9)
+
+
+def test_a_custom_joint_with_lined_up_rotations_names_its_angles_and_massless_joints_still_say_so():
+    from kinetree.core import Joint, RigidBody
+    # Rz·Ry·Rz (ZYZ Euler angles): singular at a middle angle of 0
+    tree = _ball("custom", [[0, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]])
+    with pytest.raises(KineTreeError, match=r"joint 'hip' \(custom\) is at its Euler-angle singularity: "
+                                            r"angle hip\.0 = 0\.3 rad .*angle hip\.1 = 0 rad"):
+        tree.forward_dynamics([0.3, 0.0, 0.2])
+    assert np.all(np.isfinite(tree.forward_dynamics([0.3, 0.5, 0.2])))
+    # a joint that moves no mass is still the reason given when there is no Euler joint at fault
+    empty = RigidBody("empty")
+    empty.joint = Joint("spin", "revolute")
+    empty.mass, empty.inertia = 0.0, [0, 0, 0]
+    tree.add_body(empty, "thigh")
+    with pytest.raises(KineTreeError, match="moves no mass"):
+        tree.forward_dynamics([0.3, 0.5, 0.2, 0.0], method="cholesky")
