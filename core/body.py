@@ -12,9 +12,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InvalidPropertyError, PhysicsWarning
-from .joint import Joint, _numbers
+from .joint import Joint
 from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, derived_name, text_problem
-from .number_text import short_text
+from .number_text import compact_text, numbers_text
 from .transforms import MAX_LENGTH, validate_transform
 from .xml_fragment import check_fragments
 
@@ -126,10 +126,6 @@ def _to_corke_order(v: np.ndarray) -> np.ndarray:
     return np.array([v[0], v[1], v[2], v[5], v[3], v[4]])
 
 
-def _short(v: np.ndarray) -> str:
-    return "[" + " ".join(f"{x:.6g}" for x in v) + "]"
-
-
 def _inertia_vector(value: ArrayLike, body: str, what: str, corke: bool = False) -> np.ndarray:
     """``[Ixx Iyy Izz Iyz Ixz Ixy]`` of 3 principal moments, 6 numbers (MATLAB's order, or
     Corke's with ``corke``) or a symmetric 3×3 matrix."""
@@ -182,7 +178,7 @@ def _triangle_violation(v: ArrayLike) -> str:
         o = [i for i in range(3) if i != k]
         return (f"it breaks the triangle inequality {names[o[0]]} + {names[o[1]]} ≥ {names[k]} "
                 f"({v[o[0]]:.6g} + {v[o[1]]:.6g} < {v[k]:.6g})")
-    return (f"its principal moments {_short(eig)} break the triangle inequality I1 + I2 ≥ I3 "
+    return (f"its principal moments {numbers_text(eig)} break the triangle inequality I1 + I2 ≥ I3 "
             f"({eig[0]:.6g} + {eig[1]:.6g} < {eig[2]:.6g})")
 
 
@@ -280,7 +276,7 @@ class RigidBody:
         if len(np.asarray(value, dtype=float).reshape(-1)) == 6 and not inertia_problem(_from_corke_order(v)):
             hint = ("; read in Corke's order [Ixx Iyy Izz Ixy Iyz Ixz] it would be physical: "
                     "use set_inertia_corke")
-        self._check_physical(v, f"inertia [Ixx Iyy Izz Iyz Ixz Ixy] = {_short(v)}", hint)
+        self._check_physical(v, f"inertia [Ixx Iyy Izz Iyz Ixz Ixy] = {numbers_text(v)}", hint)
         self._set_inertia_as_read(v)
 
     def _check_physical(self, v: np.ndarray, shown: str, hint: str = "") -> None:
@@ -325,7 +321,7 @@ class RigidBody:
         centre of mass as :attr:`inertia` is (negative moments refused, a broken triangle
         inequality warned about: Corke's own Puma link 1 has ``I = [0 0.35 0]``)."""
         v = _inertia_vector(I, self._name, "Corke inertia", corke=True)
-        self._check_physical(v, f"Corke inertia [Ixx Iyy Izz Ixy Iyz Ixz] = {_short(_to_corke_order(v))}")
+        self._check_physical(v, f"Corke inertia [Ixx Iyy Izz Ixy Iyz Ixz] = {numbers_text(_to_corke_order(v))}")
         old = self._mass, self._com
         try:
             if m is not None:
@@ -433,5 +429,5 @@ class RigidBody:
         """One line, as MATLAB's object display in short: name, joint, mass, centre of mass, parent."""
         parent = self.parent
         where = f", parent={parent.name!r}" if parent is not None else ""
-        return (f"RigidBody({self._name!r}, joint={self._joint!r}, mass={short_text(self._mass)}, "
-                f"com={_numbers(self._com)}{where})")
+        return (f"RigidBody({self._name!r}, joint={self._joint!r}, mass={compact_text(self._mass)}, "
+                f"com={numbers_text(self._com)}{where})")

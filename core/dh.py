@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import NamedTuple
 
 import numpy as np
 
 from .body import RigidBody
 from .errors import InvalidJointError, InvalidTransformError
-from .joint import Joint, _numbers
-from .number_text import short_text
+from .joint import Joint
+from .number_text import compact_text, numbers_text
 from .tree import RigidBodyTree
 
 
@@ -97,6 +98,11 @@ class DHLink(_DHRow):
                 raise InvalidJointError(f"DHLink.from_corke: expected 4, 5 or 6 numbers [θ d a α σ offset], "
                                         f"got {len(values)}: {values}")
         theta, d, a, alpha, sigma, offset = (values + [0.0, 0.0])[:6]
+        known = {f.name for f in dataclass_fields(cls)} - {"joint", "convention"}
+        if unknown := sorted(set(fields) - known - {"sigma"}, key=str):
+            raise InvalidJointError(f"DHLink.from_corke: unknown keyword {str(unknown[0])[:40]!r}; Corke's are "
+                                    "theta d a alpha sigma offset qlim m r I G B Jm Tc (and name, joint_name, home, "
+                                    "flip, visuals)")
         if "sigma" in fields:
             sigma = fields.pop("sigma")
         if sigma not in (0, 1):
@@ -122,16 +128,16 @@ class DHLink(_DHRow):
             if isinstance(v, str):
                 return repr(v)
             try:
-                return _numbers(v) if np.ndim(v) else short_text(v)
+                return numbers_text(v) if np.ndim(v) else compact_text(v)
             except (TypeError, ValueError):
                 return f"{v!r:.40}"
 
-        parts = [f"{self.joint!r:.20}"] + [f"{k}={text(getattr(self, k))}" for k in ("a", "alpha", "d", "theta")]
         def shown(k: str, v) -> bool:  # None, "" and a zero offset are the defaults; m = 0 is Corke's, shown
             if v is None or (isinstance(v, str) and not v):
                 return False
             return k != "offset" or not (np.ndim(v) == 0 and v == 0)
 
+        parts = [f"{self.joint!r:.20}"] + [f"{k}={text(getattr(self, k))}" for k in ("a", "alpha", "d", "theta")]
         parts += [f"{k}={text(v)}" for k in ("offset", "qlim", "home", "name", "joint_name", "convention",
                                               "m", "r", "I", "G", "B", "Jm", "Tc") if shown(k, v := getattr(self, k))]
         if self.flip:

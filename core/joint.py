@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from .errors import InvalidConfigurationError, InvalidJointError, InvalidLimitsError, InvalidTransformError
 from .joint_motor import MotorMixin
 from .names import text_problem
-from .number_text import short_text
+from .number_text import compact_text, numbers_text
 from .transforms import (
     MAX_LENGTH,
     axis_angle_rotation,
@@ -543,17 +543,12 @@ class Joint(MotorMixin):
         parts = [repr(self._name), f"type={self._type!r}"]
         if self._type != "fixed":
             if self._type in AXIAL_TYPES:
-                parts.append(f"axis={_numbers(self._axis)}")
+                parts.append(f"axis={numbers_text(self._axis)}")
             if self._npos == 1:
-                parts += [f"limits={_numbers(self._limits[0])}", f"home={short_text(self._home[0])}"]
+                parts += [f"limits={numbers_text(self._limits[0])}", f"home={compact_text(self._home[0])}"]
             else:
                 parts.append(f"positions={self._npos}")
             if self._offset:
-                parts.append(f"offset={short_text(self._offset)}")
+                parts.append(f"offset={compact_text(self._offset)}")
         return f"Joint({', '.join(parts)})"
 
-
-def _numbers(values: Any) -> str:
-    """``[0 0 1]``: numbers for a one-line display (a count beyond 9 of them)."""
-    a = np.asarray(values, dtype=float).reshape(-1)
-    return "[" + " ".join(short_text(v) for v in a) + "]" if a.size <= 9 else f"<{a.size} numbers>"

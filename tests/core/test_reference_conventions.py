@@ -53,6 +53,8 @@ def test_from_corke_bad_dynamics_name_the_body_or_joint_and_value():
         dh_chain([DHLink.from_corke(G=0)])
     with pytest.raises(KineTreeError, match=r"'link1'.*nan"):
         dh_chain([DHLink.from_corke(I=[0.1, float("nan"), 0.1])])
+    with pytest.raises(KineTreeError, match=r"from_corke: unknown keyword 'mass'; Corke's are theta d a alpha"):
+        DHLink.from_corke(mass=2)  # MATLAB's name, not Corke's m
 
 
 # --- b. Corke's Puma link 1 inertia I = [0 0.35 0] loads, with a warning ------------------------------
