@@ -113,7 +113,7 @@ def _aba_numpy(plan: DynamicsPlan, T: np.ndarray, qdc: np.ndarray, tauc: np.ndar
         try:
             np.linalg.cholesky(D)
         except np.linalg.LinAlgError:
-            rbd._singular()
+            rbd._singular()  # forward_dynamics has checked the Euler joints: a joint moving no mass
         Dinv = np.linalg.inv(D)
         u[..., cols] -= np.einsum("...ni,...i->...n", Sk, pA[..., k, :])
         saved[int(k)] = (cols, Sk, U, Dinv)
@@ -175,5 +175,5 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
             k.aba_batch(rbd._poses(tree, flat[sl], plan), *args, qdc[sl], tauc[sl], a0, Fs, *mot, out[sl])
         return out.reshape(*Q.shape[:-1], plan.nc)
     except ValueError:
-        rbd._singular()
+        rbd._singular(tree, Q)
         raise  # unreachable: _singular raises

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -10,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .errors import InvalidPropertyError
+from .errors import InvalidPropertyError, PhysicsWarning
 from .joint import Joint
 from .names import MAX_NAME_LENGTH, MAX_PATH_LENGTH, derived_name, text_problem
+from .number_text import compact_text, numbers_text
 from .transforms import MAX_LENGTH, validate_transform
 from .xml_fragment import check_fragments
 
@@ -124,10 +126,6 @@ def _to_corke_order(v: np.ndarray) -> np.ndarray:
     return np.array([v[0], v[1], v[2], v[5], v[3], v[4]])
 
 
-def _short(v: np.ndarray) -> str:
-    return "[" + " ".join(f"{x:.6g}" for x in v) + "]"
-
-
 def _inertia_vector(value: ArrayLike, body: str, what: str, corke: bool = False) -> np.ndarray:
     """``[Ixx Iyy Izz Iyz Ixz Ixy]`` of 3 principal moments, 6 numbers (MATLAB's order, or
     Corke's with ``corke``) or a symmetric 3×3 matrix."""
@@ -154,14 +152,34 @@ def inertia_problem(v: ArrayLike) -> str:
     """Why ``[Ixx Iyy Izz Iyz Ixz Ixy]`` is no mass distribution's inertia ("" if it is one):
     its principal moments must be ≥ 0 and each at most the sum of the other two (the triangle
     inequality), up to rounding."""
+    return _negative_moment(v) or _triangle_violation(v)
+
+
+def _tolerance(eig: np.ndarray) -> float:
+    return 1e-9 * max(float(np.abs(eig).max()), 1e-300)
+
+
+def _negative_moment(v: ArrayLike) -> str:
+    """Why the tensor is refused outright ("" if it is not): a principal moment < 0."""
     eig = np.linalg.eigvalsh(_matrix(np.asarray(v, dtype=float)))
-    tol = 1e-9 * max(float(np.abs(eig).max()), 1e-300)
-    if eig[0] < -tol:
-        return f"principal moment {eig[0]:.6g} < 0"
-    if eig[2] > eig[0] + eig[1] + tol:
-        return (f"principal moments {_short(eig)} break the triangle inequality "
-                f"({eig[2]:.6g} > {eig[0]:.6g} + {eig[1]:.6g})")
-    return ""
+    return f"principal moment {eig[0]:.6g} < 0" if eig[0] < -_tolerance(eig) else ""
+
+
+def _triangle_violation(v: ArrayLike) -> str:
+    """The triangle inequality the tensor breaks ("" if none), by axis names when it is diagonal
+    (``Ixx + Izz ≥ Iyy``), else by principal moments."""
+    v = np.asarray(v, dtype=float)
+    eig = np.linalg.eigvalsh(_matrix(v))
+    if eig[2] <= eig[0] + eig[1] + _tolerance(eig):
+        return ""
+    if not np.any(v[3:]):
+        names = ("Ixx", "Iyy", "Izz")
+        k = int(np.argmax(v[:3]))
+        o = [i for i in range(3) if i != k]
+        return (f"it breaks the triangle inequality {names[o[0]]} + {names[o[1]]} ≥ {names[k]} "
+                f"({v[o[0]]:.6g} + {v[o[1]]:.6g} < {v[k]:.6g})")
+    return (f"its principal moments {numbers_text(eig)} break the triangle inequality I1 + I2 ≥ I3 "
+            f"({eig[0]:.6g} + {eig[1]:.6g} < {eig[2]:.6g})")
 
 
 class RigidBody:
@@ -244,23 +262,31 @@ class RigidBody:
         """``[Ixx Iyy Izz Iyz Ixz Ixy]`` (MATLAB's order) about the body frame.
 
         Set it from 3 numbers (principal moments ``[Ixx Iyy Izz]``), 6 numbers in MATLAB's
-        order, or a symmetric 3×3 matrix; a tensor no mass distribution has (a negative
-        moment, or one larger than the sum of the other two: the triangle inequality) is
-        refused. Corke's order ``[Ixx Iyy Izz Ixy Iyz Ixz]`` about the centre of mass goes
-        through :meth:`set_inertia_corke` / :attr:`inertia_corke`."""
+        order, or a symmetric 3×3 matrix; a negative principal moment is refused, a moment
+        larger than the sum of the other two (the triangle inequality, broken by published
+        tables such as Corke's Puma 560) is kept with a :class:`PhysicsWarning`. Corke's order
+        ``[Ixx Iyy Izz Ixy Iyz Ixz]`` about the centre of mass goes through
+        :meth:`set_inertia_corke` / :attr:`inertia_corke`."""
         return self._inertia.copy()
 
     @inertia.setter
     def inertia(self, value: ArrayLike) -> None:
         v = _inertia_vector(value, self._name, "inertia")
-        if problem := inertia_problem(v):
-            hint = ""
-            if len(np.asarray(value, dtype=float).reshape(-1)) == 6 and not inertia_problem(_from_corke_order(v)):
-                hint = ("; read in Corke's order [Ixx Iyy Izz Ixy Iyz Ixz] it would be physical: "
-                        "use set_inertia_corke")
-            raise InvalidPropertyError(f"body {self._name!r}: inertia [Ixx Iyy Izz Iyz Ixz Ixy] = "
-                                       f"{_short(v)} is not physical: {problem}{hint}")
+        hint = ""
+        if len(np.asarray(value, dtype=float).reshape(-1)) == 6 and not inertia_problem(_from_corke_order(v)):
+            hint = ("; read in Corke's order [Ixx Iyy Izz Ixy Iyz Ixz] it would be physical: "
+                    "use set_inertia_corke")
+        self._check_physical(v, f"inertia [Ixx Iyy Izz Iyz Ixz Ixy] = {numbers_text(v)}", hint)
         self._set_inertia_as_read(v)
+
+    def _check_physical(self, v: np.ndarray, shown: str, hint: str = "") -> None:
+        """Refuse a negative principal moment; warn (:class:`PhysicsWarning`) and keep a tensor
+        that breaks the triangle inequality, as published tables hold (Corke's Puma link 1)."""
+        if problem := _negative_moment(v):
+            raise InvalidPropertyError(f"body {self._name!r}: {shown} is not physical: {problem}{hint}")
+        if problem := _triangle_violation(v):
+            warnings.warn(f"body {self._name!r}: {shown}: {problem}, which no mass distribution does; "
+                          f"kept as given{hint}", PhysicsWarning, stacklevel=3)
 
     def _set_inertia_as_read(self, value: ArrayLike) -> None:
         """The 6 numbers as a file or a published table gives them, physical or not (URDF
@@ -291,11 +317,11 @@ class RigidBody:
         """Set mass properties as Corke's ``Link`` holds them: ``I`` is ``[Ixx Iyy Izz]``,
         ``[Ixx Iyy Izz Ixy Iyz Ixz]`` (his order) or a 3×3 matrix, about the centre of mass;
         ``m`` and ``r`` (mass, centre of mass in the body frame) replace the body's when given.
-        Stored about the body frame (parallel axes), as :attr:`inertia` is."""
+        Stored about the body frame (parallel axes), as :attr:`inertia` is. Checked about the
+        centre of mass as :attr:`inertia` is (negative moments refused, a broken triangle
+        inequality warned about: Corke's own Puma link 1 has ``I = [0 0.35 0]``)."""
         v = _inertia_vector(I, self._name, "Corke inertia", corke=True)
-        if problem := inertia_problem(v):
-            raise InvalidPropertyError(f"body {self._name!r}: Corke inertia [Ixx Iyy Izz Ixy Iyz Ixz] = "
-                                       f"{_short(_to_corke_order(v))} is not physical: {problem}")
+        self._check_physical(v, f"Corke inertia [Ixx Iyy Izz Ixy Iyz Ixz] = {numbers_text(_to_corke_order(v))}")
         old = self._mass, self._com
         try:
             if m is not None:
@@ -304,7 +330,8 @@ class RigidBody:
                 self.center_of_mass = r
             mass, c = self._mass, self._com
             M = _matrix(v) + mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
-            self.inertia = [M[0, 0], M[1, 1], M[2, 2], M[1, 2], M[0, 2], M[0, 1]]
+            # checked (and warned about) about the centre of mass, as given, above
+            self._set_inertia_as_read([M[0, 0], M[1, 1], M[2, 2], M[1, 2], M[0, 2], M[0, 1]])
         except InvalidPropertyError:
             self._mass, self._com = old
             raise
@@ -399,4 +426,8 @@ class RigidBody:
             self._tree._touch()
 
     def __repr__(self) -> str:
-        return f"RigidBody({self._name!r}, joint={self._joint!r})"
+        """One line, as MATLAB's object display in short: name, joint, mass, centre of mass, parent."""
+        parent = self.parent
+        where = f", parent={parent.name!r}" if parent is not None else ""
+        return (f"RigidBody({self._name!r}, joint={self._joint!r}, mass={compact_text(self._mass)}, "
+                f"com={numbers_text(self._com)}{where})")

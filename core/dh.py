@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import NamedTuple
+
+import numpy as np
 
 from .body import RigidBody
 from .errors import InvalidJointError, InvalidTransformError
 from .joint import Joint
+from .number_text import compact_text, numbers_text
 from .tree import RigidBodyTree
 
 
@@ -27,6 +32,14 @@ class _DHRow:
     visuals: list = field(default_factory=list)
     home: float | None = None
     convention: str | None = field(default=None, compare=False)
+    # Corke's dynamics (his ``Link`` keywords): None keeps the body's or joint's own value
+    m: float | None = None
+    r: tuple[float, float, float] | None = None
+    I: tuple[float, ...] | None = None
+    G: float | None = None
+    B: float | None = None
+    Jm: float | None = None
+    Tc: float | tuple[float, float] | None = None
 
 
 _ORDERS = ("DHLink takes its numbers by keyword (DHLink('R', a=…, alpha=…, d=…, theta=…, offset=…)); "
@@ -42,6 +55,12 @@ class DHLink(_DHRow):
     (Corke's convention: the joint moves by ``q + offset``). ``qlim`` is ``(min, max)``;
     ``home`` the home position (default: 0 clipped into the limits).
 
+    Dynamics by Corke's keywords, ``None`` keeping the body's and joint's own: ``m`` (mass),
+    ``r`` (centre of mass in the link frame), ``I`` (inertia about the centre of mass, Corke's
+    ``[Ixx Iyy Izz]``, ``[Ixx Iyy Izz Ixy Iyz Ixz]`` or 3×3), and the motor-referred ``G`` (gear
+    ratio), ``Jm`` (motor inertia), ``B`` (viscous) and ``Tc`` (Coulomb friction, ``F`` or
+    ``(Tc⁺, Tc⁻)``); see :mod:`~kinetree.core.joint_motor`.
+
     Give the numbers by keyword (``a=``, ``alpha=``, ``d=``, ``theta=``, ``offset=``): a list
     of four positional numbers, Corke's ``Link([θ d a α])`` habit, is refused rather than read
     as ``[a α d θ]``; :meth:`from_corke` reads Corke's order.
@@ -55,26 +74,77 @@ class DHLink(_DHRow):
         super().__init__(joint, *numbers, **fields)
 
     @classmethod
-    def from_corke(cls, dh, convention: str = "standard", **fields) -> DHLink:
-        """A row from Corke's ``Link(dh)`` list ``[θ d a α]``, ``[θ d a α σ]`` or
-        ``[θ d a α σ offset]`` (σ = 0 revolute, 1 prismatic). ``convention`` is Corke's
-        ``"standard"`` or ``"modified"``, kept as the row's ``convention`` (``"dh"``/``"mdh"``),
-        which :func:`dh_chain` follows. Other fields (``qlim=``, ``name=`` …) by keyword."""
+    def from_corke(cls, dh=None, convention: str = "standard", **fields) -> DHLink:
+        """A row as Corke's ``Link``/``RevoluteDH`` makes it: from his list ``[θ d a α]``,
+        ``[θ d a α σ]`` or ``[θ d a α σ offset]`` (σ = 0 revolute, 1 prismatic) and/or by his
+        keywords (``theta=``, ``d=``, ``a=``, ``alpha=``, ``offset=``, ``qlim=``, ``m=``, ``r=``,
+        ``I=``, ``G=``, ``B=``, ``Jm=``, ``Tc=``; ``sigma=1`` or ``joint="P"`` for prismatic).
+        ``convention`` is Corke's ``"standard"`` or ``"modified"``, kept as the row's
+        ``convention`` (``"dh"``/``"mdh"``), which :func:`dh_chain` follows.
+
+        Corke's defaults, not MATLAB's: mass, centre of mass and inertia zero, gear ratio 1, no
+        motor inertia or friction, and no joint limit (``qlim`` absent: ``(−inf, inf)``)."""
         if convention not in ("standard", "modified"):
             raise InvalidJointError(f"DHLink.from_corke: convention must be 'standard' or 'modified', "
                                     f"got {convention!r:.40}")
-        try:
-            values = [float(v) for v in dh]
-        except (TypeError, ValueError):
-            raise InvalidJointError(f"DHLink.from_corke: [θ d a α σ offset] must be numbers, got {dh!r:.80}") from None
-        if len(values) not in (4, 5, 6):
-            raise InvalidJointError(f"DHLink.from_corke: expected 4, 5 or 6 numbers [θ d a α σ offset], "
-                                    f"got {len(values)}: {values}")
+        values = [0.0, 0.0, 0.0, 0.0]
+        if dh is not None:
+            try:
+                values = [float(v) for v in dh]
+            except (TypeError, ValueError):
+                raise InvalidJointError(f"DHLink.from_corke: [θ d a α σ offset] must be numbers, "
+                                        f"got {dh!r:.80}") from None
+            if len(values) not in (4, 5, 6):
+                raise InvalidJointError(f"DHLink.from_corke: expected 4, 5 or 6 numbers [θ d a α σ offset], "
+                                        f"got {len(values)}: {values}")
         theta, d, a, alpha, sigma, offset = (values + [0.0, 0.0])[:6]
-        if sigma not in (0.0, 1.0):
-            raise InvalidJointError(f"DHLink.from_corke: σ must be 0 (revolute) or 1 (prismatic), got {sigma:g}")
-        return cls("P" if sigma else "R", a=a, alpha=alpha, d=d, theta=theta, offset=offset,
-                   convention="mdh" if convention == "modified" else "dh", **fields)
+        known = {f.name for f in dataclass_fields(cls)} - {"joint", "convention"}
+        if unknown := sorted(set(fields) - known - {"sigma"}, key=str):
+            raise InvalidJointError(f"DHLink.from_corke: unknown keyword {str(unknown[0])[:40]!r}; Corke's are "
+                                    "theta d a alpha sigma offset qlim m r I G B Jm Tc (and name, joint_name, home, "
+                                    "flip, visuals)")
+        if "sigma" in fields:
+            sigma = fields.pop("sigma")
+        if sigma not in (0, 1):
+            raise InvalidJointError(f"DHLink.from_corke: σ must be 0 (revolute) or 1 (prismatic), got {sigma!r:.40}")
+        row = dict(joint="P" if sigma else "R", a=a, alpha=alpha, d=d, theta=theta, offset=offset,
+                   qlim=(-math.inf, math.inf), m=0.0, r=(0.0, 0.0, 0.0), I=(0.0, 0.0, 0.0))
+        row.update({k: v for k, v in fields.items() if not (k == "qlim" and v is None)})
+        return cls(convention="mdh" if convention == "modified" else "dh", **row)
+
+    def apply_dynamics(self, body: RigidBody) -> None:
+        """Give ``body`` (and its joint) the row's Corke dynamics (``m r I G B Jm Tc``) that are set."""
+        if self.m is not None or self.r is not None or self.I is not None:
+            body.set_inertia_corke(body.inertia_corke if self.I is None else self.I, self.m, self.r)
+        j = body.joint
+        for value, attr in ((self.G, "gear_ratio"), (self.Jm, "motor_inertia"), (self.B, "viscous_friction"),
+                            (self.Tc, "coulomb_friction")):
+            if value is not None:
+                setattr(j, attr, value)
+
+    def __repr__(self) -> str:
+        """One line, as Corke's ``Link`` display: the row's numbers, then what is set beyond them."""
+        def text(v) -> str:
+            if isinstance(v, str):
+                return repr(v)
+            try:
+                return numbers_text(v) if np.ndim(v) else compact_text(v)
+            except (TypeError, ValueError):
+                return f"{v!r:.40}"
+
+        def shown(k: str, v) -> bool:  # None, "" and a zero offset are the defaults; m = 0 is Corke's, shown
+            if v is None or (isinstance(v, str) and not v):
+                return False
+            return k != "offset" or not (np.ndim(v) == 0 and v == 0)
+
+        parts = [f"{self.joint!r:.20}"] + [f"{k}={text(getattr(self, k))}" for k in ("a", "alpha", "d", "theta")]
+        parts += [f"{k}={text(v)}" for k in ("offset", "qlim", "home", "name", "joint_name", "convention",
+                                              "m", "r", "I", "G", "B", "Jm", "Tc") if shown(k, v := getattr(self, k))]
+        if self.flip:
+            parts.append("flip=True")
+        if self.visuals:
+            parts.append(f"visuals=<{len(self.visuals)}>")
+        return f"DHLink({', '.join(parts)})"
 
     @property
     def joint_type(self) -> str:
@@ -143,6 +213,7 @@ def rebuild_chain(tree: RigidBodyTree, links: list[DHLink], convention: str = "d
             body.joint.take_motor(kept)  # a kept body keeps its motor, as its inertia
         if link.visuals and not body.visuals:
             body.visuals = link.visuals
+        link.apply_dynamics(body)
         new.add_body(body, parent)
         parent = body.name
     return new

@@ -11,6 +11,11 @@ class KineTreeError(ValueError):
     """Base class of every error raised by ``kinetree.core``."""
 
 
+class PhysicsWarning(UserWarning):
+    """A value is kept as given although no physical body has it (an inertia that breaks the
+    triangle inequality, as published tables such as Corke's Puma 560 hold)."""
+
+
 class DuplicateNameError(KineTreeError):
     """A body or joint name is already used in the tree."""
 

@@ -1,5 +1,6 @@
 """Jacobians in the velocity space of the dynamics: the geometric Jacobian of a body, its time
-derivative (Corke's ``jacob_dot``) and the centre-of-mass Jacobian.
+derivative (Corke's ``jacob_dot``) and the centre-of-mass Jacobian; Corke's end-effector-frame
+``jacobe`` (``[v; ω]`` in the body's frame) is :meth:`JacobianMixin.jacobe`.
 
 One column per :meth:`~kinetree.core.tree.RigidBodyTree.dof_names` entry (``dof_count``
 columns: a spherical joint's three are the angular velocity in its child frame, RBDL's
@@ -150,6 +151,14 @@ class JacobianMixin:
             return velocity_jacobian(self, q, body)  # type: ignore[arg-type]
         Q = _one(self, q)  # type: ignore[arg-type]
         return _checked(plan.jacobian(Q, self.index_of(body)), body, "Jacobian")  # type: ignore[attr-defined]
+
+    def jacobe(self, q: Configuration, body: str, space: str = "velocities") -> np.ndarray:
+        """6×n geometric Jacobian of ``body``'s origin expressed in ``body``'s own frame, rows
+        ``[v; ω]`` (velocity first), as Corke's ``jacobe``; :meth:`geometric_jacobian` is
+        MATLAB's layout instead (base frame, ``[ω; v]``). ``space`` as there."""
+        J = self.geometric_jacobian(q, body, space)
+        Rt = self.get_transform(q, body)[:3, :3].T  # type: ignore[attr-defined]
+        return np.concatenate([Rt @ J[3:], Rt @ J[:3]])
 
     def manipulability(self, q: Configuration, body: str, axes: str = "all") -> float:
         """Yoshikawa's measure ``sqrt(det(J Jᵀ))``; ``axes`` is ``"all"``, ``"trans"`` or ``"rot"``."""

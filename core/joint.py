@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 from .errors import InvalidConfigurationError, InvalidJointError, InvalidLimitsError, InvalidTransformError
 from .joint_motor import MotorMixin
 from .names import text_problem
+from .number_text import compact_text, numbers_text
 from .transforms import (
     MAX_LENGTH,
     axis_angle_rotation,
@@ -122,6 +123,14 @@ class Joint(MotorMixin):
     ``motion_subspace`` (k×6 rows ``(r_x r_y r_z t_x t_y t_z)``) is a ``custom`` joint's, RBDL's
     ``Joint(SpatialVector, …)``: ``M`` is the rows' rotations and translations one after the
     other (:mod:`~kinetree.core.joint_subspace`); ``euler_*`` and ``translation_xyz`` have theirs.
+
+    ``spherical`` and ``floating`` are RBDL's ``JointTypeSpherical`` and
+    ``JointTypeFloatingBase``, but their positions are laid out as MATLAB's floating joint:
+    the quaternion ``[w x y z]`` inline, w first (floating: ``[qw qx qy qz x y z]``), where RBDL
+    keeps ``x y z`` inline (floating: ``[x y z qx qy qz]``) and appends each ``w`` after all
+    other coordinates. Convert with ``RigidBodyTree.to_rbdl_q`` / ``from_rbdl_q``; RBDL's
+    ``SetQuaternion`` / ``GetQuaternion`` are ``set_quaternion`` / ``get_quaternion`` on this
+    layout (:mod:`~kinetree.core.joint_space`).
     """
 
     def __init__(self, name: str, type: str = "fixed",  # noqa: A002 - MATLAB's name
@@ -530,4 +539,16 @@ class Joint(MotorMixin):
             tree._touch()
 
     def __repr__(self) -> str:
-        return f"Joint({self._name!r}, type={self._type!r})"
+        """One line, as MATLAB's object display in short: name, type, axis, limits, home."""
+        parts = [repr(self._name), f"type={self._type!r}"]
+        if self._type != "fixed":
+            if self._type in AXIAL_TYPES:
+                parts.append(f"axis={numbers_text(self._axis)}")
+            if self._npos == 1:
+                parts += [f"limits={numbers_text(self._limits[0])}", f"home={compact_text(self._home[0])}"]
+            else:
+                parts.append(f"positions={self._npos}")
+            if self._offset:
+                parts.append(f"offset={compact_text(self._offset)}")
+        return f"Joint({', '.join(parts)})"
+

@@ -100,3 +100,31 @@ def elementary_motion(row: ArrayLike, value: float) -> np.ndarray:
     else:
         M[:3, 3] = value * r[3:]
     return M
+
+
+#: The three Euler joints: singular where the middle angle is ±90° (its ``|cos|`` is the measure).
+EULER_TYPES = ("euler_zyx", "euler_xyz", "euler_yxz")
+#: Below this, the rotation axes of a composite joint count as lined up (an Euler-angle
+#: singularity): ``|cos(middle angle)|`` of an Euler joint, else the smallest singular value of
+#: the unit axes (:func:`rotation_axes_spread`). Accelerations there scale as 1/this.
+SINGULAR_AXES = 1e-9
+
+
+def rotation_axes_spread(rows: tuple[tuple[float, ...], ...], Q: np.ndarray) -> np.ndarray | None:
+    """How far from lined up the rotation axes of a composite joint are, per configuration of
+    its positions ``Q`` (shape (…, k)): the smallest singular value of its 2 or 3 unit axes, each
+    in the joint frame as the rows before it turned it; ``None`` for a joint with fewer or more
+    rotations (no Euler-angle singularity, or always redundant)."""
+    rot = [k for k, r in enumerate(rows) if any(r[:3])]
+    if len(rot) not in (2, 3):
+        return None
+    lead = Q.shape[:-1]
+    R = np.broadcast_to(np.eye(3), (*lead, 3, 3))
+    cols = []
+    for k in rot:
+        a = np.array(rows[k][:3])
+        cols.append(R @ a)
+        K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+        th = Q[..., k, None, None]
+        R = R @ (np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * (K @ K))  # Rodrigues, per configuration
+    return np.linalg.svd(np.stack(cols, axis=-1), compute_uv=False)[..., -1]

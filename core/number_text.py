@@ -21,7 +21,9 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from .errors import KineTreeError
 
@@ -300,3 +302,18 @@ def short_text(value: float, digits: int = 6) -> str:
     zeros as 0 (:func:`display_value`). Every numeric readout of the app goes through this or
     :func:`fixed_text`."""
     return tidy(f"{display_value(value):.{digits}g}")
+
+
+def compact_text(value: float, digits: int = 6) -> str:
+    """A number for messages and ``repr``: ``digits`` significant digits, tidied (``1e-5``, ``1``);
+    unlike :func:`short_text`, a tiny value is not shown as 0."""
+    return tidy(f"{float(value):.{digits}g}")
+
+
+def numbers_text(values: Any, digits: int = 6) -> str:
+    """``[0 0.15005 1e-5]``: numbers on one line by :func:`compact_text` (``<n numbers>``
+    beyond 9 of them)."""
+    a = np.asarray(values, dtype=float).reshape(-1)
+    if a.size > 9:
+        return f"<{a.size} numbers>"
+    return "[" + " ".join(compact_text(v, digits) for v in a.tolist()) + "]"

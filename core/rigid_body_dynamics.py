@@ -13,6 +13,9 @@ one configuration and over a batch alike.
   (``euler_zyx`` …, ``custom``: :mod:`~kinetree.core.joint_subspace`) one per row, the rates of
   its angles and lengths (so an Euler joint's are Euler-angle rates, not ω). Mimic followers
   have none: they move with their leader and their torque, times the multiplier, goes to it.
+  Positions keep KineTree's (MATLAB's) layout, a quaternion ``[w x y z]`` inline, not RBDL's
+  (``w`` appended at the end), and a floating joint's DoFs are ``[ω ṗ]``, RBDL's ``[ṗ ω]``:
+  :mod:`~kinetree.core.joint_space` converts (``to_rbdl_q``, ``to_rbdl_qd``).
 * **Fixed bodies** are merged into their moving ancestor when the plan is built (RBDL's rule):
   they cost nothing per call. Bodies fixed to the base carry nothing.
 * **Motors and friction** (:mod:`~kinetree.core.joint_motor`): ``G²·Jm`` on the mass matrix
@@ -32,6 +35,7 @@ from numpy.typing import ArrayLike
 
 from .dynamics_plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
 from .errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+from .joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -306,6 +310,31 @@ def velocity_product(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     return _finite(out, "velocity product")
 
 
+def coriolis(tree: RigidBodyTree, q: ArrayLike | None, qd: ArrayLike | None) -> np.ndarray:
+    """(dof, dof) Coriolis matrix ``C(q, qd)`` with ``C·qd = velocity_product(q, qd)`` (Corke's
+    ``coriolis``, built as his: the velocity product ``h(v)`` is a quadratic form in ``v``, so
+    ``Γ_ii = h(e_i)`` and ``Γ_ij = (h(e_i + e_j) − h(e_i) − h(e_j)) / 2`` are its symmetric
+    coefficients, and ``C[:, j] = Σ_i Γ_ij·qd_i``). Those are the Christoffel symbols of the
+    first kind, so ``Ṁ − 2C`` is skew-symmetric where the velocities are position rates (not
+    for the ω of spherical and floating joints). No gravity, no friction; one configuration;
+    ``n(n+1)/2`` velocity products for ``n`` degrees of freedom."""
+    Q, lead = _inputs(tree, q)
+    if lead:
+        raise InvalidConfigurationError(f"coriolis takes one configuration, got a batch of shape {Q.shape}")
+    plan = dynamics_plan(tree)
+    n = plan.ndof
+    qd_ = _rates(tree, plan, qd, "qd", ())
+    eye = np.eye(n)
+    square = velocity_product(tree, np.broadcast_to(Q, (n, Q.size)), eye)  # row i: h(e_i) = Γ_ii
+    C = square.T * qd_  # the diagonal terms: C[:, i] += Γ_ii·qd_i
+    for i in range(n - 1):  # the pairs (i, j > i) a row at a time: memory O(n²), not O(n³)
+        V = eye[i + 1:] + eye[i]
+        G = (velocity_product(tree, np.broadcast_to(Q, (len(V), Q.size)), V) - square[i + 1:] - square[i]) / 2
+        C[:, i + 1:] += G.T * qd_[i]  # Γ_ij·qd_i into column j
+        C[:, i] += G.T @ qd_[i + 1:]  # Γ_ji·qd_j into column i
+    return C
+
+
 FORWARD_METHODS = ("aba", "cholesky")
 
 
@@ -324,6 +353,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     qd_, tau_ = _rates(tree, plan, qd, "qd", lead), _rates(tree, plan, tau, "tau", lead)
     if not plan.nc:
         return np.zeros((*lead, plan.ndof))
+    _check_euler(tree, Q, plan)  # before the solvers: near the singularity they return huge numbers, not an error
     fx = _fext(tree, plan, fext, lead)
     if method == "aba" and plan.plain:
         from .articulated_body import aba
@@ -338,7 +368,7 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
             solve = k.cholesky_solve if Q.ndim == 1 else k.cholesky_solve_batch
             return _finite(solve(M, tau_ - bias), "forward dynamics")  # a new C-ordered array
         except ValueError:
-            _singular()
+            _singular(tree, Q)
     else:
         T = _poses(tree, Q)
         bias = _rnea(plan, T, qd_, np.zeros_like(qd_), _gravity(tree), fx)
@@ -346,13 +376,56 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        _singular()
+        _singular(tree, Q)
     y = np.linalg.solve(L, (tau_ - bias)[..., None])
     out = np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
     return _finite(out, "forward dynamics")
 
 
-def _singular() -> None:
+def _euler_joints(tree: RigidBodyTree, plan: DynamicsPlan) -> list[tuple[Any, slice, tuple]]:
+    """Composite joints with 2 or 3 rotations (Euler joints, custom ones alike), with their
+    slices of a configuration and motion-subspace rows; cached per plan."""
+    cache = getattr(plan, "_euler", None)
+    if cache is None:
+        cache = []
+        for b, _ in tree._positions():
+            j = b.joint
+            rows = tuple(map(tuple, j.motion_subspace.tolist())) if j.type in COMPOSITE_TYPES else ()
+            if 2 <= sum(any(r[:3]) for r in rows) <= 3:
+                cache.append((j, tree.position_index(j.name), rows))
+        plan._euler = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def _check_euler(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None) -> None:
+    """Refuse configurations where an Euler joint is at its singularity (its rotation axes line
+    up: the mass matrix is singular whatever the masses), naming the joint and its angles."""
+    for joint, sl, rows in _euler_joints(tree, plan or dynamics_plan(tree)):
+        if joint.type in EULER_TYPES:  # singular where the middle angle is ±90°: |cos| measures it
+            if Q.ndim == 1 and abs(math.cos(Q[sl.start + 1])) >= SINGULAR_AXES:
+                continue  # one configuration, clear of it: no numpy call (forward dynamics costs ~20 µs)
+            spread = np.abs(np.cos(Q[..., sl.start + 1]))
+        else:
+            spread = rotation_axes_spread(rows, Q[..., sl])
+        bad = np.argwhere(spread < SINGULAR_AXES)
+        if not len(bad):
+            continue
+        at = tuple(int(i) for i in bad[0])
+        angles = Q[(*at, sl)]
+        where = f" (configuration {at[0] if len(at) == 1 else at})" if at else ""
+        shown = ", ".join(f"angle {joint.name}.{k} = {angles[k]:.6g} rad ({math.degrees(angles[k]):.6g}°)"
+                          for k in ([1] if joint.type in EULER_TYPES else range(len(angles))))
+        raise InvalidConfigurationError(
+            f"joint {joint.name!r} ({joint.type}) is at its Euler-angle singularity{where}: {shown}; "
+            "its rotation axes line up, so the mass matrix is singular there. Move away from it, or use a "
+            "spherical joint (a quaternion, no singularity: RBDL's advice)")
+
+
+def _singular(tree: RigidBodyTree | None = None, Q: np.ndarray | None = None) -> None:
+    """Raise for a singular mass matrix: an Euler joint at its singularity (when ``tree`` and the
+    configuration ``Q`` are given and show one), else a joint that moves no mass."""
+    if tree is not None and Q is not None:
+        _check_euler(tree, Q)
     raise InvalidPropertyError("the mass matrix is singular for this configuration: some joint moves no mass "
                                "(give its bodies mass or inertia)")
 
@@ -400,6 +473,28 @@ class DynamicsMixin:
     def velocity_product(self, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
         """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``)."""
         return velocity_product(self, q, qd)  # type: ignore[arg-type]
+
+    def coriolis(self, q: ArrayLike | None, qd: ArrayLike | None) -> np.ndarray:
+        """Coriolis matrix ``C(q, qd)``, ``C·qd = velocity_product(q, qd)`` (Corke's ``coriolis``;
+        see :func:`coriolis`)."""
+        return coriolis(self, q, qd)  # type: ignore[arg-type]
+
+    def nofriction(self, coulomb: bool = True, viscous: bool = False) -> RigidBodyTree:
+        """A copy without Coulomb friction (``coulomb``) and/or viscous friction (``viscous``),
+        as Corke's ``robot.nofriction(coulomb=True, viscous=False)``: by default only Coulomb
+        friction goes (it makes simulation stiff); both for his MATLAB ``nofriction('all')``."""
+        for what, flag in (("coulomb", coulomb), ("viscous", viscous)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise InvalidConfigurationError(
+                    f"nofriction: {what} must be True or False, got {flag!r:.80} (Corke's MATLAB "
+                    "nofriction('all') is nofriction(coulomb=True, viscous=True))")
+        tree = self.copy()  # type: ignore[attr-defined]
+        for b in tree.bodies:
+            if coulomb and b.joint.coulomb_friction != (0.0, 0.0):
+                b.joint.coulomb_friction = 0.0
+            if viscous and b.joint.viscous_friction:
+                b.joint.viscous_friction = 0.0
+        return tree
 
     def forward_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
                          tau: ArrayLike | None = None, fext: ArrayLike | None = None,

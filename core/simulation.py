@@ -281,7 +281,7 @@ class _Model:
             try:
                 return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
             except np.linalg.LinAlgError:
-                _rbd._singular()
+                _rbd._singular(self.tree, q)
         T = self._poses(q)
         qdc = qd if plan.plain else np.ascontiguousarray(qd[plan.col_dof] * plan.col_gain)
         tc = np.empty(plan.nc)
@@ -292,7 +292,7 @@ class _Model:
         try:
             return k.cholesky_solve(M, tau - bias)
         except ValueError:
-            _rbd._singular()
+            _rbd._singular(self.tree, q)
 
     def potential(self, q: np.ndarray, T: np.ndarray | None = None) -> float:
         """:func:`potential_energy` with the compiled poses (or the body poses ``T``)."""

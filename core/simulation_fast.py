@@ -69,4 +69,4 @@ class CompiledStep:
             raise SimulationError(f"the simulation diverged at t = {sim.time:.3f} s (joint velocities beyond 1e6): "
                                   "lower the hold gains or the friction")
         if status == 2:
-            _rbd._singular()
+            _rbd._singular(sim.tree, q)

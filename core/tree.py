@@ -42,6 +42,13 @@ def unique_name(stem: str, taken: set[str], sep: str = "") -> str:
     return name
 
 
+def _take_properties(mine: RigidBody, base: RigidBody) -> None:
+    """Give ``mine`` the mass, inertia and visuals of ``base`` (another tree's base)."""
+    mine._mass, mine._com, mine._inertia = base._mass, base._com.copy(), base._inertia.copy()
+    mine._visuals, mine._collisions, mine._extensions = base._visuals, base._collisions, base._extensions
+    mine.__dict__.update({k: v for k, v in base.__dict__.items() if k.startswith("_urdf_")})  # as read
+
+
 class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, JacobianMixin,
                     DynamicsTableMixin, CollisionMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
@@ -385,13 +392,25 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         tree._touch()
         return tree
 
-    def add_subtree(self, parent_name: str, subtree: RigidBodyTree) -> None:
-        """Attach copies of ``subtree``'s bodies; bodies on its base hang on ``parent_name``."""
+    def add_subtree(self, parent_name: str, subtree: RigidBodyTree, replace_base: bool = True) -> None:
+        """Attach copies of ``subtree``'s bodies under ``parent_name`` (MATLAB's ``addSubtree``).
+        ``replace_base`` (MATLAB's ``ReplaceBase``, default true): the subtree's base is replaced
+        by ``parent_name``, the bodies on it hang there; false: the base is added as a body of
+        its own (its name, mass, inertia and visuals) on a fixed joint ``<base>_jnt`` with the
+        identity transform, as MATLAB's ``rigidBody`` default, and they hang on it."""
         parent = self.get_body(parent_name)
         if not isinstance(subtree, RigidBodyTree):
             raise InvalidPropertyError(f"add_subtree expects a RigidBodyTree, got {type(subtree).__name__}")
-        self._check_new_bodies(subtree.bodies)
-        mapping = {subtree.base: parent}
+        if not isinstance(replace_base, (bool, np.bool_)):
+            raise InvalidPropertyError(f"add_subtree: replace_base must be True or False, got {replace_base!r:.80}")
+        bodies = list(subtree.bodies)
+        base = None
+        if not replace_base:
+            base = RigidBody(subtree.base_name)
+            _take_properties(base, subtree.base)
+            bodies.insert(0, base)
+        self._check_new_bodies(bodies)
+        mapping = {subtree.base: parent if base is None else self._attach(base, parent)}
         for b in subtree.bodies:
             mapping[b] = self._attach(b, mapping[subtree._parent[b]])
         self._invalidate()
@@ -445,10 +464,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
 
     def _take_base_properties(self, base: RigidBody) -> None:
         """Give this tree's base the mass, inertia and visuals of ``base`` (another tree's)."""
-        mine = self._base
-        mine._mass, mine._com, mine._inertia = base._mass, base._com.copy(), base._inertia.copy()
-        mine._visuals, mine._collisions, mine._extensions = base._visuals, base._collisions, base._extensions
-        mine.__dict__.update({k: v for k, v in base.__dict__.items() if k.startswith("_urdf_")})  # as read
+        _take_properties(self._base, base)
 
     # --- configurations ----------------------------------------------------------------------
     def _positions(self) -> list[tuple[RigidBody, int]]:

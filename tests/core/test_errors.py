@@ -359,7 +359,7 @@ def test_bad_dh_link_limits():
 @pytest.mark.parametrize("attr, value", [("mass", -1.0), ("mass", math.nan), ("center_of_mass", [0, 0]),
                                          ("center_of_mass", [0, math.inf, 0]), ("inertia", [1, 1, 1, 0]),
                                          ("inertia", [-1, 1, 1, 0, 0, 0]), ("inertia", [1, 1, 1, 0, math.nan, 0]),
-                                         ("inertia", [1, 1, 3]), ("visuals", ["box"])])
+                                         ("inertia", [1, -1, 3]), ("visuals", ["box"])])
 def test_bad_body_properties(attr, value):
     b = RigidBody("forearm")
     with raises(InvalidPropertyError, "'forearm'"):

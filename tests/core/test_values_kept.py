@@ -91,7 +91,7 @@ def test_from_corke_builds_corkes_link():
 
 def test_inertia_takes_principal_matlab_six_or_matrix_and_refuses_unphysical():
     import pytest
-    from kinetree.core import KineTreeError, RigidBody
+    from kinetree.core import KineTreeError, PhysicsWarning, RigidBody
     b = RigidBody("b")
     b.inertia = [1, 2, 2.5]
     np.testing.assert_array_equal(b.inertia, [1, 2, 2.5, 0, 0, 0])
@@ -99,18 +99,22 @@ def test_inertia_takes_principal_matlab_six_or_matrix_and_refuses_unphysical():
     np.testing.assert_array_equal(b.inertia, [1, 2, 2.5, 0.1, 0.2, 0.3])
     b.inertia = [1, 2, 2.5, 0.1, 0.2, 0.3]
     np.testing.assert_array_equal(b.inertia, [1, 2, 2.5, 0.1, 0.2, 0.3])
-    with pytest.raises(KineTreeError, match=r"body 'b': inertia .*\[1 2 3 0\.1 0\.2 0\.3\].*triangle inequality"):
-        b.inertia = [1, 2, 3, .1, .2, .3]  # the vector: no mass distribution in either order
-    with pytest.raises(KineTreeError, match="triangle inequality"):
+    # no mass distribution in either order: kept as published tables hold such values, with a warning
+    with pytest.warns(PhysicsWarning, match=r"body 'b': inertia .*\[1 2 3 0\.1 0\.2 0\.3\].*triangle inequality"):
+        b.inertia = [1, 2, 3, .1, .2, .3]
+    with pytest.warns(PhysicsWarning, match="triangle inequality Ixx \\+ Iyy ≥ Izz"):
         b.inertia = [1, 1, 3]
+    np.testing.assert_array_equal(b.inertia, [1, 1, 3, 0, 0, 0])
     with pytest.raises(KineTreeError, match="symmetric"):
         b.inertia = [[1, 0.3, 0], [0, 1, 0], [0, 0, 1]]
-    np.testing.assert_array_equal(b.inertia, [1, 2, 2.5, 0.1, 0.2, 0.3])  # refusals change nothing
+    with pytest.raises(KineTreeError, match=r"body 'b'.*principal moment -1 < 0"):
+        b.inertia = [-1, 1, 1]
+    np.testing.assert_array_equal(b.inertia, [1, 1, 3, 0, 0, 0])  # refusals change nothing
 
 
 def test_corke_inertia_order_goes_through_its_own_path():
     import pytest
-    from kinetree.core import KineTreeError, RigidBody
+    from kinetree.core import KineTreeError, PhysicsWarning, RigidBody
     b = RigidBody("b")
     I_corke = [1, 2, 2.5, 0.3, 0.1, 0.2]  # Corke: [Ixx Iyy Izz Ixy Iyz Ixz], about the centre of mass
     b.set_inertia_corke(I_corke)  # mass 1 at the origin: the same tensor
@@ -121,9 +125,12 @@ def test_corke_inertia_order_goes_through_its_own_path():
     np.testing.assert_allclose(b.inertia_corke, [0.1, 0.2, 0.25, 0, 0, 0], atol=1e-15)
     b.inertia_corke = [1, 2, 2.5, 0.3, 0.1, 0.2]
     np.testing.assert_allclose(b.inertia_corke, [1, 2, 2.5, 0.3, 0.1, 0.2], atol=1e-12)
-    with pytest.raises(KineTreeError, match="Corke inertia.*triangle inequality"):
-        b.set_inertia_corke([1, 2, 3, .1, .2, .3], m=5.0)
+    with pytest.raises(KineTreeError, match=r"Corke inertia.*principal moment -0\.5 < 0"):
+        b.set_inertia_corke([1, -0.5, 3], m=5.0)
     assert b.mass == 2.0  # a refused call changes nothing
+    with pytest.warns(PhysicsWarning, match="Corke inertia.*triangle inequality"):
+        b.set_inertia_corke([1, 2, 3, .1, .2, .3], m=5.0)
+    assert b.mass == 5.0
 
 
 def test_files_keep_an_unphysical_inertia_as_read(tmp_path):
