@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-from kinetree.core import KineTreeError, RigidBodyTree
+from kinetree.core import KineTreeError, PhysicsWarning, RigidBodyTree
 from kinetree.core.io import dumps, export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES
@@ -317,7 +317,11 @@ class RobotDocument(QObject):
         """
         before = (self._tree, self._q)
         new_tree = self._tree.copy()
-        result = change(new_tree)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PhysicsWarning)
+            result = change(new_tree)
+        for w in caught:  # still warnings (the log, scripts); a physics one is also said in the window
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         if isinstance(result, RigidBodyTree):
             new_tree = result
         else:  # the links drawn by Add child follow the frames they join
@@ -332,6 +336,9 @@ class RobotDocument(QObject):
             new_q, diff = adapt_configuration(self._tree, self._q, new_tree), diff_trees(self._tree, new_tree)
         # the command keeps both trees and swaps them: no copy beyond the one edited here
         self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel, diff, drag))
+        for w in caught:
+            if issubclass(w.category, PhysicsWarning):  # kept as typed, and the user is told why it is odd
+                self.message.emit(str(w.message))
         return True
 
     def try_edit(self, text: str, change: Callable[[RigidBodyTree], object]) -> str | None:

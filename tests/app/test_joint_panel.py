@@ -282,3 +282,12 @@ def test_a_refresh_that_changes_nothing_repaints_nothing(window, panel, qtbot):
     assert paints.seen  # and painted
     for w in widgets:
         w.removeEventFilter(paints)
+
+
+def test_an_inertia_off_the_triangle_inequality_is_kept_and_the_window_says_why(window, qtbot):
+    window.doc.open("two_link_planar")
+    window.doc.select("link1")
+    type_into(qtbot, window.joint.fields["inertia"], "0 0.35 0 0 0 0")  # Corke's Puma link 1, as he publishes it
+    np.testing.assert_array_equal(window.doc.tree.get_body("link1").inertia, [0, 0.35, 0, 0, 0, 0])
+    message = window.statusBar().currentMessage()
+    assert "link1" in message and "≥" in message, message
