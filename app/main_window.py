@@ -450,14 +450,14 @@ class MainWindow(QMainWindow):
             return True
         if self.viewport.handle.dragging:  # next time: serializing a 1000-body tree (0.9 s) stalled the drag
             return True
-        text = self.doc.serialized()
-        if text == self._autosaved_text and self._autosave_slot and self._autosave_slot.data_path.exists():
-            return True
         try:
+            text = self.doc.serialized()  # refused if it could not be restored: the last good autosave stays
+            if text == self._autosaved_text and self._autosave_slot and self._autosave_slot.data_path.exists():
+                return True
             if self._autosave_slot is None:
                 self._autosave_slot = AutosaveSlot.claim()
             self._autosave_slot.write(text, self.doc.path, self._display_name(), self.doc.disk_identity)
-        except OSError as exc:
+        except (OSError, KineTreeError) as exc:
             if str(exc) != self._autosave_error:  # once per problem, not every few seconds
                 log.warning("autosave failed: %s", exc)
                 self.statusBar().showMessage(f"Autosave failed: {exc}", 15000)

@@ -12,6 +12,7 @@ from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.dh_rows import column_name
+from kinetree.core.io.safe_io import MAX_BODIES
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
@@ -43,7 +44,7 @@ def is_pure_chain(tree: RigidBodyTree, entries: list[DHEntry]) -> bool:
     return len(entries) == tree.num_bodies and all(e.link is not None for e in entries)
 
 
-def parse_rows(text: str, degrees: bool) -> list[DHLink]:
+def parse_rows(text: str, degrees: bool, room: int = MAX_BODIES) -> list[DHLink]:
     """DH rows from pasted text: one row per line, tab/comma/semicolon/space separated.
 
     With a header row (``θ d a α``, ``theta,d,a,alpha``, ``Link a_i α_i d_i θ_i`` …: columns by
@@ -52,11 +53,19 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     symbol, θ1 or d3). Without one: ``a α d θ`` (revolute, or prismatic when d holds the
     symbol), ``R|P a α d θ``, or the table's own eight columns ``R|P a α d θ offset min max``.
     A cell ``q1``/``q``/``θ1`` for the variable reads as 0. Angles (α, θ, offset and limits of
-    R joints) are in the table's unit unless written with ``pi`` or a unit.
+    R joints) are in the table's unit unless written with ``pi`` or a unit. At most ``room`` rows
+    (the bodies the tree may still take, of :data:`MAX_BODIES`), counted before any is read.
     """
-    if _has_header(text):
+    header = _has_header(text)
+    count = sum(1 for line in text.splitlines() if line.strip(",;\t ") and not line.lstrip().startswith("#"))
+    count -= header
+    if count > room:
+        there = f" beside the {MAX_BODIES - room} bodies already there" if room < MAX_BODIES else ""
+        raise KineTreeError(f"pasted table: {count} rows is more than the {room} that fit{there} "
+                            f"(KineTree accepts at most {MAX_BODIES} bodies)")
+    if header:
         try:
-            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
+            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad", max_rows=room).links
         except KineTreeError as exc:  # "<text>:3: …" names the clipboard's line as the pasted table's
             raise KineTreeError(re.sub(r"^<text>:(\d+)", r"pasted table, line \1", str(exc))) from None
     rows = []
@@ -463,7 +472,7 @@ class DhTablePanel(QWidget):
 
     def paste_text(self, text: str) -> bool:
         try:
-            rows = parse_rows(text, self.model.degrees)
+            rows = parse_rows(text, self.model.degrees, MAX_BODIES - self.doc.tree.num_bodies)
         except KineTreeError as exc:
             self.doc.message.emit(str(exc))
             return False
