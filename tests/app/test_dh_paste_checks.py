@@ -1,7 +1,8 @@
 """One body limit (MAX_BODIES) for paste with and without a header, Save, the autosave and its
 restore: what can be pasted can be saved and restored, and a paste beyond it is refused with a
 message naming the limit and the count (a 50,100-row paste was taken, Save refused it and the
-autosave written anyway could not be restored)."""
+autosave written anyway could not be restored). A pasted value is never changed silently: a
+decimal comma or a number where the joint variable goes is refused naming the line and text."""
 
 from __future__ import annotations
 
@@ -73,3 +74,35 @@ def test_with_a_header_as_many_rows_are_read():
     assert len(parse_rows(rows(MAX_BODIES, header=True), degrees=True)) == MAX_BODIES
     with pytest.raises(KineTreeError, match=f"{MAX_BODIES + 1} rows is more than the {MAX_BODIES}"):
         parse_rows(rows(MAX_BODIES + 1, header=True), degrees=True)
+
+
+# --- values a paste used to change silently ----------------------------------------------------
+@pytest.mark.parametrize(("text", "message"), [
+    ("0,4318 0 0 q", "pasted line 1: '0,4318' has a decimal comma; use a point: 0.4318"),
+    ("0.4318\t0\t0\tq\n0,5\t0\t0\tq", "pasted line 2: '0,5' has a decimal comma; use a point: 0.5"),
+    ("0.4318;0;0;q\n1;-0,5;0;q", "pasted line 2: '-0,5' has a decimal comma; use a point: -0.5"),
+])
+def test_a_decimal_comma_is_refused_naming_the_line_and_text(window, text, message):
+    window.doc.open("two_link_planar")
+    before = window.doc.serialized()
+    assert not window.dh.paste_text(text)
+    assert window.statusBar().currentMessage() == message
+    assert window.doc.serialized() == before
+
+
+@pytest.mark.parametrize("header", [False, True])
+def test_a_number_where_the_joint_variable_goes_is_refused_with_or_without_a_header(window, header):
+    window.doc.load(RigidBodyTree())
+    assert not window.dh.paste_text(rows(0, header) + ("\n" if header else "") + "0.4318 0 0 30")
+    message = window.statusBar().currentMessage()
+    theta = "theta" if header else "θ"  # the header's own name, else the table's
+    assert f"line {1 + header}: no joint variable in '{theta}' ('30')" in message
+    assert window.doc.tree.num_bodies == 0
+
+
+def test_rows_that_say_where_the_variable_is_still_paste(window):
+    window.doc.load(RigidBodyTree())
+    assert window.dh.paste_text("0.4318 0 0 q\n0.1, 0, 0, 0\nR 0.2 0 0 30\n0.3 0 d1 30")
+    links = window.dh.model.links()
+    assert [(k.joint, k.a) for k in links] == [("R", 0.4318), ("R", 0.1), ("R", 0.2), ("P", 0.3)]
+    assert links[2].theta == pytest.approx(0.5235987755982988) and links[3].theta == pytest.approx(0.5235987755982988)
