@@ -56,6 +56,7 @@ from ..xml_fragment import fragment_element
 from .mesh_reader import MAX_MESH_BYTES, read_mesh
 from .mjcf_files import BASE_TEXT
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
+from .project_check import check_mass
 from .safe_io import atomic_write_text, read_regular_file
 from .urdf_export import motor_losses, warn_motors_dropped
 
@@ -212,6 +213,7 @@ class _Writer:
 
     def inertial(self, el, body) -> None:
         m = body.mass
+        check_mass(body.name, m, "the MJCF reader")
         if m <= 0 and not np.any(body.inertia):
             return
         c, Io = body.center_of_mass, body.inertia
@@ -461,6 +463,9 @@ def _bodies_read_back(root: etree._Element) -> int:
 
 
 def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts: list | None = None) -> str:
+    if "world" in tree.body_names:  # the base may be the world; MuJoCo refuses another body of its name
+        raise FileFormatError("body 'world': MJCF reserves the name 'world' for its worldbody (MuJoCo refuses a "
+                              "second one); rename the body before exporting")
     w = _Writer(tree, out)
     root = w.document(model_name or tree.base_name)
     if counts is not None:

@@ -76,7 +76,7 @@ from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .project import atomic_write_text
-from .project_check import MAX_MASS, check_extensions
+from .project_check import MAX_MASS, check_extensions, check_mass
 from .safe_io import MAX_BODIES
 from .urdf_check import UrdfWarning, check_joint_numbers
 
@@ -259,6 +259,7 @@ class _Writer:
         if read is not None:  # unchanged: as read, bit for bit (even a tensor that is not physical)
             origin, mass, moments = read[:2], read[2], read[3]
         elif own:
+            check_mass(body.name, m, "a URDF reader")
             Ic = _inertia_about_com(body)
             origin, mass = (c, (0.0, 0.0, 0.0)), m
             moments = (Ic[0, 0], Ic[0, 1], Ic[0, 2], Ic[1, 1], Ic[1, 2], Ic[2, 2])
