@@ -134,7 +134,9 @@ class _Walker:
                 raise self.fail("division by zero")
             try:
                 value = _FLOAT_OPS[op](a, b)
-            except (OverflowError, ZeroDivisionError):  # 0 ** -1 like a division by zero
+            except ZeroDivisionError:  # 0 ** -1
+                raise self.fail("division by zero") from None
+            except OverflowError:
                 raise self.fail("the result is too large") from None
             return self.real(value), ra if op == "**" else ra or rb
         if op == "**":

@@ -67,7 +67,9 @@ def test_ordinary_number_answers_still_read_right(text, quantity, expected):
 
 @pytest.mark.parametrize(("text", "why"), [
     ("sqrt(-1)", "not a real number"), ("(-8)**(1/3)", "not a real number"), ("9**9**9", "at most 16"),
-    ("1e300*1e300", "'1e300*1e300'"), ("__import__('os')", "not an allowed answer")])
+    ("1e300*1e300", "'1e300*1e300'"), ("0**-1", "division by zero"),
+    ("((9**16)**16)**16", "too large"), ("(9**16)**16*1e100", "not finite"),
+    ("__import__('os')", "not an allowed answer")])
 def test_bad_number_answers_are_refused_naming_the_entry(text, why):
     with pytest.raises(exercises.KineTreeError, match="entry") as err:
         read_value(text, "entry", PLAIN)
