@@ -7,7 +7,13 @@ Plain numbers, ``pi`` arithmetic and unit suffixes go through the project's one 
 literals, names from an allow-list, ``+ - * / **``, unary signs and calls of ``sin``, ``cos``,
 ``tan``, ``sqrt``, ``atan2`` (and ``deg``/``rad`` for a unit inside: ``cos(30°)``). The sympy
 value is built here node by node. Bounded: :data:`MAX_LENGTH` characters, :data:`MAX_DEPTH`
-nesting, an exponent at most :data:`MAX_EXPONENT` in size (``9**9**9`` is refused at once).
+nesting, functions at most :data:`MAX_CALLS_NESTED` inside each other, an exponent at most
+:data:`MAX_EXPONENT` in size (``9**9**9`` is refused at once).
+
+A number answer (no symbols) is computed in floats by the same walk (:func:`read_value`): sympy
+building ``sin(x·pi/180)`` asks whether the argument is a multiple of pi, which evaluates the inner
+``sin`` at ever higher precision, doubling the time per level (28 nested ``sin`` in degrees mode:
+days). Symbolic answers still need sympy; the bound on nested functions keeps them short.
 
 Angles follow the answer mode: in degrees mode a bare number is degrees and a value holding
 ``pi`` (or ``atan2``, or ``rad``) is radians, as in every angle field; the arguments of
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import re
 
 import numpy as np
@@ -33,7 +40,11 @@ from .numbers import RADIANS, Quantity, read_number
 MAX_LENGTH = 200
 MAX_DEPTH = 30
 MAX_EXPONENT = 16
+#: sin(sin(…)) in sympy costs twice as much per level (see above); a lecture's answer nests 2 or 3
+MAX_CALLS_NESTED = 6
 FUNCTIONS = {"sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "sqrt": sp.sqrt, "atan2": sp.atan2}
+_FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "**": operator.pow}
+_FLOAT_FUNCTIONS = {"sin": math.sin, "cos": math.cos, "tan": math.tan, "sqrt": math.sqrt, "atan2": math.atan2}
 _TRIG = ("sin", "cos", "tan")
 _ALIASES = str.maketrans({"−": "-", "·": "*", "×": "*", "^": "^", "π": " pi ", "θ": "theta", "α": "alpha"})
 _UNIT_IN = re.compile(r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(°|deg\b|rad\b)")
@@ -45,10 +56,13 @@ class AnswerError(KineTreeError):
 
 
 class _Walker:
-    """Builds the sympy value of an allowed :mod:`ast` tree; each node gives (value, is_radians)."""
+    """Builds the value of an allowed :mod:`ast` tree, a sympy expression or (``numeric``, no
+    symbols) a float; each node gives (value, is_radians)."""
 
-    def __init__(self, what: str, text: str, names: dict[str, sp.Expr], radians: bool) -> None:
-        self.what, self.text, self.names, self.radians = what, text, names, radians
+    def __init__(self, what: str, text: str, names: dict[str, sp.Expr], radians: bool,
+                 numeric: bool = False) -> None:
+        self.what, self.text, self.names, self.radians, self.numeric = what, text, names, radians, numeric
+        self.calls = 0  # functions open around the node being walked
 
     def fail(self, why: str) -> AnswerError:
         return AnswerError(f"{self.what}: {self.text.strip()[:60]!r} is not an allowed answer ({why})")
@@ -62,10 +76,12 @@ class _Walker:
             v = node.value
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise self.fail(f"{type(v).__name__} literal")
-            if isinstance(v, int):
-                return sp.Integer(v), False
             if not math.isfinite(v):
                 raise self.fail("not finite")
+            if self.numeric:
+                return self.real(v), False
+            if isinstance(v, int):
+                return sp.Integer(v), False
             return sp.Rational(repr(v)) if "e" not in repr(v) else sp.Float(v), False
         if isinstance(node, ast.Name):
             return self.name(node.id)
@@ -80,11 +96,23 @@ class _Walker:
                 ast.Compare: "comparison", ast.BoolOp: "logic"}.get(type(node), type(node).__name__)
         raise self.fail(f"{kind} is not allowed")
 
+    def real(self, v: object) -> float:
+        """``v`` as a finite real float (numeric mode), or the refusal."""
+        try:
+            x = float(v)
+        except OverflowError:
+            raise self.fail("the result is too large") from None
+        except TypeError:  # a complex power or root
+            raise AnswerError(f"{self.what}: {self.text.strip()[:60]!r} is not a real number") from None
+        if not math.isfinite(x):
+            raise AnswerError(f"{self.what}: {self.text.strip()[:60]!r} is not finite")
+        return x
+
     def name(self, name: str) -> tuple[sp.Expr, bool]:
         if name.startswith("_"):
             raise self.fail(f"name {name!r} is not allowed")
         if name in ("pi", "PI", "Pi"):
-            return sp.pi, True
+            return (math.pi if self.numeric else sp.pi), True
         if name in self.names:
             return self.names[name], True
         if name in FUNCTIONS:
@@ -98,6 +126,19 @@ class _Walker:
         if op is None:
             raise self.fail(f"operator {type(node.op).__name__} is not allowed (only + - * / **)")
         a, ra = self.walk(node.left, depth + 1)
+        if self.numeric:
+            b, rb = self.walk(node.right, depth + 1)
+            if op == "**" and abs(b) > MAX_EXPONENT:
+                raise self.fail(f"an exponent must be a number of at most {MAX_EXPONENT}")
+            if op == "/" and b == 0:
+                raise self.fail("division by zero")
+            try:
+                value = _FLOAT_OPS[op](a, b)
+            except ZeroDivisionError:  # 0 ** -1
+                raise self.fail("division by zero") from None
+            except OverflowError:
+                raise self.fail("the result is too large") from None
+            return self.real(value), ra if op == "**" else ra or rb
         if op == "**":
             b, _ = self.walk(node.right, depth + 1)
             if b.free_symbols or not b.is_real or abs(float(b)) > MAX_EXPONENT:
@@ -118,11 +159,24 @@ class _Walker:
         count = 2 if name == "atan2" else 1
         if len(node.args) != count or any(isinstance(a, ast.Starred) for a in node.args):
             raise self.fail(f"{name} takes {count} argument{'s' if count > 1 else ''}")
+        if name in FUNCTIONS and self.calls >= MAX_CALLS_NESTED:
+            raise self.fail(f"functions nested more than {MAX_CALLS_NESTED} deep")
+        self.calls += name in FUNCTIONS
         args = [self.walk(a, depth + 1) for a in node.args]
+        self.calls -= name in FUNCTIONS
         if name == "deg_":
-            return args[0][0] * sp.pi / 180, True
+            return (math.radians(args[0][0]) if self.numeric else args[0][0] * sp.pi / 180), True
         if name == "rad_":
             return args[0][0], True
+        if self.numeric:
+            v, r = args[0]
+            if name in _TRIG:
+                return self.real(_FLOAT_FUNCTIONS[name](v if r or self.radians else math.radians(v))), False
+            if name == "atan2":
+                return math.atan2(v, args[1][0]), True
+            if v < 0:
+                raise AnswerError(f"{self.what}: {self.text.strip()[:60]!r} is not a real number")
+            return math.sqrt(v), r
         if name in _TRIG:
             v, r = args[0]
             return FUNCTIONS[name](v if r or self.radians else v * sp.pi / 180), False
@@ -132,9 +186,10 @@ class _Walker:
 
 
 def parse_expression(text: str, what: str = "answer", names: dict[str, sp.Expr] | None = None,
-                     radians: bool = False) -> tuple[sp.Expr, bool]:
-    """The sympy value of ``text`` and whether it is in radians (holds pi, atan2, a unit or a
-    symbol); ``names`` the symbols allowed besides ``pi`` (none: a number is needed)."""
+                     radians: bool = False, numeric: bool = False) -> tuple[sp.Expr | float, bool]:
+    """The sympy value of ``text`` (``numeric``: a float, and no ``names``) and whether it is in
+    radians (holds pi, atan2, a unit or a symbol); ``names`` the symbols allowed besides ``pi``
+    (none: a number is needed)."""
     if len(text) > MAX_LENGTH:
         raise AnswerError(f"{what}: {len(text)} characters is too long for an answer (at most {MAX_LENGTH})")
     if not text.strip():
@@ -145,7 +200,9 @@ def parse_expression(text: str, what: str = "answer", names: dict[str, sp.Expr] 
         tree = ast.parse(src.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a number or an expression") from None
-    value, rad = _Walker(what, text, names or {}, radians).walk(tree)
+    value, rad = _Walker(what, text, {} if numeric else names or {}, radians, numeric).walk(tree)
+    if numeric:
+        return value, rad
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise AnswerError(f"{what}: {text.strip()[:60]!r} is not finite")
     return value, rad
@@ -162,14 +219,7 @@ def read_value(text: str, what: str, quantity: Quantity, radians: bool = False) 
     except KineTreeError as first:
         if not re.search(r"[A-Za-z_(]|\*\*|\^|°", text.replace("pi", "")):
             raise AnswerError(str(first)) from None  # nothing beyond a number: its message
-    value, rad = parse_expression(text, what, None, radians)
-    try:
-        v = complex(value.evalf(30))
-    except (TypeError, ValueError):
-        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a number") from None
-    if abs(v.imag) > 1e-12 or not math.isfinite(v.real):
-        raise AnswerError(f"{what}: {text.strip()[:60]!r} is not a real number")
-    x = v.real
+    x, rad = parse_expression(text, what, None, radians, numeric=True)
     if quantity.kind == "angle" and not radians and rad:
         x = math.degrees(x)
     return x

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 from kinetree.core import KineTreeError, PhysicsWarning, RigidBodyTree
-from kinetree.core.io import dumps, export_robot, open_robot, save_project
+from kinetree.core.io import export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
-from kinetree.core.io.project import MAX_BYTES
+from kinetree.core.io.project import MAX_BYTES, project_text
+from kinetree.core.io.safe_io import MAX_BODIES
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -203,8 +204,9 @@ class RobotDocument(QObject):
                 "for this robot; older ones are dropped)")
 
     def serialized(self) -> str:
-        """The project text of the current state (what Save would write)."""
-        return dumps(self._tree, self._q)
+        """The project text of the current state (what Save would write); a FileFormatError
+        if it could not be opened again (the autosave writes nothing it could not restore)."""
+        return project_text(self._tree, self._q, self.name)
 
     def snapshot(self) -> tuple[RigidBodyTree, np.ndarray]:
         """The tree and a copy of the configuration now, to serialize on another thread (an edit
@@ -327,6 +329,9 @@ class RobotDocument(QObject):
         else:  # the links drawn by Add child follow the frames they join
             follow_link_visuals(new_tree)
         new_tree.check_mimics()  # a tree the kinematics cannot run never reaches the undo stack
+        if new_tree.num_bodies > MAX_BODIES:  # what could not be saved, autosaved and restored is not made
+            raise KineTreeError(f"{text}: {new_tree.num_bodies} bodies is more than the {MAX_BODIES} "
+                                "KineTree accepts")
         sel = result if isinstance(result, str) else self._selection
         if sel is not None and sel not in new_tree.body_names and sel != new_tree.base_name:
             sel = None

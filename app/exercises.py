@@ -20,6 +20,7 @@ printed sheet and never asks the same kind about the same link twice.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 KINDS = {"pose": "the end pose T_n^0", "link": "one link's A_i", "row": "one DH row",
          "symbolic": "A_i in symbols"}
 ROW_PARAMS = ("a", "alpha", "d", "theta")
+#: seconds the window waits for the answers to be checked before it says they could not be
+CHECK_SECONDS = 2.0
 ANGLE_STEPS = (30, 45, 15, 1)  # degrees; the first is the default
 DEFAULT_ANGLE_STEP = ANGLE_STEPS[0]
 LENGTH_STEP = 0.05  # metres
@@ -250,6 +253,25 @@ def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool
         turn = 2 * math.pi if radians else 360.0
         diff = (diff + turn / 2) % turn - turn / 2
     return (True, "") if abs(diff) <= tolerance else (False, f"off by more than {short_text(tolerance)}")
+
+
+def check_entries(ex: Exercise, texts: list[str], tolerance: float, radians: bool = False,
+                  budget: float = CHECK_SECONDS) -> list[tuple[bool, str]]:
+    """:func:`check_entry` for each of ``texts``, in a worker thread waited for at most ``budget``
+    seconds: an entry not checked by then is wrong, "could not be checked in N s". (A thread
+    cannot be stopped: the parser's bounds keep what it goes on doing short.)"""
+    results: list[tuple[bool, str]] = []
+
+    def work() -> None:
+        for k, text in enumerate(texts):
+            results.append(check_entry(ex, k, text, tolerance, radians))
+
+    worker = threading.Thread(target=work, name="check answers", daemon=True)
+    worker.start()
+    worker.join(budget)
+    done = list(results)  # the worker may still append
+    late = (False, f"could not be checked in {short_text(budget)} s (too much to compute)")
+    return done + [late] * (len(texts) - len(done))
 
 
 def value_text(v: float, quantity: Quantity = PLAIN) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES
-from kinetree.core.io.project import dumps, load_project
+from kinetree.core.io.project import load_project, project_text
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
@@ -471,9 +471,10 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _write_autosave(slot: AutosaveSlot, tree, q, path, name, identity) -> None:
-        slot.write(dumps(tree, q, compact=True), path, name, identity)
+        # refused if it could not be restored (too many bodies, too large): the last good autosave stays
+        slot.write(project_text(tree, q, name, compact=True), path, name, identity)
 
-    def _autosave_failed(self, exc: OSError) -> None:
+    def _autosave_failed(self, exc: OSError | KineTreeError) -> None:
         self._autosave_due = True  # try again at the next tick
         if str(exc) != self._autosave_error:  # once per problem, not every few seconds
             log.warning("autosave failed: %s", exc)
@@ -501,7 +502,7 @@ class MainWindow(QMainWindow):
             return True
         try:
             self._write_autosave(*self._autosave_snapshot())
-        except OSError as exc:
+        except (OSError, KineTreeError) as exc:
             self._autosave_failed(exc)
             return False
         self._autosave_error = None
@@ -532,7 +533,7 @@ class MainWindow(QMainWindow):
         self._autosave_job = None
         try:
             job.result()
-        except OSError as exc:
+        except (OSError, KineTreeError) as exc:
             self._autosave_failed(exc)
         else:
             self._autosave_error = None

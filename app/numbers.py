@@ -66,14 +66,20 @@ def parse_numbers(text: str, n: int, what: str, allow_inf: bool = False) -> list
     return [read_number(p, what, PLAIN, allow_inf).value for p in numbers_of(text, n, what)]
 
 
+def refuse_decimal_comma(words: list[str], what: str) -> None:
+    """Refuse the first of ``words`` that is a number with a decimal comma (``0,4318``): read
+    with the comma as a separator it would be two numbers (0 and 4318)."""
+    commas = [w for w in words if re.fullmatch(r"[-+]?\d*,\d+", w)]
+    if commas:
+        point = commas[0].replace(",", ".")
+        raise KineTreeError(f"{what}: {commas[0]!r} has a decimal comma; use a point: {point}")
+
+
 def numbers_of(text: str, n: int, what: str) -> list[str]:
     """:func:`split_numbers`, refusing a wrong count; decimal commas (``1,5 2,5 3,5``) are named."""
     parts = split_numbers(text, n)
     if len(parts) != n:
-        commas = [w for w in text.split() if re.fullmatch(r"[-+]?\d*,\d+", w)]
-        if commas:
-            point = commas[0].replace(",", ".")
-            raise KineTreeError(f"{what}: {commas[0]!r} has a decimal comma; use a point: {point}")
+        refuse_decimal_comma(text.split(), what)
         raise KineTreeError(f"{what}: expected {n} number{'s' if n > 1 else ''}, got {len(parts)}")
     return parts
 

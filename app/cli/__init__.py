@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, run
+from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, check_outputs, run
 
 #: every command, in the order ``kinetree --help`` lists them, by its module's name
 COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "library", "ik", "symbolic", "dh", "dynamics",
@@ -42,8 +42,13 @@ def main(argv: list[str]) -> int:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(f".{args.command}", __name__)
+
+    def command(a: argparse.Namespace) -> int:
+        check_outputs(a)  # no command writes over its input file
+        return module.command(a)
+
     if args.command in DISPLAY_COMMANDS:
         from .display import run_with_display
 
-        return run_with_display(args.command, lambda: module.command(args))
-    return run(module.command, args)
+        return run_with_display(args.command, lambda: command(args))
+    return run(command, args)

@@ -16,7 +16,16 @@ import math
 
 import numpy as np
 
-from .common import InputError, add_robot_argument, add_view_argument, open_source, positive_arg, size_arg, warn
+from .common import (
+    InputError,
+    add_output_argument,
+    add_robot_argument,
+    add_view_argument,
+    open_source,
+    positive_arg,
+    size_arg,
+    warn,
+)
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
@@ -45,7 +54,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     a.add_argument("--poses", nargs="+", required=True, metavar="P",
                    help="named poses to pass through, in order (at least two; an unknown name's error "
                    "lists the robot's poses)")
-    a.add_argument("-o", "--output", required=True, help="file to write: .gif or .mp4")
+    add_output_argument(a, "-o", "--output", what="animation", required=True, help="file to write: .gif or .mp4")
     a.add_argument("--seconds", type=positive_arg, default=2.0, help="seconds per segment (default 2)")
     a.add_argument("--fps", type=_fps, default=25.0, help="frames per second (default 25)")
     a.add_argument("--size", type=size_arg, default=(640, 400), help="WxH in pixels (default 640x400)")

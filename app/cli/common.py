@@ -82,12 +82,41 @@ def add_robot_argument(parser: argparse.ArgumentParser, dest: str = "robot", pac
     """ROBOT and the options of reading it: ``--allow-env`` (off by default: a xacro's
     ``$(env X)`` would copy the environment into the model) and ``--package-path``."""
     parser.add_argument(dest, help=help)
+    parser.set_defaults(_inputs=(*(parser.get_default("_inputs") or ()), dest))  # see check_outputs
     parser.add_argument("--allow-env", action="store_true",
                         help="let a .xacro read environment variables ($(env X), $(optenv X))")
     if package_path:
         parser.add_argument("--package-path", action="append", default=[], metavar="DIR",
                             help="a folder holding ROS packages, for package:// mesh URIs (repeatable; "
                                  "$ROS_PACKAGE_PATH and the file's ancestor folders are searched too)")
+
+
+def add_output_argument(parser: argparse.ArgumentParser, *flags: str, what: str, **kwargs) -> None:
+    """An argument naming a file the command writes (``what`` it holds: "conversion", "table" …),
+    checked by :func:`check_outputs` against the input files before the command runs."""
+    action = parser.add_argument(*flags, **kwargs)
+    parser.set_defaults(_outputs={**(parser.get_default("_outputs") or {}), action.dest: what})
+
+
+def check_output(output: str, source: str, what: str) -> None:
+    """Refuse to write ``output`` over the input file ``source`` itself (through symlinks or
+    another hard link): a half-written output would destroy the only copy of the robot."""
+    try:
+        same = os.path.isfile(source) and os.path.samefile(source, output)
+    except OSError:  # no output file yet
+        return
+    if same:
+        raise InputError(f"{output} is the input file {source}: write the {what} to another file")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output path of the command (:func:`add_output_argument`) against every input file
+    (:func:`add_robot_argument`): the one check, run by the dispatcher for every command."""
+    for dest, what in (getattr(args, "_outputs", None) or {}).items():
+        output = getattr(args, dest, None)
+        for source in (getattr(args, d, None) for d in getattr(args, "_inputs", ())):
+            if output and source:
+                check_output(output, source, what)
 
 
 #: the viewport's view presets (app/viewport/camera.py VIEW_PRESETS; not imported: no Qt here)

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from kinetree.core.io import export_robot
 
-from .common import InputError, add_robot_argument, name_arg, open_source
-
-
-def check_not_input(source: str, output: str) -> None:
-    """Refuse to write over the input file itself (through symlinks or another hard link):
-    a half-written conversion would destroy the only copy of the robot."""
-    try:
-        same = os.path.isfile(source) and os.path.samefile(source, output)
-    except OSError:  # no output file yet
-        return
-    if same:
-        raise InputError(f"{output} is the input file {source}: write the conversion to another file")
+from .common import add_output_argument, add_robot_argument, name_arg, open_source
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -28,7 +16,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "from the base to --tip, computing its DH table from the geometry when the joints were not entered as "
         "DH rows. OUT must not be IN."))
     add_robot_argument(c, "input", help="library name or robot file")
-    c.add_argument("output", help="file to write (not the input file); the extension chooses the format")
+    add_output_argument(c, "output", what="conversion",
+                        help="file to write (not the input file); the extension chooses the format")
     c.add_argument("--tip", type=name_arg,
                    help="last body of the chain written to a DH CSV (default: the end effector)")
     c.add_argument("--convention", choices=("dh", "mdh"), help="DH convention for a CSV (default: as stored, else dh)")
@@ -37,7 +26,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def command(args: argparse.Namespace) -> int:
-    check_not_input(args.input, args.output)
     tree, q = open_source(args.input, args)  # a project's stored configuration goes on
     count = export_robot(tree, args.output, tip=args.tip, convention=args.convention, units=args.units,
                          configuration=q)

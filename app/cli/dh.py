@@ -12,7 +12,7 @@ import argparse
 import math
 from fractions import Fraction
 
-from .common import InputError, add_robot_argument, name_arg, open_source
+from .common import InputError, add_output_argument, add_robot_argument, name_arg, open_source
 
 
 def _angle(v: float, deg: bool) -> str:
@@ -112,6 +112,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--tip", type=name_arg, help="last body of the chain (default: the end effector)")
     p.add_argument("--modified", action="store_true", help="modified DH (Craig) instead of standard")
     p.add_argument("--deg", action="store_true", help="angles in degrees (default: radians, π as pi)")
-    p.add_argument("--csv", metavar="OUT", help="also write the table to OUT as a DH table file")
+    add_output_argument(p, "--csv", what="table", metavar="OUT",
+                        help="also write the table to OUT as a DH table file (not the input file)")
     p.add_argument("--latex", action="store_true", help="print the table as a LaTeX tabular")
     return p

@@ -7,7 +7,15 @@ import argparse
 
 import numpy as np
 
-from .common import add_q_arguments, add_robot_argument, add_view_argument, checked_configuration, open_source, size_arg
+from .common import (
+    add_output_argument,
+    add_q_arguments,
+    add_robot_argument,
+    add_view_argument,
+    checked_configuration,
+    open_source,
+    size_arg,
+)
 
 
 def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme: str = "dark",
@@ -35,7 +43,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description="Render a robot to a PNG without showing a window (works with no display). "
                        "A --q outside the joint limits is refused, as by fk, unless --ignore-limits.")
     add_robot_argument(s, package_path=False, help="library name or robot file")
-    s.add_argument("-o", "--output", required=True, help="PNG file to write")
+    add_output_argument(s, "-o", "--output", what="screenshot", required=True, help="PNG file to write")
     add_q_arguments(s, "the file's stored configuration, else home", "angles in --q (and in messages) in degrees")
     s.add_argument("--size", type=size_arg, default=(1280, 800), help="WxH in pixels (default 1280x800)")
     s.add_argument("--light", action="store_true", help="light background")

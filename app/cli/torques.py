@@ -15,7 +15,15 @@ import math
 
 from kinetree.core.torque_profile import DEFAULT_SAMPLES, MAX_SAMPLES, torque_profile
 
-from .common import add_gravity_argument, add_robot_argument, chosen_gravity, fixed, open_source, positive_arg
+from .common import (
+    add_gravity_argument,
+    add_output_argument,
+    add_robot_argument,
+    chosen_gravity,
+    fixed,
+    open_source,
+    positive_arg,
+)
 
 
 def _samples(text: str) -> int:
@@ -43,7 +51,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help=f"times sampled through the whole motion, both ends included (default {DEFAULT_SAMPLES})")
     add_gravity_argument(t)
     t.add_argument("--no-motor", action="store_true", help="leave out motor inertia and friction")
-    t.add_argument("--csv", metavar="OUT", help="write t and every joint's torque at each sample to OUT")
+    add_output_argument(t, "--csv", what="torques", metavar="OUT",
+                        help="write t and every joint's torque at each sample to OUT (not the input file)")
     return t
 
 

@@ -11,7 +11,8 @@ from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, 
 from kinetree.core.dh import DHEntry, dh_joint
 from kinetree.core.io import import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
-from kinetree.core.io.dh_rows import column_name
+from kinetree.core.io.dh_rows import column_name, row_type
+from kinetree.core.io.safe_io import MAX_BODIES
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence
@@ -29,7 +30,18 @@ from PySide6.QtWidgets import (
 
 from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
 from ..document import RobotDocument
-from ..numbers import DEGREES, METRES, RADIANS, exact_text, identity, read_number, short_text, to_degrees, to_radians
+from ..numbers import (
+    DEGREES,
+    METRES,
+    RADIANS,
+    exact_text,
+    identity,
+    read_number,
+    refuse_decimal_comma,
+    short_text,
+    to_degrees,
+    to_radians,
+)
 from ..text import MAX_NAME, elide, message_label
 from .cell_editor import ExactDelegate
 from .dh_of_chain import DhOfChainDialog
@@ -43,7 +55,7 @@ def is_pure_chain(tree: RigidBodyTree, entries: list[DHEntry]) -> bool:
     return len(entries) == tree.num_bodies and all(e.link is not None for e in entries)
 
 
-def parse_rows(text: str, degrees: bool) -> list[DHLink]:
+def parse_rows(text: str, degrees: bool, room: int = MAX_BODIES) -> list[DHLink]:
     """DH rows from pasted text: one row per line, tab/comma/semicolon/space separated.
 
     With a header row (``θ d a α``, ``theta,d,a,alpha``, ``Link a_i α_i d_i θ_i`` …: columns by
@@ -51,20 +63,32 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
     (:func:`~kinetree.core.io.dh_csv.read_dh_csv`: ``pi/2``, ``90deg``, the joint variable as a
     symbol, θ1 or d3). Without one: ``a α d θ`` (revolute, or prismatic when d holds the
     symbol), ``R|P a α d θ``, or the table's own eight columns ``R|P a α d θ offset min max``.
-    A cell ``q1``/``q``/``θ1`` for the variable reads as 0. Angles (α, θ, offset and limits of
-    R joints) are in the table's unit unless written with ``pi`` or a unit.
+    A cell ``q1``/``q``/``θ1`` for the variable reads as 0; a number other than 0 in θ of a row
+    without R/P is refused as with a header (it would not move the link), and so is a decimal
+    comma (``0,4318`` is no a = 0, α = 4318). Angles (α, θ, offset and limits of
+    R joints) are in the table's unit unless written with ``pi`` or a unit. At most ``room`` rows
+    (the bodies the tree may still take, of :data:`MAX_BODIES`), counted before any is read.
     """
-    if _has_header(text):
+    header = _has_header(text)
+    count = sum(1 for line in text.splitlines() if line.strip(",;\t ") and not line.lstrip().startswith("#"))
+    count -= header
+    if count > room:
+        there = f" beside the {MAX_BODIES - room} bodies already there" if room < MAX_BODIES else ""
+        raise KineTreeError(f"pasted table: {count} rows is more than the {room} that fit{there} "
+                            f"(KineTree accepts at most {MAX_BODIES} bodies)")
+    if header:
         try:
-            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad").links
+            return read_dh_csv(text.strip() + "\n", units="deg" if degrees else "rad", max_rows=room).links
         except KineTreeError as exc:  # "<text>:3: …" names the clipboard's line as the pasted table's
             raise KineTreeError(re.sub(r"^<text>:(\d+)", r"pasted table, line \1", str(exc))) from None
     rows = []
     for lineno, line in enumerate(text.strip().splitlines(), start=1):
+        refuse_decimal_comma(re.split(r"[\t;]|\s+", line.strip()), f"pasted line {lineno}")
         cells = [c for c in re.split(r"[\t,;]|\s+", line.strip()) if c]
         if not cells:
             continue
-        if cells[0].upper() in ("R", "P"):
+        typed = cells[0].upper() in ("R", "P")
+        if typed:
             jt, cells = cells[0].upper(), cells[1:]
         else:  # the d cell holding the variable's symbol (d3) while θ holds a value: prismatic
             jt = "P" if len(cells) >= 4 and _VARIABLE_CELL.fullmatch(cells[2]) \
@@ -81,6 +105,9 @@ def parse_rows(text: str, degrees: bool) -> list[DHLink]:
             quantity = (DEGREES if degrees else RADIANS) if angle_cell else METRES
             vals.append(read_number(c, f"pasted line {lineno}", quantity, allow_inf=k >= 5).core)  # rad, m
         a, alpha, d, theta = vals[:4]
+        if not typed and jt == "R" and theta != 0 and not _VARIABLE_CELL.fullmatch(cells[3]):
+            # a value where the variable goes would not move the link: refused as with a header
+            row_type({"theta": cells[3], "d": cells[2]}, f"pasted line {lineno}", {"theta": "θ", "d": "d"})
         offset = vals[4] if len(vals) > 4 else 0.0
         link = DHLink(jt, a=a, alpha=alpha, d=d, theta=theta, offset=offset)
         if len(vals) == 7:
@@ -463,7 +490,7 @@ class DhTablePanel(QWidget):
 
     def paste_text(self, text: str) -> bool:
         try:
-            rows = parse_rows(text, self.model.degrees)
+            rows = parse_rows(text, self.model.degrees, MAX_BODIES - self.doc.tree.num_bodies)
         except KineTreeError as exc:
             self.doc.message.emit(str(exc))
             return False

@@ -45,7 +45,7 @@ from ..exercises import (
     ROW_PARAMS,
     Exercise,
     answer_texts,
-    check_entry,
+    check_entries,
     make_exercise,
     make_sheet,
     shown_answer,
@@ -347,7 +347,7 @@ class ExercisePanel(QWidget):
         except KineTreeError as exc:
             self.result.setText(str(exc))
             return False
-        results = [check_entry(ex, k, cell.text(), tol, self.in_radians) for k, cell in enumerate(self.answer_cells())]
+        results = check_entries(ex, [cell.text() for cell in self.answer_cells()], tol, self.in_radians)
         self.marks = [ok for ok, _ in results]
         for cell, (ok, why) in zip(self.answer_cells(), results):
             cell.setStyleSheet(RIGHT if ok else WRONG)

@@ -236,13 +236,15 @@ def _split(line: str, sep: str, where: str, header: list[str] | None = None) -> 
 
 
 def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
-                units: str | None = None) -> DHTable:
+                units: str | None = None, max_rows: int = MAX_ROWS) -> DHTable:
     """Read a DH table (see the module docstring for the format) from a file name or from the
     text itself (a ``str`` containing a line break). ``convention`` (``"dh"``/``"mdh"``) and
     ``units`` (``"deg"``/``"rad"``) override what the file declares; files that declare nothing
     are standard DH in degrees; the base and tool lines fill :attr:`DHTable.base`,
     :attr:`DHTable.tool` and :attr:`DHTable.tool_name`. Raises :class:`FileFormatError` naming
-    the file, line and column."""
+    the file, line and column. ``max_rows``: another limit (at most MAX_BODIES): a pasted table
+    has no base and tool bodies, and the rows already there count."""
+    limit = min(max_rows, MAX_BODIES)
     source, text = _load_text(path_or_text)
     settings: dict = {"convention": "dh", "units": "deg", "length_scale": 1.0}
     lines = text.splitlines()
@@ -275,8 +277,8 @@ def read_dh_csv(path_or_text: str | os.PathLike, convention: str | None = None,
             continue
         if not line.strip(",;\t "):
             continue
-        if len(rows) >= MAX_ROWS:  # before any row is parsed: 1M rows took 72 s and 3.7 GB
-            raise FileFormatError(f"{where}: more than {MAX_ROWS} rows; a DH table may have at most {MAX_ROWS}")
+        if len(rows) >= limit:  # before any row is parsed: 1M rows took 72 s and 3.7 GB
+            raise FileFormatError(f"{where}: more than {limit} rows; a DH table may have at most {limit}")
         rows.append((lineno, _split(raw.strip(), sep, where, header)))
     if header is None:
         raise FileFormatError(f"{source}: no header row (expected {','.join(COLUMNS[:8])})")

@@ -21,6 +21,7 @@ from ..transforms import quat_to_rotation
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
 from .mjcf_files import BASE_TEXT, SOURCE_ATTR, Vetted, vet_model
+from .project_check import check_mass
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
 
@@ -343,6 +344,10 @@ class _Reader:
         mass = float(m.body_mass[b])
         if mass <= 0:
             return
+        try:
+            check_mass(body.name, mass, "KineTree")  # as every other reader: a project could not hold it
+        except FileFormatError as exc:
+            raise FileFormatError(f"{self.v.source}: {exc}") from None
         c = m.body_ipos[b].copy()
         R = quat_to_rotation(m.body_iquat[b])
         I = R @ np.diag(m.body_inertia[b]) @ R.T + mass * (float(c @ c) * np.eye(3) - np.outer(c, c))

@@ -14,7 +14,9 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
     identity fixed transforms: MuJoCo's free body moves in the world frame, anything else is
     refused naming the joint). Limits → ``range`` (``limited="false"`` when both are infinite);
     viscous, Coulomb friction and motor inertia → ``damping``, ``frictionloss``, ``armature``
-    (link side: ``G²B``, ``|G|·Tc``, ``G²Jm``); mimics → ``<equality><joint polycoef>``. Home
+    (link side: ``G²B``, ``|G|·Tc``, ``G²Jm``; an asymmetric Coulomb friction, which
+    ``frictionloss`` cannot hold, as the larger of Tc+ and −Tc−, with a warning naming the joints);
+    mimics → ``<equality><joint polycoef>``. Home
     positions have no place in MJCF (MuJoCo's ``qpos0`` is ``ref``) and are not written.
     - Masses → ``<inertial>`` (centre of mass, ``fullinertia`` about it); the compiler has
       ``inertiafromgeom="false"`` so that MuJoCo takes exactly these. The inertia is written on its
@@ -54,7 +56,9 @@ from ..xml_fragment import fragment_element
 from .mesh_reader import MAX_MESH_BYTES, read_mesh
 from .mjcf_files import BASE_TEXT
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
+from .project_check import check_mass
 from .safe_io import atomic_write_text, read_regular_file
+from .urdf_export import motor_losses, warn_motors_dropped
 
 __all__ = ["MUJOCO_MESH_SUFFIXES", "export_mjcf", "mjcf_string"]
 
@@ -96,6 +100,7 @@ class _Writer:
         self.degree = False
         self.massless: list[str] = []  # moving bodies without mass (MuJoCo refuses them)
         self.unbalanced: list[str] = []  # bodies whose inertia breaks the triangle inequality
+        self.motors_lost: dict[str, set[str]] = {}  # joint → what of its motor MJCF cannot hold
 
     # --- files ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -208,6 +213,7 @@ class _Writer:
 
     def inertial(self, el, body) -> None:
         m = body.mass
+        check_mass(body.name, m, "the MJCF reader")
         if m <= 0 and not np.any(body.inertia):
             return
         c, Io = body.center_of_mass, body.inertia
@@ -241,7 +247,8 @@ class _Writer:
                 a.update(limited="true", range=_vec((lo, hi)))
         if j is not None:
             G = j.gear_ratio
-            tc = max(j.coulomb_friction[0], -j.coulomb_friction[1])
+            tc = max(j.coulomb_friction[0], -j.coulomb_friction[1])  # frictionloss is symmetric
+            self.motors_lost[j.name] = motor_losses(j, link_side=True)
             a.update(damping=_num(G * G * j.viscous_friction), frictionloss=_num(abs(G) * tc),
                      armature=_num(G * G * j.motor_inertia))
             for k, text in enumerate(j.extensions):  # the MJCF joint's other attributes (stiffness, class …)
@@ -456,10 +463,14 @@ def _bodies_read_back(root: etree._Element) -> int:
 
 
 def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts: list | None = None) -> str:
+    if "world" in tree.body_names:  # the base may be the world; MuJoCo refuses another body of its name
+        raise FileFormatError("body 'world': MJCF reserves the name 'world' for its worldbody (MuJoCo refuses a "
+                              "second one); rename the body before exporting")
     w = _Writer(tree, out)
     root = w.document(model_name or tree.base_name)
     if counts is not None:
         counts.append(_bodies_read_back(root) - (tree.base_name != "world"))  # the base's own <body>
+    warn_motors_dropped(w.motors_lost, "MJCF", "frictionloss holds the larger of Tc+ and −Tc− (link side)")
     if w.dropped:
         from collections import Counter
 

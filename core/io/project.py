@@ -55,7 +55,7 @@ from .project_check import check_project, parse_json
 from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
 __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text", "dumps", "load_project",
-           "save_project", "tree_from_dict", "tree_to_dict"]
+           "project_text", "save_project", "tree_from_dict", "tree_to_dict"]
 
 FORMAT = "kinetree"
 VERSION = 3
@@ -386,8 +386,11 @@ def dumps(tree: RigidBodyTree, configuration: np.ndarray | None = None, compact:
     """The project file text (stable key order, so equal trees give equal text); ``compact``:
     on one line, as the autosave writes it (json's C encoder takes no indent: the indented
     text of 49,000 bodies took 5 s, the compact one a tenth of that)."""
-    return json.dumps(tree_to_dict(tree, configuration), indent=None if compact else 1, allow_nan=False,
-                      separators=(",", ":") if compact else None)
+    return _text(tree_to_dict(tree, configuration), compact)
+
+
+def _text(d: dict, compact: bool) -> str:
+    return json.dumps(d, indent=None if compact else 1, allow_nan=False, separators=(",", ":") if compact else None)
 
 
 def save_project(tree: RigidBodyTree, path: str | os.PathLike,
@@ -398,17 +401,26 @@ def save_project(tree: RigidBodyTree, path: str | os.PathLike,
     :class:`FileFormatError` names the body and field out of the reader's bounds, or says the
     tree has more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies or the file would be
     over :data:`MAX_BYTES`."""
+    return atomic_write_text(path, project_text(tree, configuration, Path(path).name))
+
+
+def project_text(tree: RigidBodyTree, configuration: np.ndarray | None = None, name: str = "project",
+                 compact: bool = False) -> str:
+    """The project text of ``tree`` (as :func:`dumps`, ``compact`` too) if :func:`load_project`
+    would read it back, else a :class:`FileFormatError` naming ``name`` and what is out of the
+    reader's bounds (more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies, a field, over
+    :data:`MAX_BYTES`): Save and the autosave write nothing that could not be opened or restored."""
     if len(tree.bodies) > MAX_BODIES:
-        raise FileFormatError(f"{Path(path).name}: {len(tree.bodies)} bodies is more than the {MAX_BODIES} "
+        raise FileFormatError(f"{name}: {len(tree.bodies)} bodies is more than the {MAX_BODIES} "
                               "a project may have to be read back")
     d = tree_to_dict(tree, configuration)
-    check_project(d, Path(path).name)  # the reader's own checks: whatever is saved loads
-    text = json.dumps(d, indent=1, allow_nan=False)
+    check_project(d, name)  # the reader's own checks: whatever is saved loads
+    text = _text(d, compact)
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise FileFormatError(f"{Path(path).name}: the project would be {size / 2**20:.1f} MB, more than the "
+        raise FileFormatError(f"{name}: the project would be {size / 2**20:.1f} MB, more than the "
                               f"{MAX_BYTES // 2**20} MB a project may have to be read back")
-    return atomic_write_text(path, text)
+    return text
 
 
 def load_project(path: str | os.PathLike, *, package_paths: Sequence[str | os.PathLike] = (),

@@ -411,6 +411,14 @@ def _check_named_poses(v: Any, where: Where) -> None:
         _check_configuration(q, at)
 
 
+def check_mass(name: str, mass: float, what: str = "a reader") -> None:
+    """Refuse a body's ``mass`` that every KineTree reader refuses (not finite or more than
+    :data:`MAX_MASS` kg in magnitude), naming the body ``name`` and the value: a writer's check, so
+    that what it writes reads back, and the MJCF reader's (MuJoCo itself takes 1e300 kg)."""
+    if not abs(mass) <= MAX_MASS:
+        raise FileFormatError(f"body {name!r}: mass {mass:g} kg is more than the {MAX_MASS:g} {what} accepts")
+
+
 def check_project(d: Any, source: str) -> None:
     """Raise :class:`FileFormatError` naming ``source`` and the field for any mistyped,
     misshaped, non-finite or out-of-range documented field of a project dictionary."""

@@ -33,12 +33,21 @@ class MeshNotFoundWarning(SdfWarning):
     """A mesh an SDFormat file names was not found; the visual is kept as written."""
 
 
+#: why :func:`reserved_name` names are refused (the writer refuses them too)
+RESERVED = "a name may not contain '::', be 'world' or start with '__'"
+
+
+def reserved_name(name: str) -> bool:
+    """Whether SDFormat reserves ``name`` for itself (a link, joint, frame or model may not have it)."""
+    return "::" in name or name in ("world", "__model__") or name.startswith("__")
+
+
 def _name(el, ctx, what: str) -> str:
     name = el.get("name")
     if problem := text_problem(name):
         raise ctx.error(el, f"<{el.tag}>", f"name {problem}")
-    if "::" in name or name in ("world", "__model__") or name.startswith("__"):
-        raise ctx.error(el, f"{what} {name!r}", "a name may not contain '::', be 'world' or start with '__'")
+    if reserved_name(name):
+        raise ctx.error(el, f"{what} {name!r}", RESERVED)
     return name
 
 

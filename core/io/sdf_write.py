@@ -15,8 +15,9 @@ from ..errors import FileFormatError, KineTreeError
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree
 from ..xml_fragment import fragment_element
+from .project_check import MAX_MASS, check_mass
 from .safe_io import MAX_BODIES, atomic_write_text
-from .sdf_model import SdfWarning
+from .sdf_model import RESERVED, SdfWarning, reserved_name
 from .urdf_export import relative_mesh_uri
 
 __all__ = ["export_sdf", "sdf_string"]
@@ -102,6 +103,10 @@ class _Writer:
         Ixx, Iyy, Izz, Iyz, Ixz, Ixy = Io
         I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
         Ic = I - m * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        check_mass(body.name, m, "an SDFormat reader")
+        if not np.abs(Ic).max() <= MAX_MASS:  # the reader's bound on each moment
+            raise FileFormatError(f"body {body.name!r}: inertia about the centre of mass {np.abs(Ic).max():g} is "
+                                  f"more than the {MAX_MASS:g} an SDFormat reader accepts")
         ine = etree.SubElement(el, "inertial")
         T = np.eye(4)
         T[:3, 3] = c
@@ -253,6 +258,10 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
     if world and (base.mass or base.visuals or base.collisions or base.extensions):
         raise FileFormatError("body 'world' (the base): SDFormat reserves the name 'world' for the world, which has "
                               "no mass, shapes or elements; rename the base before exporting")
+    named = [("body", b.name) for b in ([] if world else [base]) + list(tree.bodies)]  # 'world' base: the world
+    for kind, name in [*named, *(("joint", b.joint.name) for b in tree.bodies)]:
+        if any(reserved_name(part) for part in name.split("::")):  # a '::' name is written as nested models
+            raise FileFormatError(f"{kind} {name!r}: SDFormat reserves it ({RESERVED}); rename it before exporting")
     w.home = {base.name: np.eye(4)}
     for b in tree.bodies:
         q = np.zeros(max(1, b.joint.position_count))

@@ -76,11 +76,11 @@ from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .project import atomic_write_text
-from .project_check import MAX_MASS, check_extensions
+from .project_check import MAX_MASS, check_extensions, check_mass
 from .safe_io import MAX_BODIES
 from .urdf_check import UrdfWarning, check_joint_numbers
 
-__all__ = ["export_urdf", "urdf_string"]
+__all__ = ["export_urdf", "motor_losses", "urdf_string", "warn_motors_dropped"]
 
 _BIG = sys.float_info.max
 _NEW = object()  # a visual whose material as read is not known (not from a URDF, or edited)
@@ -121,21 +121,34 @@ def _write_dynamics(el, j) -> set[str]:
     tcp, tcm = j.coulomb_friction
     if j.viscous_friction or tcp or tcm:
         etree.SubElement(el, "dynamics", damping=_num(j.viscous_friction * g * g), friction=_num(tcp * g))
-    return {what for what, bad in (("gear ratio", j.gear_ratio != 1.0), ("motor inertia", j.motor_inertia != 0.0),
-                                   ("asymmetric Coulomb friction", tcm != -tcp)) if bad}
+    return motor_losses(j)
 
 
-def _warn_motors_dropped(lost: dict[str, set[str]]) -> None:
-    """One warning for every joint whose motor URDF cannot hold."""
+_MOTOR = ("gear ratio", "motor inertia", "asymmetric Coulomb friction")
+
+
+def motor_losses(j, link_side: bool = False) -> set[str]:
+    """What a format without KineTree's motor model loses of joint ``j``: its gear ratio and motor
+    inertia (not when the format holds their ``link_side`` equivalents, as MJCF's ``armature``),
+    and an asymmetric Coulomb friction (every format's friction is one number)."""
+    tcp, tcm = j.coulomb_friction
+    return {what for what, bad in zip(_MOTOR, (not link_side and j.gear_ratio != 1.0,
+                                               not link_side and j.motor_inertia != 0.0, tcm != -tcp)) if bad}
+
+
+def warn_motors_dropped(lost: dict[str, set[str]], fmt: str = "URDF",
+                        holds: str = "<dynamics> holds the link-side damping and friction (Tc+)",
+                        stacklevel: int = 4) -> None:
+    """One warning for every joint (``lost``: name → :func:`motor_losses`) whose motor ``fmt``
+    cannot hold, saying what the file ``holds`` instead."""
+    lost = {name: what for name, what in lost.items() if what}
     if not lost:
         return
     names = list(lost)
     shown = ", ".join(repr(n) for n in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    what = [w for w in ("gear ratio", "motor inertia", "asymmetric Coulomb friction")
-            if any(w in v for v in lost.values())]
-    warnings.warn(f"joint{'s' if len(names) > 1 else ''} {shown}: URDF has no {', '.join(what)}: <dynamics> holds "
-                  "the link-side damping and friction (Tc+); a project (.kinetree.json) keeps them all",
-                  UserWarning, stacklevel=4)
+    what = [w for w in _MOTOR if any(w in v for v in lost.values())]
+    warnings.warn(f"joint{'s' if len(names) > 1 else ''} {shown}: {fmt} has no {', '.join(what)}: {holds}; "
+                  "a project (.kinetree.json) keeps them all", UserWarning, stacklevel=stacklevel)
 
 
 def _joint_origin_as_read(joint, T: np.ndarray) -> tuple | None:
@@ -246,6 +259,7 @@ class _Writer:
         if read is not None:  # unchanged: as read, bit for bit (even a tensor that is not physical)
             origin, mass, moments = read[:2], read[2], read[3]
         elif own:
+            check_mass(body.name, m, "a URDF reader")
             Ic = _inertia_about_com(body)
             origin, mass = (c, (0.0, 0.0, 0.0)), m
             moments = (Ic[0, 0], Ic[0, 1], Ic[0, 2], Ic[1, 1], Ic[1, 2], Ic[2, 2])
@@ -448,7 +462,7 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
         w.link(b)
         w.joint(b, tree.parent_name(b.name))
     w.write_materials()
-    _warn_motors_dropped(w.motors_lost)
+    warn_motors_dropped(w.motors_lost)
     check_extensions(tree.extensions, "robot", "robot")
     w.extensions(w.root, tree.extensions, "robot", "robot")
     n_links = sum(1 for _ in w.root.iterchildren("link"))

@@ -418,13 +418,13 @@ def test_the_timers_autosave_serializes_only_after_a_change_and_off_the_gui_thre
     import kinetree.app.main_window as main_window
 
     threads = []
-    real = main_window.dumps
+    real = main_window.project_text
 
     def spy(*args, **kwargs):
         threads.append(threading.current_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(main_window, "dumps", spy)
+    monkeypatch.setattr(main_window, "project_text", spy)
     w = make_window()
     w.doc.open("scara")
     w.sliders.rows["q1"].spin.setValue(12)
