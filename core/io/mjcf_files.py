@@ -3,12 +3,14 @@
 :func:`vet_model` reads the model file and every ``<include file>`` (recursively) with the
 project's bounded reads and a parser that resolves nothing (no DTD, no entities, no network;
 libxml2's nesting limit), counts elements, and collects every file the model names — ``<mesh>``,
-``<texture>`` (and its cube faces), ``<hfield>``, ``<skin>``, any ``file*`` attribute — under the
-``<compiler>``'s ``meshdir``/``texturedir``/``assetdir``. A name that is absolute or leaves the
-model's folder tree (also through a symlink) is refused, naming file, line and element. The
-vetted bytes are handed to MuJoCo in memory (:class:`Vetted`), so it never opens a path itself.
-A named asset file that does not exist is not an error here: the reader warns and drops what
-uses it.
+``<texture>`` (and its cube faces), ``<hfield>``, ``<skin>``, ``<flexcomp>``, any ``file*``
+attribute — under the ``<compiler>``'s ``meshdir``/``texturedir``/``assetdir``. A name (or one of
+those folders) that is absolute or leaves the model's folder tree (also through a symlink) is
+refused, naming file, line and element; so is a named file that is not a regular file (a FIFO, a
+device) or too large. The vetted bytes are handed to MuJoCo in memory (:class:`Vetted`), so it
+never opens a path itself. A missing mesh, texture, height-field or skin file is not an error
+here: the reader warns and drops what uses it; any other missing file (a ``<flexcomp>``'s, which
+MuJoCo reads while parsing) is refused.
 """
 
 from __future__ import annotations
@@ -34,8 +36,12 @@ MAX_ELEMENTS = 2_000_000
 #: ``<include>`` elements in the model and its includes together.
 MAX_INCLUDES = 1000
 
-#: Attributes naming files, on the elements that have them (and any other ``file…`` attribute).
-_DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "texture": "texturedir"}
+#: The ``<compiler>`` folder MuJoCo puts before each element's ``file…`` attribute (assetdir for others).
+_DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "flexcomp": "meshdir", "texture": "texturedir"}
+#: Elements whose missing file the reader can drop from the spec before MuJoCo compiles; MuJoCo
+#: reads any other file (``<flexcomp>``'s) while parsing, from the working folder when it is not
+#: handed the bytes, so those must be there.
+DROPPABLE = ("mesh", "skin", "hfield", "texture")
 
 _PARSER_ARGS = dict(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
                     dtd_validation=False, remove_comments=True, remove_pis=True, collect_ids=False)
@@ -225,6 +231,10 @@ def vet_model(path: str | os.PathLike) -> Vetted:
     if bodies > MAX_BODIES:
         raise FileFormatError(f"{source}: {bodies} bodies; KineTree reads at most {MAX_BODIES}")
     dirs = _dirs(expanded)
+    for c in expanded.iter("compiler"):  # a folder outside the tree is refused even when no file names it
+        for k in ("meshdir", "texturedir", "assetdir"):
+            if c.get(k):
+                v.inside(c.get(k), source_of(c, source), c, k)
     out = Vetted(source, v.folder, data.decode("utf-8", errors="replace"), expanded, includes)
     for el in expanded.iter():
         if not isinstance(el.tag, str):
@@ -241,17 +251,24 @@ def vet_model(path: str | os.PathLike) -> Vetted:
                 out.by_name[(el.tag, name)] = out.paths[key]
                 continue
             real = v.inside(key, source_of(el, source), el, "file")
-            if not real.is_file():
-                where = _where(source_of(el, source), el)
+            where = _where(source_of(el, source), el)
+            if not real.exists():
+                if el.tag not in DROPPABLE:
+                    raise FileFormatError(f"{where}: {_start_tag(el)}: file {key!r:.200} not found")
                 out.missing.append((el.tag, name, f"{where}: {_start_tag(el)}: file {key!r:.200} not found; what "
                                                   "uses it is left out"))
                 continue
-            blob = read_regular_file(real, MAX_BYTES * 4, "model asset")
+            try:  # a FIFO or a device is refused here, never handed on (MuJoCo would open it itself)
+                blob = read_regular_file(real, MAX_BYTES * 4, "model asset")
+            except FileFormatError as exc:
+                raise FileFormatError(f"{where}: {_start_tag(el)}: {exc}") from None
             v.asset_bytes += len(blob)
             if v.asset_bytes > MAX_ASSET_BYTES:
                 raise FileFormatError(f"{_where(source, el)}: the model's asset files are more than "
                                       f"{MAX_ASSET_BYTES // 2**20} MB together")
             out.assets[key] = blob
+            if el.tag not in DROPPABLE:  # read while parsing: MjSpec's parser looks only in the includes given
+                out.includes[key] = blob
             out.paths[key] = str(real)
             out.by_name[(el.tag, name)] = str(real)
     return out
