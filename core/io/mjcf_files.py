@@ -15,6 +15,7 @@ MuJoCo reads while parsing) is refused.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,19 @@ MAX_ASSET_BYTES = 1024 * 1024 * 1024
 MAX_ELEMENTS = 2_000_000
 #: ``<include>`` elements in the model and its includes together.
 MAX_INCLUDES = 1000
+#: A texture's width and height at most (a cube or skybox has six faces of width × width).
+MAX_TEXTURE_SIDE = 4096
+#: Texels of all textures together (builtin ones and PNG files): two full-size cube maps.
+MAX_TEXELS = 2 * 6 * MAX_TEXTURE_SIDE**2
+#: A height field's rows and columns at most, each; all height fields' samples together at most
+#: :data:`MAX_HFIELD_SAMPLES`.
+MAX_HFIELD_SIDE = 4096
+MAX_HFIELD_SAMPLES = 4 * MAX_HFIELD_SIDE**2
+#: ``<size nuser_body= nuser_jnt= …>``: user numbers per object at most (MuJoCo allocates them
+#: for every object of the kind).
+MAX_NUSER = 256
+#: ``<size nkey>`` at most (each key holds the whole state).
+MAX_KEYS = 10_000
 
 #: The ``<compiler>`` folder MuJoCo puts before each element's ``file…`` attribute (assetdir for others).
 _DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "flexcomp": "meshdir", "texture": "texturedir"}
@@ -209,6 +223,120 @@ def _key(folder: str, name: str) -> str:
     return folder + name if folder.endswith(("/", "\\")) else folder + "/" + name
 
 
+def _number(el, attr: str, source: str, n: int | None = None) -> list[float]:
+    """The numbers of ``el``'s ``attr`` (empty when absent), refused when not numbers."""
+    text = el.get(attr)
+    if text is None:
+        return []
+    try:
+        values = [float(t) for t in text.split()]
+    except ValueError:
+        values = []
+    if not values or (n is not None and len(values) != n) or not all(math.isfinite(x) for x in values):
+        raise FileFormatError(f"{_where(source_of(el, source), el)}: {_start_tag(el)}: {attr} {text!r:.80} is not "
+                              f"{'a number' if n == 1 else 'a list of numbers'}")
+    return values
+
+
+def _too_big(el, source: str, what: str, value: float, limit: int) -> FileFormatError:
+    return FileFormatError(f"{_where(source_of(el, source), el)}: {_start_tag(el)}: {what} {value:.15g} is more than "
+                           f"{limit}, the most KineTree reads")
+
+
+def _builtin_texels(root: etree._Element, source: str) -> int:
+    """Texels of the builtin textures (MuJoCo draws them itself: width × height, six faces of
+    width × width for a cube or skybox), each side refused above :data:`MAX_TEXTURE_SIDE`."""
+    total = 0
+    for el in root.iter("texture"):
+        if el.get("builtin", "none").strip() == "none":
+            continue
+        cube = el.get("type", "cube").strip() in ("cube", "skybox")
+        sides = []
+        for attr in ("width", "height"):
+            for x in _number(el, attr, source, 1):
+                if x > MAX_TEXTURE_SIDE:
+                    raise _too_big(el, source, attr, x, MAX_TEXTURE_SIDE)
+                sides.append(max(x, 0))
+        w = sides[0] if el.get("width") is not None else 0
+        h = sides[-1] if el.get("height") is not None else 0
+        total += int(6 * w * w if cube else w * h)
+        if total > MAX_TEXELS:
+            raise _too_big(el, source, "texels of the builtin textures together", total, MAX_TEXELS)
+    return total
+
+
+def _hfield_samples(root: etree._Element, source: str) -> int:
+    """Samples of the height fields given by ``nrow``/``ncol``, each refused above
+    :data:`MAX_HFIELD_SIDE`."""
+    total = 0
+    for el in root.iter("hfield"):
+        n = 1
+        for attr in ("nrow", "ncol"):
+            for x in _number(el, attr, source, 1):
+                if x > MAX_HFIELD_SIDE:
+                    raise _too_big(el, source, attr, x, MAX_HFIELD_SIDE)
+                n *= max(int(x), 0)
+        total += n if el.get("nrow") is not None else 0
+        if total > MAX_HFIELD_SAMPLES:
+            raise _too_big(el, source, "samples of the height fields together", total, MAX_HFIELD_SAMPLES)
+    return total
+
+
+def _png_pixels(blob: bytes, tag: str, where: str, el) -> int:
+    """Pixels of a PNG texture or height field, from its header (a small PNG can inflate to
+    gigabytes); 0 for other files, whose size bounds what MuJoCo makes of them."""
+    if tag not in ("texture", "hfield") or blob[:8] != b"\x89PNG\r\n\x1a\n" or len(blob) < 24:
+        return 0
+    w, h = int.from_bytes(blob[16:20], "big"), int.from_bytes(blob[20:24], "big")
+    side = MAX_TEXTURE_SIDE if tag == "texture" else MAX_HFIELD_SIDE
+    if w > side * (6 if tag == "texture" else 1) or h > side * (6 if tag == "texture" else 1):
+        raise FileFormatError(f"{where}: {_start_tag(el)}: PNG image of {w} × {h} pixels; a {tag} may have at most "
+                              f"{side} (a cube texture six faces of {side})")
+    return w * h
+
+
+def _check_sizes(root: etree._Element, source: str) -> None:
+    """Refuse, before MuJoCo allocates anything, the sizes its compiler would allocate gigabytes for
+    from a few bytes of XML: ``<size nuser_*>`` and ``nkey``, and bodies and elements multiplied out
+    by nested ``<replicate count>``, ``<flexcomp count>`` and ``<composite count>`` grids (together
+    at most :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies and :data:`MAX_ELEMENTS` elements).
+    Textures and height fields are bounded by :func:`_builtin_texels` and :func:`_hfield_samples`."""
+    for el in root.iter("size"):
+        for attr in el.attrib:
+            if attr.startswith("nuser_") or attr == "nkey":
+                limit = MAX_KEYS if attr == "nkey" else MAX_NUSER
+                x = _number(el, attr, source, 1)[0]
+                if x > limit:
+                    raise _too_big(el, source, attr, x, limit)
+    totals = {"bodies": 0, "elements": 0}
+
+    def walk(el, times: int) -> None:
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            n = times
+            if child.tag == "replicate":
+                n *= max(int(_number(child, "count", source, 1)[0] if child.get("count") else 1), 1)
+            totals["elements"] += n
+            made = 0
+            if child.tag == "body":
+                made = n
+            elif child.tag in ("flexcomp", "composite") and child.get("count") is not None:
+                made = n * math.prod(max(int(x), 1) for x in _number(child, "count", source))
+            totals["bodies"] += made
+            if totals["bodies"] > MAX_BODIES:
+                raise FileFormatError(f"{_where(source_of(child, source), child)}: {_start_tag(child)}: the model "
+                                      f"makes more than {MAX_BODIES} bodies (<replicate> counts and flexcomp or "
+                                      f"composite grids multiplied out); KineTree reads at most {MAX_BODIES}")
+            if totals["elements"] > MAX_ELEMENTS:
+                raise FileFormatError(f"{_where(source_of(child, source), child)}: {_start_tag(child)}: the model "
+                                      f"makes more than {MAX_ELEMENTS} elements (<replicate> counts multiplied "
+                                      f"out); an MJCF model may have at most {MAX_ELEMENTS}")
+            walk(child, n)
+
+    walk(root, 1)
+
+
 def vet_model(path: str | os.PathLike) -> Vetted:
     """Read and vet the MJCF file ``path``, its includes and asset files (module docstring)."""
     path = Path(path)
@@ -227,15 +355,14 @@ def vet_model(path: str | os.PathLike) -> Vetted:
     except (OSError, RuntimeError):
         real_self = path.absolute()
     v.expand(expanded, source, includes, (real_self,))
-    bodies = sum(1 for _ in expanded.iter("body"))
-    if bodies > MAX_BODIES:
-        raise FileFormatError(f"{source}: {bodies} bodies; KineTree reads at most {MAX_BODIES}")
+    _check_sizes(expanded, source)
     dirs = _dirs(expanded)
     for c in expanded.iter("compiler"):  # a folder outside the tree is refused even when no file names it
         for k in ("meshdir", "texturedir", "assetdir"):
             if c.get(k):
                 v.inside(c.get(k), source_of(c, source), c, k)
     out = Vetted(source, v.folder, data.decode("utf-8", errors="replace"), expanded, includes)
+    texels = {"texture": _builtin_texels(expanded, source), "hfield": _hfield_samples(expanded, source)}
     for el in expanded.iter():
         if not isinstance(el.tag, str):
             continue
@@ -262,10 +389,17 @@ def vet_model(path: str | os.PathLike) -> Vetted:
                 blob = read_regular_file(real, MAX_BYTES * 4, "model asset")
             except FileFormatError as exc:
                 raise FileFormatError(f"{where}: {_start_tag(el)}: {exc}") from None
+            if el.tag in texels:
+                texels[el.tag] += _png_pixels(blob, el.tag, where, el)
             v.asset_bytes += len(blob)
             if v.asset_bytes > MAX_ASSET_BYTES:
                 raise FileFormatError(f"{_where(source, el)}: the model's asset files are more than "
                                       f"{MAX_ASSET_BYTES // 2**20} MB together")
+            if texels["texture"] > MAX_TEXELS or texels["hfield"] > MAX_HFIELD_SAMPLES:
+                over = "texture" if texels["texture"] > MAX_TEXELS else "hfield"
+                limit = MAX_TEXELS if over == "texture" else MAX_HFIELD_SAMPLES
+                raise FileFormatError(f"{where}: {_start_tag(el)}: the model's {over}s have more than {limit} "
+                                      f"{'texels' if over == 'texture' else 'samples'} together")
             out.assets[key] = blob
             if el.tag not in DROPPABLE:  # read while parsing: MjSpec's parser looks only in the includes given
                 out.includes[key] = blob

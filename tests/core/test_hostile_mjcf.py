@@ -81,3 +81,77 @@ def test_compiler_folders_outside_the_tree_are_refused_even_unused(tmp_path, att
                            '</body></worldbody></mujoco>')
     with pytest.raises(FileFormatError, match=rf"model\.xml:2: <compiler {attr}=.*{attr} .*(absolute|outside)"):
         import_mjcf(path)
+
+
+# --- finding 4: a few bytes that make MuJoCo's compiler allocate gigabytes --------------------------
+
+BOMBS = {
+    "texture": ('<asset><texture name="t" type="2d" builtin="checker" width="40000" height="40000"/></asset>',
+                r"<texture name='t' .*: width 40000 is more than 4096"),
+    "skybox": ('<asset><texture type="skybox" builtin="gradient" width="20000" height="20000"/></asset>',
+               r"<texture type='skybox' .*: width 20000 is more than 4096"),
+    "cube maps together": ("<asset>" + '<texture type="cube" builtin="flat" width="4096"/>' * 3 + "</asset>",
+                           r"<texture type=.cube.* texels of the builtin textures together \d+ is more than 201326592"),
+    "hfield": ('<asset><hfield name="h" nrow="30000" ncol="30000" size="1 1 1 1"/></asset>',
+               r"<hfield name='h' .*: nrow 30000 is more than 4096"),
+    "hfields together": ("<asset>" + "".join(f'<hfield name="h{k}" nrow="4096" ncol="4096" size="1 1 1 1"/>'
+                                             for k in range(5)) + "</asset>",
+                         r"<hfield name='h4' .*samples of the height fields together \d+ is more than 67108864"),
+    "nuser_body": ('<size nuser_body="100000000"/>', r"<size nuser_body='100000000'>: nuser_body 100000000 is more "
+                   "than 256"),
+    "nuser_geom": ('<size nuser_geom="5000"/>', r"<size .*nuser_geom 5000 is more than 256"),
+    "nkey": ('<size nkey="10000000"/>', r"<size nkey='10000000'>: nkey 10000000 is more than 10000"),
+    "nested replicate": ('<worldbody><replicate count="300"><replicate count="300"><body><geom size=".1"/></body>'
+                         "</replicate></replicate></worldbody>",
+                         r"<body>: the model makes more than 50000 bodies \(<replicate> counts"),
+    "replicate elements": ('<worldbody><replicate count="2000"><replicate count="2000"><geom size=".1"/>'
+                           "</replicate></replicate></worldbody>",
+                           r"<replicate count='2000'>: the model makes more than 2000000 elements"),
+    "flexcomp grid": ('<worldbody><flexcomp name="f" type="grid" count="400 400 400" spacing="1 1 1" dim="3"/>'
+                      "</worldbody>", r"<flexcomp name='f' .*makes more than 50000 bodies"),
+    "replicated flexcomp": ('<worldbody><replicate count="100"><flexcomp name="f" type="grid" count="30 30 1" '
+                            'spacing="1 1 1" dim="2"/></replicate></worldbody>',
+                            r"<flexcomp name='f' .*more than 50000"),
+    "not a number": ('<size nkey="many"/>', r"<size nkey='many'>: nkey 'many' is not a number"),
+}
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_size_bombs_are_refused_before_mujoco_allocates(tmp_path, bomb, monkeypatch):
+    body, message = BOMBS[bomb]
+    path = write(tmp_path, f"<mujoco>\n{body}</mujoco>")
+    from kinetree.core.io import mjcf_read
+
+    def never(*args, **kwargs):
+        raise AssertionError("MuJoCo was handed the model")
+
+    monkeypatch.setattr(mjcf_read, "_compile", never)
+    with pytest.raises(FileFormatError, match=r"model\.xml:2: " + message):
+        import_mjcf(path)
+
+
+def test_sizes_within_the_limits_still_load(tmp_path):
+    path = write(tmp_path, """<mujoco><size nuser_body="3" nkey="2"/>
+      <asset><texture name="sky" type="skybox" builtin="gradient" width="64" height="64"/>
+        <texture name="grid" type="2d" builtin="checker" width="64" height="32"/>
+        <hfield name="h" nrow="16" ncol="16" size="1 1 1 1"/></asset>
+      <worldbody><replicate count="3" offset="1 0 0"><replicate count="2" offset="0 1 0">
+        <body name="b"><joint/><geom size=".1"/></body></replicate></replicate></worldbody></mujoco>""")
+    tree = import_mjcf(path)
+    assert tree.num_bodies == 6
+
+
+def test_png_texture_too_large_for_its_header_is_refused(tmp_path):
+    """A PNG of 100000 × 100000 pixels can be a few kB; its header says what it inflates to."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+    (tmp_path / "big.png").write_bytes(png)
+    path = write(tmp_path, '<mujoco><asset>\n<texture name="t" type="2d" file="big.png"/></asset></mujoco>')
+    with pytest.raises(FileFormatError, match=r"model\.xml:2: <texture name='t' .*PNG image of 100000 × 100000"):
+        import_mjcf(path)
