@@ -23,7 +23,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import FileFormatError
-from .safe_io import MAX_BODIES, read_regular_file, xml_error_text
+from .safe_io import MAX_BODIES, IncludeBudget, read_regular_file, xml_error_text
 
 __all__ = ["MAX_ASSET_BYTES", "MAX_BYTES", "MAX_ELEMENTS", "MAX_INCLUDES", "SOURCE_ATTR", "Vetted", "parse_mjcf_xml",
            "source_of", "vet_model"]
@@ -142,6 +142,7 @@ class _Vetter:
         self.elements = 0
         self.n_includes = 0
         self.asset_bytes = 0
+        self.budget = IncludeBudget()
         self.seen: set[Path] = set()
 
     def inside(self, name: str, source: str, el, what: str) -> Path:
@@ -163,8 +164,7 @@ class _Vetter:
                                   "the model's folder; an MJCF file may only name files in its own folder tree")
         return real
 
-    def parse(self, path: Path, source: str) -> etree._Element:
-        data = read_regular_file(path, MAX_BYTES, "MJCF file")
+    def parse(self, data: bytes, source: str) -> etree._Element:
         root = parse_mjcf_xml(data, source)
         for el in root.iter():
             self.elements += 1
@@ -189,9 +189,11 @@ class _Vetter:
                 raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: included file {name!r:.200} "
                                       "not found")
             sub_source = f"{source} > {name}"
-            data = read_regular_file(real, MAX_BYTES, "MJCF file")
+            here = f"{_where(source, el)}: {_start_tag(el)}"
+            data = self.budget.read(real, MAX_BYTES, "MJCF file",
+                                    lambda msg, here=here: FileFormatError(f"{here}: {msg}"))
             includes[name] = data
-            sub = self.parse(real, sub_source)
+            sub = self.parse(data, sub_source)
             self.expand(sub, sub_source, includes, chain + (real,))
             parent = el.getparent()
             at = parent.index(el)

@@ -155,3 +155,46 @@ def test_png_texture_too_large_for_its_header_is_refused(tmp_path):
     path = write(tmp_path, '<mujoco><asset>\n<texture name="t" type="2d" file="big.png"/></asset></mujoco>')
     with pytest.raises(FileFormatError, match=r"model\.xml:2: <texture name='t' .*PNG image of 100000 × 100000"):
         import_mjcf(path)
+
+
+# --- finding 5: one file included many times, expanded each time ------------------------------------
+
+def test_mjcf_includes_share_one_byte_budget_checked_before_each_expansion(tmp_path, monkeypatch):
+    from kinetree.core.io import safe_io
+
+    monkeypatch.setattr(safe_io, "MAX_INCLUDED_BYTES", 10_000, raising=False)
+    write(tmp_path, '<mujoco><custom><text name="t" data="' + "A" * 2000 + '"/></custom></mujoco>', "big.xml")
+    path = write(tmp_path, "<mujoco>\n" + '<include file="big.xml"/>\n' * 10 + "</mujoco>")
+    expanded = []
+    from kinetree.core.io import mjcf_files
+
+    parse = mjcf_files._Vetter.parse
+    monkeypatch.setattr(mjcf_files._Vetter, "parse", lambda self, *a: expanded.append(1) or parse(self, *a))
+    # the fifth inclusion (line 6) would pass 10 000 bytes: refused before it is parsed
+    with pytest.raises(FileFormatError, match=r"model\.xml:6: <include file='big.xml'>: including .*big\.xml' "
+                                              r"\(2\d\d\d bytes\) takes the model's includes past 10000 bytes "
+                                              r"together \(every inclusion counted\)"):
+        import_mjcf(path)
+    assert len(expanded) == 4
+
+
+def test_sdf_includes_share_the_same_byte_budget(tmp_path, monkeypatch):
+    from kinetree.core.io import safe_io
+    from kinetree.core.io.sdf import import_sdf
+
+    monkeypatch.setattr(safe_io, "MAX_INCLUDED_BYTES", 10_000, raising=False)
+    write(tmp_path, '<sdf version="1.9"><model name="m"><link name="l"><sensor name="s" type="custom"><x>'
+                    + "A" * 2000 + "</x></sensor></link></model></sdf>", "robot/big.sdf")
+    path = write(tmp_path, '<sdf version="1.9"><model name="top"><link name="base"/>\n'
+                 + "".join(f"<include><uri>big.sdf</uri><name>m{k}</name></include>\n" for k in range(10))
+                 + "</model></sdf>", "robot/top.sdf")
+    with pytest.raises(FileFormatError, match=r"top\.sdf:6: <include>: including .*big\.sdf' .*takes the model's "
+                                              "includes past"):
+        import_sdf(path, on_warning=lambda m: None)
+
+
+def test_includes_within_the_budget_still_read(tmp_path):
+    write(tmp_path, '<mujoco><worldbody><body name="b"><joint/><geom size=".1"/></body></worldbody></mujoco>',
+          "part.xml")
+    path = write(tmp_path, '<mujoco><include file="part.xml"/></mujoco>')
+    assert import_mjcf(path).num_bodies == 1
