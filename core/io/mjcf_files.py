@@ -23,7 +23,8 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import FileFormatError
-from .safe_io import MAX_BODIES, IncludeBudget, read_regular_file, xml_error_text
+from ..xml_fragment import fragment_element, fragment_text
+from .safe_io import MAX_BODIES, IncludeBudget, check_regular_file, read_regular_file, xml_error_text
 
 __all__ = ["MAX_ASSET_BYTES", "MAX_BYTES", "MAX_ELEMENTS", "MAX_INCLUDES", "SOURCE_ATTR", "Vetted", "parse_mjcf_xml",
            "source_of", "vet_model"]
@@ -86,6 +87,10 @@ class Vetted:
     by_name: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
+#: Kept MJCF elements are stored wrapped in ``<mjcf>…</mjcf>`` (robot, body extensions), so that an
+#: MJCF export writes back only them and a URDF export keeps them as unknown elements.
+KEPT_TAG = "mjcf"
+
 #: Marks the elements an include brought in with the included file's name (for messages).
 SOURCE_ATTR = "{urn:kinetree:mjcf}source"
 
@@ -131,6 +136,16 @@ def parse_mjcf_xml(data: bytes, source: str) -> etree._Element:
     return root
 
 
+def _within(path: Path, real_folder: Path) -> Path | None | bool:
+    """``path`` resolved (through symlinks) when it stays in ``real_folder``'s tree; False when it
+    leaves it, None when it cannot be resolved (a symlink loop, a name too long)."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return real if real.is_relative_to(real_folder) else False
+
+
 class _Vetter:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -153,13 +168,11 @@ class _Vetter:
         if name.startswith(("/", "\\", "~")) or Path(name).is_absolute() or (len(name) > 1 and name[1] == ":"):
             raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} is an absolute "
                                   "path; an MJCF file may only name files in its own folder tree")
-        p = self.folder / name
-        try:
-            real = p.resolve()
-        except (OSError, RuntimeError, ValueError):
+        real = _within(self.folder / name, self.real_folder)
+        if real is None:
             raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} cannot be "
                                   "resolved (a symlink loop or a name too long)") from None
-        if not real.is_relative_to(self.real_folder):
+        if real is False:
             raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: {what} {name!r:.200} is outside "
                                   "the model's folder; an MJCF file may only name files in its own folder tree")
         return real
@@ -408,3 +421,71 @@ def vet_model(path: str | os.PathLike) -> Vetted:
             out.paths[key] = str(real)
             out.by_name[(el.tag, name)] = str(real)
     return out
+
+
+def vet_kept_files(tree, folder: Path | None, source: str) -> list[str]:
+    """Leave out of ``tree``'s kept ``<mjcf>`` fragments (robot, body and joint extensions read
+    from a URDF, SDFormat or project file) every element naming a file the import did not vet,
+    and return a warning for each. MJCF export copies the absolute files these name into its
+    assets folder, so a fragment naming ``/etc/passwd`` would be copied out; as for meshes, an
+    absolute name must be a regular file inside ``folder``'s tree (an MJCF import writes its
+    vetted files so), a relative one must not leave it (the MJCF reader vets it when the export
+    is read). Without ``folder`` (text read from a string) absolute names are left out."""
+    real_folder = None
+    if folder is not None:
+        try:
+            real_folder = Path(folder).resolve()
+        except (OSError, RuntimeError):
+            real_folder = None
+    found: list[str] = []
+
+    def problem(name: str) -> str:
+        p = Path(name)
+        if not p.is_absolute():
+            if real_folder is None or _within(Path(folder) / p, real_folder):
+                return ""
+            return f"leaves the model's folder tree {str(real_folder)!r}"
+        if real_folder is None:
+            return "is an absolute path and the model has no folder"
+        if not _within(p, real_folder):
+            return f"is outside the model's folder tree {str(real_folder)!r}"
+        try:
+            check_regular_file(p)
+        except FileFormatError as exc:
+            return str(exc).removeprefix(f"{p}: ")
+        return ""
+
+    def vetted(texts: tuple[str, ...], what: str) -> tuple[str, ...] | None:
+        """``texts`` without what names unvetted files; None when nothing was left out."""
+        out, changed = [], False
+        for text in texts:
+            # other formats' elements: no export copies what they name (texts are normalized: tag first)
+            if not text.startswith(f"<{KEPT_TAG}") or "file" not in text:
+                out.append(text)
+                continue
+            el = fragment_element(text, what)
+            dropped = whole = False
+            for e in list(el.iter()):
+                for attr, name in e.attrib.items():
+                    why = problem(name) if attr.startswith("file") else ""
+                    if why:
+                        found.append(f"{source}: {what}: kept MJCF {_start_tag(e)}: file {name!r:.200} {why}; "
+                                     "left out (an MJCF export would copy it)")
+                        if e.getparent() is None:
+                            whole = True
+                        else:
+                            e.getparent().remove(e)
+                        dropped = True
+                        break
+            changed |= dropped
+            if not dropped:
+                out.append(text)
+            elif not whole and len(el):
+                out.append(fragment_text(el))
+        return tuple(out) if changed else None
+
+    for holder, what in ((tree, "robot"), *((b, f"link {b.name!r}") for b in (tree.base, *tree.bodies)),
+                         *((b.joint, f"joint {b.joint.name!r}") for b in tree.bodies)):
+        if holder.extensions and (kept := vetted(holder.extensions, what)) is not None:
+            holder.extensions = kept
+    return found

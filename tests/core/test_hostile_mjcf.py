@@ -198,3 +198,97 @@ def test_includes_within_the_budget_still_read(tmp_path):
           "part.xml")
     path = write(tmp_path, '<mujoco><include file="part.xml"/></mujoco>')
     assert import_mjcf(path).num_bodies == 1
+
+
+# --- finding 2: export copied files named in kept <mjcf> fragments that no import vetted -------------
+
+URDF_KEPT = """<robot name="r">
+  <mjcf><asset>{assets}</asset></mjcf>
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def _secret_and_model(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private key")
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "in.png").write_bytes(b"not read by the import")
+    (model / "link.png").symlink_to(secret)
+    return secret, model
+
+
+def _export_and_copied(tree, out):
+    import warnings
+
+    from kinetree.core.io import export_robot
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        export_robot(tree, out)
+    folder = out.parent / f"{out.stem}_assets"
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else [], out.read_text()
+
+
+@pytest.mark.parametrize("reader", ["urdf", "project"])
+def test_export_copies_no_file_the_import_did_not_vet(tmp_path, reader):
+    from kinetree.core.io import import_robot, load_project, save_project, urdf
+
+    secret, model = _secret_and_model(tmp_path)
+    assets = (f'<texture name="abs" type="2d" file="{secret}"/><hfield name="h" file="/etc/passwd" size="1 1 1 1"/>'
+              '<texture name="up" type="2d" file="../secret.txt"/><texture name="sym" type="2d" file="'
+              f'{model / "link.png"}"/><texture name="ok" type="2d" file="{model / "in.png"}"/>')
+    path = model / "r.urdf"
+    path.write_text(URDF_KEPT.format(assets=assets))
+    if reader == "project":  # a project holding the same fragment (written by hand: no import vetted it)
+        tree = urdf.urdf_from_string(URDF_KEPT.format(assets=""))
+        tree.extensions = [f"<mjcf><asset>{assets}</asset></mjcf>"]
+        path = model / "r.kinetree.json"
+        save_project(tree, path)
+    notes: list[str] = []
+    tree = (import_robot(path, on_warning=notes.append) if reader == "urdf"
+            else load_project(path, on_warning=notes.append)[0])
+    left_out = [n for n in notes if "left out (an MJCF export would copy it)" in n]
+    assert len(left_out) == 4, notes
+    for name in (str(secret), "/etc/passwd", "../secret.txt", str(model / "link.png")):
+        assert any(f"file {name!r}" in n and str(path) in n for n in left_out), (name, left_out)
+    assert "<hfield name='h' file='/etc/passwd'" in " ".join(left_out)
+    out = tmp_path / "out" / "robot.xml"
+    out.parent.mkdir()
+    copied, text = _export_and_copied(tree, out)
+    assert copied == ["in.png"]
+    assert "secret" not in text and "passwd" not in text and 'name="ok"' in text
+
+
+def test_fragments_from_a_string_keep_no_absolute_file(tmp_path):
+    from kinetree.core.io import urdf
+
+    secret, _ = _secret_and_model(tmp_path)
+    with pytest.warns(UserWarning, match=r"<texture name='t' .*absolute path and the model has no folder"):
+        tree = urdf.urdf_from_string(URDF_KEPT.format(assets=f'<texture name="t" type="2d" file="{secret}"/>'))
+    copied, _ = _export_and_copied(tree, tmp_path / "robot.xml")
+    assert copied == []
+
+
+def test_mjcf_textures_still_travel_through_a_project_in_the_same_folder(tmp_path):
+    """What the MJCF import vetted (absolute paths in its folder tree) is kept by a project saved
+    beside it and copied by the export."""
+    from kinetree.core.io import load_project, save_project
+
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8"
+                        "cfc000000301010018dd8db00000000049454e44ae426082")
+    (tmp_path / "grid.png").write_bytes(png)
+    path = write(tmp_path, """<mujoco><asset><texture name="g" type="2d" file="grid.png"/>
+      <material name="m" texture="g"/></asset><worldbody><body name="b"><joint/>
+      <geom size=".1" material="m"/></body></worldbody></mujoco>""")
+    save_project(import_mjcf(path), tmp_path / "p.kinetree.json")
+    notes: list[str] = []
+    tree, _ = load_project(tmp_path / "p.kinetree.json", on_warning=notes.append)
+    assert notes == []
+    out = tmp_path / "out" / "again.xml"
+    out.parent.mkdir()
+    copied, _ = _export_and_copied(tree, out)
+    assert copied == ["grid.png"]
+    import_mjcf(out)
