@@ -6,7 +6,6 @@ import logging
 import os
 import sys
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
@@ -41,7 +40,7 @@ from .panels.sliders import JointsPanel
 from .playback import install_playback
 from .present import follow_font, install_present
 from .qt_utils import commit_focused_editor
-from .reading import read_with_progress
+from .reading import LoadCancelled, Loader
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
@@ -78,7 +77,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
+        self.loader = Loader()
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
         self._autosaved_text: str | None = None
@@ -316,7 +315,10 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            tree, q, notes, identity = read_with_progress(self, self._pool, source, allow_env(self.settings))
+            tree, q, notes, identity = self.loader.read(self, source, allow_env(self.settings))
+        except LoadCancelled as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return False
         except KineTreeError as exc:
             self.show_error("Cannot open", with_hint(str(exc)))
             return False
@@ -565,7 +567,7 @@ class MainWindow(QMainWindow):
         if self._autosave_slot is not None:
             self._autosave_slot.release()
             self._autosave_slot = None
-        self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
+        self.loader.shutdown()
         self.undo_view.close()  # its window goes with this one
         ev.accept()
 
