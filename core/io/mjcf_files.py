@@ -50,6 +50,9 @@ MAX_HFIELD_SAMPLES = 4 * MAX_HFIELD_SIDE**2
 MAX_NUSER = 256
 #: ``<size nkey>`` at most (each key holds the whole state).
 MAX_KEYS = 10_000
+#: A builtin mesh's resolutions (its first two ``params``; a grid's three counts, whose product is
+#: at most the square of it): a supersphere of resolution 1000 took MuJoCo minutes, 300 two seconds.
+MAX_MESH_RESOLUTION = 300
 
 #: The ``<compiler>`` folder MuJoCo puts before each element's ``file…`` attribute (assetdir for others).
 _DIR_OF = {"mesh": "meshdir", "skin": "meshdir", "hfield": "meshdir", "flexcomp": "meshdir", "texture": "texturedir"}
@@ -312,9 +315,10 @@ def _png_pixels(blob: bytes, tag: str, where: str, el) -> int:
 
 def _check_sizes(root: etree._Element, source: str) -> None:
     """Refuse, before MuJoCo allocates anything, the sizes its compiler would allocate gigabytes for
-    from a few bytes of XML: ``<size nuser_*>`` and ``nkey``, and bodies and elements multiplied out
-    by nested ``<replicate count>``, ``<flexcomp count>`` and ``<composite count>`` grids (together
-    at most :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies and :data:`MAX_ELEMENTS` elements).
+    from a few bytes of XML: ``<size nuser_*>`` and ``nkey``, builtin meshes' resolutions, and
+    bodies and elements multiplied out by nested ``<replicate count>``, ``<flexcomp count>`` and
+    ``<composite count>`` grids (together at most :data:`~kinetree.core.io.safe_io.MAX_BODIES`
+    bodies and :data:`MAX_ELEMENTS` elements).
     Textures and height fields are bounded by :func:`_builtin_texels` and :func:`_hfield_samples`."""
     for el in root.iter("size"):
         for attr in el.attrib:
@@ -323,6 +327,17 @@ def _check_sizes(root: etree._Element, source: str) -> None:
                 x = _number(el, attr, source, 1)[0]
                 if x > limit:
                     raise _too_big(el, source, attr, x, limit)
+    for el in root.iter("mesh"):
+        if el.get("builtin", "none").strip() == "none":
+            continue
+        grid = el.get("builtin").strip() == "grid"
+        params = _number(el, "params", source)[:3 if grid else 2]
+        for x in params:
+            if x > MAX_MESH_RESOLUTION:
+                raise _too_big(el, source, "builtin mesh resolution", x, MAX_MESH_RESOLUTION)
+        if grid and math.prod(max(x, 1) for x in params) > MAX_MESH_RESOLUTION**2:
+            raise _too_big(el, source, "grid mesh points", math.prod(max(x, 1) for x in params),
+                           MAX_MESH_RESOLUTION**2)
     totals = {"bodies": 0, "elements": 0}
 
     def walk(el, times: int) -> None:

@@ -112,6 +112,12 @@ BOMBS = {
     "replicated flexcomp": ('<worldbody><replicate count="100"><flexcomp name="f" type="grid" count="30 30 1" '
                             'spacing="1 1 1" dim="2"/></replicate></worldbody>',
                             r"<flexcomp name='f' .*more than 50000"),
+    "builtin supersphere": ('<asset><mesh name="m" builtin="supersphere" params="1000 1 1"/></asset>',
+                            r"<mesh name='m' .*builtin mesh resolution 1000 is more than 300"),
+    "builtin cone": ('<asset><mesh name="m" builtin="cone" params="100000 1"/></asset>',
+                     r"<mesh name='m' .*builtin mesh resolution 100000 is more than 300"),
+    "builtin grid": ('<asset><mesh name="m" builtin="grid" params="300 300 300 0.1 0.1 0.1"/></asset>',
+                     r"<mesh name='m' .*grid mesh points 27000000 is more than 90000"),
     "not a number": ('<size nkey="many"/>', r"<size nkey='many'>: nkey 'many' is not a number"),
 }
 
@@ -134,8 +140,11 @@ def test_sizes_within_the_limits_still_load(tmp_path):
     path = write(tmp_path, """<mujoco><size nuser_body="3" nkey="2"/>
       <asset><texture name="sky" type="skybox" builtin="gradient" width="64" height="64"/>
         <texture name="grid" type="2d" builtin="checker" width="64" height="32"/>
-        <hfield name="h" nrow="16" ncol="16" size="1 1 1 1"/></asset>
-      <worldbody><replicate count="3" offset="1 0 0"><replicate count="2" offset="0 1 0">
+        <hfield name="h" nrow="16" ncol="16" size="1 1 1 1"/>
+        <mesh name="ball" builtin="supersphere" params="24 1 1"/>
+        <mesh name="g" builtin="grid" params="10 10 10 .1 .1 .1"/></asset>
+      <worldbody><geom type="mesh" mesh="ball"/><geom type="mesh" mesh="g"/>
+        <replicate count="3" offset="1 0 0"><replicate count="2" offset="0 1 0">
         <body name="b"><joint/><geom size=".1"/></body></replicate></replicate></worldbody></mujoco>""")
     tree = import_mjcf(path)
     assert tree.num_bodies == 6
