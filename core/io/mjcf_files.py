@@ -201,13 +201,16 @@ class _Vetter:
             real = self.inside(name, source, el, "included file")
             if real in chain:
                 raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: includes itself (a cycle)")
-            if not real.is_file():
+            if not real.exists():  # a FIFO or a device exists: the budget's read refuses it, saying what it is
                 raise FileFormatError(f"{_where(source, el)}: {_start_tag(el)}: included file {name!r:.200} "
                                       "not found")
             sub_source = f"{source} > {name}"
             here = f"{_where(source, el)}: {_start_tag(el)}"
-            data = self.budget.read(real, MAX_BYTES, "MJCF file",
-                                    lambda msg, here=here: FileFormatError(f"{here}: {msg}"))
+            try:
+                data = self.budget.read(real, MAX_BYTES, "MJCF file",
+                                        lambda msg, here=here: FileFormatError(f"{here}: {msg}"))
+            except FileFormatError as exc:
+                raise exc if str(exc).startswith(here) else FileFormatError(f"{here}: {exc}") from None
             includes[name] = data
             sub = self.parse(data, sub_source)
             self.expand(sub, sub_source, includes, chain + (real,))

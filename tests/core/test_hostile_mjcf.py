@@ -74,6 +74,16 @@ def test_flexcomp_file_that_is_a_fifo_is_refused_without_blocking(tmp_path, monk
     assert "model.xml:2: <flexcomp" in str(exc) and "FIFO" in str(exc)
 
 
+@posix
+@pytest.mark.parametrize("element", ['<include file="part.xml"/>', '<asset><mesh name="m" file="part.xml"/></asset>'])
+def test_include_or_mesh_that_is_a_fifo_is_refused_saying_so(tmp_path, element):
+    os.mkfifo(tmp_path / "part.xml")
+    path = write(tmp_path, f"<mujoco>\n{element}</mujoco>")
+    exc = finishes(lambda: import_mjcf(path))
+    assert isinstance(exc, FileFormatError), exc
+    assert "model.xml:2: <" in str(exc) and "part.xml: is a FIFO (named pipe), not a regular file" in str(exc)
+
+
 @pytest.mark.parametrize("attr", ["meshdir", "texturedir", "assetdir"])
 @pytest.mark.parametrize("value", ["/etc", "../.."])
 def test_compiler_folders_outside_the_tree_are_refused_even_unused(tmp_path, attr, value):
@@ -269,6 +279,21 @@ def test_export_copies_no_file_the_import_did_not_vet(tmp_path, reader):
     copied, text = _export_and_copied(tree, out)
     assert copied == ["in.png"]
     assert "secret" not in text and "passwd" not in text and 'name="ok"' in text
+
+
+def test_sdf_kept_fragments_are_vetted_too(tmp_path):
+    from kinetree.core.io.sdf import import_sdf
+
+    secret, _ = _secret_and_model(tmp_path)
+    # the SDFormat folder tree is the folder holding the model folder: models/, not tmp_path
+    path = write(tmp_path, f"""<sdf version="1.9"><model name="m"><mjcf><asset>
+      <texture name="t" type="2d" file="{secret}"/></asset></mjcf><link name="a"/></model></sdf>""",
+                 "models/robot/m.sdf")
+    notes: list[str] = []
+    tree = import_sdf(path, on_warning=notes.append)
+    assert any(f"{path}: robot: kept MJCF <texture name='t'" in n and "left out" in n for n in notes), notes
+    copied, _ = _export_and_copied(tree, tmp_path / "models" / "robot" / "out.xml")
+    assert copied == []
 
 
 def test_fragments_from_a_string_keep_no_absolute_file(tmp_path):
