@@ -264,6 +264,14 @@ def _too_big(el, source: str, what: str, value: float, limit: int) -> FileFormat
                            f"{limit}, the most KineTree reads")
 
 
+def _side(el, attr: str, source: str, limit: int) -> float:
+    """``el``'s size ``attr`` (0 when absent or negative), refused above ``limit``."""
+    x = max([*_number(el, attr, source, 1), 0.0][0], 0.0)
+    if x > limit:
+        raise _too_big(el, source, attr, x, limit)
+    return x
+
+
 def _builtin_texels(root: etree._Element, source: str) -> int:
     """Texels of the builtin textures (MuJoCo draws them itself: width × height, six faces of
     width × width for a cube or skybox), each side refused above :data:`MAX_TEXTURE_SIDE`."""
@@ -272,14 +280,7 @@ def _builtin_texels(root: etree._Element, source: str) -> int:
         if el.get("builtin", "none").strip() == "none":
             continue
         cube = el.get("type", "cube").strip() in ("cube", "skybox")
-        sides = []
-        for attr in ("width", "height"):
-            for x in _number(el, attr, source, 1):
-                if x > MAX_TEXTURE_SIDE:
-                    raise _too_big(el, source, attr, x, MAX_TEXTURE_SIDE)
-                sides.append(max(x, 0))
-        w = sides[0] if el.get("width") is not None else 0
-        h = sides[-1] if el.get("height") is not None else 0
+        w, h = (_side(el, attr, source, MAX_TEXTURE_SIDE) for attr in ("width", "height"))
         total += int(6 * w * w if cube else w * h)
         if total > MAX_TEXELS:
             raise _too_big(el, source, "texels of the builtin textures together", total, MAX_TEXELS)
@@ -291,13 +292,7 @@ def _hfield_samples(root: etree._Element, source: str) -> int:
     :data:`MAX_HFIELD_SIDE`."""
     total = 0
     for el in root.iter("hfield"):
-        n = 1
-        for attr in ("nrow", "ncol"):
-            for x in _number(el, attr, source, 1):
-                if x > MAX_HFIELD_SIDE:
-                    raise _too_big(el, source, attr, x, MAX_HFIELD_SIDE)
-                n *= max(int(x), 0)
-        total += n if el.get("nrow") is not None else 0
+        total += int(_side(el, "nrow", source, MAX_HFIELD_SIDE)) * int(_side(el, "ncol", source, MAX_HFIELD_SIDE))
         if total > MAX_HFIELD_SAMPLES:
             raise _too_big(el, source, "samples of the height fields together", total, MAX_HFIELD_SAMPLES)
     return total
