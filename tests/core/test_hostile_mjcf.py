@@ -9,7 +9,7 @@ import threading
 
 import pytest
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.mjcf import import_mjcf
+from kinetree.core.io.mjcf import MjcfWarning, import_mjcf
 
 posix = pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")
 BOX_OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
@@ -156,7 +156,8 @@ def test_sizes_within_the_limits_still_load(tmp_path):
       <worldbody><geom type="mesh" mesh="ball"/><geom type="mesh" mesh="g"/>
         <replicate count="3" offset="1 0 0"><replicate count="2" offset="0 1 0">
         <body name="b"><joint/><geom size=".1"/></body></replicate></replicate></worldbody></mujoco>""")
-    tree = import_mjcf(path)
+    with pytest.warns(MjcfWarning, match="2 meshes without a file"):  # builtin meshes are not drawn
+        tree = import_mjcf(path)
     assert tree.num_bodies == 6
 
 
