@@ -23,7 +23,7 @@ from kinetree.core.io.project import MAX_BYTES
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from .reading import read_with_progress
+from .reading import LoadCancelled
 from .xacro_env import allow_env, with_hint
 
 if TYPE_CHECKING:
@@ -153,7 +153,10 @@ class FileWatch(QObject):
         """Read the file again (as File ▸ Open does) into the document as one undo step."""
         w, path = self.window, self.doc.path
         try:
-            tree, q, notes, identity = read_with_progress(w, w._pool, path, allow_env(w.settings))
+            tree, q, notes, identity = w.loader.read(w, path, allow_env(w.settings))
+        except LoadCancelled as exc:
+            w.statusBar().showMessage(str(exc), 5000)
+            return False
         except KineTreeError as exc:
             w.show_error("Cannot reload", with_hint(str(exc)))
             return False

@@ -41,7 +41,7 @@ from .panels.sliders import JointsPanel
 from .playback import install_playback
 from .present import follow_font, install_present
 from .qt_utils import commit_focused_editor
-from .reading import read_with_progress
+from .reading import LoadCancelled, Loader
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
+        self.loader = Loader()
         self.doc = doc or RobotDocument(parent=self)
         self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
         self._autosave_due = True  # the document changed since the last autosave was written
@@ -328,7 +328,10 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            tree, q, notes, identity = read_with_progress(self, self._pool, source, allow_env(self.settings))
+            tree, q, notes, identity = self.loader.read(self, source, allow_env(self.settings))
+        except LoadCancelled as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return False
         except KineTreeError as exc:
             self.show_error("Cannot open", with_hint(str(exc)))
             return False
@@ -639,7 +642,7 @@ class MainWindow(QMainWindow):
         if self._autosave_slot is not None:
             self._autosave_slot.release()
             self._autosave_slot = None
-        self._pool.shutdown(wait=False, cancel_futures=True)  # a long mesh load must not hold up quitting
+        self.loader.shutdown()
         self._autosave_pool.shutdown(wait=False)
         self.undo_view.close()  # its window goes with this one
         ev.accept()

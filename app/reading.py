@@ -1,4 +1,4 @@
-"""Reading a robot for a window: in a worker thread, with a progress dialog when it is slow."""
+"""Reading a robot for a window: in a worker thread, with a progress dialog (and Cancel) when it is slow."""
 
 from __future__ import annotations
 
@@ -29,26 +29,57 @@ class _Relay(QObject):
     done = Signal()
 
 
-def read_with_progress(window: QWidget, pool: ThreadPoolExecutor, source: str | Path, allow_env: bool):
-    """:func:`read_robot` in ``pool``; show a progress dialog if it takes long, keep ``window``
-    responsive but disabled meanwhile."""
-    future = pool.submit(read_robot, str(source), allow_env)
-    if not future.done():
+class LoadCancelled(Exception):
+    """The user cancelled the load (the window is as it was before)."""
+
+
+class Loader:
+    """Reads robots for one window, one at a time, in a worker thread. A cancelled read cannot be
+    stopped (the parsers are not interruptible): it is abandoned, finishes unseen in its thread,
+    and the next read gets a fresh worker rather than queueing behind it."""
+
+    def __init__(self) -> None:
+        self._pool = self._new_pool()
+
+    @staticmethod
+    def _new_pool() -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-load")
+
+    def read(self, window: QWidget, source: str | Path, allow_env: bool):
+        """:func:`read_robot` in the worker; a progress dialog with Cancel if it takes long, keeping
+        ``window`` responsive but disabled meanwhile. Raises :class:`LoadCancelled` on Cancel."""
+        future = self._pool.submit(read_robot, str(source), allow_env)
+        if future.done():
+            return future.result()
         loop = QEventLoop()
         relay = _Relay()
         relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
         future.add_done_callback(lambda _f: relay.done.emit())
-        dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", None, 0, 0, window)
+        dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", "Cancel", 0, 0, window)
         dialog.setWindowTitle("KineTree")
         dialog.setMinimumDuration(400)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setAutoClose(False)
         dialog.setValue(0)
+        cancelled: list[bool] = []
+        dialog.canceled.connect(lambda: (cancelled.append(True), loop.quit()))
         window.setEnabled(False)
+        dialog.setEnabled(True)  # a dialog is a child of the window: disabling that would disable Cancel
         try:
             if not future.done():
                 loop.exec()
         finally:
             window.setEnabled(True)
+            dialog.canceled.disconnect()  # closing the dialog emits canceled too
             dialog.close()
             dialog.deleteLater()
-    return future.result()
+        if cancelled:
+            if not future.cancel():  # running: leave it to its thread, read the next file in a new one
+                self._pool.shutdown(wait=False)
+                self._pool = self._new_pool()
+            raise LoadCancelled(f"Loading {Path(str(source)).name} cancelled")
+        return future.result()
+
+    def shutdown(self) -> None:
+        """Quitting: a long read must not hold up the window closing."""
+        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -20,14 +20,11 @@ from ..joint import Joint, Mimic
 from ..transforms import quat_to_rotation
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
-from .mjcf_files import BASE_TEXT, SOURCE_ATTR, Vetted, vet_model
+from .mjcf_files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, vet_model
 from .project_check import check_mass
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
 
-#: Kept MJCF elements are stored wrapped in ``<mjcf>…</mjcf>`` (robot, body extensions), so that an
-#: MJCF export writes back only them and a URDF export keeps them as unknown elements.
-KEPT_TAG = "mjcf"
 #: Top-level sections written back verbatim (``<compiler>`` is not: export writes its own).
 KEPT_SECTIONS = ("option", "size", "visual", "statistic", "default", "custom", "extension", "asset", "contact",
                  "deformable", "equality", "tendon", "actuator", "sensor", "keyframe")

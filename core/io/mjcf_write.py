@@ -34,8 +34,11 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
       (MuJoCo would refuse the whole file).
     - What the MJCF import kept (``<mjcf>`` extensions: actuators, sensors, tendons, defaults,
       sites, cameras, lights …) is written back in place; texture and height-field files as
-      meshes (referenced in place or copied). Extensions from other formats (a URDF's
-      ``<transmission>`` …) are dropped with a :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
+      meshes (referenced in place or copied). Those files were vetted by the import: the MJCF
+      reader's, or :func:`~kinetree.core.io.mjcf_files.vet_kept_files` for fragments read from a
+      URDF, SDFormat or project file (a file outside its folder tree is left out there).
+      Extensions from other formats (a URDF's ``<transmission>`` …) are dropped with a
+      :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
 """
 
 from __future__ import annotations

@@ -51,6 +51,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
 from .identity import FileIdentity
+from .mjcf_files import vet_kept_files
 from .project_check import check_project, parse_json
 from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
@@ -365,6 +366,7 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None
         tree.named_poses.replace(d.get("named_poses") or {})
+        reading.warnings += vet_kept_files(tree, Path(base_dir) if base_dir is not None else None, source)
     except FileFormatError:
         raise
     except KineTreeError as exc:

@@ -25,13 +25,16 @@ from pathlib import Path
 from ..errors import FileFormatError
 from .identity import FileIdentity
 
-__all__ = ["MAX_BODIES", "STALE_SECONDS", "atomic_write_text", "check_regular_file", "read_regular_file",
-           "remove_stale_temps", "xml_error_text"]
+__all__ = ["MAX_BODIES", "MAX_INCLUDED_BYTES", "STALE_SECONDS", "IncludeBudget", "atomic_write_text",
+           "check_regular_file", "read_regular_file", "remove_stale_temps", "xml_error_text"]
 
 #: The most bodies (besides the base) any robot file KineTree reads or writes may hold: readers
 #: refuse more before building anything, writers refuse to write what the readers would refuse
 #: (a URDF gets one link more, the root; a DH table two rows fewer, for its base and tool bodies).
 MAX_BODIES = 50_000
+#: The bytes all ``<include>``\ s of one model (MJCF, SDFormat) bring in together, each inclusion
+#: counted (a file included ten times ten times): each is expanded in memory.
+MAX_INCLUDED_BYTES = 100 * 1024 * 1024
 #: A temporary file untouched this long is stale even if a process with its pid exists (pids
 #: are reused); a save writes its temporary file in well under a second.
 STALE_SECONDS = 60.0
@@ -64,12 +67,16 @@ def check_regular_file(path: str | os.PathLike) -> os.stat_result:
     return st
 
 
+def _amount(n: int) -> str:
+    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n} bytes"
+
+
 def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of the regular file ``path``, refusing anything else and anything larger than
     ``max_bytes`` (``what`` names the kind of file in that message), with a
     :class:`FileFormatError` naming the file."""
     st = check_regular_file(path)
-    limit = f"{max_bytes / 2**20:.0f} MB" if max_bytes >= 2**20 else f"{max_bytes} bytes"
+    limit = _amount(max_bytes)
     if st.st_size > max_bytes:
         mb = st.st_size / 2**20
         raise FileFormatError(f"{path}: file is {mb:.{0 if mb >= 100 else 1}f} MB; a {what} may be at most {limit}")
@@ -91,6 +98,28 @@ def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file
     if len(data) > max_bytes:  # it grew after the stat
         raise FileFormatError(f"{path}: file is larger than {limit}; a {what} may be at most {limit}")
     return data
+
+
+class IncludeBudget:
+    """The bytes the includes of one model may still bring in (:data:`MAX_INCLUDED_BYTES`), taken
+    by each inclusion before it is read and expanded, so a large file included many times is
+    refused before it fills memory."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_INCLUDED_BYTES if limit is None else limit
+        self.left = self.limit
+
+    def read(self, path: str | os.PathLike, max_bytes: int, what: str, refuse) -> bytes:
+        """:func:`read_regular_file` of the included ``path``, whose size is taken from the budget
+        first; over budget, ``refuse(message)`` is the exception raised (it names the including
+        file, line and element)."""
+        size = check_regular_file(path).st_size
+        if size > self.left:
+            raise refuse(f"including {str(path)!r:.200} ({_amount(size)}) takes the model's includes past "
+                         f"{_amount(self.limit)} together (every inclusion counted)")
+        data = read_regular_file(path, min(max_bytes, self.left), what)
+        self.left -= len(data)
+        return data
 
 
 def _pid_alive(pid: int) -> bool:

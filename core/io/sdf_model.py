@@ -358,7 +358,8 @@ def _include(el, ctx, version, prefix: str, frame: str, state: dict, depth: int)
         raise ctx.error(el, "<include>", f"{uri!r:.200} not found in the model's folder tree")
     path = folder if folder.is_file() else _model_file(folder, ctx, el, state)
     resolve_uri(str(path), ctx, state["root"], el, "<include>")  # model.config may point outside
-    data = state["read"](path, state["max_bytes"], "SDFormat file")
+    data = state["include_budget"].read(path, state["max_bytes"], "SDFormat file",
+                                        lambda msg: ctx.error(el, "<include>", msg))
     sub_ctx = state["ctx_type"](str(path), path.parent)
     root = state["parse"](data, sub_ctx, state["budget"])
     models = root.findall("model") if root.tag == "sdf" else []

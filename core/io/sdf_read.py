@@ -23,7 +23,8 @@ from ..joint import Joint
 from ..transforms import MAX_LENGTH, inverse_transform, quat_to_rotation, rpy_to_matrix
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
-from .safe_io import MAX_BODIES, read_regular_file, xml_root
+from .mjcf_files import vet_kept_files
+from .safe_io import MAX_BODIES, IncludeBudget, read_regular_file, xml_root
 from .sdf_frames import FrameGraph
 from .sdf_model import SdfWarning, read_model
 
@@ -313,9 +314,11 @@ def _build(data: bytes, ctx: _Ctx, folder_root: Path | None, on_warning) -> Rigi
     graph = FrameGraph()
     state = {"graph": graph, "links": {}, "joints": [], "model_ext": (), "found": found, "budget": budget,
              "includes": 0, "root": folder_root, "parse": parse_xml, "ctx_type": _Ctx, "read": read_regular_file,
-             "max_bytes": MAX_BYTES, "max_includes": MAX_INCLUDES, "max_nesting": MAX_NESTING}
+             "max_bytes": MAX_BYTES, "max_includes": MAX_INCLUDES, "max_nesting": MAX_NESTING,
+             "include_budget": IncludeBudget()}
     read_model(model, ctx, version, "", None, state, 0)
     tree = _tree_of(graph, state, ctx, found)
+    found += [(SdfWarning, msg) for msg in vet_kept_files(tree, folder_root, ctx.source)]
     if state.get("lost"):
         shown = ", ".join(f"{k} ({n})" for k, n in sorted(state["lost"].items()))
         found.append((SdfWarning, f"{ctx.source}: not kept (KineTree's shapes have no place for them): {shown}"))

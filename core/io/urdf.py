@@ -80,6 +80,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
+from .mjcf_files import vet_kept_files
 from .safe_io import MAX_BODIES, _kind, read_regular_file, xml_root
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
 
@@ -473,6 +474,7 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
     except KineTreeError as exc:
         kind, name, line = where
         raise ctx.error(line, f"{kind} {name!r}", str(exc)) from None
+    out.warnings += [(UrdfWarning, msg) for msg in vet_kept_files(tree, base_dir, ctx.source)]
     return tree, out.warnings
 
 
