@@ -10,6 +10,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from .document import project_path, read_identity
+from .text import plain_tip
 from .viewport.meshes import preload as preload_meshes
 
 
@@ -38,7 +39,7 @@ def read_with_progress(window: QWidget, pool: ThreadPoolExecutor, source: str | 
         relay = _Relay()
         relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
         future.add_done_callback(lambda _f: relay.done.emit())
-        dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", None, 0, 0, window)
+        dialog = QProgressDialog(plain_tip(f"Loading {Path(str(source)).name}…"), None, 0, 0, window)
         dialog.setWindowTitle("KineTree")
         dialog.setMinimumDuration(400)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
