@@ -123,10 +123,12 @@ def test_the_body_tree_shows_names_and_tooltips_as_text(hostile_window, picture)
         assert name not in tip  # escaped in rich text
 
 
-def test_no_label_or_tooltip_of_the_window_shows_a_name_as_rich_text(hostile_window, picture):
+def test_no_label_or_tooltip_of_the_window_shows_a_name_as_rich_text(hostile_window, picture, qtbot):
     window = hostile_window
-    for dock in ("dh", "pose"):  # filled when shown
-        getattr(window, dock).show()
+    for action in window.findChildren(QAction):  # every dock shown: some fill only when shown
+        if action.objectName().startswith("toggle_") and not action.isChecked():
+            action.trigger()
+    qtbot.wait(100)
     for action in (window.bodies.delete_action, window.bodies.duplicate_action):
         assert picture in QTextDocumentFragment.fromHtml(action.toolTip()).toPlainText()
     assert rich_with_names(window, [BOLD, FONT, picture]) == []
@@ -174,3 +176,13 @@ def test_labels_in_the_3d_view_draw_names_as_text(qapp, picture):
     assert red == 0  # the text drawn, not the picture
     overlay = _static({}, BOLD)  # the DH overlay's names and values
     assert overlay.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_the_torques_legend_shows_joint_names_as_text(window, qtbot):
+    from test_torques_panel import open_torques, puma_with_limits
+
+    puma_with_limits(window, qtbot)
+    assert window.doc.try_edit("Rename", lambda t: setattr(t.get_body("link2").joint, "name", BOLD)) is None
+    open_torques(window, qtbot)
+    shown = [label.item.toPlainText() for _sample, label in window.torques.legend.items]  # pyqtgraph: HTML
+    assert f"{BOLD} (N·m)" in shown
