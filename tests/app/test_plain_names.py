@@ -13,7 +13,7 @@ from xml.sax.saxutils import quoteattr
 import pytest
 from kinetree.app.viewport.dh_overlay import _static
 from kinetree.app.viewport.label_layout import Placed, paint_placed
-from kinetree.core.io import import_robot, save_project
+from kinetree.core.io import export_robot, import_robot
 from PySide6.QtCore import QModelIndex, QPointF, QRectF
 from PySide6.QtGui import QAction, QColor, QImage, QPainter, Qt, QTextDocumentFragment
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QWidget
@@ -78,16 +78,17 @@ def rich_with_names(window, names: list[str]) -> list[str]:
     return found
 
 
-@pytest.fixture(params=["urdf", "project"])
+@pytest.fixture(params=["urdf", "kinetree.json", "csv", "sdf", "mjcf"])
 def hostile_window(request, make_window, tmp_path, picture):
     """A window with a robot whose body is named ``picture`` and whose joints are named
-    ``BOLD`` and ``FONT``, read from a URDF or a project file, the body selected."""
+    ``BOLD`` and ``FONT``, read from a URDF, a project, a DH table, an SDF or an MJCF file
+    (written from the URDF), the body selected."""
     path = tmp_path / "hostile.urdf"
     path.write_text(urdf(picture, BOLD, FONT))
-    if request.param == "project":
-        project = tmp_path / "hostile.kinetree.json"
-        save_project(import_robot(str(path)), str(project))
-        path = project
+    if request.param != "urdf":
+        other = tmp_path / f"hostile.{request.param}"
+        export_robot(import_robot(str(path)), str(other))
+        path = other
     window = make_window()
     assert window.open_source(str(path), ask=False)
     window.doc.select(picture)
