@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from kinetree.core import KineTreeError
 from kinetree.core.io.identity import MISSING, SAME, FileIdentity
 from kinetree.core.io.project import MAX_BYTES
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .reading import LoadCancelled
@@ -41,6 +41,7 @@ def ask(parent, title: str, text: str, buttons: list[tuple[str, QMessageBox.Butt
     """Show a warning with the ``buttons`` (label, role); the index of the one clicked (Enter
     gives ``default``, Esc or closing the box ``escape``)."""
     box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.NoButton, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the text names the file: never markup
     made = [box.addButton(label, role) for label, role in buttons]
     box.setDefaultButton(made[default])
     box.setEscapeButton(made[escape])

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from .numbers import PLAIN, read_number, short_text
-from .text import MAX_NAME, elide
+from .text import MAX_NAME, elide, message_box, plain_tip
 
 if TYPE_CHECKING:
     from .document import RobotDocument
@@ -86,8 +86,8 @@ def drop_mesh(window, path: str, position: QPointF) -> None:
         if target is None:
             names = [doc.tree.base_name, *doc.tree.body_names]
             current = names.index(doc.selection) if doc.selection in names else 0
-            target, ok = QInputDialog.getItem(window, "Add mesh", f"Add {elide(Path(path).name, MAX_NAME)} to body:",
-                                              names, current, False)
+            label = plain_tip(f"Add {elide(Path(path).name, MAX_NAME)} to body:")  # the file's name
+            target, ok = QInputDialog.getItem(window, "Add mesh", label, names, current, False)
             if not ok or target not in names:
                 return
         message = add_mesh_file(doc, target, path)
@@ -114,10 +114,10 @@ def mass_from_geometry_dialog(panel: JointPanel, parent: QWidget | None = None) 
         try:
             props = mass_from_geometry(b, density)
         except NotAVolumeError as exc:
-            answer = QMessageBox.question(
+            answer = message_box(
                 parent or panel, "Mass from geometry",
                 f"{elide(str(exc), 400)}\n\nUse the bounding box of each open mesh instead?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+                QMessageBox.Icon.Question, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
             if answer != QMessageBox.StandardButton.Yes:
                 message = f"{exc} (nothing changed)"
                 panel.report(message)

@@ -45,7 +45,7 @@ from .reading import LoadCancelled, Loader
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
 from .teach import install_teach
-from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide
+from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide, message_box
 from .tools import install_tools
 from .torques import install_torques
 from .undo_keys import add_window_keys, install_undo_keys
@@ -627,7 +627,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
         if not getattr(self, "quiet", False):
-            QMessageBox.warning(self, title, elide(message, MAX_DIALOG, MAX_WORD))
+            message_box(self, title, elide(message, MAX_DIALOG, MAX_WORD))
 
     def closeEvent(self, ev) -> None:  # noqa: N802
         if not self.maybe_save():

@@ -10,6 +10,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from .document import project_path, read_identity
+from .text import plain_tip
 from .viewport.meshes import preload as preload_meshes
 
 
@@ -55,7 +56,7 @@ class Loader:
         relay = _Relay()
         relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
         future.add_done_callback(lambda _f: relay.done.emit())
-        dialog = QProgressDialog(f"Loading {Path(str(source)).name}…", "Cancel", 0, 0, window)
+        dialog = QProgressDialog(plain_tip(f"Loading {Path(str(source)).name}…"), "Cancel", 0, 0, window)
         dialog.setWindowTitle("KineTree")
         dialog.setMinimumDuration(400)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)

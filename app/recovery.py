@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .text import plain, plain_tip
+
 try:
     import fcntl
 except ImportError:  # Windows
@@ -326,12 +328,10 @@ class RecoveryDialog(QDialog):
             head = QLabel(f"<b>{title}</b>")
             grid.addWidget(head, 0, col)
         for i, info in enumerate(infos, start=1):
-            name = QLabel(info.name)
-            name.setTextFormat(Qt.TextFormat.PlainText)
+            name = plain(QLabel(info.name))
             name.setObjectName(f"recoveryName_{i - 1}")
-            where = QLabel(_elide(str(info.path)) if info.path else "(no file yet)")
-            where.setTextFormat(Qt.TextFormat.PlainText)
-            where.setToolTip(str(info.path) if info.path else "")
+            where = plain(QLabel(_elide(str(info.path)) if info.path else "(no file yet)"))
+            where.setToolTip(plain_tip(info.path) if info.path else "")
             grid.addWidget(name, i, 0)
             grid.addWidget(where, i, 1)
             grid.addWidget(QLabel(_when(info.saved)), i, 2)

@@ -1,11 +1,21 @@
-"""Text for the panels and the clipboard: matrices, and user text cut to a size a label can show."""
+"""Text for the panels and the clipboard: matrices, and user text cut to a size a label can show
+and shown as plain text.
+
+Qt guesses that a string is rich text (``Qt.mightBeRichText``) in labels, message boxes, tooltips
+and ``QStaticText``: a body named ``<img src="/dev/zero">`` there read that file until memory ran
+out, and ``<b>``, ``<font>`` or ``<a href>`` in a name drew spoofed text. Every name, path or
+error message (errors quote file content) is shown through :func:`plain`, :func:`plain_tip`,
+:func:`static_text` or :func:`message_box`; rich text the app builds (``<b>``, tables) escapes them
+with ``html.escape``."""
 
 from __future__ import annotations
 
 import re
 
 import numpy as np
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar
+from PySide6 import QtGui
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QMessageBox, QSizePolicy, QStatusBar
 
 from .numbers import fixed_text
 
@@ -56,9 +66,48 @@ class ElidingStatusBar(QStatusBar):
         super().showMessage(elide(message), timeout)
 
 
+def plain(label: QLabel) -> QLabel:
+    """``label`` showing its text as it is: never as rich text (a name may hold markup)."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+def plain_tip(text: object) -> str:
+    """``text`` as a tooltip (or a dialog label) that shows it literally: Qt guesses the format
+    of those and they have no plain-text flag, so this is rich text holding ``text`` escaped
+    (spaces as spaces: a long message wraps, as Qt wraps a rich-text tooltip)."""
+    return QtGui.Qt.convertFromPlainText(str(text), Qt.WhiteSpaceMode.WhiteSpaceNormal) if text else ""
+
+
+Button = QMessageBox.StandardButton
+
+
+def static_text(text: str) -> QtGui.QStaticText:
+    """A ``QStaticText`` that draws ``text`` as it is (its default format guesses too: names
+    drawn in the 3-D view)."""
+    static = QtGui.QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    return static
+
+
+def message_box(parent, title: str, text: str, icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
+                buttons: Button = Button.Ok, default: Button = Button.NoButton) -> Button:
+    """``QMessageBox.warning``/``question`` with ``text`` shown as plain text (the static
+    functions guess its format, and an error message quotes names from the file); the button
+    clicked."""
+    box = QMessageBox(icon, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setDefaultButton(default)
+    try:
+        return Button(box.exec())
+    finally:
+        box.deleteLater()
+
+
 def message_label(label: QLabel) -> QLabel:
-    """Make ``label`` a message line that never widens its dock or the window: it wraps, and
-    its width is the layout's, whatever the text (one long word was its minimum width)."""
+    """Make ``label`` a plain-text message line that never widens its dock or the window: it
+    wraps, and its width is the layout's, whatever the text (one long word was its minimum width)."""
+    plain(label)
     label.setWordWrap(True)
     policy = label.sizePolicy()
     policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)

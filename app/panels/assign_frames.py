@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
+from ..text import plain
 
 #: Random configurations T_n^0 is compared at.
 FK_SAMPLES = 20
@@ -203,7 +204,7 @@ class AssignFramesPanel(QWidget):
         self.state = state
         self.setObjectName("assignFramesPanel")
         lay = QVBoxLayout(self)
-        self.title = QLabel()
+        self.title = plain(QLabel())  # names the bodies on the axis, or an error quoting them
         self.title.setWordWrap(True)
         self.title.setObjectName("assignTitle")
         lay.addWidget(self.title)
@@ -238,7 +239,7 @@ class AssignFramesPanel(QWidget):
         self.typed_box = QWidget()
         self.typed_box.setLayout(typed)
         lay.addWidget(self.typed_box)
-        self.check = QLabel()
+        self.check = plain(QLabel())
         self.check.setObjectName("assignCheck")
         self.check.setWordWrap(True)
         self.check.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -262,7 +263,7 @@ class AssignFramesPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(row_h)
         self.table.setMinimumHeight(row_h * 7 + 8)  # six rows and the header without scrolling
         lay.addWidget(self.table)
-        self.result = QLabel()
+        self.result = plain(QLabel())
         self.result.setObjectName("assignResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

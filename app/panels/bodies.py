@@ -11,7 +11,7 @@ from ..changes import TreeChange
 from ..document import RobotDocument
 from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
 from ..icons import joint_icon, type_label
-from ..text import MAX_NAME, elide
+from ..text import MAX_NAME, elide, plain_tip
 
 MIME = "application/x-kinetree-body"
 
@@ -237,13 +237,13 @@ class BodyTreeModel(QAbstractItemModel):
             return joint_icon("base" if is_base else body.joint.type)
         if role == Qt.ItemDataRole.ToolTipRole:
             if is_base:
-                return body.name
+                return plain_tip(elide(body.name))
             tip = f"{body.name}: {body.joint.type} joint {body.joint.name!r}"
             parent = tree.parent_name(body.name)
             if self._name[self._parent[i]] != parent:  # listed flat, deeper than MAX_DEPTH
                 tip += (f", child of {elide(parent, MAX_NAME)} (bodies deeper than {self.MAX_DEPTH} levels "
                         "are listed flat)")
-            return elide(tip)
+            return plain_tip(elide(tip))
         return None
 
     # (editable, draggable) -> flags: combined once (Qt asks for every visible cell on each
@@ -441,15 +441,15 @@ class BodiesPanel(QWidget):
         body = name is not None and name != self.doc.tree.base_name
         target = elide(self.current(), MAX_NAME)
         name = elide(name, MAX_NAME) if name else name
-        self.add_action.setToolTip(f"Add a child body under {target}"
-                                   + ("" if name else " (nothing selected)") + " (Ctrl+Shift+A)")
+        self.add_action.setToolTip(plain_tip(f"Add a child body under {target}"
+                                             + ("" if name else " (nothing selected)") + " (Ctrl+Shift+A)"))
         self.rename_action.setEnabled(name is not None)
         for a in (self.delete_action, self.duplicate_action):
             a.setEnabled(body)
         self.type_menu.setEnabled(body)
-        self.delete_action.setToolTip(f"Delete {name} and its subtree (Del)" if body
+        self.delete_action.setToolTip(plain_tip(f"Delete {name} and its subtree (Del)") if body
                                       else "Select a body to delete (the base cannot be deleted)")
-        self.duplicate_action.setToolTip(f"Duplicate {name} and its subtree (Ctrl+D)" if body
+        self.duplicate_action.setToolTip(plain_tip(f"Duplicate {name} and its subtree (Ctrl+D)") if body
                                          else "Select a body to duplicate")
 
     # --- actions -----------------------------------------------------------------------------

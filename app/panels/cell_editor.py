@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QStyledItemDelegate, QToolTip, QWidget
 
 from ..numbers import same_numbers
-from ..text import elide
+from ..text import elide, plain_tip
 from .field import ERROR_STYLE
 
 
@@ -31,9 +31,9 @@ class CellEditor(QLineEdit):
     def show_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(elide(message))
+        self.setToolTip(plain_tip(elide(message)))  # quotes the typed text and names
         if message and self.isVisible():
-            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), elide(message), self)
+            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), self.toolTip(), self)
 
 
 class ExactDelegate(QStyledItemDelegate):

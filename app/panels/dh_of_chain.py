@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..numbers import short_text
-from ..text import matrix_text, message_label
+from ..text import matrix_text, message_label, plain, plain_tip
 
 
 class DhOfChainDialog(QDialog):
@@ -50,7 +50,7 @@ class DhOfChainDialog(QDialog):
         self.why.setWordWrap(True)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.comparison = None
-        self.frames = QLabel()
+        self.frames = plain(QLabel())  # an error here quotes names
         self.frames.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.frames.setStyleSheet("font-family: monospace")
         self.use_button = use = QPushButton("Replace robot by this DH chain")
@@ -108,7 +108,7 @@ class DhOfChainDialog(QDialog):
             for c in range(len(headers)):
                 item = self.table.item(r - 1, c)
                 item.setBackground(marked)
-                item.setToolTip(next((line for line in why.lines if line.startswith(f"row {r}:")), ""))
+                item.setToolTip(plain_tip(next((line for line in why.lines if line.startswith(f"row {r}:")), "")))
         self.table.resizeColumnsToContents()
         self.frames.setText("base (tree base → frame 0):\n" + matrix_text(ext.base, "text", 4)
                             + "\ntool (last frame → tip):\n" + matrix_text(ext.tool, "text", 4))

@@ -42,7 +42,7 @@ from ..numbers import (
     to_degrees,
     to_radians,
 )
-from ..text import MAX_NAME, elide, message_label
+from ..text import MAX_NAME, elide, message_label, plain_tip
 from .cell_editor import ExactDelegate
 from .dh_of_chain import DhOfChainDialog
 
@@ -243,7 +243,7 @@ class DhTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QBrush(QColor("#888888"))
             if role == Qt.ItemDataRole.ToolTipRole:
-                return elide(f"{e.body} is not DH-expressible: {e.reason}")
+                return plain_tip(elide(f"{e.body} is not DH-expressible: {e.reason}"))
             return None
         link = e.link
         error = self.errors.get((index.row(), col))
@@ -262,7 +262,7 @@ class DhTableModel(QAbstractTableModel):
         if error and role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("white"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return elide(error or f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row")
+            return plain_tip(elide(error or f"{e.body}: {'standard' if e.convention == 'dh' else 'modified'} DH row"))
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

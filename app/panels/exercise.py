@@ -51,6 +51,7 @@ from ..exercises import (
     shown_answer,
 )
 from ..numbers import fixed_text, read_number, short_text
+from ..text import message_box, plain, plain_tip
 from ..viewport.dh_overlay import SYMBOL, DHChain, cached_chain, chain_tip, sub
 
 MAX_SHEET = 50  # exercises on one exported sheet
@@ -129,8 +130,7 @@ class ExercisePanel(QWidget):
         self.seed.editingFinished.connect(self._seed_edited)
         state.examChanged.connect(self._exam_changed)
 
-        self.question = QLabel(objectName="exerciseQuestion", wordWrap=True)
-        self.question.setTextFormat(Qt.TextFormat.PlainText)
+        self.question = plain(QLabel(objectName="exerciseQuestion", wordWrap=True))
         self.table = QTableWidget(0, len(HEADERS), objectName="exerciseTable")
         self.table.setHorizontalHeaderLabels(HEADERS)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -140,7 +140,7 @@ class ExercisePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(rows)
         self.table.horizontalHeader().setStretchLastSection(True)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.given = QLabel(objectName="exerciseGiven")
+        self.given = plain(QLabel(objectName="exerciseGiven"))
         self.given.setFont(mono)
         self.given.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         left = QVBoxLayout()
@@ -150,10 +150,10 @@ class ExercisePanel(QWidget):
         beside.addWidget(self.given, 0, Qt.AlignmentFlag.AlignTop)
         left.addLayout(beside, 1)
 
-        self.answer_title = QLabel(objectName="exerciseAnswerTitle")
+        self.answer_title = plain(QLabel(objectName="exerciseAnswerTitle"))
         grid = QGridLayout()
         grid.setSpacing(2)
-        self.headers = [QLabel() for _ in range(4)]
+        self.headers = [plain(QLabel()) for _ in range(4)]
         for c, h in enumerate(self.headers):
             grid.addWidget(h, 0, c, Qt.AlignmentFlag.AlignHCenter)
         self.cells: list[QLineEdit] = []
@@ -166,7 +166,7 @@ class ExercisePanel(QWidget):
                 e.returnPressed.connect(self.check)
                 grid.addWidget(e, 2 * r + 1, c)
                 self.cells.append(e)
-                s = QLabel(objectName=f"exerciseSolution{r}{c}")
+                s = plain(QLabel(objectName=f"exerciseSolution{r}{c}"))
                 s.setStyleSheet(REVEALED)
                 s.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 s.hide()
@@ -180,7 +180,7 @@ class ExercisePanel(QWidget):
                                     "Explain dock")
         for b in (self.check_button, self.reveal_button, self.step_button):
             buttons.addWidget(b)
-        self.result = QLabel(objectName="exerciseResult", wordWrap=True)
+        self.result = plain(QLabel(objectName="exerciseResult", wordWrap=True))
         right = QVBoxLayout()
         right.addWidget(self.answer_title)
         right.addLayout(grid)
@@ -351,7 +351,7 @@ class ExercisePanel(QWidget):
         self.marks = [ok for ok, _ in results]
         for cell, (ok, why) in zip(self.answer_cells(), results):
             cell.setStyleSheet(RIGHT if ok else WRONG)
-            cell.setToolTip(why)
+            cell.setToolTip(plain_tip(why))  # quotes what was typed
         wrong = self.marks.count(False)
         problem = next((why for ok, why in results if not ok and "not" in why), "")
         where = "equivalent" if ex.kind == "symbolic" else f"within {short_text(tol)}"
@@ -427,4 +427,4 @@ class ExercisePanel(QWidget):
         try:
             self.export_sheet(path, count)
         except (KineTreeError, OSError) as exc:
-            QMessageBox.warning(self, "Export sheet", str(exc))
+            message_box(self, "Export sheet", str(exc))

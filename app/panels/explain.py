@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
 from ..qt_utils import mono_font
-from ..text import matrix_text
+from ..text import matrix_text, plain
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
 from .explain_symbolic import SymbolicView
 
@@ -118,7 +118,7 @@ class ExplainPanel(QWidget):
         self.chain_cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         grid.addWidget(self.chain_title, 4, 0, 1, 1)
         grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
-        self.message = QLabel(objectName="explainMessage", wordWrap=True)
+        self.message = plain(QLabel(objectName="explainMessage", wordWrap=True))  # quotes names
         self.symbolic = SymbolicView()  # A_i and T_i^j in c/s notation, beside the numeric T_i^0
         grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(6, 1)

@@ -21,7 +21,7 @@ from ..numbers import (
     split_numbers,
 )
 from ..qt_utils import signals_blocked
-from ..text import elide, message_label
+from ..text import elide, message_label, plain_tip
 
 ERROR_STYLE = "QLineEdit { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 
@@ -100,7 +100,7 @@ class Field(QLineEdit):
             return
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(elide(message or self._tip))
+        self.setToolTip(plain_tip(elide(message)) if message else elide(self._tip))  # quotes file content
         self.message.setText(elide(message))
         self.message.setVisible(bool(message))
 

@@ -47,7 +47,7 @@ from ..numbers import (
     to_radians,
 )
 from ..qt_utils import mono_font, signals_blocked
-from ..text import MAX_NAME, elide, message_label
+from ..text import MAX_NAME, elide, message_label, plain_tip
 from .field import ERROR_STYLE, Field
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
 
@@ -432,7 +432,7 @@ class JointPanel(QWidget):
             message = str(exc)
         if message:  # refused: the combo goes back to what the tree says, the message stays
             self.error_label.setText(elide(message))
-            self.mimic_combo.setToolTip(elide(message))
+            self.mimic_combo.setToolTip(plain_tip(elide(message)))
             body = self.body()
             if body is not None:
                 self._show_mimic(self.doc.tree.get_body(body).joint)

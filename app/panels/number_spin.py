@@ -39,6 +39,7 @@ from ..numbers import (
     to_degrees,
     to_radians,
 )
+from ..text import plain_tip
 
 ERROR_STYLE = "QDoubleSpinBox { background: #5a1d1d; color: white; border: 1px solid #e05050; }"
 MAX_DECIMALS = 323  # Qt's limit: rounding to this many decimals keeps every double as it is
@@ -162,9 +163,9 @@ class ExactSpinBox(QDoubleSpinBox):
     def set_error(self, message: str) -> None:
         self.error = message
         self.setStyleSheet(ERROR_STYLE if message else "")
-        self.setToolTip(message)
+        self.setToolTip(plain_tip(message))  # quotes the typed text
         if message and self.isVisible():
-            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), message, self)
+            QToolTip.showText(self.mapToGlobal(QPoint(0, self.height())), self.toolTip(), self)
 
     # --- events ------------------------------------------------------------------------------
     def keyPressEvent(self, ev) -> None:  # noqa: N802

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..document import RobotDocument
 from ..numbers import DEGREES, METRES, RADIANS, fixed_text, numbers_of, read_number, short_text
 from ..qt_utils import signals_blocked
-from ..text import matrix_text
+from ..text import matrix_text, plain
 
 POSE_OF = (("end_effector", "end effector"), ("selected", "selected body"))
 ROWS = (("matrix", "T", "the 4×4 homogeneous transform"),
@@ -146,7 +146,7 @@ class PosePanel(QWidget):
                       "their limits)")
         go.clicked.connect(self.go)
         self.target.returnPressed.connect(self.go)
-        self.go_status = QLabel()
+        self.go_status = plain(QLabel())  # names the body
         self.go_status.setObjectName("poseGoStatus")
         self.go_status.setWordWrap(True)
         self.go_row = QWidget()  # shown by the Go-to toggle

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..numbers import short_text
+from ..text import plain
 
 NAME_ROLE = Qt.ItemDataRole.UserRole
 
@@ -63,7 +64,7 @@ class PosesPanel(QWidget):
         self.save_button.setToolTip("Save the current configuration under the typed name "
                                     "(a pose of that name is replaced)")
         self.save_button.clicked.connect(self.save_current)
-        self.error = QLabel()
+        self.error = plain(QLabel())  # quotes the typed name
         self.error.setObjectName("posesError")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #d03030")

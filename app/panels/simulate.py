@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..numbers import short_text
+from ..text import plain
 from .sim_runner import SimRunner
 
 #: timer period while playing (ms): about a display frame; each tick shows the latest state
@@ -125,7 +126,7 @@ class SimulatePanel(QWidget):
         self.readout["drift"].setToolTip("(E − E₀ − W) / the energy in play, W the work friction, Hold and the "
                                          "stops did: the integrator's error (~1e-9 without Hold)")
         self.readout["rate"].setToolTip("Simulated seconds per real second (below 1: the computer cannot keep up)")
-        self.note = QLabel()
+        self.note = plain(QLabel())  # errors quote names
         self.note.setObjectName("simNote")
         self.note.setWordWrap(True)
         top = QHBoxLayout()

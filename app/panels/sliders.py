@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..document import RobotDocument
 from ..numbers import fixed_text, short_text
 from ..qt_utils import signals_blocked
-from ..text import MAX_NAME, elide
+from ..text import MAX_NAME, elide, plain, plain_tip
 from .number_spin import ExactSpinBox, spin_units
 
 TICKS = 2000
@@ -76,9 +76,9 @@ class JointRow:
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
-        self.name = QLabel(elide(label, MAX_NAME))
+        self.name = plain(QLabel(elide(label, MAX_NAME)))
         if len(label) > MAX_NAME:
-            self.name.setToolTip(elide(label))
+            self.name.setToolTip(plain_tip(elide(label)))
         self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
@@ -533,7 +533,7 @@ class JointsPanel(QWidget):
         except KineTreeError as exc:  # e.g. numbers that overflow: say so instead of stale values
             for row in self.rows.values():
                 row.torque.setText("?")
-                row.torque.setToolTip(str(exc))
+                row.torque.setToolTip(plain_tip(exc))
             self._torque_key = None
             return
         for (key, prefix), value in zip(self._torque_rows, tau):

@@ -15,6 +15,8 @@ computes only while shown (a hidden panel is marked stale and computed when show
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from kinetree.core import KineTreeError
@@ -34,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from ..document import RobotDocument
 from ..numbers import fixed_text, short_text
+from ..text import plain, plain_tip
 from .sliders import STANDARD_GRAVITY
 
 #: Curve colours (Tableau 10: told apart on the dark and the light background).
@@ -60,7 +63,7 @@ class TorquePanel(QWidget):
         self.stale = True
         self.curves: list[pg.PlotDataItem] = []
         self.limit_lines: dict[str, list[pg.PlotDataItem]] = {}
-        self.header = QLabel()
+        self.header = plain(QLabel())  # names the poses
         self.header.setObjectName("torquesHeader")
         self.header.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -149,7 +152,7 @@ class TorquePanel(QWidget):
         for d, (name, unit, lim) in enumerate(zip(prof.names, prof.units, prof.limits)):
             color = COLORS[d % len(COLORS)]
             curve = self.plot.plot(t, prof.tau[:, d], pen=pg.mkPen(color, width=2))
-            self.legend.addItem(curve, f"{name} ({unit})")
+            self.legend.addItem(curve, f"{html.escape(name)} ({unit})")  # pyqtgraph shows it as HTML
             self.curves.append(curve)
             if lim is not None:
                 dash = pg.mkPen(color, width=1.5, style=Qt.PenStyle.DashLine)
@@ -174,8 +177,8 @@ class TorquePanel(QWidget):
                     item.setToolTip(f"{peak.value!r} {unit}")
                 if over:
                     item.setForeground(OVER_COLOR)
-                    item.setToolTip(f"{name}: |{value_text(peak.value)}| {unit} is over its effort limit "
-                                    f"{short_text(lim, 6)} {unit}")
+                    item.setToolTip(plain_tip(f"{name}: |{value_text(peak.value)}| {unit} is over its effort "
+                                              f"limit {short_text(lim, 6)} {unit}"))
                 self.table.setItem(r, c, item)
             self.table.item(r, 0).setForeground(OVER_COLOR if over else QColor(COLORS[r % len(COLORS)]))
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ..geometry_actions import add_mesh_dialog
 from ..numbers import METRES, PLAIN, short_text
 from ..qt_utils import signals_blocked
+from ..text import plain_tip
 
 if TYPE_CHECKING:
     from .joint import JointPanel
@@ -348,7 +349,7 @@ class VisualsEditor(QGroupBox):
             self.visual_kind.setCurrentText(kind)
         is_mesh = has and v.kind == "mesh"
         self.visual_file.setText(v.filename if is_mesh else "")
-        self.visual_file.setToolTip(v.filename if is_mesh else "")
+        self.visual_file.setToolTip(plain_tip(v.filename) if is_mesh else "")
         self.visual_file.setVisible(is_mesh)
         self.visual_form.labelForField(self.visual_file).setVisible(is_mesh)
         self.visual_size_label.setText(SIZE_LABELS[kind] if has else "Size")

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from ..dh_colors import rgba
 from ..numbers import fixed_text
+from ..text import static_text
 from .label_layout import LabelLayout, Placed, layout_of, pad_of, paint_placed, text_box
 from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
@@ -392,7 +393,7 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
 def _static(cache: dict[str, QStaticText], text: str) -> QStaticText:
     static = cache.get(text)
     if static is None:  # laid out once (drawText lays out every call: slow with many texts)
-        static = cache[text] = QStaticText(text)
+        static = cache[text] = static_text(text)
         static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
     return static
 

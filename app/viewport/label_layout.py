@@ -23,6 +23,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QPainter, QPen, QStaticText
 
+from ..text import static_text
 from .label_style import plate_rgba, readable
 
 #: labels per frame that search for a free spot (the others: their usual spot, or none)
@@ -312,7 +313,7 @@ def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStat
     for p in labels:
         static = cache.get(p.text)
         if static is None:  # laid out once, drawn every frame
-            static = cache[p.text] = QStaticText(p.text)
+            static = cache[p.text] = static_text(p.text)  # a body's name: never markup
             static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
         if p.color != color:
             color = p.color

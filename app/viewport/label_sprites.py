@@ -17,8 +17,9 @@ from OpenGL import GL
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6 import QtOpenGL
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QStaticText
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
+from ..text import static_text
 from .gl_programs import Program, location
 from .label_layout import Placed
 
@@ -146,7 +147,7 @@ def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFo
             radius = min(4.0, p.pad)
             painter.drawRoundedRect(QRectF(0, 0, p.rect.width(), p.rect.height()), radius, radius)
         painter.setPen(QColor.fromRgbF(*p.color))
-        painter.drawStaticText(QPointF(p.pad, p.pad + shift), QStaticText(p.text))
+        painter.drawStaticText(QPointF(p.pad, p.pad + shift), static_text(p.text))  # names: never markup
         atlas.slots[key] = (x, y, w, h)
     painter.end()
     return True

@@ -7,6 +7,7 @@ import json
 
 import pytest
 from kinetree.app.panels.joint import ERROR_STYLE
+from kinetree.app.text import plain_tip
 from PySide6.QtCore import Qt
 
 
@@ -82,7 +83,7 @@ def test_joint_panel_refuses_bad_values(window, key, text):
     _commit(field, text)
     assert field.error, f"{key}={text!r} was accepted"
     assert field.styleSheet() == ERROR_STYLE and "#e05050" in field.styleSheet()
-    assert field.toolTip() == field.error
+    assert field.toolTip() == plain_tip(field.error)
     assert window.doc.serialized() == before
     assert window.doc.undo_stack.count() == count
     # a good value clears the error

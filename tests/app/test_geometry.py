@@ -181,9 +181,7 @@ def test_an_open_mesh_asks_for_its_bounding_box(win, qtbot, tmp_path, monkeypatc
     doc.select("fore")
     count = doc.undo_stack.count()
     answers = [QMessageBox.StandardButton.No]
-    # (closing the modified window at the end asks too: Discard)
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(
-        lambda *a, **k: answers.pop() if answers else QMessageBox.StandardButton.Discard))
+    monkeypatch.setattr(QMessageBox, "exec", lambda _box: answers.pop())
     click(qtbot, panel.mass_button)
     assert "encloses no volume" in panel.error_label.text() and doc.undo_stack.count() == count
     answers.append(QMessageBox.StandardButton.Yes)

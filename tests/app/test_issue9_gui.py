@@ -34,8 +34,8 @@ ENV_XACRO = """<?xml version="1.0"?>
 def warnings_shown(window, monkeypatch) -> list[tuple[str, str]]:
     """The window's message boxes, as (title, text), instead of modal dialogs."""
     shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
-        lambda _parent, title, text, *a, **k: shown.append((title, text)) or QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.windowTitle(), box.text()))
+                        or QMessageBox.StandardButton.Ok)
     window.quiet = False  # show_error reaches the (patched) message box
     return shown
 

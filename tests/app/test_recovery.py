@@ -19,6 +19,7 @@ import pytest
 from kinetree.app.main import start
 from kinetree.app.main_window import MainWindow
 from kinetree.app.recovery import DISCARD, LATER, AutosaveSlot, find_orphans
+from kinetree.app.text import plain_tip
 from kinetree.core import load_robot
 from kinetree.core.io import dumps, save_project
 from kinetree.core.io.project import load_project
@@ -177,7 +178,7 @@ def test_killed_instance_is_offered_and_restored_at_a_file_argument_start(make_w
     seen: dict = {}
     answer_dialog("restoreAllButton", seen)
     start(w, "puma560")  # kinetree puma560: the argument and the unsaved work both open
-    assert "arm.kinetree.json" in seen["text"] and str(project) in seen["tips"]
+    assert "arm.kinetree.json" in seen["text"] and plain_tip(str(project)) in seen["tips"]
     assert w.doc.path is None and not w.doc.modified and w.doc.tree.num_bodies == 6  # the argument
     (r,) = w.spawned
     r.autosave_timer.stop()
