@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kinetree import resources
-from PySide6.QtCore import QEvent, QObject, Qt, QUrl
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
 
@@ -136,13 +136,19 @@ def _install_empty_hint(window: MainWindow) -> None:
     hint = QLabel(EMPTY_HINT, view)
     hint.setObjectName("emptyHint")
     hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    hint.setWordWrap(True)
     hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
     hint.setStyleSheet("QLabel { color: #d8dce4; background: rgb(20, 24, 32); padding: 12px; }")
     view.add_overlay(hint)
 
     def place(*_args) -> None:
         hint.setVisible(not window.doc.tree.body_names)
-        hint.adjustSize()
+        # as wide as its lines, or the view: then wrapped, never cut (a 1280×800 window cut it)
+        pad = 2 * 12 + 4  # the style sheet's padding, and a little
+        lines = hint.fontMetrics().boundingRect(QRect(0, 0, 10_000, 10_000), 0, EMPTY_HINT)
+        width = min(lines.width() + pad, max(view.width() - 16, 120))
+        text = hint.fontMetrics().boundingRect(QRect(0, 0, width - pad, 10_000), Qt.TextFlag.TextWordWrap, EMPTY_HINT)
+        hint.setFixedSize(width, text.height() + pad)
         hint.move(max(0, (view.width() - hint.width()) // 2), max(0, view.height() // 3 - hint.height() // 2))
 
     window.doc.treeChanged.connect(place)

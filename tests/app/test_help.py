@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QPixmap, QTextDocument
 from PySide6.QtTest import QTest
@@ -48,3 +49,16 @@ def test_an_empty_robot_shows_a_hint_until_it_has_a_body(window, qtbot):
     assert not hint.isVisible()
     window.doc.undo_stack.undo()
     assert hint.isVisible()
+
+
+def test_the_empty_robots_hint_is_wrapped_not_cut_in_a_narrow_view(window, qtbot):
+    hint = window.viewport.findChild(QLabel, "emptyHint")
+    window.new_document()
+    for width in (460, 300):  # the view of a 1280×800 window's default layout, and narrower
+        window.viewport.resize(width, 500)
+        qtbot.waitUntil(lambda w=width: hint.width() <= w - 16)
+        assert hint.x() >= 0 and hint.x() + hint.width() <= window.viewport.width()
+        img = hint.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+        a = np.array(img.constBits(), dtype=np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)
+        text = np.nonzero((a[:, : img.width(), :3].astype(int).max(axis=2) > 120).any(axis=1))[0]
+        assert len(text) and text.min() >= 6 and text.max() <= img.height() - 7, (text.min(), text.max(), img.height())
