@@ -7,6 +7,7 @@ engine's own ``transforms`` module, so that agreement means something.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
@@ -251,3 +252,22 @@ def random_inertial(body: RigidBody, rng: np.random.Generator) -> None:
     c = body.center_of_mass
     I = Ic + body.mass * (c @ c * np.eye(3) - np.outer(c, c))
     body.inertia = [I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]
+
+
+def finishes(fn, timeout: float = 10.0):
+    """``fn()``'s exception (or None); fails the test if it does not finish in time (a FIFO
+    open blocks forever, a bomb runs for minutes)."""
+    box: dict = {}
+
+    def call():
+        try:
+            fn()
+            box["exc"] = None
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box["exc"] = exc
+
+    t = threading.Thread(target=call, daemon=True)
+    t.start()
+    t.join(timeout)
+    assert "exc" in box, f"still running after {timeout} s"
+    return box["exc"]

@@ -11,11 +11,11 @@ import socket
 import stat
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
 import pytest
+from core_helpers import finishes
 from kinetree.core import list_robots, load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot, import_robot, load_project, read_dh_csv, save_project
@@ -26,23 +26,6 @@ from kinetree.core.io.urdf import import_urdf, urdf_from_string
 posix = pytest.mark.skipif(os.name != "posix", reason="FIFOs, devices and modes are POSIX")
 
 
-def _finishes(fn, timeout: float = 10.0):
-    """``fn()``'s exception (or None); fails the test if it does not finish in time (a FIFO
-    open blocks forever)."""
-    box: dict = {}
-
-    def call():
-        try:
-            fn()
-            box["exc"] = None
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box["exc"] = exc
-
-    t = threading.Thread(target=call, daemon=True)
-    t.start()
-    t.join(timeout)
-    assert "exc" in box, f"still running after {timeout} s (blocked on the file?)"
-    return box["exc"]
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +40,7 @@ def puma_project() -> dict:
 def _load_text(tmp_path, text: str):
     path = tmp_path / "bad.kinetree.json"
     path.write_text(text, encoding="utf-8")
-    return path, _finishes(lambda: load_project(path))
+    return path, finishes(lambda: load_project(path))
 
 
 def _load_dict(tmp_path, d: dict):
@@ -233,14 +216,14 @@ def test_every_library_robot_still_round_trips(tmp_path, name):
 def test_dh_csv_numbers_bounded(tmp_path, cell, words):
     path = tmp_path / "arm.csv"
     path.write_text(f"type,a,alpha,d,theta\nR,{cell},0,0,q1\n")
-    exc = _finishes(lambda: read_dh_csv(path))
+    exc = finishes(lambda: read_dh_csv(path))
     _assert_format_error(exc, path, ":2: column 'a'", words)
 
 
 def test_dh_csv_angles_only_need_to_be_finite(tmp_path):
     path = tmp_path / "arm.csv"
     path.write_text("type,a,alpha,d,theta,qmin,qmax\nR,0,2e6,0,q1,-1e8,1e8\nP,0,0,q2,0,0,2e6\n")
-    exc = _finishes(lambda: read_dh_csv(path))
+    exc = finishes(lambda: read_dh_csv(path))
     _assert_format_error(exc, path, ":3: column 'qmax': '2e6' is out of range")
     path.write_text("type,a,alpha,d,theta,qmin,qmax\nR,0,2e6,0,q1,-1e8,1e8\n")
     assert read_dh_csv(path).links[0].qlim[1] == pytest.approx(np.radians(1e8))
@@ -249,7 +232,7 @@ def test_dh_csv_angles_only_need_to_be_finite(tmp_path):
 def test_dh_csv_pose_line_bounded(tmp_path):
     path = tmp_path / "arm.csv"
     path.write_text("# base: xyz=0 0 5e6\ntype,a,alpha,d,theta\nR,0,0,0,q1\n")
-    _assert_format_error(_finishes(lambda: read_dh_csv(path)), path, "base xyz", "out of range")
+    _assert_format_error(finishes(lambda: read_dh_csv(path)), path, "base xyz", "out of range")
 
 
 # --- what the path is ------------------------------------------------------------------------------
@@ -271,7 +254,7 @@ def test_fifo_is_refused_without_blocking(tmp_path, reader):
     suffix, read = READERS[reader]
     path = tmp_path / f"robot{suffix}"
     os.mkfifo(path)
-    _assert_format_error(_finishes(lambda: read(path)), path, "FIFO", "not a regular file")
+    _assert_format_error(finishes(lambda: read(path)), path, "FIFO", "not a regular file")
 
 
 @posix
@@ -280,7 +263,7 @@ def test_symlink_to_dev_zero_is_refused(tmp_path, reader):
     suffix, read = READERS[reader]
     path = tmp_path / f"robot{suffix}"
     path.symlink_to("/dev/zero")
-    _assert_format_error(_finishes(lambda: read(path)), path, "character device", "not a regular file")
+    _assert_format_error(finishes(lambda: read(path)), path, "character device", "not a regular file")
 
 
 @posix
@@ -289,14 +272,14 @@ def test_folder_and_socket_are_refused(tmp_path, reader):
     suffix, read = READERS[reader]
     folder = tmp_path / f"folder{suffix}"
     folder.mkdir()
-    _assert_format_error(_finishes(lambda: read(folder)), folder, "a folder")
+    _assert_format_error(finishes(lambda: read(folder)), folder, "a folder")
     sock_path = tmp_path / f"s{suffix}"
     with socket.socket(socket.AF_UNIX) as s:
         s.bind(str(sock_path))
-        _assert_format_error(_finishes(lambda: read(sock_path)), sock_path, "a socket")
+        _assert_format_error(finishes(lambda: read(sock_path)), sock_path, "a socket")
     link = tmp_path / f"link{suffix}"
     link.symlink_to(folder)
-    _assert_format_error(_finishes(lambda: read(link)), link, "a folder")
+    _assert_format_error(finishes(lambda: read(link)), link, "a folder")
 
 
 def test_symlink_to_a_regular_file_still_reads(tmp_path):
@@ -407,7 +390,7 @@ def test_dangling_symlink_creates_its_target(tmp_path):
 def test_save_over_a_fifo_is_refused(tmp_path):
     path = tmp_path / "pipe.kinetree.json"
     os.mkfifo(path)
-    exc = _finishes(lambda: save_project(load_robot("puma560"), path))
+    exc = finishes(lambda: save_project(load_robot("puma560"), path))
     assert isinstance(exc, OSError) and str(path) in str(exc) and "FIFO" in str(exc)
     assert stat.S_ISFIFO(os.lstat(path).st_mode)
     assert [p.name for p in tmp_path.iterdir()] == ["pipe.kinetree.json"]

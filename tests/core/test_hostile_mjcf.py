@@ -5,9 +5,9 @@ refused before it runs."""
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
+from core_helpers import finishes
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io.mjcf import MjcfWarning, import_mjcf
 
@@ -22,22 +22,6 @@ def write(folder, text: str, name: str = "model.xml"):
     return path
 
 
-def finishes(fn, timeout: float = 10.0):
-    """``fn()``'s exception (or None); fails the test if it does not finish in time."""
-    box: dict = {}
-
-    def call():
-        try:
-            fn()
-            box["exc"] = None
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box["exc"] = exc
-
-    t = threading.Thread(target=call, daemon=True)
-    t.start()
-    t.join(timeout)
-    assert "exc" in box, f"still running after {timeout} s"
-    return box["exc"]
 
 
 FLEX = """<mujoco><compiler meshdir="sub"/><worldbody>
