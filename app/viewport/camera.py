@@ -14,7 +14,9 @@ from PySide6.QtWidgets import QLabel
 
 from .labels import LabelsItem, project_points, view_mvp
 
-VIEW_PRESETS = {"iso": (30, 45), "front": (0, -90), "side": (0, 0), "top": (90, -90)}
+#: (elevation, azimuth) of each view: front looks along −x at a robot that faces +x (as URDF and ROS
+#: have it), side along −y, top down −z with x to the right
+VIEW_PRESETS = {"iso": (30, 45), "front": (0, 0), "side": (0, 90), "top": (90, -90)}
 #: Grid lines across the view, about: the spacing is the 1-2-5 step nearest distance / this.
 GRID_LINES = 12
 

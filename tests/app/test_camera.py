@@ -38,12 +38,12 @@ def test_front_view_is_orthographic_and_5_toggles(window, qtbot):
     qtbot.waitUntil(window.isActiveWindow)
     QTest.keyClick(vp, Qt.Key.Key_1)  # front view
     assert vp.camera.ortho and window.findChild(type(window.menuBar().actions()[0]), "orthoAction").isChecked()
-    # a line along the view direction (y, for the front view) projects to one point
-    a, b = vp.project(np.array([[0.2, -1.0, 0.3], [0.2, 1.0, 0.3]]))
+    # a line along the view direction (x, for the front view) projects to one point
+    a, b = vp.project(np.array([[-1.0, 0.2, 0.3], [1.0, 0.2, 0.3]]))
     assert np.allclose(a, b, atol=0.5)
     QTest.keyClick(vp, Qt.Key.Key_5)
     assert not vp.camera.ortho
-    a, b = vp.project(np.array([[0.2, -1.0, 0.3], [0.2, 1.0, 0.3]]))
+    a, b = vp.project(np.array([[-1.0, 0.2, 0.3], [1.0, 0.2, 0.3]]))
     assert np.linalg.norm(a - b) > 5  # perspective again
     QTest.keyClick(vp, Qt.Key.Key_0)  # iso: perspective
     assert not vp.camera.ortho

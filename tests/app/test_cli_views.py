@@ -85,3 +85,15 @@ def test_the_lecture_robots_animate_through_their_named_poses(tmp_path, rendered
     assert len(iio.imread(out, index=None)) == 3
     for mvp, origins, w, h, _ortho in rendered:
         assert inside(mvp, origins, w, h)
+
+
+@pytest.mark.parametrize("view, looking", [("front", (-1, 0, 0)), ("side", (0, -1, 0)), ("top", (0, 0, -1))])
+def test_the_view_presets_look_as_drawings_do_at_a_robot_facing_x(window, view, looking):
+    vp = window.viewport
+    vp.set_view(view)
+    eye, centre = np.array(list(vp.cameraPosition())), vp.opts["center"]
+    forward = np.array([centre.x(), centre.y(), centre.z()]) - eye
+    np.testing.assert_allclose(forward / np.linalg.norm(forward), looking, atol=1e-6)
+    if view == "top":  # x to the right on the screen, y up
+        px, _ = project_points(view_mvp(vp), np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), vp.width(), vp.height())
+        assert px[1, 0] > px[0, 0] and px[2, 1] < px[0, 1]

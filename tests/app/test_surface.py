@@ -92,7 +92,7 @@ def test_w_a_drag_and_a_typed_amount_given_to_the_surface_window(win, qtbot):
     surface = vp.surface
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow)
-    vp.set_view("front")  # orthographic: the Iso view (key 0) would make it perspective
+    vp.set_view("side")  # orthographic (the Iso view, key 0, would make it perspective), the arm across it
     QTest.mouseClick(surface, LEFT, NONE, pixel(vp, [0.85, 0, 0]))
     assert doc.selection == "fore"
     QTest.keyClick(surface, Qt.Key.Key_W)
