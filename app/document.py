@@ -267,14 +267,13 @@ class RobotDocument(QObject):
 
     def export(self, path: str | Path, **options) -> str:
         """Write the robot as URDF, SDFormat, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
-        status line to show, saying what the format could not hold."""
-        from kinetree.core.io.files import DroppedOnExportWarning
-
+        status line to show, saying what the format could not hold or wrote otherwise."""
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DroppedOnExportWarning)
+            warnings.simplefilter("always")
             export_robot(self._tree, path, configuration=self._q, **options)
-        # what the format could not hold (an MJCF's massless moving bodies, a URDF's <transmission> …)
-        lost = [str(w.message) for w in caught if issubclass(w.category, DroppedOnExportWarning)
+        # what the format could not hold (an MJCF's massless moving bodies, a URDF's <transmission>,
+        # motor data, asymmetric friction …): every writer's warning, as Open shows the reader's
+        lost = [str(w.message) for w in caught if issubclass(w.category, UserWarning)
                 and "named pose" not in str(w.message)]
         for w in caught:  # still warnings too, as before (the log, scripts)
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
