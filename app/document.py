@@ -268,13 +268,17 @@ class RobotDocument(QObject):
     def export(self, path: str | Path, **options) -> str:
         """Write the robot as URDF, SDFormat, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
         status line to show, saying what the format could not hold or wrote otherwise."""
+        from kinetree.core.io.files import DroppedOnExportWarning
+
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             export_robot(self._tree, path, configuration=self._q, **options)
-        # what the format could not hold (an MJCF's massless moving bodies, a URDF's <transmission>,
-        # motor data, asymmetric friction …): every writer's warning, as Open shows the reader's
-        lost = [str(w.message) for w in caught if issubclass(w.category, UserWarning)
-                and "named pose" not in str(w.message)]
+        # what the format could not hold (an MJCF's massless moving bodies, a URDF's <transmission>),
+        # then what it wrote otherwise (motor data, asymmetric friction …): every writer's warning,
+        # as Open shows the reader's; the status line keeps the first 300 characters
+        said = sorted((w for w in caught if issubclass(w.category, UserWarning) and "named pose" not in str(w.message)),
+                      key=lambda w: not issubclass(w.category, DroppedOnExportWarning))
+        lost = [str(w.message) for w in said]
         for w in caught:  # still warnings too, as before (the log, scripts)
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         n = len(self._tree.named_poses)

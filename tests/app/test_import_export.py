@@ -207,8 +207,7 @@ def test_export_says_which_named_poses_the_format_drops(window, tmp_path):
 
 def test_export_says_in_the_window_what_each_writer_warns(window, tmp_path):
     window.doc.open("puma560")  # Corke's motors: gear ratios, motor inertia, asymmetric Coulomb friction
-    for name, says in (("p.urdf", "URDF has no gear ratio"), ("p.sdf", "SDFormat 1.9 has no gear ratio"),
-                       ("p.xml", "MJCF has no asymmetric Coulomb friction")):
+    for name, says in (("p.urdf", "URDF has no gear ratio"), ("p.sdf", "SDFormat 1.9 has no gear ratio")):
         with pytest.warns(UserWarning):
             assert window.export_to(tmp_path / name)
         assert says in window.statusBar().currentMessage(), window.statusBar().currentMessage()
