@@ -54,22 +54,25 @@ def install_exam(window: MainWindow, state: TeachState) -> None:
 
 
 def sheet_figure(window: MainWindow) -> QImage | None:
-    """The robot at its current pose with every link's DH frames, seen from the iso view and
-    framed whole; the user's camera and View ▸ DH parameters are restored after."""
+    """The robot at its current pose with every link's DH frames, without the parameters'
+    values (the sheet asks for them; also in an exam), seen from the iso view and framed whole;
+    the user's camera and View ▸ DH parameters are restored after."""
     view = getattr(window, "viewport", None)
     state = getattr(window, "teach", None)
-    if view is None or state is None or state.exam:  # an exam: no DH frames on any picture
+    if view is None or state is None:
         return None
     camera = view.cameraParams()
     ortho = view.camera.ortho
     show_all = state._show_all
     try:
+        state.set_frames_only(True)
         state.set_show_all(True)
         view.set_view("iso")
         view.fit()
         return view.render_image(*FIGURE_SIZE)
     finally:
         state.set_show_all(show_all)
+        state.set_frames_only(False)
         view.setCameraParams(**camera)
         view.camera.set_ortho(ortho)
         view.update()

@@ -4,12 +4,14 @@ exports as a PDF (no exercise split, a figure, an answer key page), exam mode hi
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import time
 
 import numpy as np
 import pytest
+from kinetree.app.exercise_sheet import table_rows
 from kinetree.app.panels.exercise import WRONG, shown_answer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -357,3 +359,80 @@ def test_exam_mode_hides_every_view_of_the_answer_until_ended(window, qtbot, mon
     qtbot.waitUntil(lambda: pose.isVisible())
     assert dh.toggleViewAction().isEnabled() and panel.reveal_button.isEnabled()
     assert window.dh_overlay.text.texts  # the overlay is back
+
+
+# --- exercises and exam keep their secrets ---------------------------------------------------------
+def row_html(cells: list[str]) -> str:
+    """A table row as the sheet writes it."""
+    return "<tr>" + "".join(f"<td align='center'>{html.escape(c)}</td>" for c in cells) + "</tr>"
+
+
+def test_a_row_one_exercise_hides_is_hidden_in_every_exercise_of_the_sheet(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=5, seed=4)
+    export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "sheet.pdf", 8)
+    sheet, layout = panel.last_sheet_exercises, panel.last_sheet
+    asked = {ex.link: n for n, ex in enumerate(sheet, start=1) if ex.kind == "row"}
+    assert asked and any(ex.kind == "pose" for ex in sheet)  # a pose needs every row: the conflict is there
+    key = next(i for i, b in enumerate(layout.blocks) if b is None)
+    blocks = [b for b in layout.blocks[:key] if isinstance(b, str) and "<h3>Exercise" in b]
+    assert len(blocks) == len(sheet)
+    for n, (ex, block) in enumerate(zip(sheet, blocks), start=1):
+        rows = table_rows(ex)  # the exercise's own table, nothing hidden but its own row
+        for link in asked:
+            if not (ex.kind == "row" and ex.link == link):  # the values the other exercises printed
+                assert row_html(rows[link - 1]) not in block, (n, link)
+            assert row_html([rows[link - 1][0], "?", "?", "?", "?"]) in block
+        if ex.kind == "pose":  # it says where the hidden rows come from
+            for link, m in asked.items():
+                assert f"row {link} is the answer to Exercise {m}" in block
+
+
+def capture_overlay_at_render(window, monkeypatch) -> list:
+    """What the DH overlay draws (texts, legend, parameter lines) when the figure is rendered."""
+    seen = []
+    render = window.viewport.render_image
+
+    def spy(*args, **kwargs):
+        overlay = window.dh_overlay
+        seen.append(([t for _p, t, _c in overlay.text.texts], list(overlay.text.legend),
+                     len(overlay.sketch.layers["params"]), len(overlay.sketch.layers["frames"])))
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(window.viewport, "render_image", spy)
+    return seen
+
+
+def test_the_sheet_figure_shows_frames_without_parameter_values(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    seen = capture_overlay_at_render(window, monkeypatch)
+    export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "sheet.pdf", 4)
+    assert len(seen) == 1
+    texts, legend, params, frames = seen[0]
+    assert frames and texts  # the frames and their names: z₀, x₀, …
+    assert not params and not legend and not any("=" in t for t in texts), texts
+    assert all(t[0] in "xz" for t in texts)
+    assert not window.teach.show_all and not window.teach.frames_only  # the user's view is back
+
+
+def test_an_exam_sheet_has_the_figure_its_text_promises(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)
+    assert window.teach.exam
+    seen = capture_overlay_at_render(window, monkeypatch)
+    data = export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "exam.pdf", 3)
+    layout = panel.last_sheet
+    assert "figure" in layout.blocks[0] and any(not isinstance(b, str | None) for b in layout.blocks)
+    assert b"/Subtype /Image" in data
+    texts, legend, params, _frames = seen[0]
+    assert not params and not legend and not any("=" in t for t in texts)
+    # the exam goes on: no overlay in the window after the figure
+    assert not window.dh_overlay.text.texts and not any(it.visible() for it in window.dh_overlay.lines.values())
+
+
+def test_a_sheet_without_a_figure_does_not_promise_one(tmp_path, window, qtbot):
+    from kinetree.app.exercise_sheet import write_sheet
+
+    panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
+    layout = write_sheet(panel.sheet_exercises(2), str(tmp_path / "plain.pdf"), "puma", None)
+    assert "figure" not in layout.blocks[0]
+    assert all(isinstance(b, str | None) for b in layout.blocks)
