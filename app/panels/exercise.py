@@ -120,7 +120,8 @@ class ExercisePanel(QWidget):
         options.addWidget(self.tolerance)
         options.addStretch(1)
         self.exam = QCheckBox("Exam", objectName="exerciseExam")
-        self.exam.setToolTip("Hide the DH table, the DH overlay, the Pose and Explain docks (they show the "
+        self.exam.setToolTip("Hide the DH table, the DH overlay, the Pose, Explain and Assign frames docks and "
+                             "the Joint dock's fixed transform, and disable Check a matrix (they show the "
                              "answers) until the exam is ended")
         self.exam.clicked.connect(self._exam_clicked)
         options.addWidget(self.exam)
@@ -382,7 +383,8 @@ class ExercisePanel(QWidget):
             self.state.set_exam(True)
             return
         answer = QMessageBox.question(self, "End the exam",
-                                      "End the exam? The DH table, the DH overlay, Pose and Explain "
+                                      "End the exam? The DH table, the DH overlay, Pose, Explain, "
+                                      "Assign frames, Check a matrix and the Joint dock's fixed transform "
                                       "show the answers again.",
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.No)

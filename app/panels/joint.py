@@ -459,6 +459,10 @@ class JointPanel(QWidget):
         self.units_button.setText("degrees" if on else "radians")
         self.refresh()
 
+    def set_answers_hidden(self, on: bool) -> None:
+        """Hide the fixed transform and the DH row (an exam asks for them) or show them again."""
+        self.fixed_group.setVisible(not on)
+
     # --- refresh -----------------------------------------------------------------------------
     def refresh(self) -> None:
         name, target = self.body(), self.target()

@@ -16,7 +16,7 @@ from kinetree.app.panels.exercise import WRONG, shown_answer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 
 def show_exercise(window, qtbot, robot: str = "puma560", kind: str = "pose", link: int = 1, seed: int = 7):
@@ -436,3 +436,44 @@ def test_a_sheet_without_a_figure_does_not_promise_one(tmp_path, window, qtbot):
     layout = write_sheet(panel.sheet_exercises(2), str(tmp_path / "plain.pdf"), "puma", None)
     assert "figure" not in layout.blocks[0]
     assert all(isinstance(b, str | None) for b in layout.blocks)
+
+
+def click_body(window, qtbot, name: str) -> None:
+    """Click the body in the Bodies panel, as a user does."""
+    view = window.bodies.view
+    index = window.bodies.model.index_of(name)
+    view.scrollTo(index)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    assert window.doc.selection == name
+
+
+def test_exam_hides_the_joint_docks_fixed_transform_and_disables_check_matrix_and_assign_frames(
+        window, qtbot, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    joint = window.joint
+    check_matrix = window.findChild(QAction, "checkMatrixAction")
+    assign = window.findChild(QAction, "toggle_assignFramesDock")
+    assign.trigger()  # Assign frames open before the exam
+    qtbot.waitUntil(window.assign_frames_dock.isVisible)
+    check_matrix.trigger()
+    dialog = window.findChild(QDialog, "checkMatrixDialog")
+    qtbot.waitUntil(dialog.isVisible)
+    click_body(window, qtbot, panel.exercise.chain.bodies[1])  # the body whose row is asked
+    assert joint.dh_label.text() and joint.fixed_group.isVisibleTo(joint)
+    window.exercise_dock.show()
+    window.exercise_dock.raise_()
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)
+    assert window.teach.exam
+    assert not joint.fixed_group.isVisibleTo(joint) and not joint.dh_label.isVisibleTo(joint)
+    assert not joint.matrix_label.isVisibleTo(joint)
+    assert not check_matrix.isEnabled() and not assign.isEnabled()
+    assert not dialog.isVisible() and not window.assign_frames_dock.isVisible()
+    click_body(window, qtbot, panel.exercise.chain.bodies[0])  # another body: still nothing shown
+    assert not joint.fixed_group.isVisibleTo(joint)
+    window.assign_frames_dock.show()  # shown by some other way: hidden again
+    qtbot.waitUntil(lambda: not window.assign_frames_dock.isVisible())
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)  # the exam ends: all back
+    assert not window.teach.exam
+    assert joint.fixed_group.isVisibleTo(joint) and check_matrix.isEnabled() and assign.isEnabled()
+    qtbot.waitUntil(window.assign_frames_dock.isVisible)
