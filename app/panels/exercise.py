@@ -355,11 +355,14 @@ class ExercisePanel(QWidget):
             cell.setToolTip(plain_tip(why))  # quotes what was typed
         wrong = self.marks.count(False)
         problem = next((why for ok, why in results if not ok and "not" in why), "")
+        note = next((why for ok, why in results if ok and why), "")  # e.g. an equivalent DH row
         where = "equivalent" if ex.kind == "symbolic" else f"within {short_text(tol)}"
-        self.result.setText(f"Correct: every entry {where}." if not wrong else
-                            f"{wrong} of {len(self.marks)} entries wrong "
-                            f"(red; tolerance {short_text(tol)} in the units shown)."
-                            + (f"\n{problem}" if problem else ""))
+        if not wrong:
+            self.result.setText(f"Correct: every entry {where}." + (f"\n{note[0].upper()}{note[1:]}." if note else ""))
+        else:
+            self.result.setText(f"{wrong} of {len(self.marks)} entries wrong "
+                                f"(red; tolerance {short_text(tol)} in the units shown)."
+                                + (f"\n{problem}" if problem else ""))
         return not wrong
 
     def reveal(self) -> None:

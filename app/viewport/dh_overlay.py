@@ -118,7 +118,10 @@ class DHChain:
         return [(kind, v[PARAM[kind]]) for kind in STEPS[self.convention]]
 
     def link_transform(self, i: int, qi: float) -> np.ndarray:
-        v = self.values(i, qi)
+        return self.row_transform(self.values(i, qi))
+
+    def row_transform(self, v: dict[str, float]) -> np.ndarray:
+        """The A_i of a row ``v`` (a, α, d, θ; metres, radians) in the chain's convention."""
         f = dh_transform if self.convention == "dh" else mdh_transform
         return f(v["a"], v["alpha"], v["d"], v["theta"])
 

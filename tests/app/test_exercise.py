@@ -477,3 +477,42 @@ def test_exam_hides_the_joint_docks_fixed_transform_and_disables_check_matrix_an
     assert not window.teach.exam
     assert joint.fixed_group.isVisibleTo(joint) and check_matrix.isEnabled() and assign.isEnabled()
     qtbot.waitUntil(window.assign_frames_dock.isVisible)
+
+
+def test_an_equivalent_dh_row_is_accepted_with_a_note_and_a_flipped_one_is_not(window, qtbot):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    ex = panel.exercise
+    a, alpha, d, theta = shown_answer(ex)
+    assert a != 0  # the flipped row below differs from the expected one
+    # the same A₂ written with other angles (whole turns): right, and the note says which row it equals
+    type_answer(panel, [repr(a), f"{alpha - 360:.9f}", repr(d), f"{theta + 720:.9f}"])
+    QTest.keyClick(panel.cells[3], Qt.Key.Key_Return)
+    assert panel.marks == [True] * 4
+    typed = {"a": a, "alpha": math.radians(alpha - 360), "d": d, "theta": math.radians(theta + 720)}
+    assert np.abs(row_matrix(ex, typed) - ex.given).max() <= 1e-9
+    result = panel.result.text()
+    assert "equivalent row" in result and "A₂" in result and f"a = {panel_answer(ex, 0)}" in result
+    assert "θ = " in result
+    # a = −a, θ + 180° (the tester's row): the same origin o₂ but x₂ turned about z₁, another A₂
+    type_answer(panel, [repr(-a), repr(alpha), repr(d), repr(theta + 180)])
+    flipped = {"a": -a, "alpha": math.radians(alpha), "d": d, "theta": math.radians(theta + 180)}
+    assert np.abs(row_matrix(ex, flipped) - ex.given).max() > 1
+    assert not panel.check() and panel.marks == [False, True, True, False]
+    assert "A₂ is not the given one" in panel.result.text()
+    # the expected row itself: right, no note
+    type_answer(panel, [repr(a), repr(alpha), repr(d), repr(theta)])
+    assert panel.check() and "equivalent" not in panel.result.text()
+
+
+def row_matrix(ex, row: dict) -> np.ndarray:
+    """A_i of a typed row, from the core's DH transforms."""
+    from kinetree.core.transforms import dh_transform, mdh_transform
+
+    f = dh_transform if ex.chain.convention == "dh" else mdh_transform
+    return f(row["a"], row["alpha"], row["d"], row["theta"])
+
+
+def panel_answer(ex, k: int) -> str:
+    from kinetree.app.exercises import answer_texts
+
+    return answer_texts(ex)[k]
