@@ -459,13 +459,14 @@ def test_exam_hides_the_joint_docks_fixed_transform_and_disables_check_matrix_an
     dialog = window.findChild(QDialog, "checkMatrixDialog")
     qtbot.waitUntil(dialog.isVisible)
     click_body(window, qtbot, panel.exercise.chain.bodies[1])  # the body whose row is asked
-    assert joint.dh_label.text() and joint.fixed_group.isVisibleTo(joint)
+    assert joint.dh_label.text() and joint.fixed_group.isVisibleTo(joint) and joint.fields["offset"].isVisibleTo(joint)
     window.exercise_dock.show()
     window.exercise_dock.raise_()
     qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)
     assert window.teach.exam
     assert not joint.fixed_group.isVisibleTo(joint) and not joint.dh_label.isVisibleTo(joint)
     assert not joint.matrix_label.isVisibleTo(joint)
+    assert not joint.fields["offset"].isVisibleTo(joint)  # θ = q + offset: part of the row
     assert not check_matrix.isEnabled() and not assign.isEnabled()
     assert not dialog.isVisible() and not window.assign_frames_dock.isVisible()
     click_body(window, qtbot, panel.exercise.chain.bodies[0])  # another body: still nothing shown
@@ -476,6 +477,7 @@ def test_exam_hides_the_joint_docks_fixed_transform_and_disables_check_matrix_an
     qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)  # the exam ends: all back
     assert not window.teach.exam
     assert joint.fixed_group.isVisibleTo(joint) and check_matrix.isEnabled() and assign.isEnabled()
+    assert joint.fields["offset"].isVisibleTo(joint)
     qtbot.waitUntil(window.assign_frames_dock.isVisible)
 
 
