@@ -34,15 +34,25 @@ def variable_text(k: int, offset: float, flip: bool, degrees: bool) -> str:
     return f"{sign}(q{k} {'+' if o >= 0 else '−'} {short_text(abs(o), 6)})"
 
 
-def table_rows(ex: Exercise) -> list[list[str]]:
+def hidden_rows(exercises: list[Exercise]) -> dict[int, int]:
+    """The links whose DH row a sheet asks for, each with the (1-based) number of the first
+    exercise asking it: every table on that sheet hides those rows."""
+    out: dict[int, int] = {}
+    for n, ex in enumerate(exercises, start=1):
+        if ex.kind == "row":
+            out.setdefault(ex.link, n)
+    return out
+
+
+def table_rows(ex: Exercise, hidden: dict[int, int] | None = None) -> list[list[str]]:
     """The exercise's copy of the DH table: per link the joint, a (m), α (°), d (m), θ (°), the
-    variable as ``q_k`` (+ offset); the hidden row (``"row"``) as ``?``; the asked link's lengths
-    as symbols for ``"symbolic"`` (its values are not asked, but the answer is in symbols)."""
+    variable as ``q_k`` (+ offset); the hidden row (``"row"``, and on a sheet every link of
+    ``hidden``) as ``?``."""
     import math
 
     rows = []
     for k, link in enumerate(ex.chain.links, start=1):
-        if ex.kind == "row" and k == ex.link:
+        if (ex.kind == "row" and k == ex.link) or k in (hidden or {}):
             rows.append([link.joint_name or f"q{k}", "?", "?", "?", "?"])
             continue
         a, d = short_text(link.a, 6), short_text(link.d, 6)
@@ -80,16 +90,21 @@ def matrix_html(M: np.ndarray | None, texts: list[str] | None = None) -> str:
     return f"<table border='1' cellspacing='0' cellpadding='6'>{cells}</table>"
 
 
-def exercise_html(ex: Exercise, number: int, radians: bool = False) -> str:
-    """One exercise as HTML for the printed sheet."""
+def exercise_html(ex: Exercise, number: int, radians: bool = False, hidden: dict[int, int] | None = None) -> str:
+    """One exercise as HTML for the printed sheet; the rows of ``hidden`` (link → the exercise
+    asking it) are ``?`` here too, with a note where this exercise needs them."""
     conv = "standard DH" if ex.chain.convention == "dh" else "modified DH (Craig)"
     table = "".join("<tr>" + "".join(f"<td align='center'>{html.escape(c)}</td>" for c in r) + "</tr>"
-                    for r in table_rows(ex))
+                    for r in table_rows(ex, hidden))
+    needs = [f"row {k} is the answer to Exercise {n}" for k, n in sorted((hidden or {}).items())
+             if n != number and (ex.kind == "pose" or k == ex.link)]
     head = "".join(f"<th>{h}</th>" for h in HEADERS)
     values = "" if ex.kind == "symbolic" else f" Joint values: {html.escape(joint_values_text(ex, radians))}"
     out = [f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>",
            f"<p>{conv}.{values}</p>",
            f"<table border='1' cellspacing='0' cellpadding='4'><tr>{head}</tr>{table}</table>"]
+    if needs:
+        out.append(f"<p>The table's {html.escape('; '.join(needs))}: solve that first.</p>")
     if ex.kind == "row":
         unit = "rad" if radians else "°"
         out.append(f"<p>A{sub_text(ex.link)} =</p>" + matrix_html(ex.given))
@@ -115,12 +130,14 @@ def answer_html(ex: Exercise, number: int, radians: bool = False) -> str:
     return f"<h3>Exercise {number}: {html.escape(ex.title)}</h3>{body}"
 
 
-def header_html(robot: str, count: int) -> str:
+def header_html(robot: str, count: int, figure: bool = True) -> str:
+    """The sheet's title, name and date lines; the figure is promised only when there is one."""
     title = f"Forward kinematics: {html.escape(robot)}" if robot else "Forward kinematics"
+    shows = " The figure shows the robot with its DH frames (without their values)." if figure else ""
     return (f"<h1>{title}</h1>"
             "<p>Name: ______________________________ &nbsp;&nbsp; Date: ______________</p>"
-            f"<p>{count} exercise{'s' if count != 1 else ''}. Angles in degrees unless marked; lengths in metres. "
-            "The figure shows the robot with its DH frames.</p>")
+            f"<p>{count} exercise{'s' if count != 1 else ''}. Angles in degrees unless marked; lengths in metres."
+            f"{shows}</p>")
 
 
 def paginate(heights: list[float], page: float, gap: float = 0.0) -> list[list[int]]:
@@ -204,10 +221,12 @@ def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: Q
     page the answer key. Returns the layout (its pages) for the caller to report."""
     from .safe_output import atomic_output
 
-    blocks: list[str | QImage | None] = [header_html(robot, len(exercises))]
-    if figure is not None and not figure.isNull():
+    has_figure = figure is not None and not figure.isNull()
+    blocks: list[str | QImage | None] = [header_html(robot, len(exercises), has_figure)]
+    if has_figure:
         blocks.append(figure)
-    blocks += [exercise_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
+    hidden = hidden_rows(exercises)  # a row one exercise asks for is asked on the whole sheet
+    blocks += [exercise_html(ex, n, radians, hidden) for n, ex in enumerate(exercises, start=1)]
     blocks.append(None)
     blocks.append(f"<h1>Answer key{': ' + html.escape(robot) if robot else ''}</h1>")
     blocks += [answer_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
@@ -224,4 +243,4 @@ def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: Q
 
 
 __all__ = ["HEADERS", "SheetLayout", "answer_html", "entry_quantity", "exercise_html", "header_html",
-           "joint_values_text", "paginate", "table_rows", "write_sheet"]
+           "hidden_rows", "joint_values_text", "paginate", "table_rows", "write_sheet"]

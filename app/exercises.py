@@ -28,7 +28,7 @@ import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
 
 from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, read_number, short_text
-from .viewport.dh_overlay import DHChain, sub
+from .viewport.dh_overlay import SYMBOL, DHChain, sub
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -45,6 +45,8 @@ ANGLE_STEPS = (30, 45, 15, 1)  # degrees; the first is the default
 DEFAULT_ANGLE_STEP = ANGLE_STEPS[0]
 LENGTH_STEP = 0.05  # metres
 DEFAULT_TOLERANCE = 1e-3
+#: largest entry difference of two A_i that count as one (an equivalent DH row)
+EQUIVALENT_TOL = 1e-9
 
 
 def sup(k: int) -> str:
@@ -229,7 +231,6 @@ def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool
     """Whether the typed ``text`` answers entry ``k`` (within ``tolerance`` in the shown unit;
     a row's angles modulo a full turn; a symbolic entry by equivalence), and why not."""
     what = entry_name(ex, k)
-    quantity = entry_quantity(ex.kind, k, radians)
     try:
         if ex.kind == "symbolic":
             import sympy as sp
@@ -240,12 +241,7 @@ def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool
             names = symbol_names(sp.Matrix([*ex.expression, *ex.symbols]))
             typed, _ = parse_expression(text, what, names, radians=True)
             return (True, "") if equivalent(typed, expected) else (False, "not equal to the expected expression")
-        try:  # a number, pi arithmetic, a unit: the number parser, no sympy needed
-            typed = read_number(text, what, quantity).value
-        except KineTreeError:
-            from .answers import read_value
-
-            typed = read_value(text, what, quantity, radians)
+        typed = read_entry(ex, k, text, radians)
     except KineTreeError as exc:
         return False, str(exc)
     diff = typed - shown_answer(ex, radians)[k]
@@ -255,6 +251,44 @@ def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool
     return (True, "") if abs(diff) <= tolerance else (False, f"off by more than {short_text(tolerance)}")
 
 
+def read_entry(ex: Exercise, k: int, text: str, radians: bool = False) -> float:
+    """The number typed for entry ``k``, in the shown unit; :class:`KineTreeError` naming the
+    entry when it is not one."""
+    what, quantity = entry_name(ex, k), entry_quantity(ex.kind, k, radians)
+    try:  # a number, pi arithmetic, a unit: the number parser, no sympy needed
+        return read_number(text, what, quantity).value
+    except KineTreeError:
+        from .answers import read_value
+
+        return read_value(text, what, quantity, radians)
+
+
+def row_equivalence(ex: Exercise, texts: list[str], results: list[tuple[bool, str]],
+                    radians: bool = False) -> list[tuple[bool, str]]:
+    """A DH row answer judged as a whole: a row whose A_i equals the given A_i (to
+    :data:`EQUIVALENT_TOL`) is right in every entry, with a note when it is not the expected row
+    entry for entry; a wrong row's entries say how far its A_i is from the given one."""
+    try:
+        typed = [read_entry(ex, k, t, radians) for k, t in enumerate(texts)]
+    except KineTreeError:
+        return results  # an unreadable entry already says why
+    row = {p: (v if radians or not is_angle(ex.kind, k) else math.radians(v))
+           for k, (p, v) in enumerate(zip(ROW_PARAMS, typed))}
+    A = ex.chain.row_transform(row)
+    diff = float(np.abs(A - ex.given).max()) if np.isfinite(A).all() else math.inf
+    name = f"A{sub(ex.link)}"
+    if diff <= EQUIVALENT_TOL:
+        same = all(abs(row[p] - v) <= EQUIVALENT_TOL for p, v in zip(ROW_PARAMS, ex.answer))
+        if same:
+            return [(True, "")] * len(texts)
+        shown = [value_text(v, entry_quantity(ex.kind, k, radians))
+                 for k, v in enumerate(shown_answer(ex, radians))]
+        expected = ", ".join(f"{SYMBOL[p]} = {t}" for p, t in zip(ROW_PARAMS, shown))
+        return [(True, f"an equivalent row (the same {name}): equivalent to {expected}")] * len(texts)
+    return [(ok, why if ok else f"{why}; this row's {name} is not the given one (differs by up to "
+             f"{short_text(diff, 3)})") for ok, why in results]
+
+
 def check_entries(ex: Exercise, texts: list[str], tolerance: float, radians: bool = False,
                   budget: float = CHECK_SECONDS) -> list[tuple[bool, str]]:
     """:func:`check_entry` for each of ``texts``, in a worker thread waited for at most ``budget``
@@ -262,14 +296,18 @@ def check_entries(ex: Exercise, texts: list[str], tolerance: float, radians: boo
     cannot be stopped: the parser's bounds keep what it goes on doing short.)"""
     results: list[tuple[bool, str]] = []
 
+    whole: list[list[tuple[bool, str]]] = []  # a DH row judged as a whole, once every entry is read
+
     def work() -> None:
         for k, text in enumerate(texts):
             results.append(check_entry(ex, k, text, tolerance, radians))
+        if ex.kind == "row":
+            whole.append(row_equivalence(ex, texts, list(results), radians))
 
     worker = threading.Thread(target=work, name="check answers", daemon=True)
     worker.start()
     worker.join(budget)
-    done = list(results)  # the worker may still append
+    done = list(whole[0]) if whole else list(results)  # the worker may still append
     late = (False, f"could not be checked in {short_text(budget)} s (too much to compute)")
     return done + [late] * (len(texts) - len(done))
 

@@ -37,14 +37,15 @@ class TeachState(QObject):
         self._show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
         self._show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
         self.exam = False  # an exercise in exam mode: no DH overlay (it shows the answers)
+        self.frames_only = False  # a sheet's figure: the DH frames without a, d, θ, α (even in an exam)
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
         self.ghost: np.ndarray | None = None
         self.ghost_label = ""
 
     @property
     def show_all(self) -> bool:
-        """Every link's DH overlay (never during an exam)."""
-        return self._show_all and not self.exam
+        """Every link's DH overlay (never during an exam but as frames without values)."""
+        return self._show_all and (not self.exam or self.frames_only)
 
     @show_all.setter
     def show_all(self, on: bool) -> None:
@@ -67,6 +68,12 @@ class TeachState(QObject):
     def set_show_selected(self, on: bool) -> None:
         if bool(on) != self._show_selected:
             self._show_selected = bool(on)
+            self.changed.emit()
+
+    def set_frames_only(self, on: bool) -> None:
+        """Draw the DH frames without the parameters' values (a figure that keeps the answers)."""
+        if bool(on) != self.frames_only:
+            self.frames_only = bool(on)
             self.changed.emit()
 
     def set_exam(self, on: bool) -> None:

@@ -246,19 +246,41 @@ class FrameAssignment:
     def complete(self) -> bool:
         return self.step > self.n
 
-    def z_choices(self) -> tuple[np.ndarray, np.ndarray]:
-        """z along the axis and z against it, for frame :attr:`step`."""
-        u = self._line().direction
+    def z_choices(self, line: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """z along the axis and z against it, for frame :attr:`step`: along the axis of
+        ``lines[line]`` (any joint's, the student's choice; default the one DH asks for)."""
+        self._line()
+        u = self.lines[self.step if line is None else self._line_index(line)].direction
         return u.copy(), -u
+
+    def _line_index(self, line: int) -> int:
+        if not 0 <= int(line) < len(self.lines):
+            raise FrameAssignmentError(f"axis {line}: the chain has axes 0…{len(self.lines) - 1}")
+        return int(line)
+
+    def on_lines(self, z, origin) -> list[int]:
+        """The indices of the axis lines the line (``origin``, ``z``) lies on (two joints' axes
+        may be one line, Puma's wrist at q = 0)."""
+        z, o = _unit(np.asarray(z, float)), np.asarray(origin, float)
+        out = []
+        for k, ln in enumerate(self.lines):
+            off = _angle_deg(z, ln.direction)
+            if min(off, 180 - off) <= math.degrees(ANGLE_TOL) and \
+                    float(np.linalg.norm(_perp(o - ln.point, ln.direction))) <= LENGTH_TOL * self.scale:
+                out.append(k)
+        return out
 
     def _line(self) -> AxisLine:
         if self.complete:
             raise FrameAssignmentError(f"all {self.n + 1} frames are assigned")
         return self.lines[self.step]
 
-    def x_candidates(self, z: np.ndarray) -> list[Candidate]:
-        """The lecture's x directions (with origins) for frame :attr:`step` with z along ``z``."""
-        i, line, z = self.step, self._line(), _unit(z)
+    def x_candidates(self, z: np.ndarray, line: int | None = None) -> list[Candidate]:
+        """The lecture's x directions (with origins) for frame :attr:`step` with z along ``z``
+        on the axis of ``lines[line]`` (default the one DH asks for: a student may pick another)."""
+        i, z = self.step, _unit(z)
+        self._line()
+        line = self.lines[i if line is None else self._line_index(line)]
         if i == 0:  # any x_0 ⟂ z_0; offer the base's x (or y) projected, origin at the base origin's foot
             o = line.point + ((-line.point) @ z) * z
             px = _perp(np.array([1.0, 0.0, 0.0]), z)
@@ -303,7 +325,15 @@ class FrameAssignment:
         """Frame :attr:`step` from the given z, x and origin, and what is wrong with it."""
         frame = Frame(np.asarray(origin, float).copy(), _unit(np.asarray(x, float)), _unit(np.asarray(z, float)))
         prev = self.frames[-1] if self.frames else None
-        return frame, check_frame(prev, frame, self._line(), self.step, self.scale)
+        problems = check_frame(prev, frame, self._line(), self.step, self.scale)
+        i = self.step
+        on = self.on_lines(frame.z, frame.origin)
+        if problems and on and i not in on:  # the classic mistake, named with the rule it breaks
+            first, *also = (self.lines[k].label for k in on)
+            where = first + (f" (also {', '.join(also)})" if also else "")
+            problems.insert(0, f"z_{i} lies along {where}: DH's rule is z_{{i−1}} along joint i's axis, "
+                               f"so z_{i} belongs on {self.lines[i].label}")
+        return frame, problems
 
     def accept(self, z, x, origin) -> Frame:
         """Add frame :attr:`step`; :class:`FrameAssignmentError` (with the words) when it breaks a rule."""

@@ -1,7 +1,8 @@
 """View ▸ Assign frames: the student assigns the current robot's DH frames in the lecture's
-order (z_i along joint i+1's axis, then x_i and the origin) and the dock checks DH1/DH2 at each
-step in words; at the end it shows the DH table of the student's frames, how close its T_n^0
-is to the robot's forward kinematics, and why it differs from "DH of chain…"'s table.
+order (z_i on a joint's axis, chosen among all of them, then x_i and the origin) and the dock
+checks each step in words (z_i on joint i+1's axis, DH1, DH2); at the end it shows the DH table
+of the student's frames, how close its T_n^0 is to the robot's forward kinematics, and why it
+differs from "DH of chain…"'s table.
 
 Assigning frames does not edit the robot, so it makes no undo steps. The frames live in an
 :class:`AssignState`; the viewport's :class:`~..viewport.assigned_frames.AssignedFrames`
@@ -19,6 +20,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -63,6 +65,7 @@ class AssignState(QObject):
         self.active = False
         self.assignment: FrameAssignment | None = None
         self.error = ""
+        self.z_line: int | None = None  # the axis (index into the assignment's lines) z lies on; None: not chosen
         self.z_sign = 0  # +1 along the axis, −1 against, 0 not chosen yet
         self.pick: int | None = None  # index into candidates(), or -1: typed
         self.typed: tuple[np.ndarray, np.ndarray] | None = None
@@ -103,18 +106,23 @@ class AssignState(QObject):
             self.assignment, self.error = None, ""
 
     def _clear_pending(self) -> None:
-        self.z_sign, self.pick, self.typed = 0, None, None
+        self.z_line, self.z_sign, self.pick, self.typed = None, 0, None, None
 
     # --- the pending frame ---
     def z(self) -> np.ndarray | None:
         fa = self.assignment
-        if fa is None or fa.complete or not self.z_sign:
+        if fa is None or fa.complete or not self.z_sign or self.z_line is None:
             return None
-        return fa.z_choices()[0 if self.z_sign > 0 else 1]
+        return fa.z_choices(self.z_line)[0 if self.z_sign > 0 else 1]
 
     def candidates(self):
         z = self.z()
-        return [] if z is None else self.assignment.x_candidates(z)
+        return [] if z is None else self.assignment.x_candidates(z, self.z_line)
+
+    def choose_axis(self, line: int) -> None:
+        """The axis z lies on: any joint's (or the tip's), so the wrong one can be chosen and explained."""
+        self.z_line, self.pick = line, None
+        self.changed.emit()
 
     def choose_z(self, sign: int) -> None:
         self.z_sign, self.pick = sign, None
@@ -172,14 +180,15 @@ class AssignState(QObject):
 
     # --- for drawing ---
     def target_line(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The line z_i belongs on (moved to the document's configuration), while choosing."""
+        """The axis chosen for z_i (moved to the document's configuration), while choosing;
+        None until one is chosen (drawing the right one would give it away)."""
         fa = self.assignment
-        if fa is None or fa.complete:
+        if fa is None or fa.complete or self.z_line is None:
             return None
-        line = fa.lines[fa.step]
+        line = fa.lines[self.z_line]
         F = np.eye(4)
         F[:3, 2], F[:3, 3] = line.direction, line.point
-        M = self.moved(fa.step, F)
+        M = self.moved(self.z_line, F)  # line k is fixed in the body frame k moves with
         return M[:3, 3], M[:3, 2]
 
     def moved(self, k: int, F: np.ndarray) -> np.ndarray:
@@ -209,6 +218,13 @@ class AssignFramesPanel(QWidget):
         self.title.setObjectName("assignTitle")
         lay.addWidget(self.title)
         row = QHBoxLayout()
+        self.z_axis = QComboBox()
+        self.z_axis.setObjectName("assignZAxis")
+        self.z_axis.setPlaceholderText("the axis z lies on…")
+        self.z_axis.setToolTip("Every joint's axis (at q = 0) and the tip's approach axis: choose the one z lies on")
+        self.z_axis.activated.connect(lambda k: self.state.choose_axis(k))
+        row.addWidget(self.z_axis, 1)
+        self._axes_of = None  # the assignment the combo lists the axes of
         self.z_along = QPushButton("z along the axis")
         self.z_against = QPushButton("z against")
         for b, sign in ((self.z_along, 1), (self.z_against, -1)):
@@ -294,9 +310,19 @@ class AssignFramesPanel(QWidget):
         self.typed_radio.setChecked(True)
         self.state.type_x(x, o)
 
+    def _axis_items(self) -> None:
+        """The combo lists the assignment's axes; its current one is the state's choice."""
+        fa = self.state.assignment
+        if fa is not self._axes_of:
+            self._axes_of = fa
+            self.z_axis.clear()
+            for line in fa.lines if fa is not None else ():
+                self.z_axis.addItem(line.label)
+        self.z_axis.setCurrentIndex(-1 if self.state.z_line is None else self.state.z_line)
+
     def _candidate_buttons(self) -> None:
         key = (id(self.state.assignment), self.state.assignment.step if self.state.assignment else None,
-               self.state.z_sign)
+               self.state.z_line, self.state.z_sign)
         if key == self._shown_step:
             return
         self._shown_step = key
@@ -316,24 +342,26 @@ class AssignFramesPanel(QWidget):
         st, fa = self.state, self.state.assignment
         if fa is None:
             self.title.setText(st.error or "No robot")
-            for w in (self.z_along, self.z_against, self.next_button, self.back_button):
+            for w in (self.z_axis, self.z_along, self.z_against, self.next_button, self.back_button):
                 w.setEnabled(False)
             self._candidate_buttons()
+            self._axis_items()
             return
         self._candidate_buttons()
+        self._axis_items()
         done = fa.complete
         i = fa.step
         if done:
             self.title.setText(f"All {fa.n + 1} frames are assigned (0…{fa.n}).")
         else:
-            where = fa.lines[i].label
-            self.title.setText(f"Frame {i} of 0…{fa.n}: choose z_{i} along {where} (either direction), "
+            self.title.setText(f"Frame {i} of 0…{fa.n}: choose the axis z_{i} lies on and its direction, "
                                f"then x_{i} and the origin o_{i}.")
-        for w in (self.z_along, self.z_against, self.x_box, self.typed_box, self.check, self.next_button):
+        for w in (self.z_axis, self.z_along, self.z_against, self.x_box, self.typed_box, self.check,
+                  self.next_button):
             w.setVisible(not done)  # the finished table gets the room
         self.table.setVisible(done)
-        self.z_along.setEnabled(True)
-        self.z_against.setEnabled(True)
+        for w in (self.z_axis, self.z_along, self.z_against):
+            w.setEnabled(True)
         self.z_along.setChecked(st.z_sign > 0)
         self.z_against.setChecked(st.z_sign < 0)
         self.typed_box.setEnabled(bool(st.z_sign) and not done)
@@ -342,6 +370,8 @@ class AssignFramesPanel(QWidget):
         self.next_button.setEnabled(problems == [])
         if done:
             self.check.setText("")
+        elif st.z_line is None:
+            self.check.setText(f"Choose the axis z_{i} lies on.")
         elif not st.z_sign:
             self.check.setText(f"Choose the direction of z_{i}.")
         elif problems is None:

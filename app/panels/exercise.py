@@ -120,7 +120,8 @@ class ExercisePanel(QWidget):
         options.addWidget(self.tolerance)
         options.addStretch(1)
         self.exam = QCheckBox("Exam", objectName="exerciseExam")
-        self.exam.setToolTip("Hide the DH table, the DH overlay, the Pose and Explain docks (they show the "
+        self.exam.setToolTip("Hide the DH table, the DH overlay, the Pose, Explain and Assign frames docks and "
+                             "the Joint dock's fixed transform, and disable Check a matrix (they show the "
                              "answers) until the exam is ended")
         self.exam.clicked.connect(self._exam_clicked)
         options.addWidget(self.exam)
@@ -354,11 +355,14 @@ class ExercisePanel(QWidget):
             cell.setToolTip(plain_tip(why))  # quotes what was typed
         wrong = self.marks.count(False)
         problem = next((why for ok, why in results if not ok and "not" in why), "")
+        note = next((why for ok, why in results if ok and why), "")  # e.g. an equivalent DH row
         where = "equivalent" if ex.kind == "symbolic" else f"within {short_text(tol)}"
-        self.result.setText(f"Correct: every entry {where}." if not wrong else
-                            f"{wrong} of {len(self.marks)} entries wrong "
-                            f"(red; tolerance {short_text(tol)} in the units shown)."
-                            + (f"\n{problem}" if problem else ""))
+        if not wrong:
+            self.result.setText(f"Correct: every entry {where}." + (f"\n{note[0].upper()}{note[1:]}." if note else ""))
+        else:
+            self.result.setText(f"{wrong} of {len(self.marks)} entries wrong "
+                                f"(red; tolerance {short_text(tol)} in the units shown)."
+                                + (f"\n{problem}" if problem else ""))
         return not wrong
 
     def reveal(self) -> None:
@@ -382,7 +386,8 @@ class ExercisePanel(QWidget):
             self.state.set_exam(True)
             return
         answer = QMessageBox.question(self, "End the exam",
-                                      "End the exam? The DH table, the DH overlay, Pose and Explain "
+                                      "End the exam? The DH table, the DH overlay, Pose, Explain, "
+                                      "Assign frames, Check a matrix and the Joint dock's fixed transform "
                                       "show the answers again.",
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.No)

@@ -94,7 +94,7 @@ class JointPanel(QWidget):
         lay.addLayout(names)
 
         motion = self.motion_group = QGroupBox("Motion")
-        form = QFormLayout(motion)
+        form = self.motion_form = QFormLayout(motion)
         self.add_field(form, "axis", "Axis (x y z)", self._set_axis, "three numbers; normalised")
         presets = QHBoxLayout()
         for label, ax in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1)), ("−z", (0, 0, -1))):
@@ -458,6 +458,12 @@ class JointPanel(QWidget):
         self.degrees = on
         self.units_button.setText("degrees" if on else "radians")
         self.refresh()
+
+    def set_answers_hidden(self, on: bool) -> None:
+        """Hide the fixed transform, the DH row and the offset (θ or d of the row is q + offset):
+        an exam asks for them; or show them again."""
+        self.fixed_group.setVisible(not on)
+        self.motion_form.setRowVisible(self.fields["offset"], not on)
 
     # --- refresh -----------------------------------------------------------------------------
     def refresh(self) -> None:

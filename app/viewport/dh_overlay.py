@@ -118,7 +118,10 @@ class DHChain:
         return [(kind, v[PARAM[kind]]) for kind in STEPS[self.convention]]
 
     def link_transform(self, i: int, qi: float) -> np.ndarray:
-        v = self.values(i, qi)
+        return self.row_transform(self.values(i, qi))
+
+    def row_transform(self, v: dict[str, float]) -> np.ndarray:
+        """The A_i of a row ``v`` (a, α, d, θ; metres, radians) in the chain's convention."""
         f = dh_transform if self.convention == "dh" else mdh_transform
         return f(v["a"], v["alpha"], v["d"], v["theta"])
 
@@ -323,10 +326,12 @@ def sketch_link(sk: Sketch, chain: DHChain, i: int, F_prev: np.ndarray, qi: floa
         G = H
 
 
-def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int], scale: float) -> Sketch:
-    """Frames i − 1 and i and the motions of every link in ``links``."""
+def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int], scale: float,
+           values: bool = True) -> Sketch:
+    """Frames i − 1 and i and the motions of every link in ``links`` (only the frames when not
+    ``values``: a figure that must not give the parameters away)."""
     sk = Sketch()
-    for i in links:  # first: where texts overlap, the values win over the axis names
+    for i in links if values else ():  # first: where texts overlap, the values win over the axis names
         sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
     length = 1.8 * scale
     for k in sorted({k for i in links for k in (i - 1, i)}):
@@ -521,8 +526,9 @@ class DHOverlay:
             self.frames = chain.frames(tree, q)
             qs = chain.variables(tree, q)
             links = list(range(1, chain.count + 1)) if self.state.show_all else [self.link]
-            self.sketch = sketch(chain, self.frames, qs, links, scale)
-            legend = self._legend(chain, qs)
+            values = not self.state.frames_only
+            self.sketch = sketch(chain, self.frames, qs, links, scale, values)
+            legend = self._legend(chain, qs) if values else []
         else:
             self.sketch = Sketch()
             if want or (self.state.show_all and self.problem):

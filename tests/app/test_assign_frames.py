@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gui_actions import choose
 from kinetree.app.viewport.offscreen import render_image
 from kinetree.core.frame_assignment import FrameAssignment
 from PySide6.QtCore import Qt
@@ -25,9 +26,20 @@ def click(qtbot, button) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def choose_axis(qtbot, panel, k: int | None = None) -> None:
+    """Pick the axis z lies on in the combo, as a user does: axis ``k`` (default the right one)."""
+    fa = panel.state.assignment
+    choose(qtbot, panel.z_axis, fa.lines[fa.step if k is None else k].label)
+
+
+def choose_z(qtbot, panel, which: int = 1, k: int | None = None) -> None:
+    choose_axis(qtbot, panel, k)
+    click(qtbot, panel.z_along if which > 0 else panel.z_against)
+
+
 def assign_all(qtbot, panel, z_buttons) -> None:
     for which in z_buttons:
-        click(qtbot, panel.z_along if which > 0 else panel.z_against)
+        choose_z(qtbot, panel, which)
         qtbot.waitUntil(lambda: panel.x_group.button(0) is not None)
         click(qtbot, panel.x_group.button(0))
         assert "valid frame" in panel.check.text()
@@ -73,7 +85,7 @@ def test_a_typed_wrong_x_is_explained_and_next_stays_off(puma_window, qtbot):
     w = puma_window
     panel = w.assign_frames
     assign_all(qtbot, panel, [1, 1])  # frames 0 and 1
-    click(qtbot, panel.z_along)
+    choose_z(qtbot, panel)
     good = w.assign_frames.state.candidates()[0]
     tilted = good.x + 0.2 * w.assign_frames.state.assignment.frames[1].z  # leaning towards z_1
     QTest.keyClicks(panel.x_edit, ", ".join(f"{v:.6f}" for v in tilted))
@@ -126,8 +138,40 @@ def test_drawn_frames_move_with_the_robot(puma_window, qtbot):
 
 def test_typed_text_that_is_not_three_numbers_is_refused_in_words(puma_window, qtbot):
     panel = puma_window.assign_frames
-    click(qtbot, panel.z_along)
+    choose_z(qtbot, panel)
     QTest.keyClicks(panel.x_edit, "1, zero")
     QTest.keyClick(panel.x_edit, Qt.Key.Key_Return)
     assert panel.check.text() == "Type x and the origin as three numbers each, e.g. 1, 0, 0"
     assert not panel.next_button.isEnabled()
+
+
+def test_z_on_the_wrong_joint_axis_can_be_chosen_and_is_explained_with_dhs_rule(puma_window, qtbot):
+    w = puma_window
+    panel = w.assign_frames
+    assign_all(qtbot, panel, [1, 1])  # frames 0 and 1
+    fa = panel.state.assignment
+    labels = [panel.z_axis.itemText(k) for k in range(panel.z_axis.count())]
+    assert labels == [ln.label for ln in fa.lines] and len(labels) == 7  # every joint's axis and the tip's
+    assert panel.z_axis.currentIndex() == -1 and "joint 3" not in panel.title.text()  # nothing given away
+    assert w.assigned_frames.state.target_line() is None
+    # z_2 on joint 2's axis (parallel to joint 3's at Puma's elbow): the classic mistake
+    choose_z(qtbot, panel, 1, k=1)
+    p, u = w.assigned_frames.state.target_line()  # the chosen axis is drawn
+    assert np.allclose(np.cross(u, fa.lines[1].direction), 0)
+    assert np.linalg.norm(np.cross(p - fa.lines[1].point, u)) < 1e-9
+    click(qtbot, panel.x_group.button(0))
+    text = panel.check.text()
+    assert text.startswith("z_2 lies along joint 2's axis: DH's rule is z_{i−1} along joint i's axis, "
+                           "so z_2 belongs on joint 3's axis"), text
+    assert not panel.next_button.isEnabled()
+    # z_2 on joint 1's axis (perpendicular): the same rule
+    choose_axis(qtbot, panel, 0)
+    click(qtbot, panel.x_group.button(0))
+    assert panel.check.text().startswith("z_2 lies along joint 1's axis: DH's rule"), panel.check.text()
+    assert not panel.next_button.isEnabled()
+    # the right axis: a valid frame, and on to frame 3
+    choose_axis(qtbot, panel, 2)
+    click(qtbot, panel.x_group.button(0))
+    assert "valid frame" in panel.check.text()
+    click(qtbot, panel.next_button)
+    assert "Frame 3 of 0…6" in panel.title.text() and panel.z_axis.currentIndex() == -1

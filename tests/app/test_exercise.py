@@ -4,17 +4,19 @@ exports as a PDF (no exercise split, a figure, an answer key page), exam mode hi
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import time
 
 import numpy as np
 import pytest
+from kinetree.app.exercise_sheet import table_rows
 from kinetree.app.panels.exercise import WRONG, shown_answer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 
 def show_exercise(window, qtbot, robot: str = "puma560", kind: str = "pose", link: int = 1, seed: int = 7):
@@ -357,3 +359,162 @@ def test_exam_mode_hides_every_view_of_the_answer_until_ended(window, qtbot, mon
     qtbot.waitUntil(lambda: pose.isVisible())
     assert dh.toggleViewAction().isEnabled() and panel.reveal_button.isEnabled()
     assert window.dh_overlay.text.texts  # the overlay is back
+
+
+# --- exercises and exam keep their secrets ---------------------------------------------------------
+def row_html(cells: list[str]) -> str:
+    """A table row as the sheet writes it."""
+    return "<tr>" + "".join(f"<td align='center'>{html.escape(c)}</td>" for c in cells) + "</tr>"
+
+
+def test_a_row_one_exercise_hides_is_hidden_in_every_exercise_of_the_sheet(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=5, seed=4)
+    export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "sheet.pdf", 8)
+    sheet, layout = panel.last_sheet_exercises, panel.last_sheet
+    asked = {ex.link: n for n, ex in enumerate(sheet, start=1) if ex.kind == "row"}
+    assert asked and any(ex.kind == "pose" for ex in sheet)  # a pose needs every row: the conflict is there
+    key = next(i for i, b in enumerate(layout.blocks) if b is None)
+    blocks = [b for b in layout.blocks[:key] if isinstance(b, str) and "<h3>Exercise" in b]
+    assert len(blocks) == len(sheet)
+    for n, (ex, block) in enumerate(zip(sheet, blocks), start=1):
+        rows = table_rows(ex)  # the exercise's own table, nothing hidden but its own row
+        for link in asked:
+            if not (ex.kind == "row" and ex.link == link):  # the values the other exercises printed
+                assert row_html(rows[link - 1]) not in block, (n, link)
+            assert row_html([rows[link - 1][0], "?", "?", "?", "?"]) in block
+        if ex.kind == "pose":  # it says where the hidden rows come from
+            for link, m in asked.items():
+                assert f"row {link} is the answer to Exercise {m}" in block
+
+
+def capture_overlay_at_render(window, monkeypatch) -> list:
+    """What the DH overlay draws (texts, legend, parameter lines) when the figure is rendered."""
+    seen = []
+    render = window.viewport.render_image
+
+    def spy(*args, **kwargs):
+        overlay = window.dh_overlay
+        seen.append(([t for _p, t, _c in overlay.text.texts], list(overlay.text.legend),
+                     len(overlay.sketch.layers["params"]), len(overlay.sketch.layers["frames"])))
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(window.viewport, "render_image", spy)
+    return seen
+
+
+def test_the_sheet_figure_shows_frames_without_parameter_values(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    seen = capture_overlay_at_render(window, monkeypatch)
+    export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "sheet.pdf", 4)
+    assert len(seen) == 1
+    texts, legend, params, frames = seen[0]
+    assert frames and texts  # the frames and their names: z₀, x₀, …
+    assert not params and not legend and not any("=" in t for t in texts), texts
+    assert all(t[0] in "xz" for t in texts)
+    assert not window.teach.show_all and not window.teach.frames_only  # the user's view is back
+
+
+def test_an_exam_sheet_has_the_figure_its_text_promises(window, qtbot, tmp_path, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)
+    assert window.teach.exam
+    seen = capture_overlay_at_render(window, monkeypatch)
+    data = export_by_clicking(panel, qtbot, monkeypatch, tmp_path / "exam.pdf", 3)
+    layout = panel.last_sheet
+    assert "figure" in layout.blocks[0] and any(not isinstance(b, str | None) for b in layout.blocks)
+    assert b"/Subtype /Image" in data
+    texts, legend, params, _frames = seen[0]
+    assert not params and not legend and not any("=" in t for t in texts)
+    # the exam goes on: no overlay in the window after the figure
+    assert not window.dh_overlay.text.texts and not any(it.visible() for it in window.dh_overlay.lines.values())
+
+
+def test_a_sheet_without_a_figure_does_not_promise_one(tmp_path, window, qtbot):
+    from kinetree.app.exercise_sheet import write_sheet
+
+    panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
+    layout = write_sheet(panel.sheet_exercises(2), str(tmp_path / "plain.pdf"), "puma", None)
+    assert "figure" not in layout.blocks[0]
+    assert all(isinstance(b, str | None) for b in layout.blocks)
+
+
+def click_body(window, qtbot, name: str) -> None:
+    """Click the body in the Bodies panel, as a user does."""
+    view = window.bodies.view
+    index = window.bodies.model.index_of(name)
+    view.scrollTo(index)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    assert window.doc.selection == name
+
+
+def test_exam_hides_the_joint_docks_fixed_transform_and_disables_check_matrix_and_assign_frames(
+        window, qtbot, monkeypatch):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    joint = window.joint
+    check_matrix = window.findChild(QAction, "checkMatrixAction")
+    assign = window.findChild(QAction, "toggle_assignFramesDock")
+    assign.trigger()  # Assign frames open before the exam
+    qtbot.waitUntil(window.assign_frames_dock.isVisible)
+    check_matrix.trigger()
+    dialog = window.findChild(QDialog, "checkMatrixDialog")
+    qtbot.waitUntil(dialog.isVisible)
+    click_body(window, qtbot, panel.exercise.chain.bodies[1])  # the body whose row is asked
+    assert joint.dh_label.text() and joint.fixed_group.isVisibleTo(joint) and joint.fields["offset"].isVisibleTo(joint)
+    window.exercise_dock.show()
+    window.exercise_dock.raise_()
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)
+    assert window.teach.exam
+    assert not joint.fixed_group.isVisibleTo(joint) and not joint.dh_label.isVisibleTo(joint)
+    assert not joint.matrix_label.isVisibleTo(joint)
+    assert not joint.fields["offset"].isVisibleTo(joint)  # θ = q + offset: part of the row
+    assert not check_matrix.isEnabled() and not assign.isEnabled()
+    assert not dialog.isVisible() and not window.assign_frames_dock.isVisible()
+    click_body(window, qtbot, panel.exercise.chain.bodies[0])  # another body: still nothing shown
+    assert not joint.fixed_group.isVisibleTo(joint)
+    window.assign_frames_dock.show()  # shown by some other way: hidden again
+    qtbot.waitUntil(lambda: not window.assign_frames_dock.isVisible())
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    qtbot.mouseClick(panel.exam, Qt.MouseButton.LeftButton)  # the exam ends: all back
+    assert not window.teach.exam
+    assert joint.fixed_group.isVisibleTo(joint) and check_matrix.isEnabled() and assign.isEnabled()
+    assert joint.fields["offset"].isVisibleTo(joint)
+    qtbot.waitUntil(window.assign_frames_dock.isVisible)
+
+
+def test_an_equivalent_dh_row_is_accepted_with_a_note_and_a_flipped_one_is_not(window, qtbot):
+    panel = show_exercise(window, qtbot, "puma560", "row", link=2, seed=3)
+    ex = panel.exercise
+    a, alpha, d, theta = shown_answer(ex)
+    assert a != 0  # the flipped row below differs from the expected one
+    # the same A₂ written with other angles (whole turns): right, and the note says which row it equals
+    type_answer(panel, [repr(a), f"{alpha - 360:.9f}", repr(d), f"{theta + 720:.9f}"])
+    QTest.keyClick(panel.cells[3], Qt.Key.Key_Return)
+    assert panel.marks == [True] * 4
+    typed = {"a": a, "alpha": math.radians(alpha - 360), "d": d, "theta": math.radians(theta + 720)}
+    assert np.abs(row_matrix(ex, typed) - ex.given).max() <= 1e-9
+    result = panel.result.text()
+    assert "equivalent row" in result and "A₂" in result and f"a = {panel_answer(ex, 0)}" in result
+    assert "θ = " in result
+    # a = −a, θ + 180° (the tester's row): the same origin o₂ but x₂ turned about z₁, another A₂
+    type_answer(panel, [repr(-a), repr(alpha), repr(d), repr(theta + 180)])
+    flipped = {"a": -a, "alpha": math.radians(alpha), "d": d, "theta": math.radians(theta + 180)}
+    assert np.abs(row_matrix(ex, flipped) - ex.given).max() > 1
+    assert not panel.check() and panel.marks == [False, True, True, False]
+    assert "A₂ is not the given one" in panel.result.text()
+    # the expected row itself: right, no note
+    type_answer(panel, [repr(a), repr(alpha), repr(d), repr(theta)])
+    assert panel.check() and "equivalent" not in panel.result.text()
+
+
+def row_matrix(ex, row: dict) -> np.ndarray:
+    """A_i of a typed row, from the core's DH transforms."""
+    from kinetree.core.transforms import dh_transform, mdh_transform
+
+    f = dh_transform if ex.chain.convention == "dh" else mdh_transform
+    return f(row["a"], row["alpha"], row["d"], row["theta"])
+
+
+def panel_answer(ex, k: int) -> str:
+    from kinetree.app.exercises import answer_texts
+
+    return answer_texts(ex)[k]

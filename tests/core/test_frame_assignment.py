@@ -175,3 +175,26 @@ def test_parallel_axes_let_the_origin_slide():
     assert set(diffs) == {1}
     assert "your o_1 is +0.100 m along z_1" in diffs[1] and "z_0 ∥ z_1 lets the common normal slide" in diffs[1]
     assert "d_1 differs" in diffs[1]
+
+
+def test_z_on_another_joints_axis_is_offered_and_refused_naming_dhs_rule():
+    """The classic mistake can be made (z on any joint's axis, x offered from there) and is caught."""
+    tree = load_robot("puma560")
+    fa = FrameAssignment(tree, tree.end_effector)
+    for _ in range(2):  # frames 0 and 1 as offered
+        z = fa.z_choices()[0]
+        c = fa.x_candidates(z)[0]
+        fa.accept(z, c.x, c.origin)
+    for wrong in (0, 1, 4):  # joint 1's axis (⟂ joint 3's), joint 2's (∥ but elsewhere), joint 5's
+        z = fa.z_choices(wrong)[0]
+        c = fa.x_candidates(z, wrong)[0]
+        _frame, problems = fa.check(z, c.x, c.origin)
+        assert problems[0] == (f"z_2 lies along joint {wrong + 1}'s axis: DH's rule is z_{{i−1}} along joint i's "
+                               "axis, so z_2 belongs on joint 3's axis"), problems
+        with pytest.raises(FrameAssignmentError, match="DH's rule"):
+            fa.accept(z, c.x, c.origin)
+    z = fa.z_choices(2)[0]  # the right one
+    c = fa.x_candidates(z, 2)[0]
+    assert fa.check(z, c.x, c.origin)[1] == []
+    with pytest.raises(FrameAssignmentError, match="axis 9"):
+        fa.z_choices(9)
