@@ -254,8 +254,9 @@ class ExercisePanel(QWidget):
         exam = self.state.exam
         on = self.exercise is not None
         self.check_button.setEnabled(on)
-        self.export_button.setEnabled(on)
-        # in an exam nothing shows the answer: no Reveal, no step-through in the Explain dock
+        # in an exam nothing shows the answer: no Reveal, no step-through in the Explain dock, no
+        # sheet (its answer key may hold this very exercise's answer)
+        self.export_button.setEnabled(on and not exam)
         self.reveal_button.setEnabled(on and not exam)
         self.step_button.setEnabled(on and not exam)
 
