@@ -216,9 +216,10 @@ class SheetLayout:
 
 
 def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: QImage | None = None,
-                radians: bool = False) -> SheetLayout:
+                radians: bool = False, answers: bool = True) -> SheetLayout:
     """Write the PDF: header and figure, the exercises (each whole on one page), then from a new
-    page the answer key. Returns the layout (its pages) for the caller to report."""
+    page the answer key (``answers``: an exam's sheet has none). Returns the layout (its pages)
+    for the caller to report."""
     from .safe_output import atomic_output
 
     has_figure = figure is not None and not figure.isNull()
@@ -227,9 +228,10 @@ def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: Q
         blocks.append(figure)
     hidden = hidden_rows(exercises)  # a row one exercise asks for is asked on the whole sheet
     blocks += [exercise_html(ex, n, radians, hidden) for n, ex in enumerate(exercises, start=1)]
-    blocks.append(None)
-    blocks.append(f"<h1>Answer key{': ' + html.escape(robot) if robot else ''}</h1>")
-    blocks += [answer_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
+    if answers:
+        blocks.append(None)
+        blocks.append(f"<h1>Answer key{': ' + html.escape(robot) if robot else ''}</h1>")
+        blocks += [answer_html(ex, n, radians) for n, ex in enumerate(exercises, start=1)]
     with atomic_output(path) as tmp:  # a failed write leaves the old sheet, never half a PDF
         writer = QPdfWriter(str(tmp))
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,

@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 KINDS = {"pose": "the end pose T_n^0", "link": "one link's A_i", "row": "one DH row",
          "symbolic": "A_i in symbols"}
 ROW_PARAMS = ("a", "alpha", "d", "theta")
-#: seconds the window waits for the answers to be checked before it says they could not be
-CHECK_SECONDS = 2.0
+#: seconds the window waits for the answers to be checked before it says they could not be (the
+#: parser's bounds keep any allowed answer far below it; a loaded 2-core machine needs the margin)
+CHECK_SECONDS = 5.0
 ANGLE_STEPS = (30, 45, 15, 1)  # degrees; the first is the default
 DEFAULT_ANGLE_STEP = ANGLE_STEPS[0]
 LENGTH_STEP = 0.05  # metres
@@ -294,8 +295,9 @@ def check_entries(ex: Exercise, texts: list[str], tolerance: float, radians: boo
     """:func:`check_entry` for each of ``texts``, in a worker thread waited for at most ``budget``
     seconds: an entry not checked by then is wrong, "could not be checked in N s". (A thread
     cannot be stopped: the parser's bounds keep what it goes on doing short.)"""
-    results: list[tuple[bool, str]] = []
+    import sympy  # noqa: F401 - imported once before the clock starts: seconds of a loaded machine, not the answer's
 
+    results: list[tuple[bool, str]] = []
     whole: list[list[tuple[bool, str]]] = []  # a DH row judged as a whole, once every entry is read
 
     def work() -> None:

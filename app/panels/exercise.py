@@ -254,9 +254,8 @@ class ExercisePanel(QWidget):
         exam = self.state.exam
         on = self.exercise is not None
         self.check_button.setEnabled(on)
-        # in an exam nothing shows the answer: no Reveal, no step-through in the Explain dock, no
-        # sheet (its answer key may hold this very exercise's answer)
-        self.export_button.setEnabled(on and not exam)
+        self.export_button.setEnabled(on)  # in an exam, a sheet without its answer key
+        # in an exam nothing shows the answer: no Reveal, no step-through in the Explain dock
         self.reveal_button.setEnabled(on and not exam)
         self.step_button.setEnabled(on and not exam)
 
@@ -415,10 +414,12 @@ class ExercisePanel(QWidget):
 
     def export_sheet(self, path: str, count: int = 6):
         """Write ``count`` exercises, a figure of the robot and their answer key to the PDF
-        ``path``; returns the sheet's layout (its pages)."""
+        ``path`` (in an exam, no key: it could hold the exam's own exercise); returns the sheet's
+        layout (its pages)."""
         figure = self.render_figure() if self.render_figure is not None else None
         self.last_sheet_exercises = self.sheet_exercises(count)
-        self.last_sheet = write_sheet(self.last_sheet_exercises, path, self.doc.name, figure, self.in_radians)
+        self.last_sheet = write_sheet(self.last_sheet_exercises, path, self.doc.name, figure, self.in_radians,
+                                      answers=not self.state.exam)
         return self.last_sheet
 
     def _export_clicked(self) -> None:
