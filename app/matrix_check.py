@@ -139,7 +139,8 @@ class MatrixCheckDialog(QDialog):
         self.text = QPlainTextEdit()
         self.text.setObjectName("matrixInput")
         self.text.setPlaceholderText("4×4 (or 3×4): rows on lines, cells by spaces, commas or &; "
-                                     "or LaTeX: A_3 = \\begin{bmatrix} … \\end{bmatrix}")
+                                     "or LaTeX: A_3 = \\begin{bmatrix} … \\end{bmatrix}; numbers or the "
+                                     "lecture's symbols (c_5, a_2 c_{23}, d_3)")
         self.tolerance = QLineEdit("0.001")
         self.tolerance.setObjectName("matrixTolerance")
         self.button = QPushButton("Check")
@@ -214,7 +215,8 @@ class MatrixCheckDialog(QDialog):
                 cell = self.cells[r][c]
                 cell.setText(short_text(res.typed[r, c], 5))
                 cell.setStyleSheet(WRONG if res.wrong[r, c] else RIGHT)
-                cell.setToolTip(f"is {short_text(res.expected[r, c], 8)}")
+                now = short_text(res.expected[r, c], 8)
+                cell.setToolTip(f"is {now}" if res.expected_text is None else f"is {res.expected_text[r][c]} (= {now})")
         self.verdict.setText("\n".join(res.lines(f"the pose of {of!r} in {frame!r}")))
         return True
 

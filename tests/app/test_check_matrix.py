@@ -244,6 +244,7 @@ def test_the_dialog_checks_the_pasted_lecture_a5_in_symbols(window, qtbot):
     verdict = dialog.findChild(QLabel, "matrixVerdict")
     assert "1 of 16 entries differ" in verdict.text() and "(3,2): typed -1, is 1" in verdict.text()
     assert "224" in dialog.findChild(QLabel, "matrixCell32").styleSheet()
+    assert dialog.findChild(QLabel, "matrixCell23").toolTip() == f"is -c5 (= {-math.cos(0.7):.8g})"
     cell = dialog.findChild(QLabel, "matrixCell11")  # c5 at q5 = 0.7, shown as a number
     assert cell.text() == f"{math.cos(0.7):.5g}"[:len(cell.text())]
     # the configuration moves: the verdict stays, the shown values follow
