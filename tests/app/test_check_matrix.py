@@ -251,3 +251,17 @@ def test_the_dialog_checks_the_pasted_lecture_a5_in_symbols(window, qtbot):
     window.doc.set_configuration(np.array([0.3, -0.2, 0.5, 0.4, 0.1, -0.1]))
     assert "(3,2): typed -1, is 1" in verdict.text()
     assert dialog.findChild(QLabel, "matrixCell11").text().startswith("0.995")
+
+
+def test_cells_split_as_typed():
+    """Spaces between cells: an operator with a space after it joins its neighbours (MATLAB's rule);
+    commas and ``&`` split only outside parentheses."""
+    from kinetree.core.matrix_check import matrix_cells
+
+    rows = matrix_cells("c1 -s1 0 a1*c1 + a2*c12\ns1 c1 0 a1 * s1\n0 0 1 0")
+    assert rows[0] == ["c1", "-s1", "0", "a1*c1 + a2*c12"] and rows[1] == ["s1", "c1", "0", "a1 * s1"]
+    assert matrix_cells("atan2(1, 2), 0, 0, 0; 0, 1, 0, 0; 0, 0, 1, 0")[0] == ["atan2(1, 2)", "0", "0", "0"]
+    assert matrix_cells(r"$T = \left[\begin{matrix} s_{23} & 0 & 0 & d_3 \\ 0&1&0&0 \\ 0&0&1&0 \end{matrix}\right]$"
+                        )[0] == ["s23", "0", "0", "d3"]
+    with pytest.raises(KineTreeError, match="expected 4 rows of 4 entries"):
+        matrix_cells("c1 - s1 0 0\n0 1 0 0\n0 0 1 0")  # 'c1 - s1' is one cell: 3 in the first row
