@@ -34,6 +34,7 @@ import re
 import numpy as np
 import sympy as sp
 from kinetree.core import KineTreeError
+from kinetree.core.number_text import latex_to_plain
 
 from .numbers import RADIANS, Quantity, read_number
 
@@ -49,6 +50,35 @@ _TRIG = ("sin", "cos", "tan")
 _ALIASES = str.maketrans({"−": "-", "·": "*", "×": "*", "^": "^", "π": " pi ", "θ": "theta", "α": "alpha"})
 _UNIT_IN = re.compile(r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(°|deg\b|rad\b)")
 _SHORTHAND = re.compile(r"^([cs])(\d+)$")  # c1 = cos(q1), s12 = sin(q1 + q2)
+#: a number, a name (its digits end it: a1c1 is a1, c1), or any other character
+_PIECE = re.compile(r"(?P<power>\*\*)|(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+                    r"|(?P<name>[A-Za-z_]+\d*)|(?P<other>\S)")
+_CALLED = (*FUNCTIONS, "deg_", "rad_")
+
+
+def _implicit_products(src: str) -> str:
+    """The lecture's products written side by side made explicit: ``a1 c1``, ``a1c1``, ``2pi``,
+    ``(c1)(s2)`` → ``a1*c1``, ``a1*c1``, ``2*pi``, ``(c1)*(s2)``; a function of one name or number
+    without parentheses is called on it (``cos theta1`` → ``cos(theta1)``). Two numbers side by
+    side stay an error (``0 5`` is no ``0.5``), and a name before ``(`` a call (``a2(c1)``)."""
+    pieces = [(m.lastgroup, m.group()) for m in _PIECE.finditer(src)]
+    out: list[tuple[str, str]] = []
+    k = 0
+    while k < len(pieces):
+        kind, text = pieces[k]
+        if kind == "name" and text in _CALLED and k + 1 < len(pieces) and pieces[k + 1][0] != "other":
+            kind, text = "call", f"{text}({pieces[k + 1][1]})"  # cos theta1: one operand, closed
+            k += 1
+        if out:
+            before, ends = out[-1], out[-1][0] in ("number", "call") or out[-1][1] == ")" or (
+                out[-1][0] == "name" and out[-1][1] not in _CALLED)
+            starts = (kind in ("name", "call") or (kind == "number" and before[0] != "number")
+                      or (text == "(" and before[0] != "name"))  # name(…) stays a call, refused unless allowed
+            if ends and starts:
+                out.append(("other", "*"))
+        out.append((kind, text))
+        k += 1
+    return " ".join(text for _, text in out)
 
 
 class AnswerError(KineTreeError):
@@ -195,7 +225,8 @@ def parse_expression(text: str, what: str = "answer", names: dict[str, sp.Expr] 
     if not text.strip():
         raise AnswerError(f"{what}: empty, an answer is needed")
     src = _UNIT_IN.sub(lambda m: f"{'deg_' if m.group(2) in ('°', 'deg') else 'rad_'}({m.group(1)})",
-                       text.translate(_ALIASES).replace("^", "**"))
+                       latex_to_plain(text.translate(_ALIASES)).replace("^", "**"))
+    src = _implicit_products(src)
     try:
         tree = ast.parse(src.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -51,6 +51,7 @@ from .torques import install_torques
 from .undo_keys import add_window_keys, install_undo_keys
 from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
+from .wheel_guard import install_wheel_guard
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
 log = logging.getLogger("kinetree")
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
+        install_wheel_guard()  # before any widget is polished: the wheel changes only a focused control
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length

@@ -39,6 +39,36 @@ _TOKEN = re.compile(r"""
 _CONSTANTS = {"pi": math.pi, "π": math.pi, "tau": math.tau}
 
 
+#: LaTeX commands of a slide's formula and their plain names (``\sqrt{3}`` → ``sqrt(3)``)
+_LATEX_NAMES = {"sin": "sin", "cos": "cos", "tan": "tan", "sqrt": "sqrt", "pi": "pi", "theta": "theta",
+                "alpha": "alpha", "cdot": "*", "times": "*", "left": "", "right": ""}
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_LATEX_SPACE = re.compile(r"(?<!\\)\\[,;:! ]")  # thin spaces, never the '\\' ending a row
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+#: the lecture's c_{θ1} is c1 (cos θ1); a subscript joins its name: c_5 → c5, s_{23} → s23
+_LATEX_TRIG_OF = re.compile(r"\b([cs])_\{?\s*(?:theta|q)_?\{?(\d+)\}?\s*\}?")
+_LATEX_SQRT = re.compile(r"sqrt\s*\{([^{}]*)\}")
+_LATEX_SUBSCRIPT = re.compile(r"([A-Za-z]+)_(?:\{\s*([A-Za-z]*\d+)\s*\}|(\d+))")
+
+
+def latex_to_plain(text: str) -> str:
+    r"""A slide's LaTeX (``\frac{\sqrt{3}}{2}``, ``a_2 c_{23}``, ``\cos\theta_1``) as plain text
+    (``((sqrt(3))/(2))``, ``a2 c23``, ``cos theta1``): fractions, known commands, subscripts and
+    braces. Rows (``\\``) and cells (``&``) are left as they are; an unknown command is left
+    too, for the reader to refuse. Text without a backslash, ``_`` or ``{`` comes back as is."""
+    t = _LATEX_SPACE.sub(" ", text.replace("$", " "))
+    t = _LATEX_COMMAND.sub(lambda m: f" {_LATEX_NAMES[m.group(1)]}" if m.group(1) in _LATEX_NAMES
+                           else m.group(0), t)
+    t = _LATEX_TRIG_OF.sub(r"\1\2", t)
+    t = _LATEX_SUBSCRIPT.sub(lambda m: m.group(1) + (m.group(2) or m.group(3)), t)
+    for _ in range(8):  # nested \frac{…}{…} and sqrt{…}, innermost first; bounded
+        before = t
+        t = _LATEX_SQRT.sub(r"sqrt(\1)", _LATEX_FRAC.sub(r"((\1)/(\2))", t))
+        if t == before:
+            break
+    return t.replace("{", "(").replace("}", ")")
+
+
 def _tokens(text: str, what: str) -> list[tuple[str, str]]:
     out, pos, text = [], 0, text.rstrip()
     while pos < len(text):

@@ -103,7 +103,7 @@ def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.
     doc, view = offscreen_view(tree, Q[0], size, theme, labels, teach, before_show=traced, view_preset=view_preset)
     fit_motion(view, doc, Q)  # the whole robot all along (not screenshot --teach's close-up of the link)
     try:
-        return write_animation(out, render_frames(view, doc, Q, size), fps)
+        return write_animation(out, render_frames(view, doc, Q, size), fps, seconds * (len(poses) - 1))
     finally:
         view.close()
         view.deleteLater()

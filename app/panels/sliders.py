@@ -8,7 +8,7 @@ import time
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -26,6 +26,7 @@ from ..document import RobotDocument
 from ..numbers import fixed_text, short_text
 from ..qt_utils import signals_blocked
 from ..text import MAX_NAME, elide, plain, plain_tip
+from ..wheel_guard import scroll_instead
 from .number_spin import ExactSpinBox, spin_units
 
 TICKS = 2000
@@ -226,8 +227,8 @@ class _InputFilter(QObject):
             row.end_burst()
             return False
         if t == QEvent.Type.Wheel:
-            if not obj.hasFocus():
-                QCoreApplication.sendEvent(self.panel.scroll.viewport(), ev)
+            if not obj.hasFocus():  # the app's wheel guard already scrolls the list (a panel on its own)
+                scroll_instead(obj, ev)
                 return True
             if obj is not row.slider:
                 return False  # a focused spin box steps itself (by the same step)
