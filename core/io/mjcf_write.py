@@ -25,7 +25,9 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
       ``balanceinertia="true"`` (MuJoCo then changes it), with a warning naming the bodies.
     - Visuals → geoms of group 2 that do not collide; collision shapes → geoms of group 3 that
       do;
-      a collision shape equal to a visual is one geom of group 0 that collides. Meshes
+      a collision shape equal to a visual is one geom of group 0 that collides (two geoms, one of
+      each, in a body with other visuals: the import reads a colliding geom there as a collision
+      shape only). Meshes
       MuJoCo reads (STL, OBJ, MSH) inside the output's folder tree are referenced relative to the
       output; others are copied (other formats converted to STL by trimesh) into
       ``<output name>_assets/`` next to it, so the file loads anywhere and reads back in KineTree
@@ -47,6 +49,7 @@ import math
 import os
 import re
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -169,8 +172,11 @@ class _Writer:
 
         cols = list(body.collisions)
         keys = [key(c) for c in cols]
+        # one geom for a shape that is both, unless the body has visual-only geoms: MuJoCo's
+        # convention (and the import) then takes a colliding geom for collision geometry only
+        share = not Counter(map(key, body.visuals)) - Counter(keys)
         for v in body.visuals:
-            both = key(v) in keys
+            both = share and key(v) in keys
             if both:
                 i = keys.index(key(v))
                 del cols[i], keys[i]
