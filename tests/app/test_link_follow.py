@@ -6,6 +6,11 @@ from __future__ import annotations
 import numpy as np
 from kinetree.app.edits import LINK_REST, add_child, link_name
 from kinetree.core import RigidBodyTree
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from test_decimal_amounts import child_at_04  # noqa: F401 - the fixture
+from test_frame_handle import LEFT, NONE, drag
+from test_ik_handle import pixel
 
 
 def moved_to(body: str, xyz):
@@ -55,3 +60,31 @@ def test_a_child_added_at_its_parents_origin_still_gets_no_link():
     first = add_child(tree, tree.base_name, "revolute", at=(0.3, 0.0, 0.0))
     child = add_child(tree, first, "revolute", at=(0.0, 0.0, 0.0))
     assert not [v for v in tree.get_body(first).visuals if v.name == link_name(child)]
+
+
+def test_w_moving_a_child_onto_its_parent_and_away_keeps_its_link(child_at_04, qtbot):  # noqa: F811
+    win, body = child_at_04
+    vp, doc = win.viewport, win.doc
+    T0 = doc.pose_of(body)
+    h = vp.frame_handle
+    start = pixel(vp, T0[:3, 3] + 0.7 * h.size * T0[:3, 0])
+    a, b = vp.project(np.array([T0[:3, 3], T0[:3, 3] + h.size * T0[:3, 0]]))
+    drag(vp, start, start + QPoint(int(b[0] - a[0]) // 3, int(b[1] - a[1]) // 3), release=False)
+    QTest.keyClicks(vp, "-0.4")  # onto the base's origin
+    QTest.keyClick(vp, Qt.Key.Key_Enter)
+    QTest.mouseRelease(vp, LEFT, NONE, start)
+    assert doc.tree.get_body(body).joint.joint_to_parent_transform[:3, 3].tolist() == [0.0, 0.0, 0.0]
+    (rest,) = link_of(doc, doc.tree.base_name, body)
+    assert rest.size[1] == LINK_REST
+    doc.select(body)  # the release, after Enter ended the drag, is a click beside it
+    vp.repaint()
+    T1 = doc.pose_of(body)
+    start = pixel(vp, T1[:3, 3] + 0.7 * h.size * T1[:3, 0])
+    drag(vp, start, start + QPoint(int(b[0] - a[0]) // 3, int(b[1] - a[1]) // 3), release=False)
+    QTest.keyClicks(vp, "0.25")  # away again
+    QTest.keyClick(vp, Qt.Key.Key_Enter)
+    QTest.mouseRelease(vp, LEFT, NONE, start)
+    assert doc.tree.get_body(body).joint.joint_to_parent_transform[:3, 3].tolist() == [0.25, 0.0, 0.0]
+    (back,) = link_of(doc, doc.tree.base_name, body)
+    assert back.size[1] == 0.25
+    np.testing.assert_allclose(back.matrix[:3, 2], [1.0, 0.0, 0.0], atol=1e-15)
