@@ -126,6 +126,8 @@ class FrameHandle(IkHandle):
 
     def _snap_length(self, distance: float) -> float:
         d = self._snap(distance, self.step)
+        if d != distance:  # a whole number of steps, in decimal: 57 × 0.01 is 0.57, not 0.5700000000000001
+            d = float(round(distance / self.step) * Decimal(repr(float(self.step))))
         self._grab["shown"] = f"{signed_text(d * 1000, 1)} mm"
         return d
 

@@ -14,6 +14,7 @@ from kinetree.core import RigidBodyTree
 from kinetree.core.io import import_robot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from test_dh_handle import arrow_drag, puma, row  # noqa: F401 - the fixture
 from test_frame_handle import LEFT, NONE, drag, key
 from test_ik_handle import pixel
 
@@ -126,3 +127,27 @@ def test_a_dh_cell_left_as_it_opened_keeps_the_stored_value(window):
     assert model.setData(idx, shown)
     assert doc.undo_stack.count() == count
     assert doc.tree.get_body(model.entries[2].body).joint.dh_parameters.d == 0.037980719999999996
+
+
+def test_dh_arrow_lengths_add_in_decimal(puma, qtbot):  # noqa: F811 - the fixture
+    vp, doc = puma.viewport, puma.doc
+    d0 = row(doc).d
+    assert d0 == 0.15005
+    arrow_drag(vp, "d", 40)
+    QTest.keyClicks(vp, "-0.1")  # right after the drag: its amount, exactly
+    QTest.keyClick(vp, Qt.Key.Key_Return)
+    assert row(doc).d == 0.05005  # not 0.05004999999999998
+    doc.undo_stack.undo()
+    a0 = row(doc).a
+    arrow_drag(vp, "a", 60)  # snapped to 10 mm steps
+    a = row(doc).a
+    assert a != a0 and a == float(f"{a:.4f}")  # 0.4318 + k × 0.01, no float noise
+
+
+def test_a_snapped_length_is_a_whole_number_of_steps_in_decimal(puma):  # noqa: F811 - the fixture
+    h = puma.viewport.frame_handle
+    h._grab = {"free": False}  # the snapping of a drag under way
+    try:
+        assert [h._snap_length(x) for x in (0.5703, 0.0698, -0.2899)] == [0.57, 0.07, -0.29]  # 57 × 0.01 …
+    finally:
+        h._grab = None
