@@ -125,12 +125,21 @@ LINK_PREFIX = "kt_link:"
 LINK_COLOR = (0.62, 0.64, 0.70, 1.0)
 
 
-def link_visual(child: str, to: np.ndarray, radius: float | None = None, color=LINK_COLOR) -> Visual | None:
-    """A cylinder from the origin to the point ``to`` (in the parent's frame), named for ``child``."""
+#: Length (m) of a link whose child sits on its parent's origin: kept, too short to see, so that
+#: it follows the child again when the child moves away (a Visual has no zero size).
+LINK_REST = 1e-6
+
+
+def link_visual(child: str, to: np.ndarray, radius: float | None = None, color=LINK_COLOR,
+                along: np.ndarray | None = None) -> Visual | None:
+    """A cylinder from the origin to the point ``to`` (in the parent's frame), named for ``child``;
+    ``to`` at the origin: None, or with ``along`` (the direction it had) a :data:`LINK_REST` one."""
     to = np.asarray(to, dtype=float)
     length = float(np.linalg.norm(to))
-    if length < 1e-6:
-        return None
+    if length < LINK_REST:
+        if along is None:
+            return None
+        to, length = LINK_REST * np.asarray(along, dtype=float) / np.linalg.norm(along), LINK_REST
     z = to / length
     helper = np.array([1.0, 0, 0]) if abs(z[0]) < 0.9 else np.array([0, 1.0, 0])
     x = np.cross(helper, z)
@@ -149,7 +158,8 @@ def link_name(child: str) -> str:
 
 def follow_link_visuals(tree: RigidBodyTree) -> None:
     """Keep every ``kt_link:CHILD`` cylinder running from its body's origin to CHILD's (at the
-    joint's zero), radius and colour as the user left them; one whose child is gone goes too."""
+    joint's zero), radius and colour as the user left them; one whose child is gone goes too. A
+    child moved onto the origin keeps its link (:data:`LINK_REST` long), back when it moves away."""
     linked = [b for b in (tree.base, *tree.bodies) if any(v.name.startswith(LINK_PREFIX) for v in b.visuals)]
     if not linked:
         return
@@ -166,7 +176,7 @@ def follow_link_visuals(tree: RigidBodyTree) -> None:
                     continue
                 j = tree.get_body(child).joint
                 v = link_visual(child, (j.joint_to_parent_transform @ j.child_to_joint_transform)[:3, 3],
-                                v.size[0], v.color) if v.kind == "cylinder" else v
+                                v.size[0], v.color, along=v.matrix[:3, 2]) if v.kind == "cylinder" else v
             if v is not None:
                 visuals.append(v)
         if tuple(visuals) != body.visuals:

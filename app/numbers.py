@@ -13,8 +13,9 @@ field's unit; a length in an angle field (or the reverse) and a decimal comma ar
 one line naming the field and the value. The reader lives in :mod:`kinetree.core.number_text`
 (core reads hand-written DH tables with it) and is re-exported here.
 
-An editor opens with :func:`exact_text`: the shortest text that converts back to the identical
-stored float in the shown unit, so opening and leaving an editor can never change a value.
+An editor opens with :func:`exact_text`: the shortest text (at most 12 significant digits) that
+converts back to the stored float in the shown unit; editors keep the stored float while that
+text is left as shown, so opening and leaving an editor can never change a value.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.number_text import (  # noqa: F401 - the reader lives in core (DH tables read pi/2 too)
     DEGREES,
@@ -37,6 +39,7 @@ from kinetree.core.number_text import (  # noqa: F401 - the reader lives in core
     Quantity,
     Reading,
     core_to_unit,
+    decimal_sum,
     display_value,
     identity,
     metres_to_mm,
@@ -86,22 +89,38 @@ def numbers_of(text: str, n: int, what: str) -> list[str]:
 
 
 
-def exact_text(value: float, to_shown: Conversion = identity, from_shown: Conversion = identity) -> str:
-    """The shortest text ``s`` (in the shown unit) with ``from_shown(float(s)) == value``.
+#: Significant digits an editor opens a value with: more is float noise (0.037980719999999996).
+EDIT_DIGITS = 12
 
-    With the identity that is ``repr``-exact (``0.0203``, ``1``, ``-1e-5``); in degrees it is
-    ``90`` for ``pi/2`` and, for an angle no short text reaches, the 17-digit degrees."""
+
+def exact_text(value: float, to_shown: Conversion = identity, from_shown: Conversion = identity) -> str:
+    """The text an editor opens with: the shortest ``s`` (in the shown unit) of at most
+    :data:`EDIT_DIGITS` significant digits with ``from_shown(float(s)) == value``.
+
+    With the identity that is ``repr``-exact (``0.0203``, ``1``, ``0.00001``); in degrees it is
+    ``90`` for ``pi/2``. A value no such text reaches (``0.037980719999999996``, the degrees of
+    1.5708 rad) shows its first 12 digits, and every editor keeps the stored float while that
+    text is left as shown (``Field.numbers``, ``ExactSpinBox.valueFromText``, the DH table's
+    ``setData``): opening and leaving an editor never changes a value."""
     value = float(value)
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     shown = float(to_shown(value))
-    for digits in range(1, 18):
+    for digits in range(1, EDIT_DIGITS + 1):
         v = float(f"{shown:.{digits}g}")
         if from_shown(v) == value:
-            return tidy(repr(v))  # repr: 90 rather than 9e+01
-    return tidy(repr(shown))
+            return plain_text(v)
+    return plain_text(float(f"{shown:.{EDIT_DIGITS}g}"))
+
+
+def plain_text(value: float) -> str:
+    """The shortest text of ``value`` without an exponent (``0.00001``, ``250``) where a person
+    types one that way (1e-9 to 1e15 in magnitude); beyond, with one (``1e21``, ``-6.9e-18``)."""
+    if value == 0 or 1e-9 <= abs(value) < 1e15:
+        return tidy(np.format_float_positional(value, trim="-"))
+    return tidy(repr(value))
 
 
 def fixed_text(value: float, decimals: int, sign_space: bool = False) -> str:

@@ -109,7 +109,7 @@ class _Parser:
         while (tok := self.peek()) is not None and tok[1] in "+-":
             self.i += 1
             w, q = self.term()
-            v = v + w if tok[1] == "+" else v - w
+            v = decimal_sum(v, w if tok[1] == "+" else -w)  # 0.4-0.1 is 0.3, as typed
             p = p if abs(p) >= abs(q) else q
         return v, p
 
@@ -297,6 +297,15 @@ def mm_to_metres(mm: float) -> float:
 
 def metres_to_mm(m: float) -> float:
     return float(Decimal(repr(float(m))).scaleb(3)) if math.isfinite(m) else float(m)
+
+
+def decimal_sum(a: float, b: float) -> float:
+    """``a + b`` as a person adds them: the decimal sum of their shortest reprs, rounded once to
+    a float (0.4 + -0.1 is 0.3; float addition gives 0.30000000000000004)."""
+    a, b = float(a), float(b)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return a + b
+    return float(Decimal(repr(a)) + Decimal(repr(b)))
 
 
 def identity(x: float) -> float:

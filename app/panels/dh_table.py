@@ -300,6 +300,8 @@ class DhTableModel(QAbstractTableModel):
             else:
                 if isinstance(value, (int, float)):
                     v = self._units(col, link)[1](float(value))
+                elif str(value).strip() == exact_text(self._value(link, col), *self._units(col, link)):
+                    return True  # left as its editor opened (12 digits of a longer float): no edit
                 else:
                     quantity = (DEGREES if self.degrees else RADIANS) if self._is_angle(col, link) else METRES
                     v = read_number(str(value), what, quantity, allow_inf=col in (6, 7)).core

@@ -16,6 +16,7 @@ shows its joint axis as a long orange arrow: dragging its tip re-orients the axi
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 from kinetree.core import KineTreeError
@@ -23,7 +24,7 @@ from kinetree.core.joint import AXIAL_TYPES
 from kinetree.core.library_visuals import derived_look
 
 from ..dh_colors import rgba
-from ..numbers import signed_text
+from ..numbers import decimal_sum, signed_text
 from .drag_preview import screw_motion
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
@@ -259,11 +260,13 @@ class DhFrameHandle(VisualFrameHandle):
 
         def change(tree):
             joint = tree.get_body(body).joint
+            add = decimal_sum if g["line"] == "axis" else operator.add  # lengths as typed: 0.4-0.1 is 0.3
             if cell == g["variable"]:  # the joint's variable: its offset moves the link
-                joint.offset = g["offset"] + amount
+                joint.offset = add(float(g["offset"]), amount)
             else:
                 values = row.as_list()
-                values[CELLS.index(cell)] += amount
+                k = CELLS.index(cell)
+                values[k] = add(float(values[k]), amount)
                 joint.set_fixed_transform(values, row.convention)
                 joint.axis = g["joint_axis"]  # a flipped row stays flipped
             if g["refit"] is not None:  # a library robot's drawn links follow, as in the DH table

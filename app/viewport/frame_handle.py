@@ -10,11 +10,12 @@ the drag puts the frame back (the merged step then vanishes from the history).
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import numpy as np
 from kinetree.core.transforms import axis_angle_rotation
 
-from ..numbers import signed_text
+from ..numbers import EDIT_DIGITS, decimal_sum, signed_text
 from .cursor_text import CursorText
 from .ik_handle import IkHandle
 from .typed_amount import TypedAmount
@@ -26,8 +27,27 @@ ANGLE_STEP = math.radians(15.0)
 def moved_joint_transforms(joint, parent_pose: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The joint's (joint_to_parent, child_to_joint) that move its body's world pose by the world
     motion ``X`` (4×4, applied on the left) at any configuration: the joint frame moves with it."""
-    jtp = np.linalg.inv(parent_pose) @ X @ parent_pose @ joint.joint_to_parent_transform
+    old = joint.joint_to_parent_transform
+    if np.array_equal(X[:3, :3], np.eye(3)) or np.abs(X[:3, :3] - np.eye(3)).max() < 1e-12:
+        # a move: the joint translates by the motion seen in its parent's frame, added in decimal
+        # to what was there (0.4 moved by -0.1 is 0.3, not 0.30000000000000004)
+        jtp = old.copy()
+        d = tidy_motion(parent_pose[:3, :3].T @ X[:3, 3])
+        jtp[:3, 3] = [decimal_sum(t, v) for t, v in zip(old[:3, 3].tolist(), d)]
+        return jtp, joint.child_to_joint_transform
+    jtp = np.linalg.inv(parent_pose) @ X @ parent_pose @ old
     return jtp, joint.child_to_joint_transform
+
+
+def tidy_motion(d: np.ndarray) -> list[float]:
+    """A motion vector to :data:`EDIT_DIGITS` significant digits of its largest component: what
+    lies below is rounding noise of the matrix products (-0.1 along z arrives as
+    (1e-18, -2e-17, -0.09999999999999998))."""
+    scale = float(np.abs(d).max())
+    if scale == 0.0 or not math.isfinite(scale):
+        return [float(v) for v in d]
+    places = EDIT_DIGITS - 1 - math.floor(math.log10(scale))
+    return [float(round(Decimal(repr(float(v))), places)) + 0.0 for v in d]  # + 0.0: no -0.0
 
 
 class FrameHandle(IkHandle):
@@ -106,6 +126,8 @@ class FrameHandle(IkHandle):
 
     def _snap_length(self, distance: float) -> float:
         d = self._snap(distance, self.step)
+        if d != distance:  # a whole number of steps, in decimal: 57 × 0.01 is 0.57, not 0.5700000000000001
+            d = float(round(distance / self.step) * Decimal(repr(float(self.step))))
         self._grab["shown"] = f"{signed_text(d * 1000, 1)} mm"
         return d
 

@@ -20,7 +20,9 @@ Import (:func:`import_mjcf`)
       ``damping``, ``frictionloss`` and ``armature`` become viscous and Coulomb friction and motor
       inertia (gear ratio 1). An active ``<equality joint>`` whose ``polycoef`` is linear is a mimic.
     - Geoms of groups 0–2 (the ones MuJoCo shows) are visuals, geoms that collide
-      (``contype``/``conaffinity``) collision shapes: sphere, box, cylinder, capsule (a cylinder and
+      (``contype``/``conaffinity``) collision shapes; in a body that also has visual-only geoms
+      (``contype = conaffinity = 0``, groups 0–2) its colliding geoms are collision shapes only,
+      drawn with View ▸ Collision geometry (MuJoCo's convention). Shapes: sphere, box, cylinder, capsule (a cylinder and
       two spheres), mesh (the file, its scale and pose before MuJoCo re-centres it), plane (a thin
       box, visual only); an ellipsoid is drawn as its bounding box; height fields, SDFs and meshes
       given by vertices in the XML are not drawn (a warning says how many).

@@ -360,11 +360,17 @@ class _Reader:
         if adr < 0:
             return
         visuals, collisions = list(body.visuals), list(body.collisions)
-        for g in range(adr, adr + n):
+        geoms = range(adr, adr + n)
+        colliding = {g: bool(int(m.geom_contype[g]) or int(m.geom_conaffinity[g])) for g in geoms}
+        shown = {g: int(m.geom_group[g]) < 3 for g in geoms}  # groups 0-2: what MuJoCo's viewer draws
+        # MuJoCo's convention: a body with visual-only geoms (contype = conaffinity = 0) draws those,
+        # its colliding geoms are its collision geometry (drawn on top, they would z-fight)
+        has_visual = any(shown[g] and not colliding[g] for g in geoms)
+        for g in geoms:
             shapes = self.shapes(g, self.name(mujoco.mjtObj.mjOBJ_GEOM, g, ""))
-            if int(m.geom_group[g]) < 3:
+            if shown[g] and not (colliding[g] and has_visual):
                 visuals += shapes
-            if (int(m.geom_contype[g]) or int(m.geom_conaffinity[g])) and _GEOM[int(m.geom_type[g])] != "plane":
+            if colliding[g] and _GEOM[int(m.geom_type[g])] != "plane":
                 collisions += shapes
         body.visuals = visuals
         body.collisions = collisions

@@ -25,7 +25,9 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
       ``balanceinertia="true"`` (MuJoCo then changes it), with a warning naming the bodies.
     - Visuals → geoms of group 2 that do not collide; collision shapes → geoms of group 3 that
       do;
-      a collision shape equal to a visual is one geom of group 0 that collides. Meshes
+      a collision shape equal to a visual is one geom of group 0 that collides (two geoms, one of
+      each, in a body with other visuals: the import reads a colliding geom there as a collision
+      shape only). Meshes
       MuJoCo reads (STL, OBJ, MSH) inside the output's folder tree are referenced relative to the
       output; others are copied (other formats converted to STL by trimesh) into
       ``<output name>_assets/`` next to it, so the file loads anywhere and reads back in KineTree
@@ -47,6 +49,7 @@ import math
 import os
 import re
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -56,11 +59,12 @@ from ..errors import FileFormatError
 from ..transforms import inverse_transform, matrix_to_quat
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
-from .mesh_reader import MAX_MESH_BYTES, read_mesh
+from .mesh_copy import MeshCopies
+from .mesh_reader import read_mesh
 from .mjcf_files import BASE_TEXT
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
 from .project_check import check_mass
-from .safe_io import atomic_write_text, read_regular_file
+from .safe_io import atomic_write_text
 from .urdf_export import motor_losses, warn_motors_dropped
 
 __all__ = ["MUJOCO_MESH_SUFFIXES", "export_mjcf", "mjcf_string"]
@@ -94,31 +98,18 @@ class _Writer:
         self.tree, self.out = tree, out
         self.mesh_names: dict[tuple[str, tuple], str] = {}
         self.copied: dict[str, str] = {}
+        self.dropped: list[str] = []
+        self.files = MeshCopies(out, self.dropped)  # meshes copied beside the output
         self.geom_names: set[str] = set()
         self.body_names: set[str] = {b.name for b in tree.bodies}
-        self.dropped: list[str] = []
         self.equalities: list[etree._Element] = []
         self.mesh_assets: list[etree._Element] = []
-        self._targets: set[str] = set()
         self.degree = False
         self.massless: list[str] = []  # moving bodies without mass (MuJoCo refuses them)
         self.unbalanced: list[str] = []  # bodies whose inertia breaks the triangle inequality
         self.motors_lost: dict[str, set[str]] = {}  # joint → what of its motor MJCF cannot hold
 
     # --- files ----------------------------------------------------------------------------
-    def rel(self, path: str) -> str:
-        if self.out is None:
-            return path
-        return os.path.relpath(path, self.out.parent.absolute()).replace(os.sep, "/")
-
-    def inside(self, path: str) -> bool:
-        if self.out is None:
-            return True
-        try:
-            return Path(path).resolve().is_relative_to(self.out.parent.resolve())
-        except (OSError, RuntimeError):
-            return False
-
     def mesh_file(self, path: str, ok: bool | None = None) -> str | None:
         """The name of ``path`` in the written file (copied or converted when needed); ``ok``:
         MuJoCo reads it as it is (default: by its suffix)."""
@@ -133,38 +124,14 @@ class _Writer:
                 self.dropped.append(f"mesh {exc}")
                 self.copied[path] = ""
                 return None
-        if ok and self.inside(path):
-            name = self.rel(path)
+        if ok and self.files.inside(path):
+            name = self.files.rel(path)
         elif self.out is None:
             name = path
         else:
-            folder = self.out.parent / f"{self.out.name.rsplit('.', 1)[0]}_assets"
-            try:
-                folder.mkdir(exist_ok=True)
-            except OSError as exc:
-                raise FileFormatError(f"cannot write {folder}: {exc.strerror or exc}") from None
-            stem = Path(path).stem
-            target = folder / (stem + (Path(path).suffix.lower() if ok else ".stl"))
-            k = 1
-            while str(target) in self._targets:  # two meshes of one name from different folders
-                target = folder / f"{stem}_{k}{target.suffix}"
-                k += 1
-            try:
-                if ok:  # bounded, regular files only: the path came from a robot file
-                    target.write_bytes(read_regular_file(path, MAX_MESH_BYTES, "mesh file"))
-                else:  # through the project's one mesh reader (bounded, no archives), as drawn
-                    import trimesh
-
-                    arrays = read_mesh(path)
-                    trimesh.Trimesh(arrays.vertices, arrays.faces, process=False).export(target)
-            except (OSError, FileFormatError, ValueError) as exc:  # an unreadable mesh: drop that geom, say so
-                self.dropped.append(f"mesh {path!r:.200}: {exc}")
-                self.copied[path] = ""
-                return None
-            self._targets.add(str(target))
-            name = self.rel(str(target))
+            name = self.files.copy(path, convert=not ok) or ""
         self.copied[path] = name
-        return name
+        return name or None
 
     # --- elements -------------------------------------------------------------------------
     def geom(self, parent, v, visual: bool, collides: bool) -> None:
@@ -205,8 +172,11 @@ class _Writer:
 
         cols = list(body.collisions)
         keys = [key(c) for c in cols]
+        # one geom for a shape that is both, unless the body has visual-only geoms: MuJoCo's
+        # convention (and the import) then takes a colliding geom for collision geometry only
+        share = not Counter(map(key, body.visuals)) - Counter(keys)
         for v in body.visuals:
-            both = key(v) in keys
+            both = share and key(v) in keys
             if both:
                 i = keys.index(key(v))
                 del cols[i], keys[i]

@@ -52,7 +52,9 @@ Export (:func:`export_sdf`, :func:`sdf_string`)
     ``ball``, a universal joint read from SDFormat (still a massless cross) as ``universal``,
     revolute limits (−∞, ∞) as ``continuous``, joint offsets folded into the joint pose. Planar
     joints and floating joints below the base are refused naming the joint. Meshes are referenced
-    relative to the output folder (or its parent), else by an absolute ``file://`` URI. Kept
+    relative to the output folder (or its parent: the folder tree the reader looks in); others are
+    copied into ``<output name>_assets/`` beside the file, as the MJCF export does, so that it
+    reopens whole (a ``file://`` URI the import kept unread is written as it was). Kept
     elements that SDFormat can hold are written back; others (a URDF's ``<transmission>``,
     ``<gazebo>`` …) are dropped with one :class:`SdfWarning` naming them, as are gear ratios, motor
     inertias and mimics (SDFormat 1.9 has none).

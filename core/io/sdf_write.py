@@ -15,6 +15,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree
 from ..xml_fragment import fragment_element
+from .mesh_copy import MeshCopies
 from .project_check import MAX_MASS, check_mass
 from .safe_io import MAX_BODIES, atomic_write_text
 from .sdf_model import RESERVED, SdfWarning, reserved_name
@@ -56,9 +57,10 @@ def _sub(parent, tag: str, text: str) -> etree._Element:
 
 
 class _Writer:
-    def __init__(self, tree: RigidBodyTree, name: str, out_dir: Path | None) -> None:
+    def __init__(self, tree: RigidBodyTree, name: str, out_dir: Path | None, out_file: Path | None = None) -> None:
         self.tree = tree
         self.out_dir = out_dir
+        self.files = MeshCopies(out_file) if out_file is not None else None  # meshes copied beside the file
         self.root = etree.Element("sdf", version="1.9")
         self.model = etree.SubElement(self.root, "model", name=name)
         self.scopes: dict[str, etree._Element] = {"": self.model}
@@ -91,7 +93,13 @@ class _Writer:
         return limit
 
     def mesh_uri(self, filename: str) -> str:
-        return relative_mesh_uri(filename, self.out_dir)
+        """Relative to the output's folder (or its parent: the folder tree the reader looks in);
+        a mesh elsewhere is copied beside the file (a ``file://`` URI would be refused on reading).
+        A ``file://`` the import kept unread is written as it was, never read here."""
+        uri = relative_mesh_uri(filename, self.out_dir)
+        if self.files is not None and uri.startswith("file://") and os.path.isabs(filename):
+            return self.files.copy(filename) or uri  # not copied: as before, and said (see sdf_string)
+        return uri
 
     def link(self, body: RigidBody, pose: np.ndarray | None, rel: str | None) -> etree._Element:
         parent, local = self.scope(body.name)
@@ -245,13 +253,16 @@ class _Writer:
         return (kids[0],)
 
 
-def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path | None = None) -> str:
-    """The SDFormat 1.9 text of ``tree``; the model is named ``model_name``, else as read, else ``robot``."""
+def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path | None = None, *,
+               out_file: Path | None = None) -> str:
+    """The SDFormat 1.9 text of ``tree``; the model is named ``model_name``, else as read, else ``robot``.
+    ``out_file``: the file it is written to (in ``out_dir``): meshes outside the folder tree it
+    is read with are copied into ``<name>_assets/`` beside it."""
     if len(tree.bodies) > MAX_BODIES:
         raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} an SDFormat file may have "
                               "to be read back")
     info = getattr(tree.base, "_sdf_model", None) or {}
-    w = _Writer(tree, model_name or info.get("name") or "robot", out_dir)
+    w = _Writer(tree, model_name or info.get("name") or "robot", out_dir, out_file)
     w.root.insert(0, etree.Comment(" Exported by KineTree "))
     base = tree.base
     world = base.name == "world"
@@ -279,6 +290,10 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
         shown = "; ".join(f"{tag} of {', '.join(o[:3])}{' …' if len(o) > 3 else ''}"
                           for tag, o in ((t, list(dict.fromkeys(v))) for t, v in w.dropped.items()))
         warnings.warn(f"elements SDFormat cannot hold not written: {shown}", SdfWarning, stacklevel=3)
+    if w.files is not None and w.files.dropped:
+        warnings.warn(f"meshes not copied beside the file, referenced where they are (a reader may refuse "
+                      f"them): {'; '.join(w.files.dropped[:3])}{' …' if len(w.files.dropped) > 3 else ''}",
+                      SdfWarning, stacklevel=3)
     if w.lost:
         names = ", ".join(map(repr, dict.fromkeys(w.lost)))
         warnings.warn(f"joints {names}: SDFormat 1.9 has no gear ratio, motor inertia, asymmetric Coulomb "
@@ -287,8 +302,10 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
 
 
 def export_sdf(tree: RigidBodyTree, path: str | os.PathLike, *, model_name: str | None = None) -> None:
-    """Write ``tree`` as SDFormat 1.9 to ``path`` atomically (meshes relative to its folder)."""
+    """Write ``tree`` as SDFormat 1.9 to ``path`` atomically (meshes relative to its folder, those
+    outside the folder tree copied beside it)."""
     path = Path(path)
     info = getattr(tree.base, "_sdf_model", None) or {}
     name = model_name or info.get("name") or getattr(tree.base, "_urdf_robot", None) or path.name.split(".")[0]
-    atomic_write_text(path, sdf_string(tree, name or "robot", path.parent.resolve()))
+    out = path.parent.resolve() / path.name
+    atomic_write_text(path, sdf_string(tree, name or "robot", out.parent, out_file=out))
