@@ -70,6 +70,8 @@ def test_an_image_for_export_leaves_the_drag_handles_out(qtbot):
         img = view.render_image(320, 240).convertToFormat(QImage.Format.Format_RGB32)
         return np.array(img.constBits(), dtype=np.uint8).reshape(240, img.bytesPerLine() // 4, 4)[:, :320].copy()
 
+    view.repaint()  # a real frame: the grid follows the fitted camera, the labels are laid out
+    image()
     with_handles = image()
     shown = [it for it in handles if it.visible()]
     for it in shown:
