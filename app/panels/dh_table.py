@@ -407,6 +407,9 @@ class DhTablePanel(QWidget):
             buttons.addWidget(b)
             self.buttons[key] = b
         self.note = message_label(QLabel())
+        # one line: a wrapped note made the panel taller than the default layout's dock at
+        # 1280×800, and the buttons scrolled out of view (the whole text is the tool tip)
+        self.note.setWordWrap(False)
         self.note.setStyleSheet("color: #999")
         self.error_label = message_label(QLabel())  # the last refused cell edit, under the table
         self.error_label.setObjectName("dhError")
@@ -445,9 +448,11 @@ class DhTablePanel(QWidget):
         pure = self.model.pure() or self.doc.tree.num_bodies == 0
         for key in ("insert", "delete", "up", "down"):
             self.buttons[key].setEnabled(pure and bool(self.model.entries))
-        self.note.setText("" if pure else
-                          "Greyed rows were not entered as DH rows; rows can be edited, not added or moved. "
-                          "“DH of chain…” computes the table of the chain to the selected body from its geometry.")
+        self.note.setText("" if pure else "Greyed rows are not DH rows: edit them, not add or move; DH of chain… "
+                          "computes a table")
+        self.note.setToolTip("" if pure else plain_tip(
+            "Greyed rows were not entered as DH rows; rows can be edited, not added or moved. "
+            "“DH of chain…” computes the table of the chain to the selected body from its geometry."))
 
     def current_row(self) -> int:
         idx = self.view.currentIndex()

@@ -386,3 +386,19 @@ def test_library_prints_a_table(capsys):
     row = {r[0]: r for r in cli.library_table()}
     assert row["puma560"][1:3] == ("6", "DH") and row["panda"][2] == "MDH"
     assert row["quadruped"][2] == "URDF tree"
+
+
+def test_the_dh_docks_buttons_stay_in_view_with_rows_that_are_not_dh_rows(window, qtbot, screen_size):
+    screen_size(1280, 800)
+    window.resize(1280, 800)
+    window.reset_layout()
+    for _ in range(3):  # Add child: joints from a matrix, greyed in the DH table, with a note
+        window.bodies.add_action.trigger()
+    qtbot.wait(50)
+    assert window.dh.note.text()
+    area = window.dh.parentWidget().parentWidget()  # the dock's scroll area
+    for button in window.dh.buttons.values():
+        top_left = button.mapTo(area, button.rect().topLeft())
+        bottom_right = button.mapTo(area, button.rect().bottomRight())
+        assert area.rect().contains(top_left) and area.rect().contains(bottom_right), button.text()
+    assert window.dh.height() <= area.height()  # nothing to scroll to
