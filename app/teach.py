@@ -36,6 +36,7 @@ class TeachState(QObject):
         super().__init__(parent)
         self._show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
         self._show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
+        self.solo = False  # the lecture walk shows one link: no overlay of every link meanwhile
         self.exam = False  # an exercise in exam mode: no DH overlay (it shows the answers)
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
         self.ghost: np.ndarray | None = None
@@ -44,7 +45,7 @@ class TeachState(QObject):
     @property
     def show_all(self) -> bool:
         """Every link's DH overlay (never during an exam)."""
-        return self._show_all and not self.exam
+        return self._show_all and not self.exam and not self.solo
 
     @show_all.setter
     def show_all(self, on: bool) -> None:
@@ -67,6 +68,12 @@ class TeachState(QObject):
     def set_show_selected(self, on: bool) -> None:
         if bool(on) != self._show_selected:
             self._show_selected = bool(on)
+            self.changed.emit()
+
+    def set_solo(self, on: bool) -> None:
+        """The lecture walk shows one link's frames alone (True) or the overlay as chosen."""
+        if bool(on) != self.solo:
+            self.solo = bool(on)
             self.changed.emit()
 
     def set_exam(self, on: bool) -> None:

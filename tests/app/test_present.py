@@ -288,3 +288,131 @@ def test_the_ghost_has_letters_is_drawn_on_top_and_stays_in_view(lecture, qtbot)
     qtbot.waitUntil(lambda: w.ghost_follow.moves > 0 and not w.ghost_follow.timer.isActive(), timeout=5000)
     px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
     assert front.all() and (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all()
+
+
+# --- the lecture walk with a clicker (issue 31) ------------------------------------------------------
+
+def numbers(text: str) -> np.ndarray:
+    return np.array([float(v) for v in text.split()])
+
+
+def clicker(qtbot, key) -> None:
+    """``key`` as a clicker sends it: to whatever widget has the focus."""
+    target = QApplication.focusWidget()
+    assert target is not None
+    QTest.keyClick(target, key)
+    QApplication.processEvents()
+
+
+def focus_slider(w, qtbot):
+    """Click the first joint slider on its handle (focus, no move)."""
+    from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider
+
+    slider = w.sliders.findChildren(QSlider)[0]
+    opt = QStyleOptionSlider()
+    slider.initStyleOption(opt)
+    handle = slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle,
+                                           slider)
+    qtbot.mouseClick(slider, Qt.MouseButton.LeftButton, pos=handle.center())
+    assert QApplication.focusWidget() is slider
+    return slider
+
+
+@pytest.fixture
+def presenting(make_window, qtbot, hd, monkeypatch):
+    """A window in Present mode (the Explain dock hidden), motions shortened (the keys are under test)."""
+    from kinetree.app.panels import explain
+
+    monkeypatch.setattr(explain, "STEP_MS", 30)
+    w = make_window()
+    w.activateWindow()
+    qtbot.waitActive(w)
+
+    def start(robot: str, q) -> object:
+        w.doc.open(robot)
+        w.doc.set_configuration(np.asarray(q, dtype=float))
+        w.findChild(QAction, "presentAction").trigger()
+        assert w.present.active and not w.explain_dock.isVisible()
+        w.activateWindow()
+        qtbot.waitActive(w)
+        focus_slider(w, qtbot)
+        return w
+
+    yield start
+    if w.present.active:
+        w.present.set_active(False)
+    w.set_text_scale(1.0)
+
+
+LECTURE = [("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2]), ("stanford_lecture", [0.3, 0.7, 0.4, 0.5, 0.6, -0.2])]
+
+
+@pytest.mark.parametrize("robot,q", LECTURE, ids=[r for r, _ in LECTURE])
+def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presenting, qtbot, robot, q):
+    from kinetree.core.symbolic import symbolic_model, to_text
+
+    w = presenting(robot, q)
+    panel, tree = w.explain, w.doc.tree
+    q0, theme = w.doc.configuration.copy(), w.viewport.theme
+    light = next(a for a in w.findChildren(QAction) if a.text() == "Light &background")
+
+    def unchanged() -> None:  # no clicker key reached a joint, a slider or the theme
+        assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme and not light.isChecked()
+
+    def cells(block) -> list:
+        return [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
+
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins: the DH table
+    unchanged()
+    assert w.explain_dock.isVisible() and panel.walking and panel.position == 0
+    assert panel.walk_link() == 0 and w.doc.selection is None and "DH table" in panel.formula.text()
+    n = panel.chain.count
+    assert n == 6 and panel.step_count() == 4 * n
+    keys = [Qt.Key.Key_PageDown, Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Space]
+    for k in range(1, 4 * n + 1):
+        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+            clicker(qtbot, keys[k % len(keys)])
+        i = (k + 3) // 4
+        body = panel.chain.bodies[i - 1]
+        assert panel.position == k and panel.walk_link() == i
+        assert w.doc.selection == body and w.dh_overlay.link == i and w.teach.solo  # link i alone, emphasised
+        assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
+        if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, the numbers at the current q
+            assert np.allclose(numbers(panel.chain_cell.text()).reshape(4, 4),
+                               tree.get_transform(q0, body), atol=1e-4)
+            qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)
+            assert cells(panel.symbolic.A) == [[to_text(v) for v in row] for row in
+                                               symbolic_model(tree, body, "symbolic", link=i).matrix.tolist()]
+            assert cells(panel.symbolic.T) == [[to_text(v) for v in row] for row in
+                                               symbolic_model(tree, body, "symbolic").matrix.tolist()]
+        unchanged()
+    assert panel.status.text() == f"step {4 * n} of {4 * n}"
+    for key in (Qt.Key.Key_PageUp, Qt.Key.Key_Left, Qt.Key.Key_Up):  # back
+        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+            clicker(qtbot, key)
+    assert panel.position == 4 * n - 3 and w.doc.selection == panel.chain.bodies[n - 1]
+    clicker(qtbot, Qt.Key.Key_Home)
+    assert panel.position == 0 and w.doc.selection is None and not w.teach.solo
+    clicker(qtbot, Qt.Key.Key_End)
+    assert panel.position == 4 * n and w.doc.selection == panel.chain.bodies[n - 1]
+    unchanged()
+
+
+def test_b_blanks_the_screen_and_b_again_returns(presenting, qtbot):
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    q0, theme = w.doc.configuration.copy(), w.viewport.theme
+    for key in (Qt.Key.Key_B, Qt.Key.Key_Period):
+        clicker(qtbot, key)
+        assert w.viewport.theme == theme  # B is not View ▸ Light background while presenting
+        blank = w.findChild(QWidget, "presentBlank")
+        assert blank is not None and blank.isVisible() and blank.geometry() == w.rect()
+        assert blank.grab().toImage().pixelColor(blank.width() // 2, blank.height() // 2).name() == "#000000"
+        clicker(qtbot, key)
+        assert not blank.isVisible()
+    assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme
+    # out of Present mode the keys are the widgets' own again: a focused slider steps its joint
+    w.findChild(QAction, "presentAction").trigger()
+    assert not w.present.active and not w.explain.walking
+    focus_slider(w, qtbot)
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    assert not np.array_equal(w.doc.configuration, q0)
