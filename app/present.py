@@ -191,6 +191,8 @@ class PresentMode(QObject):
             w.explain_dock.raise_()
             panel.set_walk(True)
             return
+        if panel.chain is None:  # no DH chain (the dock says why): nothing to walk
+            return
         {"step": panel.step, "back": panel.back, "first": panel.first, "last": panel.last}[what]()
 
     def set_blank(self, on: bool) -> None:

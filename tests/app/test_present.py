@@ -376,13 +376,18 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         body = panel.chain.bodies[i - 1]
         assert panel.position == k and panel.walk_link() == i
         assert w.doc.selection == body and w.dh_overlay.link == i and w.teach.solo  # link i alone, emphasised
+        dimmed = set(np.flatnonzero(w.viewport.batch._tint < 0))
+        assert dimmed == {s for b, s in w.viewport._slots.items() if b != body}
         assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
-        if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, the numbers at the current q
+        qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)  # the symbolic pane follows the step
+        assert cells(panel.symbolic.A) == [[to_text(v) for v in row] for row in
+                                           symbolic_model(tree, body, "symbolic", link=i).matrix.tolist()]
+        if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, symbolic and at the current q
+            assert np.allclose(numbers(panel.partial_cells[3].text()).reshape(4, 4),
+                               np.linalg.solve(tree.get_transform(q0, panel.chain.bodies[i - 2]) if i > 1
+                                               else np.eye(4), tree.get_transform(q0, body)), atol=1e-3)
             assert np.allclose(numbers(panel.chain_cell.text()).reshape(4, 4),
                                tree.get_transform(q0, body), atol=1e-4)
-            qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)
-            assert cells(panel.symbolic.A) == [[to_text(v) for v in row] for row in
-                                               symbolic_model(tree, body, "symbolic", link=i).matrix.tolist()]
             assert cells(panel.symbolic.T) == [[to_text(v) for v in row] for row in
                                                symbolic_model(tree, body, "symbolic").matrix.tolist()]
         unchanged()
