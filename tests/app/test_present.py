@@ -415,6 +415,18 @@ def test_b_blanks_the_screen_and_b_again_returns(presenting, qtbot):
         clicker(qtbot, key)
         assert not blank.isVisible()
     assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme
+    # a text field keeps its typing keys (B types a B), the others still walk
+    w.doc.select("link2")
+    w.docks["jointDock"].show()
+    field = w.joint.findChild(QLineEdit, "density")
+    qtbot.waitUntil(field.isVisible, timeout=2000)
+    field.setFocus()
+    field.clear()
+    assert QApplication.focusWidget() is field
+    clicker(qtbot, Qt.Key.Key_B)
+    assert field.text() == "b" and not w.present.blank.isVisible()
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    assert w.explain.walking and field.text() == "b"
     # out of Present mode the keys are the widgets' own again: a focused slider steps its joint
     w.findChild(QAction, "presentAction").trigger()
     assert not w.present.active and not w.explain.walking
