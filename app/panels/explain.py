@@ -187,6 +187,12 @@ class ExplainPanel(QWidget):
         link = chain.link_of(tree, selection) if chain else None
         if self.walking and chain is not None:
             link = chain.count  # the walk spans the chain: the selection follows the step, not the reverse
+            picked = chain.bodies.index(selection) + 1 if walked and selection is not None else 0
+            if not reset and picked and picked != self.walk_link():  # a link picked (combo, view): go there
+                if self.playing:
+                    self.play_button.setChecked(False)
+                self.timer.stop()
+                self.position = self.target = 4.0 * picked  # its A done: T_picked⁰ shown
         if link is not None and link != self.link:
             self.link, reset = link, True
         if chain is not None:
@@ -200,6 +206,8 @@ class ExplainPanel(QWidget):
     def _picked(self, row: int) -> None:
         if self.chain is not None and 0 <= row < self.chain.count:
             self.doc.select(self.chain.bodies[row])  # the one selection: the overlay draws it too
+            if self.walking:  # the walk went to that link (selectionChanged)
+                return
             self.link = row + 1
             self.reset()
 

@@ -433,3 +433,18 @@ def test_b_blanks_the_screen_and_b_again_returns(presenting, qtbot):
     focus_slider(w, qtbot)
     clicker(qtbot, Qt.Key.Key_PageDown)
     assert not np.array_equal(w.doc.configuration, q0)
+
+
+def test_picking_a_link_during_the_walk_takes_the_walk_there(presenting, qtbot):
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    panel = w.explain
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    panel.combo.setCurrentIndex(2)
+    panel.combo.activated.emit(2)  # link 3 in the Explain dock
+    assert panel.walking and panel.step_count() == 24 and panel.position == 12 and panel.walk_link() == 3
+    assert w.doc.selection == "link3"
+    w.doc.select("link5")  # picked in the view
+    assert panel.position == 20 and panel.walk_link() == 5 and w.doc.selection == "link5"
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        clicker(qtbot, Qt.Key.Key_PageDown)
+    assert panel.position == 21 and w.doc.selection == "link6"
