@@ -110,7 +110,7 @@ class ClickerKeys(QObject):
         if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
             return False
         window = self.present.window
-        if isinstance(obj, QWindow):
+        if isinstance(obj, QWindow):  # (the viewport's GL surface hands its keys to the viewport widget)
             if obj is not window.windowHandle():
                 return False
         elif not isinstance(obj, QWidget) or obj.window() is not window:
@@ -139,6 +139,8 @@ class PresentMode(QObject):
         self._saved: dict | None = None
         self.keys = ClickerKeys(self)
         self.blank = QWidget(window, objectName="presentBlank")  # B / . : the screen black
+        # a native window of its own: raised, it covers the viewport's native GL window too
+        self.blank.setAttribute(Qt.WidgetAttribute.WA_NativeWindow)
         self.blank.setAutoFillBackground(True)
         palette = self.blank.palette()
         palette.setColor(QPalette.ColorRole.Window, QColor(0, 0, 0))
