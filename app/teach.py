@@ -44,7 +44,7 @@ class TeachState(QObject):
 
     @property
     def show_all(self) -> bool:
-        """Every link's DH overlay (never during an exam)."""
+        """Every link's DH overlay (never during an exam, nor while the walk shows one link)."""
         return self._show_all and not self.exam and not self.solo
 
     @show_all.setter

@@ -331,6 +331,8 @@ def presenting(make_window, qtbot, hd, monkeypatch):
     def start(robot: str, q) -> object:
         w.doc.open(robot)
         w.doc.set_configuration(np.asarray(q, dtype=float))
+        if not w.teach.show_all:
+            w.findChild(QAction, "dhOverlayAction").trigger()  # every link's DH frames, but during the walk
         w.findChild(QAction, "presentAction").trigger()
         assert w.present.active and not w.explain_dock.isVisible()
         w.activateWindow()
@@ -366,6 +368,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
     unchanged()
     assert w.explain_dock.isVisible() and panel.walking and panel.position == 0
     assert panel.walk_link() == 0 and w.doc.selection is None and "DH table" in panel.formula.text()
+    assert w.teach.show_all
     n = panel.chain.count
     assert n == 6 and panel.step_count() == 4 * n
     keys = [Qt.Key.Key_PageDown, Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Space]
@@ -375,7 +378,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         i = (k + 3) // 4
         body = panel.chain.bodies[i - 1]
         assert panel.position == k and panel.walk_link() == i
-        assert w.doc.selection == body and w.dh_overlay.link == i and w.teach.solo  # link i alone, emphasised
+        assert w.doc.selection == body and w.dh_overlay.link == i and not w.teach.show_all  # link i alone
         dimmed = set(np.flatnonzero(w.viewport.batch._tint < 0))
         assert dimmed == {s for b, s in w.viewport._slots.items() if b != body}
         assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
@@ -397,7 +400,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
             clicker(qtbot, key)
     assert panel.position == 4 * n - 3 and w.doc.selection == panel.chain.bodies[n - 1]
     clicker(qtbot, Qt.Key.Key_Home)
-    assert panel.position == 0 and w.doc.selection is None and not w.teach.solo
+    assert panel.position == 0 and w.doc.selection is None and w.teach.show_all
     clicker(qtbot, Qt.Key.Key_End)
     assert panel.position == 4 * n and w.doc.selection == panel.chain.bodies[n - 1]
     unchanged()
