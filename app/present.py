@@ -13,6 +13,14 @@ While presenting, the selected body is emphasised: the other bodies' meshes are 
 link lines faded. The Explain dock's Step / Back / Play answer Right or PageDown / Left or
 PageUp / Space (what a clicker sends) whenever the dock is shown, with the focus anywhere in
 the window but a text field (which keeps its keys).
+
+While presenting, every key a clicker sends walks the lecture (:class:`ClickerKeys`, an
+application-wide event filter installed only then, so that no slider, spin box or window shortcut
+sees them, whatever has the focus): PageDown / Right / Down / Space a step on, PageUp / Left / Up a
+step back, Home / End the first / last step, B or ``.`` a black screen (the same key again
+returns). The first step key shows the Explain dock and begins the walk from the DH table through
+A₁ … Aₙ (:meth:`ExplainPanel.set_walk`). A text field keeps its typing keys (B, ., Space, Left,
+Right, Home, End); outside Present mode the keys are the widgets' own, as before.
 """
 
 from __future__ import annotations
@@ -20,9 +28,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette, QWindow
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QDockWidget,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
 
 from .qt_utils import menu_named
 
@@ -37,6 +53,13 @@ FADED = 0.25
 EDITING_DOCKS = ("bodiesDock", "jointDock")
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
+#: a presenter's clicker: key → what the walk does
+CLICKER = {Qt.Key.Key_PageDown: "step", Qt.Key.Key_Right: "step", Qt.Key.Key_Down: "step", Qt.Key.Key_Space: "step",
+           Qt.Key.Key_PageUp: "back", Qt.Key.Key_Left: "back", Qt.Key.Key_Up: "back",
+           Qt.Key.Key_Home: "first", Qt.Key.Key_End: "last", Qt.Key.Key_B: "blank", Qt.Key.Key_Period: "blank"}
+#: the clicker keys a focused text field keeps (they type or move its cursor, never a joint)
+TYPING = (Qt.Key.Key_B, Qt.Key.Key_Period, Qt.Key.Key_Space, Qt.Key.Key_Left, Qt.Key.Key_Right,
+          Qt.Key.Key_Home, Qt.Key.Key_End)
 
 
 def default_scale(screen_height: int) -> float:
@@ -67,6 +90,45 @@ def follow_font(window: QWidget) -> None:
                                          if w.objectName() in FLOATING and w.isVisible()])
 
 
+def _typing(widget: QWidget | None) -> bool:
+    """An editable text field of its own (a spin box's field steps a joint: not one)."""
+    if isinstance(widget, QLineEdit):
+        return not widget.isReadOnly() and not isinstance(widget.parentWidget(), QAbstractSpinBox)
+    return isinstance(widget, (QTextEdit, QPlainTextEdit)) and not widget.isReadOnly()
+
+
+class ClickerKeys(QObject):
+    """Installed on the application while presenting: a clicker's keys sent to ``window`` (to its
+    focus widget or to the window itself) go to the walk, before any widget or shortcut sees them."""
+
+    def __init__(self, present: PresentMode) -> None:
+        super().__init__(present)
+        self.present = present
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        kind = ev.type()
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        window = self.present.window
+        if isinstance(obj, QWindow):  # (the viewport's GL surface hands its keys to the viewport widget)
+            if obj is not window.windowHandle():
+                return False
+        elif not isinstance(obj, QWidget) or obj.window() is not window:
+            return False  # a dialog keeps its keys
+        mods = ev.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        what = CLICKER.get(Qt.Key(ev.key())) if mods == Qt.KeyboardModifier.NoModifier else None
+        if what is None:
+            return False
+        if ev.key() in TYPING and _typing(QApplication.focusWidget()):
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            ev.accept()  # no shortcut (B: the theme; the dock's step actions): the key press follows
+            return True
+        if not ev.isAutoRepeat() or what != "blank":
+            self.present.clicker(what)
+        return True
+
+
 class PresentMode(QObject):
     """F11 / View ▸ Present for ``window``; the clicker keys for its Explain dock."""
 
@@ -75,6 +137,15 @@ class PresentMode(QObject):
         self.window = window
         self.active = False
         self._saved: dict | None = None
+        self.keys = ClickerKeys(self)
+        self.blank = QWidget(window, objectName="presentBlank")  # B / . : the screen black
+        # a native window of its own: raised, it covers the viewport's native GL window too
+        self.blank.setAttribute(Qt.WidgetAttribute.WA_NativeWindow)
+        self.blank.setAutoFillBackground(True)
+        palette = self.blank.palette()
+        palette.setColor(QPalette.ColorRole.Window, QColor(0, 0, 0))
+        self.blank.setPalette(palette)
+        self.blank.hide()
         self.action = QAction("&Present", window, objectName="presentAction", checkable=True)
         self.action.setShortcuts([QKeySequence(Qt.Key.Key_F11)])
         self.action.setToolTip("Full screen, all text and lines larger (Ctrl++ / Ctrl+- while presenting), "
@@ -110,6 +181,29 @@ class PresentMode(QObject):
         for a in (self.step_action, self.back_action, self.play_action):
             a.setEnabled(on)
 
+    # --- the clicker -------------------------------------------------------------------------
+    def clicker(self, what: str) -> None:
+        """A clicker key while presenting: ``step``, ``back``, ``first``, ``last`` or ``blank``."""
+        if what == "blank":
+            self.set_blank(not self.blank.isVisible())
+            return
+        w, panel = self.window, self.window.explain
+        if not w.explain_dock.isVisible() or not panel.walking:  # the first key: the walk from its start
+            w.explain_dock.show()
+            w.explain_dock.raise_()
+            panel.set_walk(True)
+            return
+        if panel.chain is None:  # no DH chain (the dock says why): nothing to walk
+            return
+        {"step": panel.step, "back": panel.back, "first": panel.first, "last": panel.last}[what]()
+
+    def set_blank(self, on: bool) -> None:
+        """A black cover over the whole window (as a presentation program's B key) or not."""
+        if on:
+            self.blank.setGeometry(self.window.rect())
+            self.blank.raise_()
+        self.blank.setVisible(bool(on))
+
     # --- entering and leaving ------------------------------------------------------------------
     def scale(self) -> float:
         """The factor for presenting on the window's screen (the remembered one, if any)."""
@@ -128,6 +222,7 @@ class PresentMode(QObject):
             self._saved = {"geometry": w.saveGeometry(), "state": w.saveState(), "scale": w.text_scale,
                            "full": w.isFullScreen(), "maximized": w.isMaximized()}
             self.active = w.presenting = True
+            QApplication.instance().installEventFilter(self.keys)
             follow_font(w)  # docks added since
             for key in EDITING_DOCKS:  # the room goes to the view: at large text all docks do not fit
                 if key in w.docks:
@@ -140,6 +235,9 @@ class PresentMode(QObject):
         else:
             saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
             self.active = w.presenting = False
+            QApplication.instance().removeEventFilter(self.keys)
+            self.set_blank(False)
+            w.explain.set_walk(False)
             w.set_text_scale(saved["scale"])
             if not saved["full"]:
                 w.showMaximized() if saved["maximized"] else w.showNormal()

@@ -36,6 +36,7 @@ class TeachState(QObject):
         super().__init__(parent)
         self._show_all = False  # View ▸ DH parameters: without it, no overlay (but for show_selected)
         self._show_selected = False  # the Explain dock (or screenshot --teach) shows the selected link
+        self.solo = False  # the lecture walk shows one link: no overlay of every link meanwhile
         self.exam = False  # an exercise in exam mode: no DH overlay (it shows the answers)
         self.frames_only = False  # a sheet's figure: the DH frames without a, d, θ, α (even in an exam)
         self.convention = "dh"  # for chains whose joints hold no DH rows (extract_dh's)
@@ -44,8 +45,9 @@ class TeachState(QObject):
 
     @property
     def show_all(self) -> bool:
-        """Every link's DH overlay (never during an exam but as frames without values)."""
-        return self._show_all and (not self.exam or self.frames_only)
+        """Every link's DH overlay (never during an exam but as frames without values, nor while
+        the walk shows one link)."""
+        return self._show_all and (not self.exam or self.frames_only) and not self.solo
 
     @show_all.setter
     def show_all(self, on: bool) -> None:
@@ -74,6 +76,12 @@ class TeachState(QObject):
         """Draw the DH frames without the parameters' values (a figure that keeps the answers)."""
         if bool(on) != self.frames_only:
             self.frames_only = bool(on)
+            self.changed.emit()
+
+    def set_solo(self, on: bool) -> None:
+        """The lecture walk shows one link's frames alone (True) or the overlay as chosen."""
+        if bool(on) != self.solo:
+            self.solo = bool(on)
             self.changed.emit()
 
     def set_exam(self, on: bool) -> None:

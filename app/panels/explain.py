@@ -6,6 +6,11 @@ each factor and each partial product as a numeric 4×4. Step / Back / Play move 
 the viewport (through :class:`~kinetree.app.teach.TeachState`) from frame i − 1 through each
 elementary motion to frame i, smoothly. With "from frame 0" the steps run through A_1 … A_i,
 so that T_i^0 = A_1⋯A_i builds up link by link.
+
+The lecture walk (:meth:`ExplainPanel.set_walk`, Present mode's clicker) is that same from-frame-0
+stepping across the whole chain: step 0 shows the DH table, steps 4(i − 1) + 1 … 4i link i: its
+frames alone (the selection, so the overlay and Present mode's emphasis follow), A_i symbolic and
+numeric, and T_i⁰ = T_{i−1}⁰·A_i growing, up to T_n⁰ at step 4n.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ class ExplainPanel(QWidget):
         self.target = 0.0
         self.playing = False
         self.active = False  # the dock is shown: the ghost is drawn
+        self.walking = False  # the lecture walk: links 1…n from frame 0, the selection following the step
+        self._walk_saved = False  # "from frame 0" as it was before the walk
         self.stale = True  # the document changed while the dock was hidden: reload when shown
         self._from = self._to = 0.0  # the elementary motion under way: from and to (steps)
         self._clock = QElapsedTimer()
@@ -171,10 +178,21 @@ class ExplainPanel(QWidget):
 
     def _follow_selection(self, reset: bool = False) -> None:
         chain, tree = self.chain, self.doc.tree
-        if not reset and chain_tip(tree, self.doc.selection) != self._tip:
+        selection = self.doc.selection
+        # the walk selects the link it shows (None at the DH table): that is no other chain
+        walked = self.walking and chain is not None and (selection is None or selection in chain.bodies)
+        if not reset and not walked and chain_tip(tree, selection) != self._tip:
             self._reload()  # a body on another branch: its own chain
             return
-        link = chain.link_of(tree, self.doc.selection) if chain else None
+        link = chain.link_of(tree, selection) if chain else None
+        if self.walking and chain is not None:
+            link = chain.count  # the walk spans the chain: the selection follows the step, not the reverse
+            picked = chain.bodies.index(selection) + 1 if walked and selection is not None else 0
+            if not reset and picked and picked != self.walk_link():  # a link picked (combo, view): go there
+                if self.playing:
+                    self.play_button.setChecked(False)
+                self.timer.stop()
+                self.position = self.target = 4.0 * picked  # its A done: T_picked⁰ shown
         if link is not None and link != self.link:
             self.link, reset = link, True
         if chain is not None:
@@ -188,6 +206,8 @@ class ExplainPanel(QWidget):
     def _picked(self, row: int) -> None:
         if self.chain is not None and 0 <= row < self.chain.count:
             self.doc.select(self.chain.bodies[row])  # the one selection: the overlay draws it too
+            if self.walking:  # the walk went to that link (selectionChanged)
+                return
             self.link = row + 1
             self.reset()
 
@@ -308,6 +328,44 @@ class ExplainPanel(QWidget):
         self.reset()
         self.play_button.setChecked(True)
 
+    def set_walk(self, on: bool) -> None:
+        """Begin (at step 0, the DH table) or end the lecture walk across the whole chain."""
+        if bool(on) == self.walking:
+            return
+        self.walking = bool(on)
+        if on:
+            self._walk_saved = self.from_zero.isChecked()
+            if self.chain is not None:
+                self.link = self.chain.count
+            self.from_zero.blockSignals(True)
+            self.from_zero.setChecked(True)
+            self.from_zero.blockSignals(False)
+        else:
+            self.from_zero.blockSignals(True)
+            self.from_zero.setChecked(self._walk_saved)
+            self.from_zero.blockSignals(False)
+            self.state.set_solo(False)
+            self._follow_selection(reset=True)
+            return
+        self.reset()
+
+    def first(self) -> None:
+        """The first step at once (Home): frame 0, or the DH table in the walk."""
+        self.reset()
+
+    def last(self) -> None:
+        """The last step at once (End), not animated through every motion on the way."""
+        self.timer.stop()
+        if self.playing:
+            self.play_button.setChecked(False)
+        self.position = self.target = float(self.step_count())
+        self._refresh()
+        self.motionFinished.emit()
+
+    def walk_link(self) -> int:
+        """The link the walk shows: 0 at the DH table (step 0), else the one being stepped."""
+        return 0 if self.position <= 0 else self.shown_link()
+
     def reset(self) -> None:
         self.timer.stop()
         self.position = self.target = 0.0
@@ -342,6 +400,13 @@ class ExplainPanel(QWidget):
             return
         chain = self.chain
         has = chain is not None
+        if has and self.walking:  # the link shown is the one selected: its overlay alone, emphasised
+            shown = self.walk_link()
+            body = chain.bodies[shown - 1] if shown else None
+            self.state.set_solo(shown > 0)
+            if self.doc.selection != body:
+                self.doc.select(body)  # selectionChanged refreshes (this link is no other chain)
+                return
         for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
             b.setEnabled(has)
         self.symbolic.setVisible(has)
@@ -371,7 +436,7 @@ class ExplainPanel(QWidget):
             current = k < here
             self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
                                                 else "border: 2px solid transparent;")
-        n = self.link
+        n = i if self.walking else self.link  # the walk: T_i⁰ grows with the link shown
         chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
         if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
@@ -384,7 +449,9 @@ class ExplainPanel(QWidget):
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
-        self.symbolic.show_link(chain, n)  # computed once per link (worker thread, cached)
+        if self.walking and self.position <= 0:
+            self.formula.setText(self._dh_table())
+        self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
 
     def _ghost_label(self, done: int | None = None) -> str:
@@ -400,6 +467,28 @@ class ExplainPanel(QWidget):
                  for j, kind, _ in motions if j == last]
         prefix = "".join(f"A{sub(j)}·" for j in full)
         return prefix + ("A" + sub(last) if len(names) == 4 else "·".join(names))
+
+    def _dh_table(self) -> str:
+        """The chain's DH table (the walk's first step), the joint variables marked."""
+        chain = self.chain
+        cols = ("theta", "d", "a", "alpha")
+        head = "".join(f"<th>&nbsp;{SYMBOL[c]}&nbsp;</th>" for c in cols)
+        rows = []
+        for i, x in enumerate(chain.links, start=1):
+            variable = "theta" if x.joint == "R" else "d"
+            cells = []
+            for c in cols:
+                if c == variable:
+                    name = "q" if x.joint == "R" else "d"
+                    off = "" if abs(x.offset) < 1e-12 else f" + {value_text(c, x.offset)}"
+                    text = f"<b>{name}{sub(chain.index(i, c))}</b>*{off}"
+                else:
+                    text = value_text(c, getattr(x, c))
+                cells.append(f'<td align="right" style="color:{DH_COLORS[c]}">&nbsp;{text}&nbsp;</td>')
+            rows.append(f"<tr><td>&nbsp;{i}&nbsp;</td>{''.join(cells)}</tr>")
+        kind = "standard" if chain.convention == "dh" else "modified (Craig)"
+        return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
+                + "".join(rows) + "</table>")
 
     @staticmethod
     def _sup(i: int) -> str:

@@ -288,3 +288,180 @@ def test_the_ghost_has_letters_is_drawn_on_top_and_stays_in_view(lecture, qtbot)
     qtbot.waitUntil(lambda: w.ghost_follow.moves > 0 and not w.ghost_follow.timer.isActive(), timeout=5000)
     px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
     assert front.all() and (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all()
+
+
+# --- the lecture walk with a clicker (issue 31) ------------------------------------------------------
+
+def numbers(text: str) -> np.ndarray:
+    return np.array([float(v) for v in text.split()])
+
+
+def clicker(qtbot, key) -> None:
+    """``key`` as a clicker sends it: to whatever widget has the focus."""
+    target = QApplication.focusWidget()
+    assert target is not None
+    QTest.keyClick(target, key)
+    QApplication.processEvents()
+
+
+def focus_slider(w, qtbot):
+    """Click the first joint slider on its handle (focus, no move)."""
+    from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider
+
+    slider = w.sliders.findChildren(QSlider)[0]
+    opt = QStyleOptionSlider()
+    slider.initStyleOption(opt)
+    handle = slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle,
+                                           slider)
+    qtbot.mouseClick(slider, Qt.MouseButton.LeftButton, pos=handle.center())
+    assert QApplication.focusWidget() is slider
+    return slider
+
+
+@pytest.fixture
+def presenting(make_window, qtbot, hd, monkeypatch):
+    """A window in Present mode (the Explain dock hidden), motions shortened (the keys are under test)."""
+    from kinetree.app.panels import explain
+
+    monkeypatch.setattr(explain, "STEP_MS", 30)
+    w = make_window()
+    w.activateWindow()
+    qtbot.waitActive(w)
+
+    def start(robot: str, q) -> object:
+        w.doc.open(robot)
+        w.doc.set_configuration(np.asarray(q, dtype=float))
+        if not w.teach.show_all:
+            w.findChild(QAction, "dhOverlayAction").trigger()  # every link's DH frames, but during the walk
+        w.findChild(QAction, "presentAction").trigger()
+        assert w.present.active and not w.explain_dock.isVisible()
+        w.activateWindow()
+        qtbot.waitActive(w)
+        focus_slider(w, qtbot)
+        return w
+
+    yield start
+    if w.present.active:
+        w.present.set_active(False)
+    w.set_text_scale(1.0)
+
+
+LECTURE = [("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2]), ("stanford_lecture", [0.3, 0.7, 0.4, 0.5, 0.6, -0.2])]
+
+
+@pytest.mark.parametrize("robot,q", LECTURE, ids=[r for r, _ in LECTURE])
+def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presenting, qtbot, robot, q):
+    from kinetree.core.symbolic import symbolic_model, to_text
+
+    w = presenting(robot, q)
+    panel, tree = w.explain, w.doc.tree
+    q0, theme = w.doc.configuration.copy(), w.viewport.theme
+    light = next(a for a in w.findChildren(QAction) if a.text() == "Light &background")
+
+    def unchanged() -> None:  # no clicker key reached a joint, a slider or the theme
+        assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme and not light.isChecked()
+
+    def cells(block) -> list:
+        return [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
+
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins: the DH table
+    unchanged()
+    assert w.explain_dock.isVisible() and panel.walking and panel.position == 0
+    assert panel.walk_link() == 0 and w.doc.selection is None and "DH table" in panel.formula.text()
+    assert w.teach.show_all
+    n = panel.chain.count
+    assert n == 6 and panel.step_count() == 4 * n
+    keys = [Qt.Key.Key_PageDown, Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Space]
+    for k in range(1, 4 * n + 1):
+        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+            clicker(qtbot, keys[k % len(keys)])
+        i = (k + 3) // 4
+        body = panel.chain.bodies[i - 1]
+        assert panel.position == k and panel.walk_link() == i
+        assert w.doc.selection == body and w.dh_overlay.link == i and not w.teach.show_all  # link i alone
+        dimmed = set(np.flatnonzero(w.viewport.batch._tint < 0))
+        assert dimmed == {s for b, s in w.viewport._slots.items() if b != body}
+        assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
+        qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)  # the symbolic pane follows the step
+        assert cells(panel.symbolic.A) == [[to_text(v) for v in row] for row in
+                                           symbolic_model(tree, body, "symbolic", link=i).matrix.tolist()]
+        if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, symbolic and at the current q
+            assert np.allclose(numbers(panel.partial_cells[3].text()).reshape(4, 4),
+                               np.linalg.solve(tree.get_transform(q0, panel.chain.bodies[i - 2]) if i > 1
+                                               else np.eye(4), tree.get_transform(q0, body)), atol=1e-3)
+            assert np.allclose(numbers(panel.chain_cell.text()).reshape(4, 4),
+                               tree.get_transform(q0, body), atol=1e-4)
+            assert cells(panel.symbolic.T) == [[to_text(v) for v in row] for row in
+                                               symbolic_model(tree, body, "symbolic").matrix.tolist()]
+        unchanged()
+    assert panel.status.text() == f"step {4 * n} of {4 * n}"
+    for key in (Qt.Key.Key_PageUp, Qt.Key.Key_Left, Qt.Key.Key_Up):  # back
+        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+            clicker(qtbot, key)
+    assert panel.position == 4 * n - 3 and w.doc.selection == panel.chain.bodies[n - 1]
+    clicker(qtbot, Qt.Key.Key_Home)
+    assert panel.position == 0 and w.doc.selection is None and w.teach.show_all
+    clicker(qtbot, Qt.Key.Key_End)
+    assert panel.position == 4 * n and w.doc.selection == panel.chain.bodies[n - 1]
+    unchanged()
+
+
+def screen_colours(w) -> set:
+    """The colours on a grid over the window as the screen shows it (the viewport's GL window too)."""
+    img = w.screen().grabWindow(w.winId()).toImage()
+    return {img.pixelColor(x, y).name() for x in range(4, img.width(), img.width() // 9)
+            for y in range(4, img.height(), img.height() // 9)}
+
+
+def test_b_blanks_the_screen_and_b_again_returns(presenting, qtbot):
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    q0, theme = w.doc.configuration.copy(), w.viewport.theme
+    frame(w)
+    assert screen_colours(w) != {"#000000"}
+    for key in (Qt.Key.Key_B, Qt.Key.Key_Period):
+        clicker(qtbot, key)
+        assert w.viewport.theme == theme  # B is not View ▸ Light background while presenting
+        blank = w.findChild(QWidget, "presentBlank")
+        assert blank is not None and blank.isVisible() and blank.geometry() == w.rect()
+        qtbot.waitUntil(lambda: screen_colours(w) == {"#000000"}, timeout=2000)  # over the viewport too
+        clicker(qtbot, key)
+        assert not blank.isVisible()
+    # the viewport's GL surface (a window of its own) given the key by the window system: the same
+    QTest.keyClick(w.viewport.surface, Qt.Key.Key_B)
+    assert w.present.blank.isVisible() and w.viewport.theme == theme
+    QTest.keyClick(w.viewport.surface, Qt.Key.Key_B)
+    assert not w.present.blank.isVisible()
+    assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme
+    # a text field keeps its typing keys (B types a B), the others still walk
+    w.doc.select("link2")
+    w.docks["jointDock"].show()
+    field = w.joint.findChild(QLineEdit, "density")
+    qtbot.waitUntil(field.isVisible, timeout=2000)
+    field.setFocus()
+    field.clear()
+    assert QApplication.focusWidget() is field
+    clicker(qtbot, Qt.Key.Key_B)
+    assert field.text() == "b" and not w.present.blank.isVisible()
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    assert w.explain.walking and field.text() == "b"
+    # out of Present mode the keys are the widgets' own again: a focused slider steps its joint
+    w.findChild(QAction, "presentAction").trigger()
+    assert not w.present.active and not w.explain.walking
+    focus_slider(w, qtbot)
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    assert not np.array_equal(w.doc.configuration, q0)
+
+
+def test_picking_a_link_during_the_walk_takes_the_walk_there(presenting, qtbot):
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    panel = w.explain
+    clicker(qtbot, Qt.Key.Key_PageDown)
+    panel.combo.setCurrentIndex(2)
+    panel.combo.activated.emit(2)  # link 3 in the Explain dock
+    assert panel.walking and panel.step_count() == 24 and panel.position == 12 and panel.walk_link() == 3
+    assert w.doc.selection == "link3"
+    w.doc.select("link5")  # picked in the view
+    assert panel.position == 20 and panel.walk_link() == 5 and w.doc.selection == "link5"
+    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        clicker(qtbot, Qt.Key.Key_PageDown)
+    assert panel.position == 21 and w.doc.selection == "link6"
