@@ -208,9 +208,11 @@ class MainWindow(QMainWindow):
         for a in build:
             e.addAction(a)
         # their keys work in the Bodies panel and in the 3D view, where the hands are while
-        # building (the empty robot's hint there says Ctrl+Shift+A); not in the other panels,
-        # whose fields take F2, Del and Ctrl+D themselves
+        # building; not in the other panels, whose fields take F2, Del and Ctrl+D themselves.
+        # Ctrl+Shift+A, which nothing else takes, works wherever the focus is (or is not: a new
+        # window's), as the empty robot's hint promises
         self.viewport.addActions(build)
+        self.bodies.add_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
 
         v = mb.addMenu("&View")
         for key, dock in self.docks.items():
