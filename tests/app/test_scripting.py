@@ -1,0 +1,214 @@
+"""``from kinetree.app import show, Viewer, interactive``: the window from a script, from an interactive shell
+and from a notebook (issue 34)."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from kinetree.core import load_robot
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+Q = [0.6, -0.5, 0.4, 0.3, 0.8, -0.2]
+
+
+def run_script(tmp_path, code: str, display: bool = True, timeout: float = 120) -> str:
+    """Run ``code`` in a fresh Python, with the test's X display (or none), a private home
+    (the window's settings and autosaves go there)."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("QT_QPA_PLATFORM", None)
+    if not display:
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_show_non_blocking_draws_the_robot_at_q_and_blocking_show_returns_at_close(tmp_path):
+    out = run_script(tmp_path, f"""
+        import numpy as np
+        from kinetree.core import load_robot
+        from kinetree.app import Viewer, show
+        from kinetree.app.cli.display import offscreen_view
+        from kinetree.app.main_window import MainWindow
+        from kinetree.app.playback import rgb_array
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+
+        tree, q = load_robot("puma560"), np.array({Q})
+        v = show(tree, q, block=False)
+        assert isinstance(v, Viewer) and v.window.isVisible() and isinstance(v.window, MainWindow), v
+        assert np.array_equal(v.configuration, q)
+        size = (320, 240)
+        shot = v.screenshot(size=size)
+        assert shot.shape == (240, 320, 3) and shot.dtype == np.uint8
+        # the same camera on an offscreen view of the robot at q, and at home
+        opts = v.window.viewport.opts
+        def render(config):
+            _doc, view = offscreen_view(tree, config, size)
+            view.setCameraPosition(pos=opts["center"], distance=opts["distance"], elevation=opts["elevation"],
+                                   azimuth=opts["azimuth"])
+            return rgb_array(view.render_image(*size))
+        at_q = np.abs(shot.astype(int) - render(q)).mean()
+        at_home = np.abs(shot.astype(int) - render(tree.home_configuration())).mean()
+        print("diff", at_q, at_home)
+        assert at_q * 5 < at_home, (at_q, at_home)
+        v.close()
+        assert v.closed and not v.window.isVisible()
+
+        fired = []
+        def close_windows():
+            fired.append(True)
+            for w in QApplication.topLevelWidgets():
+                if isinstance(w, MainWindow) and w.isVisible():
+                    w.close()
+        QTimer.singleShot(300, close_windows)
+        v2 = show(tree, q)  # blocks until the timer closes the window
+        assert fired and v2.closed and np.array_equal(v2.configuration, q)
+        print("returned")
+    """)
+    assert "returned" in out
+
+
+def slider_handle_centre(slider) -> QPoint:
+    opt = QStyleOptionSlider()
+    slider.initStyleOption(opt)
+    rect = slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle,
+                                         slider)
+    return rect.center()
+
+
+@pytest.fixture
+def viewer_settings(tmp_path, autosave_dir, monkeypatch):
+    """The Viewer's window keeps its layout in a temporary file, not the user's settings."""
+    import kinetree.app.main_window as main_window
+
+    monkeypatch.setattr(main_window, "QSettings",
+                        lambda *_a: QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+
+
+def test_viewer_configuration_round_trips_script_to_window_and_slider_drag_to_script(qtbot, viewer_settings):
+    from kinetree.app import Viewer
+
+    v = Viewer(load_robot("puma560"))
+    try:
+        qtbot.waitExposed(v.window)
+        seen = []
+        v.events.configuration.connect(seen.append)
+        v.configuration = Q  # script → window
+        rows = v.window.sliders.rows
+        assert [rows[f"q{i + 1}"].spin.core for i in range(6)] == Q
+        row = rows["q2"]
+        lo, hi = row.lo, row.hi
+        assert row.slider.value() == round((Q[1] - lo) / (hi - lo) * row.slider.maximum())
+        assert seen and np.array_equal(seen[-1], Q)
+
+        # window → script: a real drag of q2's slider handle
+        slider = row.slider
+        start = slider_handle_centre(slider)
+        QTest.mousePress(slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+        for dx in (10, 20, 40):
+            QTest.mouseMove(slider, start + QPoint(dx, 0))
+        QTest.mouseRelease(slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start + QPoint(40, 0))
+        q = v.configuration
+        assert q[1] > Q[1] + 1e-3  # dragged right: larger
+        assert np.array_equal(q[[0, 2, 3, 4, 5]], np.array(Q)[[0, 2, 3, 4, 5]])
+        assert np.array_equal(seen[-1], q) and isinstance(seen[-1], np.ndarray)
+        assert row.spin.core == q[1]
+    finally:
+        v.close()
+    assert v.closed
+
+
+def test_viewer_refuses_bad_input_naming_it(qtbot, viewer_settings):
+    from kinetree.app import Viewer
+    from kinetree.core.errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+
+    v = Viewer(load_robot("puma560"))
+    try:
+        with pytest.raises(InvalidConfigurationError, match="q9"):
+            v.configuration = {"q9": 1.0}
+        with pytest.raises(UnknownBodyError, match="nose"):
+            v.select("nose")
+        with pytest.raises(InvalidPropertyError, match="'back'"):
+            v.camera.view("back")
+        with pytest.raises(InvalidPropertyError, match="distance"):
+            v.camera.distance = -1
+        with pytest.warns(RuntimeWarning, match="q1"):
+            v.configuration = [10, 0, 0, 0, 0, 0]  # kept, not clamped: the warning says so
+        assert v.configuration[0] == 10
+        v.select("link3")
+        assert v.window.doc.selection == "link3"
+        v.camera.view("top")
+        assert v.camera.elevation == 90
+        v.camera.azimuth = 12.5
+        assert v.camera.azimuth == 12.5
+        png = v._repr_png_()
+        assert png.startswith(b"\x89PNG")
+    finally:
+        v.close()
+
+
+def test_ipython_show_non_blocking_integrates_qt_event_loop(tmp_path):
+    pytest.importorskip("IPython", reason="the IPython test needs ipython (the test extra)")
+    out = run_script(tmp_path, """
+        import time
+        from IPython.terminal.interactiveshell import TerminalInteractiveShell
+        shell = TerminalInteractiveShell.instance(simple_prompt=False)  # as in a terminal
+        assert shell.active_eventloop is None
+        from kinetree.core import load_robot
+        from kinetree.app import show
+        start = time.perf_counter()
+        v = show(load_robot("puma560"), [0.1] * 6, block=False)
+        took = time.perf_counter() - start
+        assert shell.active_eventloop.startswith("qt"), shell.active_eventloop  # as %gui qt
+        assert v.window.isVisible() and not v.closed and v.live
+        print("took", took)
+        v.close()
+    """)
+    assert float(out.split("took")[1]) < 30  # returned without waiting for the window to close
+
+
+def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path):
+    nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat (the test extra)")
+    nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient (the test extra)")
+    pytest.importorskip("ipykernel", reason="the notebook test needs ipykernel (the test extra)")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import os\nassert 'DISPLAY' not in os.environ\n"
+                                  "import kinetree.app\nfrom kinetree.core import load_robot\n"
+                                  "load_robot('puma560')"),
+        nbformat.v4.new_code_cell(f"kinetree.app.show(load_robot('puma560'), {Q})"),
+    ]
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    saved = os.environ.copy()
+    os.environ.clear()
+    os.environ.update(env)  # the kernel inherits this environment
+    try:
+        nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    pictures = []
+    for cell in nb.cells:
+        [png] = [o["data"]["image/png"] for o in cell.outputs if "image/png" in o.get("data", {})]
+        img = QImage.fromData(base64.b64decode(png)).convertToFormat(QImage.Format.Format_RGB888)
+        assert (img.width(), img.height()) == (640, 480)
+        pictures.append(img)
+    assert pictures[0] != pictures[1]  # at home, then at Q
+    # the robot is drawn: the centre region holds more than the background and the grid
+    colours = {pictures[0].pixel(x, y) for x in range(200, 440, 4) for y in range(120, 360, 4)}
+    assert len(colours) > 20
