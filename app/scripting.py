@@ -168,9 +168,9 @@ class Camera:
     def __init__(self, viewport) -> None:
         self._viewport = viewport
 
-    def fit(self) -> None:
-        """Frame the whole robot."""
-        self._viewport.fit()
+    def fit(self, size: tuple[int, int] | None = None) -> None:
+        """Frame the whole robot in the view (``size``: in a screenshot of that size instead)."""
+        self._viewport.fit(size=size)
 
     def view(self, preset: str) -> None:
         """``"iso"`` (perspective), ``"front"``, ``"side"`` or ``"top"`` (orthographic)."""

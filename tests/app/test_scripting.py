@@ -154,6 +154,10 @@ def test_viewer_refuses_bad_input_naming_it(qtbot, viewer_settings):
         assert v.camera.elevation == 90
         v.camera.azimuth = 12.5
         assert v.camera.azimuth == 12.5
+        v.camera.fit()
+        in_view = v.camera.distance
+        v.camera.fit(size=(1000, 100))  # a wide, low picture: farther, to frame the arm in its height
+        assert v.camera.distance > in_view
         png = v._repr_png_()
         assert png.startswith(b"\x89PNG")
     finally:
@@ -212,3 +216,24 @@ def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path):
     # the robot is drawn: the centre region holds more than the background and the grid
     colours = {pictures[0].pixel(x, y) for x in range(200, 440, 4) for y in range(120, 360, 4)}
     assert len(colours) > 20
+
+
+def test_interactive_returns_what_the_user_left_when_the_window_closes(qtbot, viewer_settings):
+    from kinetree.app import interactive
+    from kinetree.app.scripting import _script_window_class
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    tree = load_robot("puma560")
+    moved = [0.2, 0.4, -0.3, 0.1, 0.5, 0.0]
+
+    def user():  # runs once interactive() waits: moves the joints, selects a body, closes
+        [w] = [w for w in QApplication.topLevelWidgets() if isinstance(w, _script_window_class()) and w.isVisible()]
+        w.doc.set_configuration(moved)
+        w.doc.select("link4")
+        w.close()
+
+    QTimer.singleShot(100, user)
+    q, pose = interactive(tree, Q)
+    assert np.array_equal(q, moved)
+    assert np.allclose(pose, tree.get_transform(moved, "link4"))
