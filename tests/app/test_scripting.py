@@ -184,7 +184,7 @@ def test_ipython_show_non_blocking_integrates_qt_event_loop(tmp_path):
     assert float(out.split("took")[1]) < 30  # returned without waiting for the window to close
 
 
-def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path):
+def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path, monkeypatch):
     nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat (the test extra)")
     nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient (the test extra)")
     pytest.importorskip("ipykernel", reason="the notebook test needs ipykernel (the test extra)")
@@ -194,25 +194,22 @@ def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path):
                                   "import kinetree.app\nfrom kinetree.core import load_robot\n"
                                   "load_robot('puma560')"),
         nbformat.v4.new_code_cell(f"kinetree.app.show(load_robot('puma560'), {Q})"),
+        nbformat.v4.new_code_cell(f"v = kinetree.app.Viewer(load_robot('puma560'), {Q})\nv"),
     ]
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
-    saved = os.environ.copy()
-    os.environ.clear()
-    os.environ.update(env)  # the kernel inherits this environment
-    try:
-        nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                resources={"metadata": {"path": str(tmp_path)}}).execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):  # the kernel inherits this environment
+        monkeypatch.delenv(name, raising=False)
+    for name, sub in (("HOME", ""), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data")):
+        monkeypatch.setenv(name, str(tmp_path / sub))
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
     pictures = []
     for cell in nb.cells:
         [png] = [o["data"]["image/png"] for o in cell.outputs if "image/png" in o.get("data", {})]
         img = QImage.fromData(base64.b64decode(png)).convertToFormat(QImage.Format.Format_RGB888)
-        assert (img.width(), img.height()) == (640, 480)
         pictures.append(img)
+    assert [(p.width(), p.height()) for p in pictures[:2]] == [(640, 480)] * 2
     assert pictures[0] != pictures[1]  # at home, then at Q
+    assert pictures[2].width() > 100 and pictures[2].height() > 100  # the Viewer's window (on the private Xvfb)
     # the robot is drawn: the centre region holds more than the background and the grid
     colours = {pictures[0].pixel(x, y) for x in range(200, 440, 4) for y in range(120, 360, 4)}
     assert len(colours) > 20
