@@ -9,13 +9,16 @@ function runs (``import kinetree.app`` stays cheap for the command line); withou
 
 from __future__ import annotations
 
+import math
+import numbers
 import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy too is imported when a function runs: ``kinetree --help`` needs neither
+    import numpy as np
 
 #: A picture's default size (width, height) in pixels.
 PICTURE_SIZE = (640, 480)
@@ -113,6 +116,7 @@ def picture(tree, q=None, size: tuple[int, int] = PICTURE_SIZE, view: str = "iso
 
 def png_bytes(rgb: np.ndarray) -> bytes:
     """PNG file bytes of an H×W×3 uint8 array."""
+    import numpy as np
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QImage
 
@@ -181,7 +185,7 @@ class Camera:
         from kinetree.core.errors import InvalidPropertyError
 
         for key, value in kw.items():
-            if not np.isfinite(value) or (key == "distance" and value <= 0):
+            if not isinstance(value, numbers.Real) or not math.isfinite(value) or (key == "distance" and value <= 0):
                 raise InvalidPropertyError(f"camera {key} {value!r} is not a finite{' positive' * (key == 'distance')}"
                                            " number")
         self._viewport.setCameraPosition(**{k: float(v) for k, v in kw.items()})

@@ -234,3 +234,13 @@ def test_interactive_returns_what_the_user_left_when_the_window_closes(qtbot, vi
     q, pose = interactive(tree, Q)
     assert np.array_equal(q, moved)
     assert np.allclose(pose, tree.get_transform(moved, "link4"))
+
+
+def test_importing_kinetree_app_stays_cheap(tmp_path):
+    """``kinetree --help`` and ``kinetree fk`` import the package: show/Viewer load Qt and numpy when they run."""
+    out = run_script(tmp_path, """
+        import sys
+        from kinetree.app import Viewer, interactive, show
+        print(sorted(m for m in ("PySide6", "numpy", "pyqtgraph", "IPython") if m in sys.modules))
+    """)
+    assert out.strip() == "[]"
