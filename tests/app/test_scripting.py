@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import os
+import select
 import subprocess
 import sys
 import textwrap
@@ -244,3 +245,26 @@ def test_importing_kinetree_app_stays_cheap(tmp_path):
         print(sorted(m for m in ("PySide6", "numpy", "pyqtgraph", "IPython") if m in sys.modules))
     """)
     assert out.strip() == "[]"
+
+
+def test_show_without_a_display_returns_a_picture_and_its_xvfb_ends_with_the_script(tmp_path):
+    out = run_script(tmp_path, """
+        import numpy as np
+        from kinetree.core import load_robot
+        from kinetree.app import scripting, show
+        tree = load_robot("puma560")
+        home, moved = show(tree), show(tree, [0.5, -0.4, 0.3, 0, 0.6, 0], view="front")
+        assert home.shape == moved.shape == (480, 640, 3) and home.dtype == np.uint8
+        assert np.abs(home.astype(int) - moved).mean() > 1  # not the same picture
+        print("xvfb", scripting._private_display.pid)
+    """, display=False)
+    pid = int(out.split("xvfb")[1])
+    try:
+        fd = os.pidfd_open(pid)  # readable once the process has ended
+    except ProcessLookupError:
+        return  # already gone
+    try:
+        ended, _, _ = select.select([fd], [], [], 10)  # it ends on its own once Qt's connection closes
+    finally:
+        os.close(fd)
+    assert ended, "the private Xvfb outlived the script"
