@@ -268,3 +268,22 @@ def test_show_without_a_display_returns_a_picture_and_its_xvfb_ends_with_the_scr
     finally:
         os.close(fd)
     assert ended, "the private Xvfb outlived the script"
+
+
+def test_viewer_tree_follows_edits_and_undo_made_in_the_window(qtbot, viewer_settings):
+    from kinetree.app import Viewer
+    from kinetree.core import RigidBodyTree
+
+    tree = load_robot("puma560")
+    v = Viewer(tree)
+    try:
+        trees = []
+        v.events.tree.connect(trees.append)
+        v.window.doc.edit("Remove link6", lambda t: t.remove_body("link6") and None)  # as the Bodies dock does
+        assert "link6" not in v.tree.body_names and len(v.configuration) == 5
+        assert isinstance(trees[-1], RigidBodyTree) and trees[-1] is v.tree
+        assert "link6" in tree.body_names  # the script's own tree is not changed under it
+        v.window.doc.undo_stack.undo()
+        assert "link6" in v.tree.body_names and trees[-1] is v.tree and len(trees) == 2
+    finally:
+        v.close()
