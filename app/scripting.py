@@ -62,10 +62,14 @@ def _qt_loop(shell) -> bool:
 
 
 def has_display() -> bool:
-    """Whether a window can be seen here (else windows go to a private Xvfb)."""
+    """Whether a window can be seen here (else windows go to a private Xvfb). Qt's offscreen
+    platforms run the app unseen: a blocking show() there would wait for a close nobody can make."""
+    import os
+
     from .main import missing_display
 
-    return _private_display is None and missing_display() is None
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    return _private_display is None and missing_display() is None and platform not in ("offscreen", "minimal")
 
 
 def _application():

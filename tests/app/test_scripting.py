@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 Q = [0.6, -0.5, 0.4, 0.3, 0.8, -0.2]
 
 
-def run_script(tmp_path, code: str, display: bool = True, timeout: float = 120) -> str:
+def run_script(tmp_path, code: str, display: bool = True, timeout: float = 120, **extra_env: str) -> str:
     """Run ``code`` in a fresh Python, with the test's X display (or none), a private home
     (the window's settings and autosaves go there)."""
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
@@ -30,6 +30,7 @@ def run_script(tmp_path, code: str, display: bool = True, timeout: float = 120) 
     if not display:
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
+    env.update(extra_env)
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
                           timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -287,3 +288,12 @@ def test_viewer_tree_follows_edits_and_undo_made_in_the_window(qtbot, viewer_set
         assert "link6" in v.tree.body_names and trees[-1] is v.tree and len(trees) == 2
     finally:
         v.close()
+
+
+def test_show_on_qt_offscreen_platform_gives_a_picture_instead_of_waiting_for_an_unseen_window(tmp_path):
+    out = run_script(tmp_path, """
+        from kinetree.core import load_robot
+        from kinetree.app import show
+        print(show(load_robot("puma560")).shape)
+    """, display=False, timeout=60, QT_QPA_PLATFORM="offscreen")
+    assert out.strip() == "(480, 640, 3)"
