@@ -251,7 +251,6 @@ class Viewer:
         self.live = _enable_event_loop()
         self._doc = RobotDocument(tree)
         self._window = _script_window_class()(self._doc)
-        self._window.quiet = True  # errors go to the status line, no modal box stops the script
         self._doc.load(tree, q, name=title or "robot")
         self.events = Events()
         self._closed = False
