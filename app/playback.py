@@ -128,7 +128,7 @@ def render_frames(view, doc: RobotDocument, Q: np.ndarray, size: tuple[int, int]
     try:
         for q in Q:
             doc.preview_configuration(q)
-            yield _rgb(view.render_image(w, h))
+            yield rgb_array(view.render_image(w, h))
     finally:
         doc.preview_configuration(before)
         if handle_on:
@@ -154,7 +154,8 @@ def fit_motion(view, doc: RobotDocument, Q: np.ndarray, samples: int = 9,
     view.setCameraPosition(pos=QVector3D(*centre.astype(float)), distance=distance)
 
 
-def _rgb(img: QImage) -> np.ndarray:
+def rgb_array(img: QImage) -> np.ndarray:
+    """The H×W×3 uint8 RGB array of ``img`` (animation frames, scripts' screenshots)."""
     img = img.convertToFormat(QImage.Format.Format_RGB888)
     w, h = img.width(), img.height()
     arr = np.frombuffer(img.constBits(), dtype=np.uint8, count=img.bytesPerLine() * h)

@@ -15,10 +15,13 @@ from collections.abc import Callable
 from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, error_text, warnings_as_lines
 
 
-def ensure_display() -> subprocess.Popen | None:
+def ensure_display(until_last_client: bool = False) -> subprocess.Popen | None:
     """Give Qt an X display: the viewport needs OpenGL, which Qt's offscreen platform lacks.
 
     With no ``DISPLAY``, start a private Xvfb (Mesa renders in software) and return it.
+    ``until_last_client``: the Xvfb ends by itself when its last client (our Qt) disconnects,
+    for a process that keeps Qt until its own end (a notebook kernel): killing it earlier
+    would leave Qt talking to a server that has gone.
     """
     if os.environ.get("DISPLAY") or sys.platform != "linux":
         return None
@@ -26,7 +29,8 @@ def ensure_display() -> subprocess.Popen | None:
     if xvfb is None:
         raise RuntimeError("no display and no Xvfb: install xvfb (apt-get install xvfb) or set DISPLAY")
     r, w = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "2560x1600x24", "-nolisten", "tcp"],
+    args = [xvfb, "-displayfd", str(w), "-screen", "0", "2560x1600x24", "-nolisten", "tcp"]
+    proc = subprocess.Popen(args + (["-terminate"] if until_last_client else []),
                             pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
     with os.fdopen(r) as f:
