@@ -28,8 +28,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .errors import InvalidConfigurationError, InvalidIKOptionError, InvalidPropertyError, LoopClosureError
-from .transforms import validate_transform
+from .errors import (
+    FileFormatError,
+    InvalidConfigurationError,
+    InvalidIKOptionError,
+    InvalidPropertyError,
+    LoopClosureError,
+)
+from .transforms import MAX_LENGTH, validate_transform
 
 if TYPE_CHECKING:
     from .body import RigidBody
@@ -97,7 +103,24 @@ def make_record(tree: RigidBodyTree, name: str, body_a: str, frame_a: ArrayLike,
         raise InvalidPropertyError(f"loop {name!r}: both frames are on body {body_a!r}; a loop joins two bodies")
     xa = validate_transform(frame_a, f"loop {name!r}: frame_a")
     xb = validate_transform(frame_b, f"loop {name!r}: frame_b")
+    for key, X in (("frame_a", xa), ("frame_b", xb)):
+        if np.abs(X[:3, 3]).max() > MAX_LENGTH:
+            raise InvalidPropertyError(f"loop {name!r}: {key} is {np.abs(X[:3, 3]).max():g} m from its body, "
+                                       f"more than {MAX_LENGTH:g} m")
     return _Record(name, a, xa, b, xb, kind)
+
+
+def refuse_loops(tree: RigidBodyTree, fmt: str) -> None:
+    """Raise :class:`FileFormatError` when ``tree`` has loops or passive joints, which a file of
+    format ``fmt`` cannot hold (a writer refuses rather than drop them)."""
+    if tree._loops:
+        names = ", ".join(repr(n) for n in list(tree._loops)[:5]) + (" …" if len(tree._loops) > 5 else "")
+        raise FileFormatError(f"{fmt} cannot hold closed loops ({names}): save a KineTree project "
+                              "(.kinetree.json), which keeps them, or remove the loops first")
+    passive = [b.joint.name for b in tree.bodies if not b.joint.actuated]
+    if passive:
+        raise FileFormatError(f"{fmt} cannot mark joints passive ({', '.join(map(repr, passive[:5]))}): save a "
+                              "KineTree project (.kinetree.json), or make them actuated first")
 
 
 # --- residual and Jacobian -----------------------------------------------------------------------

@@ -3,6 +3,7 @@ configurations, parallel-robot IK, and a tree without loops left as it was."""
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 
@@ -10,8 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, load_robot
-from kinetree.core.errors import InvalidJointError, InvalidPropertyError
+from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, export_robot, load_robot
+from kinetree.core.errors import FileFormatError, InvalidJointError, InvalidPropertyError
+from kinetree.core.io.project import load_project
 
 GROUND, CRANK, COUPLER, ROCKER = 0.4, 0.1, 0.35, 0.3
 
@@ -240,3 +242,59 @@ def test_a_tree_without_loops_is_unchanged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         puma.forward_kinematics(q)
+
+
+def test_project_round_trips_loops_and_passive_joints(tmp_path):
+    t = four_bar(kind="slider")
+    X = trans(0.1, 0.2)
+    X[:3, :3] = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    t.add_loop("second", "base", X, "crank", np.eye(4), "ball")
+    path = tmp_path / "four_bar.kinetree.json"
+    export_robot(t, path)
+    d = json.loads(path.read_text())
+    assert d["version"] == 4  # an older release refuses it rather than dropping the loops
+    back, _ = load_project(path)
+    assert [(lp.name, lp.kind, lp.body_a, lp.body_b) for lp in back.loops] == [
+        ("close", "slider", "coupler", "rocker"), ("second", "ball", "base", "crank")]
+    for a, b in zip(t.loops, back.loops):
+        assert np.array_equal(a.frame_a, b.frame_a) and np.array_equal(a.frame_b, b.frame_b)
+    assert [b.joint.actuated for b in back.bodies] == [True, False, False]
+    export_robot(load_robot("puma560"), path)
+    assert json.loads(path.read_text())["version"] == 3  # a tree without loops: as before (named poses)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("kind", "cam", r"loop 'close'.*unknown loop kind 'cam'"),
+    ("frame_a", [[1, 0, 0]], r"loop 'close': field 'frame_a' must be a 4×4 matrix"),
+    ("body_b", "nowhere", r"no body named 'nowhere'"),
+])
+def test_project_refuses_a_bad_loop(tmp_path, field, value, message):
+    path = tmp_path / "bad.kinetree.json"
+    export_robot(four_bar(), path)
+    d = json.loads(path.read_text())
+    d["loops"][0][field] = value
+    path.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=message):
+        load_project(path)
+
+
+def test_project_refuses_a_non_boolean_actuated(tmp_path):
+    path = tmp_path / "bad.kinetree.json"
+    export_robot(four_bar(), path)
+    d = json.loads(path.read_text())
+    d["bodies"][1]["joint"]["actuated"] = "no"
+    path.write_text(json.dumps(d))
+    with pytest.raises(FileFormatError, match=r"joint 'coupler_joint': field 'actuated' must be true or false"):
+        load_project(path)
+
+
+@pytest.mark.parametrize(("suffix", "fmt"), [(".urdf", "URDF"), (".sdf", "SDFormat"), (".xml", "MJCF"),
+                                             (".csv", "DH table")])
+def test_other_formats_refuse_loops_naming_the_format(tmp_path, suffix, fmt):
+    t = four_bar()
+    with pytest.raises(FileFormatError, match=rf"{fmt}.*cannot hold closed loops \('close'\)"):
+        export_robot(t, tmp_path / f"r{suffix}")
+    t.remove_loop("close")
+    with pytest.raises(FileFormatError, match=rf"{fmt}.*cannot mark joints passive \('coupler_joint', "):
+        export_robot(t, tmp_path / f"r{suffix}")
+    assert not list(tmp_path.iterdir())
