@@ -298,3 +298,27 @@ def test_other_formats_refuse_loops_naming_the_format(tmp_path, suffix, fmt):
     with pytest.raises(FileFormatError, match=rf"{fmt}.*cannot mark joints passive \('coupler_joint', "):
         export_robot(t, tmp_path / f"r{suffix}")
     assert not list(tmp_path.iterdir())
+
+
+def test_slider_crank_solves_a_passive_prismatic_joint():
+    a, b = 0.1, 0.35
+    t = RigidBodyTree()
+    add(t, "crank", "base", np.eye(4))
+    add(t, "rod", "crank", trans(a))
+    block = RigidBody("block")
+    j = Joint("slide", "prismatic")
+    j.axis = [1.0, 0.0, 0.0]
+    j.set_limits([-1.0, 1.0])
+    block.joint = j
+    t.add_body(block, "base")
+    t.add_loop("pin", "rod", trans(b), "block", np.eye(4), "hinge")
+    t.get_body("rod").joint.actuated = False
+    t.get_body("block").joint.actuated = False
+    q = t.solve_loops(np.array([0.0, 0.0, 0.4]))
+    for th in np.linspace(0.0, 2 * math.pi, 73):
+        q = q.copy()
+        q[0] = th
+        q = t.solve_loops(q)
+        x = a * math.cos(th) + math.sqrt(b * b - (a * math.sin(th)) ** 2)  # the slider-crank's closed form
+        assert abs(q[2] - x) <= 1e-10
+    assert t.mobility() == 1
