@@ -419,6 +419,10 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             _take_properties(base, subtree.base)
             bodies.insert(0, base)
         self._check_new_bodies(bodies)
+        clash = [n for n in subtree._loops if n in self._loops]
+        if clash:  # before any body is attached: all or nothing
+            raise DuplicateNameError(f"add_subtree: the subtree's loop {clash[0]!r} has the name of a loop "
+                                     "of this tree")
         mapping = {subtree.base: parent if base is None else self._attach(base, parent)}
         for b in subtree.bodies:
             mapping[b] = self._attach(b, mapping[subtree._parent[b]])

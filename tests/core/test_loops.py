@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, export_robot, load_robot
-from kinetree.core.errors import FileFormatError, InvalidJointError, InvalidPropertyError
+from kinetree.core.errors import DuplicateNameError, FileFormatError, InvalidJointError, InvalidPropertyError
 from kinetree.core.io.project import load_project
 
 GROUND, CRANK, COUPLER, ROCKER = 0.4, 0.1, 0.35, 0.3
@@ -224,6 +224,16 @@ def test_loops_edit_copy_and_refusals():
     with pytest.raises(LoopClosureError, match="no loop named 'close'"):
         t.remove_loop("close")
     t.remove_body("crank")  # no loop left: allowed
+    host = RigidBodyTree("frame")
+    host.add_subtree("frame", four_bar())  # loops come along with the bodies
+    assert [(lp.name, lp.body_a, lp.body_b) for lp in host.loops] == [("close", "coupler", "rocker")]
+    other = four_bar()
+    other.get_body("crank").name, other.get_body("coupler").name, other.get_body("rocker").name = "c2", "k2", "r2"
+    for b in other.bodies:
+        b.joint.name = b.name + "_j"
+    with pytest.raises(DuplicateNameError, match="loop 'close'"):
+        host.add_subtree("frame", other)
+    assert host.num_bodies == 3  # all or nothing
     j = Joint("f", "floating")
     with pytest.raises(InvalidJointError, match="only a revolute or prismatic joint can be passive"):
         j.actuated = False
