@@ -222,8 +222,10 @@ def _singular_loop(tree: RigidBodyTree, Jp: np.ndarray, starts: list[int]) -> st
 
 
 def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_iterations: int = 100) -> np.ndarray:
-    """The configuration closest to ``q`` that closes every loop, actuated joints kept (see
-    :meth:`~kinetree.core.tree.RigidBodyTree.solve_loops`)."""
+    """The closed configuration reached from ``q`` with the actuated joints kept (see
+    :meth:`~kinetree.core.tree.RigidBodyTree.solve_loops`). Passive joints the loops leave free
+    (more passive joints than independent loop equations, such as a coupler's idle spin) make
+    the passive Jacobian rank-deficient everywhere: reported as singular, keep one actuated."""
     if not (isinstance(tol, (int, float)) and 0 < tol < 1):
         raise InvalidIKOptionError(f"solve_loops: tol must be a number in (0, 1), got {tol!r:.80}")
     Q = tree._config_array(q)
