@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-from kinetree.core import KineTreeError, PhysicsWarning, RigidBodyTree
+from kinetree.core import KineTreeError, LoopClosureError, PhysicsWarning, RigidBodyTree
 from kinetree.core.io import export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
@@ -61,6 +61,26 @@ def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None
     return q
 
 
+def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
+    """``q`` with the passive joints solved so that every loop of ``tree`` closes (``q`` itself
+    for a tree without loops). ``near``: the configuration shown now, whose passive values warm
+    start the solve so the mechanism stays on its assembly branch (a slider tick moves the
+    actuated joints only). Raises :class:`LoopClosureError`."""
+    if not tree.loops:
+        return q
+    if near is not None and near.shape == q.shape:
+        start = q.copy()
+        for b in tree.bodies:
+            if not b.joint.actuated and b.joint.position_count:
+                sl = tree.position_index(b.joint.name)
+                start[sl] = near[sl]
+        try:
+            return tree.solve_loops(start)
+        except LoopClosureError:
+            pass  # from the values asked for, below (an edit may have moved a passive joint on purpose)
+    return tree.solve_loops(q)
+
+
 #: The memory the undo history may hold. Each tree edit keeps a whole copy of the tree (a
 #: 2,000-body tree: 7 MB a step): the history keeps as many steps as fit, the oldest are dropped.
 HISTORY_BYTES = 256 * 2**20
@@ -109,7 +129,7 @@ class RobotDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._tree = tree or RigidBodyTree()
         self.undo_stack.setUndoLimit(history_limit(self._tree))
-        self._q = self._tree.home_configuration()
+        self._q = closed(self._tree, self._tree.home_configuration())  # LoopClosureError when it cannot be
         self._selection: str | None = None
         self._visual: int | None = None
         self._path: Path | None = None
@@ -217,12 +237,16 @@ class RobotDocument(QObject):
     def load(self, tree: RigidBodyTree, configuration: np.ndarray | None = None,
              path: Path | None = None, name: str | None = None, identity: FileIdentity | None = None) -> None:
         """Replace the document; ``name`` is what it was opened from (see :attr:`name`),
-        ``identity`` what the file at ``path`` was when it was read (see :attr:`disk_identity`)."""
+        ``identity`` what the file at ``path`` was when it was read (see :attr:`disk_identity`).
+        A tree with closed loops gets its configuration closed (:meth:`closed`): a
+        :class:`LoopClosureError` when it cannot be, before anything changes."""
+        q = configuration if configuration is not None else tree.home_configuration()
+        q = closed(tree, q)
         self.undo_stack.clear()
         self._identity = identity if path else None
         self.undo_stack.setUndoLimit(history_limit(tree))  # Qt sets it on an empty stack only
         self._tree = tree
-        self._q = configuration if configuration is not None else tree.home_configuration()
+        self._q = q
         self._selection = None
         self.select_visual(None)
         self._path = Path(path) if path else None
@@ -342,6 +366,7 @@ class RobotDocument(QObject):
             new_q, diff = self._q.copy(), diff_bodies(self._tree, new_tree, only)
         else:
             new_q, diff = adapt_configuration(self._tree, self._q, new_tree), diff_trees(self._tree, new_tree)
+        new_q = closed(new_tree, new_q)  # a loop the edit made or changed: closed, or the edit refused
         # the command keeps both trees and swaps them: no copy beyond the one edited here
         self.undo_stack.push(TreeEditCommand(self, text, before, (new_tree, new_q), sel, diff, drag))
         for w in caught:
@@ -364,16 +389,42 @@ class RobotDocument(QObject):
 
     def set_configuration(self, q, text: str = "Move joints", drag: int | None = None) -> None:
         """Set joint positions (vector or {joint: value}); ``drag`` merges into one step."""
-        new_q = self._tree.config_to_vector(q)
-        if np.array_equal(new_q, self._q):
+        new_q = self._closed_or_said(self._tree.config_to_vector(q))
+        if new_q is None or np.array_equal(new_q, self._q):
             return
         self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), new_q, drag))
+
+    def _closed_or_said(self, q: np.ndarray) -> np.ndarray | None:
+        """``q`` with the loops closed, or None (the move refused, the reason in ``message``)."""
+        try:
+            return closed(self._tree, q, self._q)
+        except LoopClosureError as exc:
+            self.message.emit(str(exc))
+            return None
+
+    def close_loop(self, name: str, body_a: str, frame_a, body_b: str, frame_b, kind: str,
+                   passive: Iterable[str] = ()) -> bool:
+        """Close a loop (:meth:`RigidBodyTree.add_loop`) and make the ``passive`` joints passive,
+        as one undo step; the configuration is closed with it (the edit refused, with its
+        reason, when it cannot be)."""
+        passive = list(passive)
+
+        def change(t: RigidBodyTree) -> None:
+            for joint in passive:
+                t.find_joint(joint).joint.actuated = False
+            t.add_loop(name, body_a, frame_a, body_b, frame_b, kind)
+
+        return self.edit(f"Close loop {name}", change)
+
+    def open_loop(self, name: str) -> bool:
+        """Remove the loop ``name`` (its joints stay passive until made actuated), as one undo step."""
+        return self.edit(f"Open loop {name}", lambda t: t.remove_loop(name) and None)
 
     def preview_configuration(self, q) -> None:
         """Show joint positions without an undo step and without marking the document modified
         (playback: watching an animation is not an edit). The next edit starts from them."""
-        new_q = self._tree.config_to_vector(q)
-        if not np.array_equal(new_q, self._q):
+        new_q = self._closed_or_said(self._tree.config_to_vector(q))
+        if new_q is not None and not np.array_equal(new_q, self._q):
             self._set_configuration(new_q)
 
     def move_body_to(self, body: str, target, drag: int | None = None, live: bool = False,

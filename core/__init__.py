@@ -16,6 +16,7 @@ from .errors import (
     InvalidPropertyError,
     InvalidTransformError,
     KineTreeError,
+    LoopClosureError,
     PhysicsWarning,
     SymbolicError,
     UnknownBodyError,
@@ -27,6 +28,7 @@ from .joint import JOINT_TYPES, DHRow, Joint, Mimic
 from .joint_space import difference, integrate
 from .library import describe_robot, list_robots, load_robot, robot_info
 from .limits import LimitViolation
+from .loops import Loop
 from .poses import NamedPoses
 from .rigid_body_dynamics import (
     external_force,
@@ -105,6 +107,8 @@ __all__ = [
     "Visual",
     "IKResult",
     "InvalidIKOptionError",
+    "LoopClosureError",
+    "Loop",
     "LimitViolation",
     "inverse_kinematics",
 ]

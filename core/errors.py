@@ -68,3 +68,8 @@ class InvalidIKOptionError(KineTreeError):
 
 class SymbolicError(KineTreeError):
     """A transform has no symbolic form here: a quaternion joint, or too many terms."""
+
+
+class LoopClosureError(KineTreeError):
+    """A closed kinematic loop is broken: a configuration that does not close it, a mechanism
+    that cannot be assembled there, or a singular (toggle) configuration; names the loop."""

@@ -174,6 +174,7 @@ class Joint(MotorMixin):
         self._mimic: Mimic | None = None
         self._extensions: tuple[str, ...] = ()
         self._owner: RigidBody | None = None
+        self._actuated = True
 
     # --- identity ---------------------------------------------------------------------------
     @property
@@ -241,6 +242,24 @@ class Joint(MotorMixin):
             if tree is not None:
                 tree._check_mimic(self, value)
         self._mimic = value
+        self._changed()
+
+    @property
+    def actuated(self) -> bool:
+        """True (the default) for a driven joint; False for a passive joint of a closed loop, whose
+        position :meth:`~kinetree.core.tree.RigidBodyTree.solve_loops` solves."""
+        return self._actuated
+
+    @actuated.setter
+    def actuated(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise InvalidJointError(f"joint {self._name!r}: actuated must be True or False, got {value!r:.80}")
+        if not value and (self._type not in AXIAL_TYPES or self._mimic is not None):
+            # the loop solver moves one position per passive joint (no quaternion to renormalise)
+            what = "a mimic joint" if self._mimic is not None else f"a {self._type} joint"
+            raise InvalidJointError(f"joint {self._name!r}: only a revolute or prismatic joint can be passive, "
+                                    f"not {what}")
+        self._actuated = bool(value)
         self._changed()
 
     @property

@@ -19,11 +19,14 @@ from .errors import (
     InvalidJointError,
     InvalidPropertyError,
     KineTreeError,
+    LoopClosureError,
     UnknownBodyError,
 )
 from .jacobians import JacobianMixin
 from .joint import AXIAL_TYPES, Joint, Mimic
 from .joint_space import JointSpaceMixin
+from .loops import Loop, check_closed, loop_ik, make_record, solve_loops
+from .loops import rows as loop_rows
 from .names import derived_name
 from .poses import NamedPoses
 from .rigid_body_dynamics import DynamicsMixin
@@ -75,6 +78,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         self._slot_cache: dict[str, slice] = {}
         self._extensions: tuple[str, ...] = ()
         self._named_poses = NamedPoses(self)
+        self._loops: dict = {}  # {name: loops._Record}, in insertion order
 
     @property
     def named_poses(self) -> NamedPoses:
@@ -371,6 +375,10 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
                     f"cannot remove {name!r}: joint {b.joint.name!r} (body {b.name!r}) mimics {m.joint!r}, "
                     "which would be removed"
                 )
+        for rec in self._loops.values():
+            if rec.a.name in gone or rec.b.name in gone:
+                raise LoopClosureError(f"cannot remove {name!r}: loop {rec.name!r} joins {rec.a.name!r} and "
+                                       f"{rec.b.name!r}; remove the loop first")
         for b in self._bodies:
             if b.name in gone:
                 del self._parent[b]
@@ -390,6 +398,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             b = self._by_name[n]
             tree._attach(b, tree._by_name[self._parent[b].name])
         tree._touch()
+        self._copy_loops_to(tree, {b: tree._by_name[b.name] for b in self._bodies if b.name in tree._by_name})
         return tree
 
     def add_subtree(self, parent_name: str, subtree: RigidBodyTree, replace_base: bool = True) -> None:
@@ -410,10 +419,15 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             _take_properties(base, subtree.base)
             bodies.insert(0, base)
         self._check_new_bodies(bodies)
+        clash = [n for n in subtree._loops if n in self._loops]
+        if clash:  # before any body is attached: all or nothing
+            raise DuplicateNameError(f"add_subtree: the subtree's loop {clash[0]!r} has the name of a loop "
+                                     "of this tree")
         mapping = {subtree.base: parent if base is None else self._attach(base, parent)}
         for b in subtree.bodies:
             mapping[b] = self._attach(b, mapping[subtree._parent[b]])
         self._invalidate()
+        subtree._copy_loops_to(self, mapping)
 
     def replace_body(self, name: str, new_body: RigidBody) -> RigidBody:
         """Replace a body (name, joint, inertia, visuals) keeping its parent and children."""
@@ -429,6 +443,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         for child in self._bodies:
             if self._parent[child] is old:
                 self._parent[child] = b
+        for rec in self._loops.values():
+            rec.a, rec.b = (b if rec.a is old else rec.a), (b if rec.b is old else rec.b)
         old._tree = None
         self._named_poses._joint_replaced(old.joint, b.joint)
         self._touch()
@@ -460,7 +476,14 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         for b in self._bodies:
             tree._attach(b, tree._by_name[self._parent[b].name])
         tree._touch()
+        self._copy_loops_to(tree, {self._base: tree._base, **{b: tree._by_name[b.name] for b in self._bodies}})
         return tree
+
+    def _copy_loops_to(self, tree: RigidBodyTree, mapping: dict[RigidBody, RigidBody]) -> None:
+        """Copy into ``tree`` the loops whose two bodies ``mapping`` takes there."""
+        for rec in self._loops.values():
+            if rec.a in mapping and rec.b in mapping:
+                tree.add_loop(rec.name, mapping[rec.a].name, rec.xa, mapping[rec.b].name, rec.xb, rec.kind)
 
     def _take_base_properties(self, base: RigidBody) -> None:
         """Give this tree's base the mass, inertia and visuals of ``base`` (another tree's)."""
@@ -545,6 +568,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         T = plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
         if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T)
+        if self._loops:  # a tree without loops pays one dictionary test
+            check_closed(self, T)
         return T
 
     @staticmethod
@@ -577,7 +602,85 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         T = plan.relative(Q, src, tgt)
         if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T[..., None, :, :], [source])
+        if self._loops:
+            check_closed(self, plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q))
         return T
+
+    # --- closed loops (kinetree.core.loops) ----------------------------------------------------
+    def add_loop(self, name: str, body_a: str, frame_a: ArrayLike, body_b: str, frame_b: ArrayLike,
+                 kind: str = "hinge") -> Loop:
+        """Close a loop: ``frame_a`` (4×4, in ``body_a``'s frame) meets ``frame_b`` on ``body_b``.
+        ``kind``: ``"ball"`` (3 equations), ``"hinge"`` (5), ``"slider"`` (5) or ``"weld"`` (6),
+        see :mod:`kinetree.core.loops`. Mark the joints the loop moves passive
+        (``joint.actuated = False``) for :meth:`solve_loops`."""
+        rec = make_record(self, name, body_a, frame_a, body_b, frame_b, kind)
+        self._loops[name] = rec
+        self._invalidate()
+        return rec.public()
+
+    def remove_loop(self, name: str) -> Loop:
+        """Remove the loop called ``name`` and return it."""
+        rec = self._loops.pop(name, None) if isinstance(name, str) else None
+        if rec is None:
+            raise LoopClosureError(f"no loop named {name!r:.80}; loops are: {', '.join(self._loops) or '(none)'}")
+        self._invalidate()
+        return rec.public()
+
+    @property
+    def loops(self) -> tuple[Loop, ...]:
+        """The loop-closure constraints, in the order they were added."""
+        return tuple(rec.public() for rec in self._loops.values())
+
+    def loop_residual(self, q: Configuration) -> np.ndarray:
+        """The stacked residual of every loop's equations at one configuration (zero when closed)."""
+        return loop_rows(self, self._one_config(q))[0]
+
+    def constraint_jacobian(self, q: Configuration) -> np.ndarray:
+        """(equations, dof_count) Jacobian of :meth:`loop_residual`: a row per loop equation, a
+        column per velocity (:meth:`dof_names`)."""
+        return loop_rows(self, self._one_config(q))[1]
+
+    def mobility(self, q: Configuration | None = None) -> int:
+        """Degrees of freedom of the closed mechanism: ``dof_count`` minus the rank of the
+        constraint Jacobian (the rank form of Grübler's count), at ``q``; by default at a generic
+        configuration: the largest rank at three seeded random configurations, each closed by
+        :meth:`solve_loops` when it can be (home is often a special, folded pose)."""
+        if not self._loops:
+            return self.dof_count
+        if q is not None:
+            return self.dof_count - self._constraint_rank(self._one_config(q))
+        rng = np.random.default_rng(0)
+        ranks = []
+        for _ in range(3):
+            x = self.random_configuration(rng)
+            try:
+                x = self.solve_loops(x)
+            except LoopClosureError:
+                pass  # the rank at an open configuration is still the generic rank of the equations
+            ranks.append(self._constraint_rank(x))
+        return self.dof_count - max(ranks)
+
+    def _constraint_rank(self, x: np.ndarray) -> int:
+        s = np.linalg.svd(loop_rows(self, x)[1], compute_uv=False)
+        return int(np.sum(s > 1e-9 * max(1.0, float(s[0]))))
+
+    def solve_loops(self, q: Configuration, tol: float = 1e-12) -> np.ndarray:
+        """``q`` with the actuated joints kept and the passive ones solved so that every loop
+        closes (residual ≤ ``tol``), warm-started from ``q`` so the assembly stays on its branch.
+        Raises :class:`LoopClosureError` naming the loop when the mechanism cannot be assembled
+        there or sits at a singular (toggle) configuration."""
+        return solve_loops(self, q, tol)
+
+    def loop_ik(self, body: str, target: ArrayLike, q0: Configuration | None = None, **options) -> np.ndarray:
+        """A closed configuration putting ``body`` at ``target`` (see :func:`kinetree.core.loops.loop_ik`);
+        its actuated values drive a parallel robot there."""
+        return loop_ik(self, body, target, q0, **options)
+
+    def _one_config(self, q: Configuration) -> np.ndarray:
+        Q = self._config_array(q)
+        if Q.ndim != 1:
+            raise InvalidConfigurationError("expected one configuration, not a batch")
+        return Q
 
     # --- display -----------------------------------------------------------------------------
     def show_details(self, dynamics: bool = False) -> str:

@@ -355,6 +355,8 @@ class JointsPanel(QWidget):
         """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
         configuration order (see :mod:`kinetree.core.channels`)."""
         for b in self.doc.tree.bodies:
+            if not b.joint.actuated:  # a passive joint of a closed loop follows, solved: no control
+                continue
             for c in joint_channels(b.joint):
                 yield c.key, c.label, c.kind, c.lo, c.hi, (c.joint, c.part)
 

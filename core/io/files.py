@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import FileFormatError, KineTreeError
+from ..loops import refuse_loops
 from ..tree import RigidBodyTree, unique_name
 from .safe_io import check_regular_file
 
@@ -187,6 +188,7 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     else:
         from .dh_csv import write_dh_csv
 
+        refuse_loops(tree, "a DH table (CSV)")
         table = dh_table_of(tree, tip, convention)
         write_dh_csv(path, table, units=units)
         count = table.num_bodies  # rows, and the base and tool bodies reading adds

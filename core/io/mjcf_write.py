@@ -56,6 +56,7 @@ import numpy as np
 from lxml import etree
 
 from ..errors import FileFormatError
+from ..loops import refuse_loops
 from ..transforms import inverse_transform, matrix_to_quat
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
@@ -436,6 +437,7 @@ def _bodies_read_back(root: etree._Element) -> int:
 
 
 def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts: list | None = None) -> str:
+    refuse_loops(tree, "MJCF export")
     if "world" in tree.body_names:  # the base may be the world; MuJoCo refuses another body of its name
         raise FileFormatError("body 'world': MJCF reserves the name 'world' for its worldbody (MuJoCo refuses a "
                               "second one); rename the body before exporting")

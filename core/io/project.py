@@ -17,7 +17,8 @@ Layout (every field is documented in README.md, "Project file")::
                            "extensions" (optional)}}],
      "extensions": [...] (optional),
      "configuration": [...],
-     "named_poses": {"name": [...], ...} (optional)}
+     "named_poses": {"name": [...], ...} (optional),
+     "loops": [{"name", "kind", "body_a", "frame_a", "body_b", "frame_b"}] (optional, version 4)}
 
 Visuals and collisions are ``{"kind", "size", "pose", "color" (visuals only), "filename",
 "name"}``; ``extensions`` are lists of XML element texts (robot-file elements KineTree does not
@@ -25,7 +26,9 @@ model, see :mod:`kinetree.core.xml_fragment`). ``named_poses`` are the tree's
 :attr:`~kinetree.core.tree.RigidBodyTree.named_poses`, each a configuration vector, in order.
 Version 1 (before collisions and extensions) loads as a tree without them, version 2 (before
 named poses) as a tree without poses; a version newer than :data:`VERSION` is refused. A tree
-without named poses is written as version 2, so the release before named poses still opens it.
+without named poses is written as version 2, so the release before named poses still opens it;
+a tree with closed loops or passive joints (``"actuated": false`` on a joint) as version 4, so
+that a release before loops refuses it instead of dropping them; any other tree as before.
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic
 (:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
@@ -59,7 +62,7 @@ __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text",
            "project_text", "save_project", "tree_from_dict", "tree_to_dict"]
 
 FORMAT = "kinetree"
-VERSION = 3
+VERSION = 4
 #: The oldest version this KineTree reads (older ones are migrated on load).
 MIN_VERSION = 1
 MAX_BYTES = 50 * 1024 * 1024
@@ -87,6 +90,8 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             jd["mimic"] = {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier, "offset": j.mimic.offset}
         if j.type in ("revolute", "prismatic") and (j.has_motor_terms or j.gear_ratio != 1.0):
             jd["motor"] = j.motor_parameters()
+        if not j.actuated:
+            jd["actuated"] = False
         if j.extensions:
             jd["extensions"] = list(j.extensions)
         read = getattr(j, "_urdf_origin", None)
@@ -106,8 +111,10 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
             "joint": jd,
             **_inertia_and_visuals(b),
         })
-    # version 3 only when it holds named poses: the release before them reads the rest
-    version = VERSION if tree.named_poses else 2
+    # the oldest version that holds what the tree has: older releases read the rest, and refuse
+    # (rather than drop) loops
+    looped = bool(tree.loops) or any(not b.joint.actuated for b in tree.bodies)
+    version = 4 if looped else 3 if tree.named_poses else 2
     d: dict[str, Any] = {"format": FORMAT, "version": version, "base_name": tree.base_name,
                          "gravity": tree.gravity.tolist(), "bodies": bodies}
     d["base"] = _inertia_and_visuals(tree.base)
@@ -117,6 +124,9 @@ def tree_to_dict(tree: RigidBodyTree, configuration: np.ndarray | None = None) -
         d["configuration"] = np.asarray(configuration, dtype=float).tolist()
     if tree.named_poses:
         d["named_poses"] = tree.named_poses.as_dict()
+    if tree.loops:
+        d["loops"] = [{"name": lp.name, "kind": lp.kind, "body_a": lp.body_a, "frame_a": lp.frame_a.tolist(),
+                       "body_b": lp.body_b, "frame_b": lp.frame_b.tolist()} for lp in tree.loops]
     return d
 
 
@@ -313,6 +323,8 @@ def _joint_from_dict(jd: dict, where: str, reading: _Reading) -> Joint:
         if not isinstance(mimic, dict):
             raise FileFormatError(f"{where}: 'mimic' must be an object")
         j.mimic = Mimic(_get(mimic, "joint", where + ".mimic"), mimic.get("multiplier", 1.0), mimic.get("offset", 0.0))
+    if "actuated" in jd:
+        j.actuated = jd["actuated"]
     j.extensions = _get(jd, "extensions", where, [])
     if "urdf_origin" in jd:  # export writes it while the joint's origin is still its transform
         j._urdf_origin = reading.matrix(jd["urdf_origin"])
@@ -341,7 +353,8 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
         )
     if version < MIN_VERSION:
         raise FileFormatError(f"{source}: project version {version} is unknown (versions start at {MIN_VERSION})")
-    # version 1 -> 2 added collisions and extensions, 2 -> 3 named poses (all optional): older files read as is
+    # version 1 -> 2 added collisions and extensions, 2 -> 3 named poses, 3 -> 4 loops and passive joints
+    # (all optional): older files read as is
     check_project(d, source)
     try:
         tree = RigidBodyTree(_get(d, "base_name", source, "base"), _get(d, "gravity", source, [0, 0, 0]))
@@ -366,6 +379,8 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
         q = d.get("configuration")
         config = tree.config_to_vector(q) if q is not None else None
         tree.named_poses.replace(d.get("named_poses") or {})
+        for ld in d.get("loops", []):  # version 4
+            tree.add_loop(ld["name"], ld["body_a"], ld["frame_a"], ld["body_b"], ld["frame_b"], ld["kind"])
         reading.warnings += vet_kept_files(tree, Path(base_dir) if base_dir is not None else None, source)
     except FileFormatError:
         raise

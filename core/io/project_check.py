@@ -36,6 +36,7 @@ from ..joint import (
     POSITION_COUNT,
     parse_motion_subspace,
 )
+from ..loops import LOOP_KINDS, MAX_LOOPS
 from ..transforms import MAX_LENGTH
 from .safe_io import MAX_BODIES
 
@@ -369,6 +370,7 @@ def check_joint(jd: Any, where: Where) -> None:
         "child_to_joint_transform": transform,
         "mimic": _check_mimic,
         "motor": _check_motor,
+        "actuated": _check_bool,
         "urdf_origin": lambda x, w: _check_urdf_origin(x, w, FINITE),  # a joint's rpy: finite, as the URDF reader
     })
 
@@ -411,6 +413,27 @@ def _check_named_poses(v: Any, where: Where) -> None:
         _check_configuration(q, at)
 
 
+def _check_bool(v: Any, where: Where) -> None:
+    if not isinstance(v, bool):
+        raise FileFormatError(f"{where} must be true or false, got {_show(v)}")
+
+
+def _check_loops(v: Any, where: Where) -> None:
+    """``[{name, kind, body_a, frame_a, body_b, frame_b}]`` (version 4): closed loops."""
+    if len(array(v, where)) > MAX_LOOPS:
+        raise FileFormatError(f"{where} holds {len(v)} loops, more than the {MAX_LOOPS} a tree may hold")
+    for k, ld in enumerate(v):
+        at = where[k]
+        obj(ld, at)
+        _require(ld, at, "name", "kind", "body_a", "frame_a", "body_b", "frame_b")
+        at = Where(f"{where.ctx}: loop {string(ld['name'], at / 'name')!r:.80}")
+        kind = string(ld["kind"], at / "kind")
+        if kind not in LOOP_KINDS:
+            raise FileFormatError(f"{at / 'kind'}: unknown loop kind {kind!r:.80}; expected one of "
+                                  f"{', '.join(LOOP_KINDS)}")
+        _check_fields(ld, at, {"body_a": string, "body_b": string, "frame_a": transform, "frame_b": transform})
+
+
 def check_mass(name: str, mass: float, what: str = "a reader") -> None:
     """Refuse a body's ``mass`` that every KineTree reader refuses (not finite or more than
     :data:`MAX_MASS` kg in magnitude), naming the body ``name`` and the value: a writer's check, so
@@ -430,6 +453,7 @@ def check_project(d: Any, source: str) -> None:
         "base": lambda x, w: check_inertia_and_visuals(obj(x, w), Where(f"{source}: base")),
         "configuration": _check_configuration,
         "named_poses": _check_named_poses,
+        "loops": _check_loops,
     })
     bodies = array(d.get("bodies", []), top / "bodies")
     if len(bodies) > MAX_BODIES:  # before anything is checked or built

@@ -12,6 +12,7 @@ from lxml import etree
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
+from ..loops import refuse_loops
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree
 from ..xml_fragment import fragment_element
@@ -258,6 +259,7 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
     """The SDFormat 1.9 text of ``tree``; the model is named ``model_name``, else as read, else ``robot``.
     ``out_file``: the file it is written to (in ``out_dir``): meshes outside the folder tree it
     is read with are copied into ``<name>_assets/`` beside it."""
+    refuse_loops(tree, "SDFormat export")
     if len(tree.bodies) > MAX_BODIES:
         raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} an SDFormat file may have "
                               "to be read back")

@@ -71,6 +71,7 @@ from lxml import etree
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
+from ..loops import refuse_loops
 from ..names import derived_name
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
@@ -450,6 +451,7 @@ def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
 
 
 def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
+    refuse_loops(tree, "URDF")
     if len(tree.bodies) > MAX_BODIES:  # early: the links counted below may only add to this
         raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} a URDF may have "
                               "to be read back")

@@ -126,7 +126,7 @@ def test_project_round_trip_keeps_every_pose(tmp_path):
     q = tree.named_poses["qn"]
     save_project(tree, path, q)
     data = json.loads(path.read_text())
-    assert data["version"] == VERSION == 3
+    assert data["version"] == 3 < VERSION  # named poses without loops: the release before loops reads it
     assert list(data["named_poses"]) == ["qz", "qr", "qs", "qn", "mine"]
     loaded, config = load_project(path)
     np.testing.assert_array_equal(config, q)
