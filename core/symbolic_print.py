@@ -16,12 +16,13 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
+from .dh import SUBSCRIPT as _SUB
+
 __all__ = ["NOTATIONS", "matrix_label", "to_latex", "to_python", "to_python_script", "to_text"]
 
 #: How T between frames j and n is written: Spong's (the lecture's) T_n^j or Craig's ʲT_n.
 NOTATIONS = ("spong", "craig")
 _ANGLE_NAME = re.compile(r"(?:q|theta)(\d+)")
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
-from kinetree.core.dh import DHEntry, dh_joint
+from kinetree.core.dh import DHEntry, chain_numbering, dh_joint, joint_variable
 from kinetree.core.io import import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.dh_rows import column_name, row_type
@@ -169,6 +169,7 @@ class DhTableModel(QAbstractTableModel):
             self.entries, self.errors = entries, {}
             if len(conventions) == 1:
                 self.convention = conventions.pop()
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)  # aᵢ or aᵢ₋₁
             self.dataChanged.emit(self.index(0, 0), self.index(len(entries) - 1, len(COLUMNS) - 1))
         else:
             self.beginResetModel()
@@ -192,6 +193,10 @@ class DhTableModel(QAbstractTableModel):
     def links(self) -> list[DHLink]:
         return [e.link for e in self.entries if e.link is not None]
 
+    def first_shift(self) -> int:
+        """How far the rows' numbers start past 1 (a wrist whose joints are q4, q5, q6: 3)."""
+        return chain_numbering([e.link.joint_name if e.link else "" for e in self.entries])
+
     def pure(self) -> bool:
         return is_pure_chain(self.doc.tree, self.entries)
 
@@ -210,6 +215,10 @@ class DhTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             name = COLUMNS[section]
+            if name in ("a", "α"):  # the lecture's columns: a_i α_i d_i θ_i (Craig's a_{i-1} α_{i-1})
+                name += "ᵢ₋₁" if self.convention == "mdh" else "ᵢ"
+            elif name in ("d", "θ"):
+                name += "ᵢ"
             if section in ANGLE_COLUMNS:
                 name += " (°)" if self.degrees else " (rad)"
             return name
@@ -251,8 +260,8 @@ class DhTableModel(QAbstractTableModel):
             if col == 0:
                 return link.joint + (" (flipped)" if link.flip and role == Qt.ItemDataRole.DisplayRole else "")
             variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
-            if variable and role == Qt.ItemDataRole.DisplayRole:
-                return f"q{index.row() + 1}"
+            if variable and role == Qt.ItemDataRole.DisplayRole:  # the lecture's θ₁ / d₃, numbered as `kinetree dh`
+                return joint_variable(link.joint, index.row() + 1 + self.first_shift())
             value = self._value(link, col)
             if role == Qt.ItemDataRole.EditRole:  # exact: opening and leaving an editor changes nothing
                 return exact_text(value, *self._units(col, link))

@@ -8,6 +8,7 @@ import time
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
+from kinetree.core.dh import lecture_variables, variable_label
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -353,10 +354,13 @@ class JointsPanel(QWidget):
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
         """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
-        configuration order (see :mod:`kinetree.core.channels`)."""
+        configuration order (see :mod:`kinetree.core.channels`). A joint set by a DH row is labelled
+        with the lecture's variable (θ₁, d₃; its name too unless that is q1 or theta1)."""
+        variables = lecture_variables(self.doc.tree)
         for b in self.doc.tree.bodies:
             for c in joint_channels(b.joint):
-                yield c.key, c.label, c.kind, c.lo, c.hi, (c.joint, c.part)
+                label = variable_label(c.label, variables) if c.part == "" and c.label == c.joint else c.label
+                yield c.key, label, c.kind, c.lo, c.hi, (c.joint, c.part)
 
     def _on_tree_changed(self, change=None) -> None:
         """Rows follow the movable joints: untouched rows stay (with their focus and drag),

@@ -233,8 +233,8 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
         view.params.activated.emit(view.params.currentIndex())
     wait_symbolic(panel, qtbot)
     tree = window.doc.tree
-    A = symbolic_model(tree, "link3", params, link=3)
-    T = symbolic_model(tree, "link3", params)
+    A = symbolic_model(tree, "link3", params, link=3, revolute="theta")  # the dock's default: the lecture's θ_i
+    T = symbolic_model(tree, "link3", params, revolute="theta")
     # the LaTeX copy is a whole line, named as the lecture names the matrix (issue 19)
     for block, model, name, label in ((view.A, A, "A3", "A_{3}"), (view.T, T, "T0_3", "T_{3}^{0}")):
         shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
@@ -299,7 +299,7 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     assert not view.T.copy_buttons["text"].isEnabled() and view.A.copy_buttons["text"].isEnabled()
     from kinetree.core.dh import dh_chain
 
-    A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic")
+    A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic", revolute="theta")
     assert view.A.cells[0][0].text() == to_text(A[0, 0])
 
 
@@ -324,7 +324,7 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     wait_symbolic(panel, qtbot)
     assert "A₅" in view.A.title.text() and "T₅³" in view.T.title.text() and "A₄·A₅" in view.T.title.text()
     assert view.T.cells[0][2].text() == "c4*s5" and view.A.cells[1][2].text() == "-c5"
-    assert "q4 = q4" in view.legend.text()
+    assert "theta4 = q4" in view.legend.text()  # the lecture's θ_i by default
     assert [view.start.itemText(k) for k in range(view.start.count())] == ["from frame 3 (base)", "from frame 4"]
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.A.copy_buttons["latex"], Qt.MouseButton.LeftButton)
