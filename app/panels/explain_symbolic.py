@@ -52,8 +52,9 @@ def _pack(model, notation: str) -> dict:
     from kinetree.core.symbolic import to_latex, to_python_script, to_text
 
     M = model.matrix
-    return {"cells": [[to_text(M[r, c]) for c in range(4)] for r in range(4)], "text": to_text(M),
-            "latex": to_latex(M, model.label("latex", notation)),
+    order = model.order  # the terms as the lecture writes them (c4*c5*c6 - s4*s6)
+    return {"cells": [[to_text(M[r, c], order[r][c]) for c in range(4)] for r in range(4)], "text": to_text(M, order),
+            "latex": to_latex(M, model.label("latex", notation), order),
             "python": to_python_script(model, model.label("python")),
             "label": model.label("unicode", notation), "frames": model.frames,
             "variables": [(v.name, j) for v, j in zip(model.variables, model.joints)],

@@ -238,14 +238,15 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
     # the LaTeX copy is a whole line, named as the lecture names the matrix (issue 19)
     for block, model, name, label in ((view.A, A, "A3", "A_{3}"), (view.T, T, "T0_3", "T_{3}^{0}")):
         shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
-        assert shown == [[to_text(model.matrix[r, c]) for c in range(4)] for r in range(4)]
-        for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix)}"), ("text", to_text(model.matrix)),
+        assert shown == [[to_text(model.matrix[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
+        for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix, None, model.order)}"),
+                              ("text", to_text(model.matrix, model.order)),
                               ("python", to_python_script(model, name))):
             QGuiApplication.clipboard().clear()
             qtbot.mouseClick(block.copy_buttons[fmt], Qt.MouseButton.LeftButton)
             assert QGuiApplication.clipboard().text() == expected
     if params == "symbolic":
-        assert shown[0][3] == to_text(T.matrix[0, 3]) and "a2*c1*c2" in shown[0][3]
+        assert shown[0][3] == to_text(T.matrix[0, 3], T.order[0][3]) and "a2*c1*c2" in shown[0][3]
         assert "a2 = 0.4318" in view.legend.text()
     else:
         assert "0.4318*c1*c2" in view.T.cells[0][3].text()
@@ -335,13 +336,13 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     qtbot.waitUntil(lambda: view.start.count() == 6, timeout=5000)
     pick(view.start, 3)
     wait_symbolic(panel, qtbot)
-    T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3")
+    T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3", revolute="theta")
     assert [[view.T.cells[r][c].text() for c in range(4)] for r in range(4)] == \
-        [[to_text(T63.matrix[r, c]) for c in range(4)] for r in range(4)]
+        [[to_text(T63.matrix[r, c], T63.order[r][c]) for c in range(4)] for r in range(4)]
     assert "T₆³" in view.T.title.text() and "A₄·A₅·A₆" in view.T.title.text()
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.T.copy_buttons["latex"], Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == to_latex(T63.matrix, r"T_{6}^{3}")
+    assert QGuiApplication.clipboard().text() == to_latex(T63.matrix, r"T_{6}^{3}", T63.order)
 
     window.doc.select("link2")  # the general A_i of eq. (3.10), with θ_i
     pick(view.params, "general")
@@ -363,7 +364,7 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.sums, "expanded")
     pick(view.notation, "craig")
     wait_symbolic(panel, qtbot)
-    assert view.T.cells[0][0].text() == "-s1*s2 + c1*c2" and "c12" not in view.T.cells[0][3].text()
+    assert view.T.cells[0][0].text() == "c1*c2 - s1*s2" and "c12" not in view.T.cells[0][3].text()  # the lecture's
     assert "⁰T₂" in view.T.title.text()
     pick(view.sums, "folded")
     wait_symbolic(panel, qtbot)
