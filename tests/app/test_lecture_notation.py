@@ -78,3 +78,15 @@ def test_exercise_table_and_joint_values():
     assert [rows[0][4], rows[1][3], rows[2][3]] == ["θ₁", "d₂", "d₃"]
     values = joint_values_text(ex)
     assert values.startswith("θ₁ = ") and ", d₂ = " in values and ", d₃ = " in values and "q" not in values
+
+
+def test_dh_of_chain_dialog(window, qtbot):
+    from kinetree.app.panels.dh_of_chain import DhOfChainDialog
+    from PySide6.QtTest import QTest
+
+    window.doc.open("cylindrical")
+    QTest.mouseClick(window.dh.buttons["compute"], Qt.MouseButton.LeftButton)  # DH of chain…
+    dialog = window.dh.findChild(DhOfChainDialog, "dhOfChainDialog")
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible())
+    assert [dialog.table.item(0, 5).text(), dialog.table.item(1, 4).text(), dialog.table.item(2, 4).text()] == \
+        ["θ₁", "d₂", "d₃"]
