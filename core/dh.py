@@ -313,16 +313,24 @@ def joint_variable(joint: str, k: int, fmt: str = "unicode") -> str:
 
 
 def lecture_variables(tree: RigidBodyTree) -> dict[str, tuple[str, int]]:
-    """``{joint name: ("R"|"P", k)}`` for every joint set by a DH row: k is its place in the
-    configuration, shifted as :func:`chain_numbering` says (a wrist named q4, q5, q6 keeps 4…6),
-    as ``kinetree symbolic`` numbers its variables."""
+    """``{joint name: ("R"|"P", k)}`` for every joint set by a DH row: k is its row's number in
+    the DH table, the body's place on its chain from the base (a fixed joint before it still
+    counts: its row is there, not DH), shifted as :func:`chain_numbering` says (a wrist named q4,
+    q5, q6 keeps 4…6)."""
     names = tree.movable_joint_names
-    shift = chain_numbering(names)
+    shift, movable = chain_numbering(names), set(names)
+    depth = {tree.base_name: 0}
     out = {}
     for b in tree.bodies:
+        chain = [b.name]  # bodies come after their parents; the walk up is for any that do not
+        while (parent := tree.parent_name(chain[-1])) not in depth and parent is not None:
+            chain.append(parent)
+        base = depth.get(parent, 0) if parent is not None else 0
+        for k, name in enumerate(reversed(chain), start=1):
+            depth[name] = base + k
         j = b.joint
-        if j.dh_parameters is not None and j.type in ("revolute", "prismatic") and j.name in names:
-            out[j.name] = ("R" if j.type == "revolute" else "P", tree.position_index(j.name).start + 1 + shift)
+        if j.dh_parameters is not None and j.type in ("revolute", "prismatic") and j.name in movable:
+            out[j.name] = ("R" if j.type == "revolute" else "P", depth[b.name] + shift)
     return out
 
 

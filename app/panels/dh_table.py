@@ -158,6 +158,7 @@ class DhTableModel(QAbstractTableModel):
         self.convention = "dh"
         self.entries: list[DHEntry] = []
         self.errors: dict[tuple[int, int], str] = {}
+        self.shift = 0  # how far the rows' numbers start past 1 (a wrist whose joints are q4, q5, q6: 3)
         self._reload()
         doc.treeChanged.connect(self._reload)
 
@@ -165,6 +166,7 @@ class DhTableModel(QAbstractTableModel):
         entries = chain_dh_table(self.doc.tree)
         same_rows = [(e.body, e.link is None) for e in entries] == [(e.body, e.link is None) for e in self.entries]
         conventions = {e.convention for e in entries if e.convention}
+        self.shift = chain_numbering([e.link.joint_name if e.link else "" for e in entries])
         if same_rows and entries:  # one row edited: the view keeps its scroll position and current cell
             self.entries, self.errors = entries, {}
             if len(conventions) == 1:
@@ -193,9 +195,6 @@ class DhTableModel(QAbstractTableModel):
     def links(self) -> list[DHLink]:
         return [e.link for e in self.entries if e.link is not None]
 
-    def first_shift(self) -> int:
-        """How far the rows' numbers start past 1 (a wrist whose joints are q4, q5, q6: 3)."""
-        return chain_numbering([e.link.joint_name if e.link else "" for e in self.entries])
 
     def pure(self) -> bool:
         return is_pure_chain(self.doc.tree, self.entries)
@@ -261,7 +260,7 @@ class DhTableModel(QAbstractTableModel):
                 return link.joint + (" (flipped)" if link.flip and role == Qt.ItemDataRole.DisplayRole else "")
             variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
             if variable and role == Qt.ItemDataRole.DisplayRole:  # the lecture's θ₁ / d₃, numbered as `kinetree dh`
-                return joint_variable(link.joint, index.row() + 1 + self.first_shift())
+                return joint_variable(link.joint, index.row() + 1 + self.shift)
             value = self._value(link, col)
             if role == Qt.ItemDataRole.EditRole:  # exact: opening and leaving an editor changes nothing
                 return exact_text(value, *self._units(col, link))

@@ -90,3 +90,13 @@ def test_dh_of_chain_dialog(window, qtbot):
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible())
     assert [dialog.table.item(0, 5).text(), dialog.table.item(1, 4).text(), dialog.table.item(2, 4).text()] == \
         ["θ₁", "d₂", "d₃"]
+
+
+def test_a_joint_made_fixed_leaves_the_others_numbers_as_the_dh_table_has_them(window):
+    from kinetree.app.edits import change_joint_type
+
+    window.doc.open("puma560")
+    window.doc.edit("fix", lambda t: change_joint_type(t, "link3", "fixed"))
+    assert [row.name.text() for row in window.sliders.rows.values()] == ["θ₁", "θ₂", "θ₄", "θ₅", "θ₆"]
+    model = window.dh.model
+    assert model.data(model.index(3, 4)) == "θ₄"
