@@ -74,18 +74,20 @@ def channel_range(kind: str, lo: float, hi: float) -> tuple[float, float]:
 class JointRow:
     """Widgets of one channel. ``to_display``/``from_display`` convert units."""
 
-    def __init__(self, panel: JointsPanel, key: str, label: str, kind: str, lo: float, hi: float) -> None:
+    def __init__(self, panel: JointsPanel, key: str, label: str, kind: str, lo: float, hi: float,
+                 what: str | None = None) -> None:
+        """``what`` names the joint in messages and the tool tip when ``label`` is its variable (θ₃)."""
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
         self.name = plain(QLabel(elide(label, MAX_NAME)))
-        if len(label) > MAX_NAME:
-            self.name.setToolTip(plain_tip(elide(label)))
+        if len(label) > MAX_NAME or (what and what != label):
+            self.name.setToolTip(plain_tip(elide(label if not what or what == label else f"{label}: joint {what}")))
         self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
         self.slider.setMinimumWidth(SLIDER_MIN_PX[panel.show_torques])
-        self.spin = _RowSpin(panel.input_filter, self, label)  # exact: never rounds what is typed or stored
+        self.spin = _RowSpin(panel.input_filter, self, what or label)  # exact: never rounds what is typed or stored
         self.spin.setObjectName(f"spin_{key}")
         self.spin.setKeyboardTracking(False)
         self.spin.setMinimumWidth(90)
@@ -425,7 +427,7 @@ class JointsPanel(QWidget):
 
     def _add_row(self, spec: tuple, r: int) -> None:
         key, label, kind, lo, hi, channel = spec
-        row = JointRow(self, key, label, kind, lo, hi)
+        row = JointRow(self, key, label, kind, lo, hi, None if channel[1] else channel[0])  # messages name the joint
         self.rows[key] = row
         self.channels[key] = channel
         self._grid_row[key] = r

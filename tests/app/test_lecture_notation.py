@@ -43,6 +43,11 @@ def test_dh_table_cells_and_header(window):
 def test_slider_labels(window):
     window.doc.open("cylindrical")
     assert [row.name.text() for row in window.sliders.rows.values()] == ["θ₁", "d₂", "d₃"]
+    from PySide6.QtGui import QTextDocumentFragment
+
+    tip = QTextDocumentFragment.fromHtml(window.sliders.rows["q2"].name.toolTip()).toPlainText()
+    assert tip == "d₂: joint q2"  # the joint's name is one hover away; messages name it (q2: …)
+    assert window.sliders.rows["q2"].spin.what == "q2"
     window.doc.open("puma560")
     assert [row.name.text() for row in window.sliders.rows.values()][:2] == ["θ₁", "θ₂"]
 
