@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
+from kinetree.core.dh import joint_variable, subscript
 from PySide6.QtCore import QMarginsF, QPointF, QRectF
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
@@ -23,15 +24,16 @@ HEADERS = ["joint", "a (m)", "α (°)", "d (m)", "θ (°)"]
 GAP = 0.03  # space between blocks, a fraction of the page height
 
 
-def variable_text(k: int, offset: float, flip: bool, degrees: bool) -> str:
-    """The variable's cell: ``q2``, ``q2 + 90`` (an offset, shown unit), ``−q2`` (a flipped axis)."""
+def variable_text(joint: str, k: int, offset: float, flip: bool, degrees: bool) -> str:
+    """The variable's cell in the lecture's notation (``joint`` R or P): ``θ₂``, ``θ₂ + 90`` (an
+    offset, shown unit), ``−d₂`` (a flipped axis)."""
     import math
 
-    sign = "−" if flip else ""
+    sign, name = "−" if flip else "", joint_variable(joint, k)
     if not offset:
-        return f"{sign}q{k}"
+        return f"{sign}{name}"
     o = math.degrees(offset) if degrees else offset
-    return f"{sign}(q{k} {'+' if o >= 0 else '−'} {short_text(abs(o), 6)})"
+    return f"{sign}({name} {'+' if o >= 0 else '−'} {short_text(abs(o), 6)})"
 
 
 def hidden_rows(exercises: list[Exercise]) -> dict[int, int]:
@@ -46,7 +48,7 @@ def hidden_rows(exercises: list[Exercise]) -> dict[int, int]:
 
 def table_rows(ex: Exercise, hidden: dict[int, int] | None = None) -> list[list[str]]:
     """The exercise's copy of the DH table: per link the joint, a (m), α (°), d (m), θ (°), the
-    variable as ``q_k`` (+ offset); the hidden row (``"row"``, and on a sheet every link of
+    variable as ``θₖ``/``dₖ`` (+ offset); the hidden row (``"row"``, and on a sheet every link of
     ``hidden``) as ``?``."""
     import math
 
@@ -58,9 +60,9 @@ def table_rows(ex: Exercise, hidden: dict[int, int] | None = None) -> list[list[
         a, d = short_text(link.a, 6), short_text(link.d, 6)
         alpha, theta = short_text(math.degrees(link.alpha), 6), short_text(math.degrees(link.theta), 6)
         if link.joint == "R":
-            theta = variable_text(k, link.offset, link.flip, True)
+            theta = variable_text("R", k, link.offset, link.flip, True)
         else:
-            d = variable_text(k, link.offset, link.flip, False)
+            d = variable_text("P", k, link.offset, link.flip, False)
         rows.append([link.joint_name or f"q{k}", a, alpha, d, theta])
     return rows
 
@@ -73,10 +75,11 @@ def joint_values_text(ex: Exercise, radians: bool = False) -> str:
     parts = []
     for k, link in enumerate(ex.chain.links, start=1):
         v = ex.qs[k - 1]
+        name = joint_variable(link.joint, k)  # the lecture's θ₁, d₂
         if link.joint == "R":
-            parts.append(f"q{k} = {value_text(v if radians else math.degrees(v), RADIANS if radians else DEGREES)}")
+            parts.append(f"{name} = {value_text(v if radians else math.degrees(v), RADIANS if radians else DEGREES)}")
         else:
-            parts.append(f"q{k} = {short_text(v, 6)} m")
+            parts.append(f"{name} = {short_text(v, 6)} m")
     return ", ".join(parts)
 
 
@@ -107,7 +110,7 @@ def exercise_html(ex: Exercise, number: int, radians: bool = False, hidden: dict
         out.append(f"<p>The table's {html.escape('; '.join(needs))}: solve that first.</p>")
     if ex.kind == "row":
         unit = "rad" if radians else "°"
-        out.append(f"<p>A{sub_text(ex.link)} =</p>" + matrix_html(ex.given))
+        out.append(f"<p>A{subscript(ex.link)} =</p>" + matrix_html(ex.given))
         out.append(f"<p>a = ________ m &nbsp; α = ________ {unit} &nbsp; d = ________ m &nbsp; "
                    f"θ = ________ {unit}</p>")
     else:
@@ -115,14 +118,10 @@ def exercise_html(ex: Exercise, number: int, radians: bool = False, hidden: dict
     return "".join(out)
 
 
-def sub_text(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-
-
 def answer_html(ex: Exercise, number: int, radians: bool = False) -> str:
     texts = answer_texts(ex, radians)
     if ex.kind == "row":
-        names = [f"{SYMBOL[p]}{sub_text(ex.chain.index(ex.link, p))}" for p in ("a", "alpha", "d", "theta")]
+        names = [f"{SYMBOL[p]}{subscript(ex.chain.index(ex.link, p))}" for p in ("a", "alpha", "d", "theta")]
         units = [" m", "", " m", ""]
         body = "<p>" + ", ".join(f"{n} = {html.escape(t)}{u}" for n, t, u in zip(names, texts, units)) + "</p>"
     else:

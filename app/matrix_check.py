@@ -87,7 +87,7 @@ def _symbolic_verdict(tree, of: str, frame: str, cells: list[list[str]], tol: fl
             typed.append(value)
             wrong[r, c] = not ok
     texts = ([[cells[r][c] for c in range(4)] for r in range(4)],
-             [[to_text(model.matrix[r, c]) for c in range(4)] for r in range(4)])
+             [[to_text(model.matrix[r, c], model.order[r][c]) for c in range(4)] for r in range(4)])
     return model, typed, wrong, texts
 
 

@@ -284,3 +284,64 @@ def chain_numbering(joint_names: list[str]) -> int:
     if not ks or None in ks or ks != list(range(ks[0], ks[0] + len(ks))):
         return 0
     return ks[0] - 1
+
+
+#: Digits as Unicode subscripts (θ₁, d₃, z₀): the lecture's indices in plain text.
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+#: How :func:`joint_variable` writes a variable: ``θ1``, ``θ₁``, ``θ<sub>1</sub>``, ``\theta_{1}``.
+VARIABLE_FORMATS = ("text", "unicode", "html", "latex")
+
+
+def subscript(k: int | str) -> str:
+    """``k`` in subscript digits: ``12`` → ``₁₂``."""
+    return str(k).translate(SUBSCRIPT)
+
+
+def joint_variable(joint: str, k: int, fmt: str = "unicode") -> str:
+    """The lecture's name of the variable of DH row ``k``: θ for a revolute joint (``joint``
+    ``"R"``), d for a prismatic one (``"P"``); ``fmt`` one of :data:`VARIABLE_FORMATS`."""
+    symbol = {"R": ("θ", r"\theta"), "P": ("d", "d")}[joint]
+    if fmt == "text":
+        return f"{symbol[0]}{k}"
+    if fmt == "unicode":
+        return symbol[0] + subscript(k)
+    if fmt == "html":
+        return f"{symbol[0]}<sub>{k}</sub>"
+    if fmt == "latex":
+        return f"{symbol[1]}_{{{k}}}"
+    raise ValueError(f"fmt must be one of {', '.join(VARIABLE_FORMATS)}, got {fmt!r:.80}")
+
+
+def lecture_variables(tree: RigidBodyTree) -> dict[str, tuple[str, int]]:
+    """``{joint name: ("R"|"P", k)}`` for every joint set by a DH row: k is its row's number in
+    the DH table, the body's place on its chain from the base (a fixed joint before it still
+    counts: its row is there, not DH), shifted as :func:`chain_numbering` says (a wrist named q4,
+    q5, q6 keeps 4…6)."""
+    names = tree.movable_joint_names
+    shift, movable = chain_numbering(names), set(names)
+    depth = {tree.base_name: 0}
+    out = {}
+    for b in tree.bodies:
+        chain = [b.name]  # bodies come after their parents; the walk up is for any that do not
+        while (parent := tree.parent_name(chain[-1])) not in depth and parent is not None:
+            chain.append(parent)
+        base = depth.get(parent, 0) if parent is not None else 0
+        for k, name in enumerate(reversed(chain), start=1):
+            depth[name] = base + k
+        j = b.joint
+        if j.dh_parameters is not None and j.type in ("revolute", "prismatic") and j.name in movable:
+            out[j.name] = ("R" if j.type == "revolute" else "P", depth[b.name] + shift)
+    return out
+
+
+def variable_label(name: str, variables: dict[str, tuple[str, int]], fmt: str = "unicode") -> str:
+    """A joint as a control shows it: its variable (``θ₁``), followed by its name unless that
+    only repeats the number (``q1``, ``theta1``, ``d1``, ``θ1``): ``θ₁``, ``d₃``, ``θ₂ shoulder``;
+    a joint without a DH row (not in ``variables``) keeps its name."""
+    if name not in variables:
+        return name
+    kind, k = variables[name]
+    symbol = joint_variable(kind, k, fmt)
+    if re.fullmatch(rf"(?:q|theta|θ)_?{k}" if kind == "R" else rf"(?:q|d)_?{k}", name, re.IGNORECASE):
+        return symbol
+    return f"{symbol} {name}"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dh import chain_path
+from .dh import subscript as _sub  # the lecture's z₀, x₁, θ₂ in every message
 from .dh_extract import NotDHExpressibleError, _joint_problem, extract_dh
 from .errors import KineTreeError
 from .transforms import dh_transform, inverse_transform
@@ -104,9 +105,9 @@ class DerivedRow:
         if self.joint == "R":
             off = math.degrees(self.theta)
             tail = "" if abs(off) < 1e-9 else f" {'+' if off > 0 else '−'} {abs(off):g}°"
-            return f"θ_{i} = {sign}q_{i}{tail}"
+            return f"θ{_sub(i)} = {sign}q{_sub(i)}{tail}"
         tail = "" if abs(self.d) < 1e-12 else f" {'+' if self.d > 0 else '−'} {abs(self.d):.4g} m"
-        return f"d_{i} = {sign}q_{i}{tail}"
+        return f"d{_sub(i)} = {sign}q{_sub(i)}{tail}"
 
 
 @dataclass
@@ -178,18 +179,18 @@ def check_frame(prev: Frame | None, frame: Frame, line: AxisLine, i: int, scale:
     tol_len = LENGTH_TOL * scale
     out = []
     z, x, o = frame.z, frame.x, frame.origin
-    zi, xi = f"z_{i}", f"x_{i}"
+    zi, xi = f"z{_sub(i)}", f"x{_sub(i)}"
     if line.kind != "tip":
         off = _angle_deg(z, line.direction)
         if min(off, 180 - off) > math.degrees(ANGLE_TOL):
             out.append(f"{zi} is not along {line.label} ({min(off, 180 - off):.1f}° apart)")
         elif line.kind == "R" and (gap := float(np.linalg.norm(_perp(o - line.point, line.direction)))) > tol_len:
-            out.append(f"o_{i} is not on {line.label}: {gap:.3f} m away, so {zi} is not along it")
+            out.append(f"o{_sub(i)} is not on {line.label}: {gap:.3f} m away, so {zi} is not along it")
     if abs(float(x @ z)) > math.sin(ANGLE_TOL):
         out.append(f"{xi} is not perpendicular to {zi} ({_angle_deg(x, z):.1f}°): not a frame")
     if prev is None:
         return out
-    zp = f"z_{i - 1}"
+    zp = f"z{_sub(i - 1)}"
     dh1 = abs(float(x @ prev.z)) <= math.sin(ANGLE_TOL)
     if not dh1:
         out.append(f"{xi} is not perpendicular to {zp} ({_angle_deg(x, prev.z):.1f}°): DH1 fails")
@@ -287,9 +288,10 @@ class FrameAssignment:
             if np.linalg.norm(px) < 1e-3:
                 px = _perp(np.array([0.0, 1.0, 0.0]), z)
             x = _unit(px)
-            return [Candidate(x, o, "x_0 along the base's x axis (made ⟂ z_0)"),
-                    Candidate(-x, o.copy(), "x_0 against the base's x axis")]
+            return [Candidate(x, o, "x₀ along the base's x axis (made ⟂ z₀)"),
+                    Candidate(-x, o.copy(), "x₀ against the base's x axis")]
         prev, i1 = self.frames[-1], i - 1
+        zp, zi, xp, xi, op, oi = (f"{v}{_sub(k)}" for v in "zxo" for k in (i1, i))  # z₀, z₁ …
         p, u, q = prev.origin, prev.z, line.point
         c = np.cross(u, z)
         s = float(np.linalg.norm(c))
@@ -301,25 +303,25 @@ class FrameAssignment:
             P, Q = p + t * u, q + r * z
             if np.linalg.norm(Q - P) > tol_len:
                 x = _unit(Q - P)
-                return [Candidate(x, Q, f"the common normal, from z_{i1} to z_{i}"),
-                        Candidate(-x, Q.copy(), f"the common normal, from z_{i} to z_{i1}")]
+                return [Candidate(x, Q, f"the common normal, from {zp} to {zi}"),
+                        Candidate(-x, Q.copy(), f"the common normal, from {zi} to {zp}")]
             x = c / s
             if x @ prev.x < -1e-12:  # first the sign keeping |θ_i| ≤ 90° (extract_dh's and the classic tables')
                 x = -x
-                return [Candidate(x, Q, f"z_{i1}, z_{i} intersect: x_{i} = −z_{i1}×z_{i}, at the intersection"),
-                        Candidate(-x, Q.copy(), f"z_{i1}, z_{i} intersect: x_{i} = z_{i1}×z_{i}, at the intersection")]
-            return [Candidate(x, Q, f"z_{i1}, z_{i} intersect: x_{i} = z_{i1}×z_{i}, at the intersection"),
-                    Candidate(-x, Q.copy(), f"z_{i1}, z_{i} intersect: x_{i} = −z_{i1}×z_{i}, at the intersection")]
+                return [Candidate(x, Q, f"{zp}, {zi} intersect: {xi} = −{zp}×{zi}, at the intersection"),
+                        Candidate(-x, Q.copy(), f"{zp}, {zi} intersect: {xi} = {zp}×{zi}, at the intersection")]
+            return [Candidate(x, Q, f"{zp}, {zi} intersect: {xi} = {zp}×{zi}, at the intersection"),
+                    Candidate(-x, Q.copy(), f"{zp}, {zi} intersect: {xi} = −{zp}×{zi}, at the intersection")]
         r = _perp(q - p, u)
         if np.linalg.norm(r) > tol_len:
             x = _unit(r)
             o = p + r
-            return [Candidate(x, o, f"z_{i1} ∥ z_{i}: the normal through o_{i1}, towards z_{i}"),
-                    Candidate(-x, o.copy(), f"z_{i1} ∥ z_{i}: the normal through o_{i1}, away from z_{i}")]
+            return [Candidate(x, o, f"{zp} ∥ {zi}: the normal through {op}, towards {zi}"),
+                    Candidate(-x, o.copy(), f"{zp} ∥ {zi}: the normal through {op}, away from {zi}")]
         # one line: the origin slides freely; the last frame's goes to the tip (the lecture's tool centre)
-        o, where = (q.copy(), "the tip") if line.kind == "tip" else (p.copy(), f"o_{i1}")
-        return [Candidate(prev.x.copy(), o, f"z_{i1} and z_{i} are one line: x_{i} = x_{i1}, o_{i} at {where}"),
-                Candidate(-prev.x, o.copy(), f"z_{i1} and z_{i} are one line: x_{i} = −x_{i1}, o_{i} at {where}")]
+        o, where = (q.copy(), "the tip") if line.kind == "tip" else (p.copy(), op)
+        return [Candidate(prev.x.copy(), o, f"{zp} and {zi} are one line: {xi} = {xp}, {oi} at {where}"),
+                Candidate(-prev.x, o.copy(), f"{zp} and {zi} are one line: {xi} = −{xp}, {oi} at {where}")]
 
     def check(self, z, x, origin) -> tuple[Frame, list[str]]:
         """Frame :attr:`step` from the given z, x and origin, and what is wrong with it."""
@@ -331,8 +333,8 @@ class FrameAssignment:
         if problems and on and i not in on:  # the classic mistake, named with the rule it breaks
             first, *also = (self.lines[k].label for k in on)
             where = first + (f" (also {', '.join(also)})" if also else "")
-            problems.insert(0, f"z_{i} lies along {where}: DH's rule is z_{{i−1}} along joint i's axis, "
-                               f"so z_{i} belongs on {self.lines[i].label}")
+            problems.insert(0, f"z{_sub(i)} lies along {where}: DH's rule is zᵢ₋₁ along joint i's axis, "
+                               f"so z{_sub(i)} belongs on {self.lines[i].label}")
         return frame, problems
 
     def accept(self, z, x, origin) -> Frame:
@@ -393,26 +395,26 @@ def extraction_frames(tree: RigidBodyTree, tip: str | None = None) -> tuple[list
 def _frame_reasons(i: int, k: int, mine: Frame, theirs: np.ndarray, line: AxisLine, a: float, tol: float) -> list[str]:
     """Why row ``i`` differs, as far as frame ``k`` (i−1 or i) is concerned."""
     out, start = [], k == i - 1
+    zp, zk, xk, ok, si = f"z{_sub(k - 1)}", f"z{_sub(k)}", f"x{_sub(k)}", f"o{_sub(k)}", _sub(i)  # z₀, z₁ …
     if mine.z @ theirs[:3, 2] < 0:
-        what = (f"q_{i} enters with a minus and α_{i} changes" if start and line.kind != "tip"
-                else f"α_{i} changes")
-        out.append(f"your z_{k} points against {line.label} (extract_dh's along it): {what}")
+        what = f"q{si} enters with a minus and α{si} changes" if start and line.kind != "tip" else f"α{si} changes"
+        out.append(f"your {zk} points against {line.label} (extract_dh's along it): {what}")
     dx = _angle_deg(mine.x, theirs[:3, 0])
     if dx > 1e-4:
         if k == 0:
-            kind = "x_0 is free ⟂ z_0"
+            kind = "x₀ is free ⟂ z₀"
         elif abs(a) < tol:
-            kind = f"z_{k - 1} and z_{k} intersect: x_{k} = ±z_{k - 1}×z_{k}, your sign is the other"
+            kind = f"{zp} and {zk} intersect: {xk} = ±{zp}×{zk}, your sign is the other"
         else:
             kind = "the common normal taken the other way"
-        what = f"θ_{i} differs by {dx:.0f}°" if start else f"θ_{i} differs by {dx:.0f}° and a_{i}, α_{i} change sign"
-        out.append(f"your x_{k} is {'opposite to' if dx > 179.0 else f'{dx:.1f}° from'} extract_dh's ({kind}): {what}")
+        what = f"θ{si} differs by {dx:.0f}°" + ("" if start else f" and a{si}, α{si} change sign")
+        out.append(f"your {xk} is {'opposite to' if dx > 179.0 else f'{dx:.1f}° from'} extract_dh's ({kind}): {what}")
     slide = float((mine.origin - theirs[:3, 3]) @ theirs[:3, 2])
     if abs(slide) > tol:
-        why = ("frame 0's origin is free along z_0" if k == 0 else
+        why = ("frame 0's origin is free along z₀" if k == 0 else
                "the last frame's origin is free along its z" if line.kind == "tip"
-               else f"z_{k - 1} ∥ z_{k} lets the common normal slide along z_{k}")
-        out.append(f"your o_{k} is {slide:+.3f} m along z_{k} from extract_dh's ({why}): d_{i} differs")
+               else f"{zp} ∥ {zk} lets the common normal slide along {zk}")
+        out.append(f"your {ok} is {slide:+.3f} m along {zk} from extract_dh's ({why}): d{si} differs")
     return out
 
 

@@ -28,7 +28,13 @@ the lecture does by hand for parallel axes. Only sums are folded, never differen
 lecture has no shorthand for cos(θ1 + θ2 − θ4), so SCARA's entry stays ``c12*c4 + s12*s4`` as
 printed there, and one matrix never mixes the two forms. ``"expanded"`` folds nothing
 (``c1*c2 - s1*s2``). Nothing else is rewritten, so entries stay sums of products of
-``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s. :data:`MAX_TERMS` bounds the size of an entry (a
+``c_i``/``s_i``. A Puma T₀⁶ takes about 0.3 s.
+
+Term order: :attr:`SymbolicFK.order` keeps each entry's terms in the order the lecture writes
+them, the order multiplying T·A_i by hand produces them (T's translation first, then row × column,
+k = 1, 2, 3; a folded term where its pair's first term was): ``a1*c1 + a2*c12``, ``-d3 - d4``,
+SCARA's ``s12*c4 - c12*s4``, the wrist's ``c4*c5*c6 - s4*s6``. A sympy sum has its own fixed order,
+so the printers take this one as ``order=``. :data:`MAX_TERMS` bounds the size of an entry (a
 long chain of skew axes doubles it at each joint) and :data:`MAX_WORK` the work of the whole
 product (a long chain of parallel axes keeps each entry small but takes minutes):
 :class:`~kinetree.core.errors.SymbolicError` beyond either.
@@ -53,8 +59,8 @@ from .symbolic_print import NOTATIONS, matrix_label, to_latex, to_python, to_pyt
 from .tree import RigidBodyTree
 
 __all__ = ["MAX_TERMS", "MAX_WORK", "NOTATIONS", "PARAMS", "REVOLUTE", "SUMS", "SymbolicFK", "exact_angle",
-           "joint_symbol", "matrix_label", "symbolic_fk", "symbolic_link", "symbolic_model", "to_latex", "to_python",
-           "to_python_script", "to_text"]
+           "joint_symbol", "matrix_label", "ordered_terms", "symbolic_fk", "symbolic_link", "symbolic_model",
+           "term_key", "to_latex", "to_python", "to_python_script", "to_text"]
 
 PARAMS = ("numeric", "symbolic", "general")
 #: The name of a revolute joint's variable: ``q1`` (as KineTree always had) or the lecture's ``theta1``.
@@ -141,6 +147,8 @@ class SymbolicFK:
     frames: tuple[int, int] = (0, 0)
     link: int | None = None
     first: int = 1
+    #: per entry, its terms (by :func:`term_key`) in the order the lecture writes them
+    order: list | None = None
 
     def label(self, fmt: str = "text", notation: str = "spong") -> str:
         """``A3``, ``T_3^0`` (Craig: ``^0T_3``) … in ``fmt`` (see :func:`matrix_label`)."""
@@ -261,23 +269,24 @@ def _swap(f: sp.Expr) -> sp.Expr:
     return g
 
 
-def _add_term(terms: dict[frozenset, sp.Expr], t: sp.Expr) -> None:
+def _add_term(terms: dict[frozenset, sp.Expr], t: sp.Expr) -> frozenset:
     c, m = t.as_coeff_Mul()
-    key = frozenset(sp.Mul.make_args(m))
+    key = term_key(m)
     total = terms.get(key, 0) + c
     if total == 0:
         terms.pop(key, None)
     else:
         terms[key] = total
+    return key
 
 
-def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
+def _fold(terms: dict[frozenset, sp.Expr], rank: dict[frozenset, int]) -> bool:
     """One pass of the lecture's sum-of-angles folding over ``{monomial's factors: coefficient}``:
     ``k·R·cA·cB − k·R·sA·sB → k·R·cos(A + B)`` and ``k·R·sA·cB + k·R·cA·sB → k·R·sin(A + B)``
     (differences are left as they are: the lecture has no shorthand for them).
     Partners are found by hashing their factor sets, so a pass costs O(terms · factors²) set
     operations (sympy's TR10i, which does the same by trying pairs of terms, took minutes on a
-    6-joint chain of skew axes)."""
+    6-joint chain of skew axes). A folded term takes the place (``rank``) of the first of its pair."""
     changed = False
     for key in list(terms):
         if key not in terms:
@@ -303,8 +312,9 @@ def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
                     continue
                 rest = key - {f, g}
                 del terms[key], terms[partner]
+                place = min(rank[key], rank[partner])
                 for t in sp.Add.make_args(sp.expand(sp.Mul(*rest) * new)):
-                    _add_term(terms, t)
+                    rank.setdefault(_add_term(terms, t), place)
                 changed = True
                 break
             else:
@@ -313,13 +323,38 @@ def _fold(terms: dict[frozenset, sp.Expr]) -> bool:
     return changed
 
 
-def _simplify(e: sp.Expr, fold: bool = True) -> sp.Expr:
+def _entry_of_product(T: sp.Matrix, A: sp.Matrix, order: list, r: int, c: int,
+                      fold: bool) -> tuple[sp.Expr, tuple[frozenset, ...]]:
+    """Entry (r, c) of T·A, simplified, and its terms in the order the lecture writes them: as a
+    hand multiplication produces them, row r of T times column c of A, with T's translation first
+    (o_n = o_{n-1} + R_{n-1}·p: ``a1*c1 + a2*c12``, ``-d3 - d4``), then k = 1, 2, 3, each entry
+    of T in its own order (``c4*c5*c6 - s4*s6``, SCARA's ``s12*c4 - c12*s4``)."""
     terms: dict[frozenset, sp.Expr] = {}
-    for t in sp.Add.make_args(sp.expand(e)):
-        _add_term(terms, t)
-    while fold and _fold(terms):
+    rank: dict[frozenset, int] = {}
+    for k in (3, 0, 1, 2):
+        if A[k, c] == 0:
+            continue
+        for t in ordered_terms(T[r, k], order[r][k]):
+            for p in sp.Add.make_args(sp.expand(t * A[k, c])):
+                rank.setdefault(_add_term(terms, p), len(rank))
+    while fold and _fold(terms, rank):
         pass
-    return sp.Add(*(c * sp.Mul(*m) for m, c in terms.items()))
+    keys = tuple(sorted(terms, key=rank.__getitem__))
+    return sp.Add(*(terms[m] * sp.Mul(*m) for m in keys)), keys
+
+
+def term_key(monomial: sp.Expr) -> frozenset:
+    """What identifies a term whatever its coefficient: the factors of ``monomial`` (no number)."""
+    return frozenset(sp.Mul.make_args(monomial))
+
+
+def ordered_terms(e: sp.Expr, order: tuple[frozenset, ...] | None) -> list[sp.Expr]:
+    """The terms of ``e``, those named in ``order`` (by :func:`term_key`) first and in that order."""
+    terms = list(sp.Add.make_args(e))
+    if not order:
+        return terms
+    place = {key: n for n, key in enumerate(order)}
+    return sorted(terms, key=lambda t: place.get(term_key(t.as_coeff_Mul()[1]), len(place)))
 
 
 def _size(e: sp.Expr) -> int:
@@ -330,8 +365,11 @@ def _nodes(M: sp.Matrix) -> int:
     return sum(1 for e in M for _ in sp.preorder_traversal(e))
 
 
-def _product(mats: list[sp.Matrix], fold: bool = True) -> sp.Matrix:
+def _product(mats: list[sp.Matrix], fold: bool = True) -> tuple[sp.Matrix, list[list[tuple]]]:
+    """The product of ``mats`` and, per entry, its terms in the lecture's order (see
+    :func:`_entry_of_product`)."""
     T = sp.eye(4)
+    order: list[list[tuple]] = [[()] * 4 for _ in range(4)]
     done = 0
     variable = [bool(A.free_symbols) for A in mats]
     to_come = np.cumsum(variable[::-1])[::-1].tolist()  # the steps with symbols from each one on
@@ -354,8 +392,10 @@ def _product(mats: list[sp.Matrix], fold: bool = True) -> sp.Matrix:
                     f"take more than the {MAX_WORK:,} steps KineTree works through (minutes); ask for a body nearer "
                     "the base, or for one link's A_i")
             done += size
-        T = (T * A).applyfunc(lambda e: _simplify(e, fold))
-    return T
+        cells = [[_entry_of_product(T, A, order, r, c, fold) for c in range(4)] for r in range(4)]
+        T = sp.Matrix([[cells[r][c][0] for c in range(4)] for r in range(4)])
+        order = [[cells[r][c][1] for c in range(4)] for r in range(4)]
+    return T, order
 
 
 def _path(tree: RigidBodyTree, body: str | None) -> list:
@@ -412,13 +452,14 @@ def symbolic_model(tree: RigidBodyTree, body: str | None = None, params: str = "
     n = len(path) + shift
     if link is None:
         start = _start(tree, path, frame)
-        M = _product([b.link(x, i + shift) for i, x in enumerate(path[start:], start + 1)], fold)
-        return SymbolicFK(M, b.variables, b.joints, b.parameters, (start + shift, n), None, shift + 1)
+        M, order = _product([b.link(x, i + shift) for i, x in enumerate(path[start:], start + 1)], fold)
+        return SymbolicFK(M, b.variables, b.joints, b.parameters, (start + shift, n), None, shift + 1, order)
     if isinstance(link, bool) or not isinstance(link, (int, np.integer)) or not shift < link <= n:
         raise SymbolicError(f"link must be {shift + 1}…{n} (the bodies from the base to "
                             f"{path[-1].name if path else 'the end'!r}), got {link!r:.80}")
-    M = _product([b.link(path[link - shift - 1], int(link))], fold)
-    return SymbolicFK(M, b.variables, b.joints, b.parameters, (int(link) - 1, int(link)), int(link), shift + 1)
+    M, order = _product([b.link(path[link - shift - 1], int(link))], fold)
+    return SymbolicFK(M, b.variables, b.joints, b.parameters, (int(link) - 1, int(link)), int(link), shift + 1,
+                      order)
 
 
 def symbolic_fk(tree: RigidBodyTree, body: str | None = None, params: str = "numeric", **options) -> sp.Matrix:

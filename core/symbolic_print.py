@@ -5,7 +5,9 @@
 :func:`to_python_script` and :func:`matrix_label` (``A_{3}``, ``T_{3}^{0}`` as Spong and the
 lecture write it, or Craig's ``{}^{0}T_{3}``). Inside a product the lecture's order: a link
 length first, then the cosines and sines by joint, then the offsets and slides (``a1*c1``,
-``c4*s5*d6``). No float is printed as ``-0.0``.
+``c4*s5*d6``). The terms of a sum in the order given as ``order=`` (a model's
+:attr:`~kinetree.core.symbolic.SymbolicFK.order`: the lecture's), else sympy's. No float is
+printed as ``-0.0``.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.str import StrPrinter
 
+from .dh import SUBSCRIPT as _SUB
+
 __all__ = ["NOTATIONS", "matrix_label", "to_latex", "to_python", "to_python_script", "to_text"]
 
 #: How T between frames j and n is written: Spong's (the lecture's) T_n^j or Craig's ʲT_n.
 NOTATIONS = ("spong", "craig")
 _ANGLE_NAME = re.compile(r"(?:q|theta)(\d+)")
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -86,10 +89,31 @@ def _lecture_factors(expr: sp.Mul) -> tuple[sp.Expr, list[sp.Expr]] | None:
     return coeff, sorted(factors, key=_factor_key)
 
 
-class _TextPrinter(StrPrinter):
-    def __init__(self, lecture: bool) -> None:
+def _order_map(expr: sp.Basic, order) -> dict:
+    """``{expr: its terms' keys in order}`` (the printers look a sum up there; the sums inside it,
+    ``cos(q1 + q2)``, keep sympy's order)."""
+    return {expr: order} if order else {}
+
+
+class _OrderedTerms:
+    """A sum's terms in the order given for it (the lecture's, from the product), else sympy's."""
+
+    _order: dict = {}
+
+    def _as_ordered_terms(self, expr, order=None):
+        terms = super()._as_ordered_terms(expr, order=order)
+        keys = self._order.get(expr)
+        if not keys:
+            return terms
+        place = {key: n for n, key in enumerate(keys)}
+        return sorted(terms, key=lambda t: place.get(frozenset(sp.Mul.make_args(t.as_coeff_Mul()[1])), len(place)))
+
+
+class _TextPrinter(_OrderedTerms, StrPrinter):
+    def __init__(self, lecture: bool, order: dict | None = None) -> None:
         super().__init__()
         self.lecture = lecture
+        self._order = order or {}
 
     def _print_Float(self, expr: sp.Float) -> str:
         return _float_text(expr)
@@ -115,7 +139,11 @@ class _TextPrinter(StrPrinter):
         return sign + "*".join(parts)
 
 
-class _LecturePrinter(LatexPrinter):
+class _LecturePrinter(_OrderedTerms, LatexPrinter):
+    def __init__(self, settings: dict, order: dict | None = None) -> None:
+        super().__init__(settings)
+        self._order = order or {}
+
     def _print_Float(self, expr: sp.Float) -> str:
         text = _float_text(expr)
         if "e" in text:
@@ -143,11 +171,13 @@ class _LecturePrinter(LatexPrinter):
         return sign + " ".join(parts)
 
 
-def to_text(expr: sp.Basic) -> str:
-    """``expr`` in the lecture's notation: ``a1*c1 + a2*c12`` (a matrix as nested lists)."""
+def to_text(expr: sp.Basic, order=None) -> str:
+    """``expr`` in the lecture's notation: ``a1*c1 + a2*c12`` (a matrix as nested lists); ``order``
+    the terms' order (a model's :attr:`~kinetree.core.symbolic.SymbolicFK.order`, or one entry's)."""
     if isinstance(expr, sp.MatrixBase):
-        return "\n".join("[" + ", ".join(to_text(e) for e in expr.row(r)) + "]" for r in range(expr.rows))
-    return _TextPrinter(True).doprint(expr)
+        return "\n".join("[" + ", ".join(to_text(expr[r, c], order[r][c] if order else None)
+                                         for c in range(expr.cols)) + "]" for r in range(expr.rows))
+    return _TextPrinter(True, _order_map(expr, order)).doprint(expr)
 
 
 def to_python(expr: sp.Basic) -> str:
@@ -155,10 +185,15 @@ def to_python(expr: sp.Basic) -> str:
     return _TextPrinter(False).doprint(expr)
 
 
-def to_latex(expr: sp.Basic, label: str | None = None) -> str:
+def to_latex(expr: sp.Basic, label: str | None = None, order=None) -> str:
     """``expr`` as LaTeX in the lecture's notation (``c_{1}``, ``s_{12}``; a matrix as ``bmatrix``);
-    with ``label`` a whole line, ``A_{3} = \\begin{bmatrix}…\\end{bmatrix}``."""
-    body = _LecturePrinter({"mat_str": "bmatrix", "mat_delim": ""}).doprint(expr)
+    with ``label`` a whole line, ``A_{3} = \\begin{bmatrix}…\\end{bmatrix}``; ``order`` as :func:`to_text`'s."""
+    if isinstance(expr, sp.MatrixBase):  # entry by entry: two equal entries may be written in two orders
+        rows = (" & ".join(to_latex(expr[r, c], None, order[r][c] if order else None) for c in range(expr.cols))
+                for r in range(expr.rows))
+        body = r"\begin{bmatrix}" + r"\\".join(rows) + r"\end{bmatrix}"
+    else:
+        body = _LecturePrinter({"mat_str": "bmatrix", "mat_delim": ""}, _order_map(expr, order)).doprint(expr)
     return body if label is None else f"{label} = {body}"
 
 

@@ -34,14 +34,14 @@ def _length(v: float) -> str:
 
 
 def _cells(links, deg: bool) -> list[list[str]]:
-    from kinetree.core.dh import chain_numbering
+    from kinetree.core.dh import chain_numbering, joint_variable
 
     rows = []
     # a part of a larger robot keeps its numbers (the lecture's wrist: θ4, θ5, θ6)
     first = 1 + chain_numbering([link.joint_name for link in links])
     for k, link in enumerate(links, start=first):
-        theta = f"θ{k}" if link.joint == "R" else _angle(link.theta, deg)
-        d = f"d{k}" if link.joint == "P" else _length(link.d)
+        theta = joint_variable("R", k, "text") if link.joint == "R" else _angle(link.theta, deg)
+        d = joint_variable("P", k, "text") if link.joint == "P" else _length(link.d)
         offset = _angle(link.offset, deg) if link.joint == "R" else _length(link.offset)
         rows.append([str(k), link.joint, _length(link.a), _angle(link.alpha, deg), d, theta, offset, link.name])
     return rows
@@ -55,9 +55,11 @@ def _latex(links, deg: bool, convention: str) -> str:
     alpha = r"\alpha_{i-1}" if convention == "mdh" else r"\alpha_i"
     a = "a_{i-1}" if convention == "mdh" else "a_i"
     lines = [r"\begin{tabular}{c|cccc}", rf"Link & ${a}$ & ${alpha}$ & $d_i$ & $\theta_i$ \\ \hline"]
-    for k, _jt, ra, ral, rd, rth, _off, _name in _cells(links, deg):
-        th = rf"\theta_{{{k}}}" if rth.startswith("θ") else _latex_angle(rth)
-        dd = f"d_{{{k}}}" if rd.startswith("d") else rd
+    from kinetree.core.dh import joint_variable
+
+    for k, jt, ra, ral, rd, rth, _off, _name in _cells(links, deg):
+        th = joint_variable("R", k, "latex") if jt == "R" else _latex_angle(rth)
+        dd = joint_variable("P", k, "latex") if jt == "P" else rd
         lines.append(f"{k} & ${ra}$ & ${_latex_angle(ral)}$ & ${dd}$ & ${th}$ \\\\")
     lines.append(r"\end{tabular}")
     return "\n".join(lines)

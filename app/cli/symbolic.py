@@ -29,7 +29,7 @@ def _text(model, title: str, label: str) -> str:
     from kinetree.core.symbolic import to_text
 
     M = model.matrix
-    cells = [[to_text(M[r, c]) for c in range(4)] for r in range(4)]
+    cells = [[to_text(M[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
     lines = [f"# {title}", *_legend(model, "#")]
     if max(len(x) for row in cells for x in row) <= GRID_WIDTH:
         widths = [max(len(cells[r][c]) for r in range(4)) for c in range(4)]
@@ -70,7 +70,8 @@ def command(args: argparse.Namespace) -> int:
     elif args.format == "python":
         print(f"# {what}\n" + to_python_script(model, model.label("python")), end="")
     elif args.format == "latex":
-        lines = [f"% {what}", *_legend(model, "%"), to_latex(model.matrix, model.label("latex", args.notation))]
+        lines = [f"% {what}", *_legend(model, "%"), to_latex(model.matrix, model.label("latex", args.notation),
+                                                                model.order)]
         print("\n".join(lines))
     else:
         print(_text(model, f"{what} ({args.params} parameters)", label))
@@ -93,8 +94,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "in FRAME (a body on the chain), or with --link I only A_I, the I-th body's pose in its parent on "
         "the way to BODY, in the joint variables: q_i (or theta_i) for a revolute joint, d_i for a "
         "prismatic one, i its place in the configuration. A chain whose joints are named q4, q5, q6 "
-        "keeps those numbers (--first sets them). Parameters: numeric (numbers; right angles exact), "
-        "symbolic (the lecture's symbols a1, d2 … for non-zero lengths), general (every DH constant a "
+        "keeps those numbers (--first sets them). Parameters: symbolic (the default: the lecture's symbols "
+        "a1, d2 … for a DH row's non-zero lengths, numbers for a joint set otherwise), numeric (numbers; right "
+        "angles exact), general (every DH constant a "
         "symbol). Formats: text (c1, s12), latex, json (matrix entries in sympy syntax), python (a sympy "
         "script)."))
     add_robot_argument(p, package_path=False)
@@ -103,8 +105,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="express the pose in FRAME, a body on the chain (T_n^j = A_{j+1}…A_n; default: the base)")
     p.add_argument("--link", type=_link, metavar="I",
                    help="only A_I, the I-th body from the base (1-based, in the chain's numbering)")
-    p.add_argument("--params", choices=("numeric", "symbolic", "general"), default="numeric",
-                   help="DH constants as numbers (default), as the lecture's symbols, or all as symbols")
+    p.add_argument("--params", choices=("numeric", "symbolic", "general"), default="symbolic",
+                   help="DH constants as the lecture's symbols (default: a1, d3 for a DH row's non-zero lengths; a "
+                        "joint not set by a DH row keeps its numbers), as numbers, or all as symbols")
     p.add_argument("--revolute", choices=("q", "theta"), default="q",
                    help="name of a revolute joint's variable: q1 (default) or the lecture's theta1")
     p.add_argument("--sums", choices=("folded", "expanded"), default="folded",

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 from kinetree.core import KineTreeError
+from kinetree.core.dh import subscript as _sub
 from kinetree.core.frame_assignment import Frame, FrameAssignment, compare_with_extraction
 from kinetree.core.number_text import short_text
 from PySide6.QtCore import QObject, Qt, Signal
@@ -333,7 +334,7 @@ class AssignFramesPanel(QWidget):
                 b.deleteLater()
         self.typed_radio.setChecked(False)
         for k, c in enumerate(self.state.candidates()):
-            b = QRadioButton(f"{c.text}\nx_{self.state.assignment.step} = {_vec(c.x)}, origin {_vec(c.origin)}")
+            b = QRadioButton(f"{c.text}\nx{_sub(self.state.assignment.step)} = {_vec(c.x)}, origin {_vec(c.origin)}")
             b.setObjectName(f"xCandidate{k}")
             self.x_group.addButton(b, k)
             self.x_layout.addWidget(b)
@@ -354,8 +355,8 @@ class AssignFramesPanel(QWidget):
         if done:
             self.title.setText(f"All {fa.n + 1} frames are assigned (0…{fa.n}).")
         else:
-            self.title.setText(f"Frame {i} of 0…{fa.n}: choose the axis z_{i} lies on and its direction, "
-                               f"then x_{i} and the origin o_{i}.")
+            self.title.setText(f"Frame {i} of 0…{fa.n}: choose the axis z{_sub(i)} lies on and its direction, "
+                               f"then x{_sub(i)} and the origin o{_sub(i)}.")
         for w in (self.z_axis, self.z_along, self.z_against, self.x_box, self.typed_box, self.check,
                   self.next_button):
             w.setVisible(not done)  # the finished table gets the room
@@ -371,16 +372,16 @@ class AssignFramesPanel(QWidget):
         if done:
             self.check.setText("")
         elif st.z_line is None:
-            self.check.setText(f"Choose the axis z_{i} lies on.")
+            self.check.setText(f"Choose the axis z{_sub(i)} lies on.")
         elif not st.z_sign:
-            self.check.setText(f"Choose the direction of z_{i}.")
+            self.check.setText(f"Choose the direction of z{_sub(i)}.")
         elif problems is None:
-            self.check.setText(f"Choose x_{i}.")
+            self.check.setText(f"Choose x{_sub(i)}.")
         elif problems:
             self.check.setText("\n".join(problems))
         else:
-            ok = f"x_{i} ⟂ z_{i - 1} (DH1) and x_{i} meets z_{i - 1} (DH2): a valid frame." if i else \
-                "A valid frame 0."
+            xi, zp = f"x{_sub(i)}", f"z{_sub(i - 1)}"
+            ok = f"{xi} ⟂ {zp} (DH1) and {xi} meets {zp} (DH2): a valid frame." if i else "A valid frame 0."
             self.check.setText(ok)
         self._show_result()
 
@@ -401,7 +402,7 @@ class AssignFramesPanel(QWidget):
         configs = rng.uniform(-math.pi, math.pi, (FK_SAMPLES, fa.n))
         diff = table.fk_difference(configs)
         verdict = "equals" if diff < 1e-9 else "DIFFERS from"
-        lines = [f"T_{fa.n}^0 {verdict} the robot's forward kinematics (largest difference {diff:.1e} "
+        lines = [f"T{_sub(fa.n)}⁰ {verdict} the robot's forward kinematics (largest difference {diff:.1e} "
                  f"over {FK_SAMPLES} random configurations)."]
         try:
             diffs = compare_with_extraction(table, fa)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from kinetree.core import KineTreeError, extract_dh
+from kinetree.core.dh import chain_numbering, joint_variable
 from kinetree.core.dh_explain import explain_extraction
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -94,10 +95,11 @@ class DhOfChainDialog(QDialog):
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(ext.links))
+        first = 1 + chain_numbering([link.joint_name for link in ext.links])  # numbered as `kinetree dh` does
         for r, link in enumerate(ext.links):
             off = link.offset * (k if link.joint == "R" else 1.0)
-            theta = f"q{r + 1}" if link.joint == "R" else short_text(link.theta * k)
-            d = f"q{r + 1}" if link.joint == "P" else short_text(link.d)
+            theta = joint_variable("R", r + first) if link.joint == "R" else short_text(link.theta * k)
+            d = joint_variable("P", r + first) if link.joint == "P" else short_text(link.d)
             cells = [link.name, link.joint, short_text(link.a), short_text(link.alpha * k), d, theta, short_text(off)]
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
-from kinetree.core.dh import DHEntry, dh_joint
+from kinetree.core.dh import DHEntry, chain_numbering, dh_joint, joint_variable
 from kinetree.core.io import import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.dh_rows import column_name, row_type
@@ -158,6 +158,7 @@ class DhTableModel(QAbstractTableModel):
         self.convention = "dh"
         self.entries: list[DHEntry] = []
         self.errors: dict[tuple[int, int], str] = {}
+        self.shift = 0  # how far the rows' numbers start past 1 (a wrist whose joints are q4, q5, q6: 3)
         self._reload()
         doc.treeChanged.connect(self._reload)
 
@@ -165,10 +166,12 @@ class DhTableModel(QAbstractTableModel):
         entries = chain_dh_table(self.doc.tree)
         same_rows = [(e.body, e.link is None) for e in entries] == [(e.body, e.link is None) for e in self.entries]
         conventions = {e.convention for e in entries if e.convention}
+        self.shift = chain_numbering([e.link.joint_name if e.link else "" for e in entries])
         if same_rows and entries:  # one row edited: the view keeps its scroll position and current cell
             self.entries, self.errors = entries, {}
             if len(conventions) == 1:
                 self.convention = conventions.pop()
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)  # aᵢ or aᵢ₋₁
             self.dataChanged.emit(self.index(0, 0), self.index(len(entries) - 1, len(COLUMNS) - 1))
         else:
             self.beginResetModel()
@@ -192,6 +195,7 @@ class DhTableModel(QAbstractTableModel):
     def links(self) -> list[DHLink]:
         return [e.link for e in self.entries if e.link is not None]
 
+
     def pure(self) -> bool:
         return is_pure_chain(self.doc.tree, self.entries)
 
@@ -210,6 +214,10 @@ class DhTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             name = COLUMNS[section]
+            if name in ("a", "α"):  # the lecture's columns: a_i α_i d_i θ_i (Craig's a_{i-1} α_{i-1})
+                name += "ᵢ₋₁" if self.convention == "mdh" else "ᵢ"
+            elif name in ("d", "θ"):
+                name += "ᵢ"
             if section in ANGLE_COLUMNS:
                 name += " (°)" if self.degrees else " (rad)"
             return name
@@ -251,8 +259,8 @@ class DhTableModel(QAbstractTableModel):
             if col == 0:
                 return link.joint + (" (flipped)" if link.flip and role == Qt.ItemDataRole.DisplayRole else "")
             variable = (col == 4 and link.joint == "R") or (col == 3 and link.joint == "P")
-            if variable and role == Qt.ItemDataRole.DisplayRole:
-                return f"q{index.row() + 1}"
+            if variable and role == Qt.ItemDataRole.DisplayRole:  # the lecture's θ₁ / d₃, numbered as `kinetree dh`
+                return joint_variable(link.joint, index.row() + 1 + self.shift)
             value = self._value(link, col)
             if role == Qt.ItemDataRole.EditRole:  # exact: opening and leaving an editor changes nothing
                 return exact_text(value, *self._units(col, link))

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 from kinetree.core import KineTreeError
+from kinetree.core.dh import joint_variable
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -479,9 +480,8 @@ class ExplainPanel(QWidget):
             cells = []
             for c in cols:
                 if c == variable:
-                    name = "q" if x.joint == "R" else "d"
                     off = "" if abs(x.offset) < 1e-12 else f" + {value_text(c, x.offset)}"
-                    text = f"<b>{name}{sub(chain.index(i, c))}</b>*{off}"
+                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>*{off}"  # the lecture's θ₁, d₃
                 else:
                     text = value_text(c, getattr(x, c))
                 cells.append(f'<td align="right" style="color:{DH_COLORS[c]}">&nbsp;{text}&nbsp;</td>')

@@ -31,7 +31,7 @@ FORMATS = ("latex", "text", "python")
 
 
 #: The notation options and their defaults: (revolute variable, sums, how T is written).
-DEFAULT_OPTIONS = ("q", "folded", "spong")
+DEFAULT_OPTIONS = ("theta", "folded", "spong")
 
 
 def chain_key(chain: DHChain, i: int, params: str, start: int = 0, options: tuple = DEFAULT_OPTIONS) -> tuple:
@@ -52,8 +52,9 @@ def _pack(model, notation: str) -> dict:
     from kinetree.core.symbolic import to_latex, to_python_script, to_text
 
     M = model.matrix
-    return {"cells": [[to_text(M[r, c]) for c in range(4)] for r in range(4)], "text": to_text(M),
-            "latex": to_latex(M, model.label("latex", notation)),
+    order = model.order  # the terms as the lecture writes them (c4*c5*c6 - s4*s6)
+    return {"cells": [[to_text(M[r, c], order[r][c]) for c in range(4)] for r in range(4)], "text": to_text(M, order),
+            "latex": to_latex(M, model.label("latex", notation), order),
             "python": to_python_script(model, model.label("python")),
             "label": model.label("unicode", notation), "frames": model.frames,
             "variables": [(v.name, j) for v, j in zip(model.variables, model.joints)],
@@ -163,7 +164,8 @@ class SymbolicView(QWidget):
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
-        head = QLabel("<b>Symbolic</b> (lecture notation: c₁ = cos q₁, s₁₂ = sin(q₁+q₂))")
+        head = QLabel(objectName="explainSymbolicHead")
+        self.head = head
         top.addWidget(head)
         top.addStretch(1)
         self.status = QLabel(objectName="explainSymbolicStatus")
@@ -177,7 +179,7 @@ class SymbolicView(QWidget):
             "numbers), as this robot's numbers, or every DH constant a symbol: the lecture's general A_i, eq. (3.10)")
         self.start = self._combo(options, "explainFrom", [("from frame 0", 0)],
                                  "T in the base frame (T_i⁰ = A₁…A_i) or in frame j of the chain (T_iʲ = A_j+1…A_i)")
-        self.revolute = self._combo(options, "explainRevolute", [("revolute: q_i", "q"), ("revolute: θ_i", "theta")],
+        self.revolute = self._combo(options, "explainRevolute", [("revolute: θ_i", "theta"), ("revolute: q_i", "q")],
                                     "The name of a revolute joint's variable (a prismatic joint's is d_i)")
         self.sums = self._combo(options, "explainSums", [("sums folded (c₁₂)", "folded"),
                                                          ("sums expanded (c₁c₂ − s₁s₂)", "expanded")],
@@ -186,6 +188,8 @@ class SymbolicView(QWidget):
                                                                  ("⁰T₃ (Craig)", "craig")],
                                     "How T between two frames is written")
         options.addStretch(1)
+        self._show_head()
+        self.revolute.activated.connect(self._show_head)
         self.A, self.T = MatrixBlock("A"), MatrixBlock("T")
         blocks = QHBoxLayout()
         blocks.addWidget(self.A, 2)
@@ -201,6 +205,14 @@ class SymbolicView(QWidget):
         layout.addWidget(self.legend)
         self._i = 1
         self._frames_of: tuple | None = None
+
+    def _show_head(self, *_args) -> None:
+        """The shorthand in the chosen variable's name: the lecture's θ₁, or q₁."""
+        from kinetree.core.dh import joint_variable
+
+        v1, v2 = ((joint_variable("R", k) for k in (1, 2)) if self.revolute.currentData() == "theta"
+                  else ("q₁", "q₂"))
+        self.head.setText(f"<b>Symbolic</b> (lecture notation: c₁ = cos {v1}, s₁₂ = sin({v1}+{v2}))")
 
     def _combo(self, row: QHBoxLayout, name: str, items: list, tip: str) -> QComboBox:
         box = QComboBox(objectName=name)

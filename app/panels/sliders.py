@@ -8,6 +8,7 @@ import time
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
+from kinetree.core.dh import lecture_variables, variable_label
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -73,18 +74,20 @@ def channel_range(kind: str, lo: float, hi: float) -> tuple[float, float]:
 class JointRow:
     """Widgets of one channel. ``to_display``/``from_display`` convert units."""
 
-    def __init__(self, panel: JointsPanel, key: str, label: str, kind: str, lo: float, hi: float) -> None:
+    def __init__(self, panel: JointsPanel, key: str, label: str, kind: str, lo: float, hi: float,
+                 what: str | None = None) -> None:
+        """``what`` names the joint in messages and the tool tip when ``label`` is its variable (θ₃)."""
         self.panel, self.key, self.kind = panel, key, kind
         self.lo, self.hi = channel_range(kind, lo, hi)
         self._shown: tuple | None = None  # (value, scale, decimals) last put on the widgets
         self.name = plain(QLabel(elide(label, MAX_NAME)))
-        if len(label) > MAX_NAME:
-            self.name.setToolTip(plain_tip(elide(label)))
+        if len(label) > MAX_NAME or (what and what != label):
+            self.name.setToolTip(plain_tip(elide(label if not what or what == label else f"{label}: joint {what}")))
         self.slider = _RowSlider(panel.input_filter, self, Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"slider_{key}")
         self.slider.setRange(0, TICKS)
         self.slider.setMinimumWidth(SLIDER_MIN_PX[panel.show_torques])
-        self.spin = _RowSpin(panel.input_filter, self, label)  # exact: never rounds what is typed or stored
+        self.spin = _RowSpin(panel.input_filter, self, what or label)  # exact: never rounds what is typed or stored
         self.spin.setObjectName(f"spin_{key}")
         self.spin.setKeyboardTracking(False)
         self.spin.setMinimumWidth(90)
@@ -353,12 +356,15 @@ class JointsPanel(QWidget):
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
         """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
-        configuration order (see :mod:`kinetree.core.channels`)."""
+        configuration order (see :mod:`kinetree.core.channels`). A joint set by a DH row is labelled
+        with the lecture's variable (θ₁, d₃; its name too unless that is q1 or theta1)."""
+        variables = lecture_variables(self.doc.tree)
         for b in self.doc.tree.bodies:
             if not b.joint.actuated:  # a passive joint of a closed loop follows, solved: no control
                 continue
             for c in joint_channels(b.joint):
-                yield c.key, c.label, c.kind, c.lo, c.hi, (c.joint, c.part)
+                label = variable_label(c.label, variables) if c.part == "" and c.label == c.joint else c.label
+                yield c.key, label, c.kind, c.lo, c.hi, (c.joint, c.part)
 
     def _on_tree_changed(self, change=None) -> None:
         """Rows follow the movable joints: untouched rows stay (with their focus and drag),
@@ -423,7 +429,7 @@ class JointsPanel(QWidget):
 
     def _add_row(self, spec: tuple, r: int) -> None:
         key, label, kind, lo, hi, channel = spec
-        row = JointRow(self, key, label, kind, lo, hi)
+        row = JointRow(self, key, label, kind, lo, hi, None if channel[1] else channel[0])  # messages name the joint
         self.rows[key] = row
         self.channels[key] = channel
         self._grid_row[key] = r

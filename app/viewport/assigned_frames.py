@@ -6,6 +6,7 @@ rigid with their bodies, so they move with the robot); nobody pokes it."""
 from __future__ import annotations
 
 import numpy as np
+from kinetree.core.dh import subscript as sub
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
@@ -90,14 +91,14 @@ class AssignedFrames(GLGraphicsItem):
                     continue
                 tip = QPointF(*px[col])
                 same = next((t for t in tips if t[0] == key and (t[1] - tip).manhattanLength() < 6 * scale), None)
-                if same is not None:  # coincident axes (frames 0 and 1 of most arms): one label "x_0, x_1"
+                if same is not None:  # coincident axes (frames 0 and 1 of most arms): one label "x₀, x₁"
                     same[2].append(k)
                 else:
                     tips.append((key, tip, [k]))
         for key, tip, ks in tips:
-            text = ", ".join(f"{key}_{k}" for k in ks)
+            text = ", ".join(f"{key}{sub(k)}" for k in ks)  # the lecture's x₀, z₁
             at = tip + QPointF(4 * scale, -4 * scale)
             for color, d in ((halo, 1.0), (COLORS[key].lighter(130) if dark else COLORS[key].darker(130), 0.0)):
                 painter.setPen(color)
                 painter.drawText(at + QPointF(d, d), text)
-            self.drawn_labels += [f"{key}_{k}" for k in ks]
+            self.drawn_labels += [f"{key}{sub(k)}" for k in ks]

@@ -65,19 +65,19 @@ def test_puma_to_the_end_with_the_buttons(puma_window, qtbot, z_signs):
         assert cells[2] == f"{round(row.a, 9) + 0.0:.6g}"
         assert cells[3] == f"{round(np.degrees(row.alpha), 9) + 0.0:.6g}°"
         assert cells[4] == row.variable_text(i)
-    assert any(c[4].startswith("θ_2 = −q_2") for c in table_cells(panel)) == (z_signs[1] < 0)
-    assert "T_6^0 equals the robot's forward kinematics (largest difference" in panel.result.text()
+    assert any(c[4].startswith("θ₂ = −q₂") for c in table_cells(panel)) == (z_signs[1] < 0)
+    assert "T₆⁰ equals the robot's forward kinematics (largest difference" in panel.result.text()
     if z_signs[1] > 0 and z_signs[4] > 0:  # the first offers everywhere: extract_dh's own frames
         assert "Same table as DH of chain… (extract_dh)." in panel.result.text()
     else:
         assert "Compared with DH of chain…" in panel.result.text()
-        assert "row 2 differs: your z_1 points against joint 2's axis" in panel.result.text()
+        assert "row 2 differs: your z₁ points against joint 2's axis" in panel.result.text()
     # the viewport draws the seven frames with their labels
     assert w.assigned_frames.visible()
     assert [k for k, _F, _p in w.assigned_frames.world_frames()] == list(range(7))
     w.viewport.fit()  # the whole robot in view
     render_image(w.viewport, 320, 240)  # paints the overlay into the image as into the widget
-    assert {"x_0", "z_0", "x_6", "z_6"} <= set(w.assigned_frames.drawn_labels)
+    assert {"x₀", "z₀", "x₆", "z₆"} <= set(w.assigned_frames.drawn_labels)
     assert w.doc.undo_stack.count() == 0  # frames do not edit the robot: no undo steps
 
 
@@ -92,7 +92,7 @@ def test_a_typed_wrong_x_is_explained_and_next_stays_off(puma_window, qtbot):
     QTest.keyClicks(panel.o_edit, ", ".join(f"{v:.6f}" for v in good.origin))
     QTest.keyClick(panel.o_edit, Qt.Key.Key_Return)
     text = panel.check.text()
-    assert "x_2 is not perpendicular to z_1" in text and "DH1 fails" in text, text
+    assert "x₂ is not perpendicular to z₁" in text and "DH1 fails" in text, text
     assert not panel.next_button.isEnabled()
     z = w.assign_frames.state.z()
 
@@ -110,7 +110,7 @@ def test_a_typed_wrong_x_is_explained_and_next_stays_off(puma_window, qtbot):
     # x_2 turned 30° about z_2: still ⟂ z_1, but passes a_2·sin 30° = 0.216 m from it
     turned = np.cos(np.radians(30)) * good.x + np.sin(np.radians(30)) * np.cross(z, good.x)
     text = type_frame(turned, good.origin)
-    assert text == "x_2 does not meet z_1: they pass 0.216 m apart: DH2 fails", text
+    assert text == "x₂ does not meet z₁: they pass 0.216 m apart: DH2 fails", text
     assert not panel.next_button.isEnabled()
     click(qtbot, panel.back_button)
     assert "Frame 1 of 0…6" in panel.title.text()
@@ -161,13 +161,13 @@ def test_z_on_the_wrong_joint_axis_can_be_chosen_and_is_explained_with_dhs_rule(
     assert np.linalg.norm(np.cross(p - fa.lines[1].point, u)) < 1e-9
     click(qtbot, panel.x_group.button(0))
     text = panel.check.text()
-    assert text.startswith("z_2 lies along joint 2's axis: DH's rule is z_{i−1} along joint i's axis, "
-                           "so z_2 belongs on joint 3's axis"), text
+    assert text.startswith("z₂ lies along joint 2's axis: DH's rule is zᵢ₋₁ along joint i's axis, "
+                           "so z₂ belongs on joint 3's axis"), text
     assert not panel.next_button.isEnabled()
     # z_2 on joint 1's axis (perpendicular): the same rule
     choose_axis(qtbot, panel, 0)
     click(qtbot, panel.x_group.button(0))
-    assert panel.check.text().startswith("z_2 lies along joint 1's axis: DH's rule"), panel.check.text()
+    assert panel.check.text().startswith("z₂ lies along joint 1's axis: DH's rule"), panel.check.text()
     assert not panel.next_button.isEnabled()
     # the right axis: a valid frame, and on to frame 3
     choose_axis(qtbot, panel, 2)

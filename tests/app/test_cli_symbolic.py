@@ -4,6 +4,7 @@ LaTeX read as the lecture writes them; bad input is one line on stderr."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import numpy as np
@@ -106,7 +107,7 @@ def test_text_and_latex_in_the_lecture_notation(capsys):
 
 
 def test_python_format_is_a_script(capsys):
-    code, out, err = run(capsys, "symbolic", "puma560", "--link", "3", "--format", "python")
+    code, out, err = run(capsys, "symbolic", "puma560", "--link", "3", "--format", "python", "--params", "numeric")
     assert code == 0, err
     scope: dict = {}
     exec(out, scope)  # KineTree's own output: symbols with fixed names, numbers
@@ -226,6 +227,45 @@ def test_the_lectures_printed_matrices(capsys, robot, which):
     latex_label = f"A_{{{n}}}" if j is None else f"T_{{{n}}}^{{{j}}}"
     assert line.startswith(latex_label + r" = \begin{bmatrix}") and line.endswith(r"\end{bmatrix}")
     assert grid(line) == expected
+
+
+def as_printed(entry: str) -> str:
+    """An entry with the spacing, ``_``, braces and ``*`` taken out but its terms and factors in
+    their printed order (``c_4 c_5 c_6 - s_4 s_6`` → ``c4c5c6-s4s6``)."""
+    import re
+
+    return re.sub(r"[\s_{}*]", "", entry)
+
+
+@pytest.mark.parametrize("robot, which", list(LECTURE))
+def test_the_lectures_matrices_by_default_in_the_lectures_order(capsys, robot, which):
+    """Issue 31: with no --params a lecture robot prints the lecture's symbols (a1, d3, not 0.4),
+    and each sum's terms in the lecture's order, the order a hand multiplication writes them
+    (T's translation first, then row × column): the wrist's c4c5c6 - s4s6 and -c4c5s6 - s4c6,
+    SCARA's c12c4 + s12s4 and s12c4 - c12s4 (sympy's order had them the other way round)."""
+    link = () if which == "T" else ("--link", str(which))
+    expected = [[as_printed(e) for e in row.split("&")] for row in LECTURE[robot, which].split(r"\\")]
+    code, out, err = run(capsys, "symbolic", robot, *link)
+    assert code == 0, err
+    assert "(symbolic parameters)" in out
+    rows = [line.strip()[1:-1] for line in out.splitlines() if line.startswith("  [")]
+    assert [[as_printed(e) for e in re.split(r"\s{2,}", r.strip())] for r in rows] == expected
+    code, out, err = run(capsys, "symbolic", robot, *link, "--format", "latex")
+    assert code == 0, err
+    body = out.splitlines()[-1].split(r"\begin{bmatrix}", 1)[1].split(r"\end{bmatrix}", 1)[0]
+    assert [[as_printed(e) for e in row.split("&")] for row in body.split(r"\\")] == expected
+
+
+def test_numbers_on_request_and_for_a_robot_without_dh_rows(capsys):
+    """--params numeric still gives the numbers; a robot without DH rows (the quadruped, from a
+    URDF's joints) has no symbols to give, so the default prints what numeric prints."""
+    code, out, _ = run(capsys, "symbolic", "scara", "--params", "numeric")
+    assert code == 0 and "0.4*c1 + 0.3*c12" in out and "a1" not in out
+    code, out, err = run(capsys, "symbolic", "quadruped", "--body", "fl_calf")
+    assert code == 0, err
+    code, numeric, err = run(capsys, "symbolic", "quadruped", "--body", "fl_calf", "--params", "numeric")
+    assert code == 0, err
+    assert out.replace("(symbolic parameters)", "(numeric parameters)") == numeric
 
 
 def test_the_wrist_of_the_cylindrical_arm_in_its_own_frames(capsys, tmp_path):

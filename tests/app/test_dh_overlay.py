@@ -176,7 +176,8 @@ def test_dh_table_headers_wear_the_overlay_colours(window):
     names = {}
     for col in range(model.columnCount()):
         brush = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.ForegroundRole)
-        names[model.headerData(col, Qt.Orientation.Horizontal).split(" ")[0]] = brush.color().name() if brush else None
+        name = model.headerData(col, Qt.Orientation.Horizontal).split(" ")[0].rstrip("ᵢ₋₁")  # aᵢ, θᵢ (°)
+        names[name] = brush.color().name() if brush else None
     assert names["a"] == DH_COLORS["a"] and names["α"] == DH_COLORS["alpha"]
     assert names["d"] == DH_COLORS["d"] and names["θ"] == DH_COLORS["theta"]
     assert names["Joint"] is None and names["offset"] is None

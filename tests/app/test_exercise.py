@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from kinetree.app.exercise_sheet import table_rows
 from kinetree.app.panels.exercise import WRONG, shown_answer
+from kinetree.core.dh import subscript
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -71,7 +72,7 @@ def test_correct_end_pose_typed_in_is_correct_and_a_wrong_entry_is_marked(window
         deg = math.degrees(ex.qs[k])
         lo, hi = tree.get_body(body).joint.position_limits
         assert abs(deg - round(deg)) < 1e-9 and lo <= ex.qs[k] <= hi
-        assert f"q{k + 1} = {round(deg)}°" in panel.question.text()
+        assert f"θ{subscript(k + 1)} = {round(deg)}°" in panel.question.text()  # the lecture's θ₁
     texts = [f"{v:.6f}" for v in fk.reshape(-1)]
     type_answer(panel, texts)
     QTest.keyClick(panel.cells[-1], Qt.Key.Key_Return)

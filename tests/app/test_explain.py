@@ -233,19 +233,20 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
         view.params.activated.emit(view.params.currentIndex())
     wait_symbolic(panel, qtbot)
     tree = window.doc.tree
-    A = symbolic_model(tree, "link3", params, link=3)
-    T = symbolic_model(tree, "link3", params)
+    A = symbolic_model(tree, "link3", params, link=3, revolute="theta")  # the dock's default: the lecture's θ_i
+    T = symbolic_model(tree, "link3", params, revolute="theta")
     # the LaTeX copy is a whole line, named as the lecture names the matrix (issue 19)
     for block, model, name, label in ((view.A, A, "A3", "A_{3}"), (view.T, T, "T0_3", "T_{3}^{0}")):
         shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
-        assert shown == [[to_text(model.matrix[r, c]) for c in range(4)] for r in range(4)]
-        for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix)}"), ("text", to_text(model.matrix)),
+        assert shown == [[to_text(model.matrix[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
+        for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix, None, model.order)}"),
+                              ("text", to_text(model.matrix, model.order)),
                               ("python", to_python_script(model, name))):
             QGuiApplication.clipboard().clear()
             qtbot.mouseClick(block.copy_buttons[fmt], Qt.MouseButton.LeftButton)
             assert QGuiApplication.clipboard().text() == expected
     if params == "symbolic":
-        assert shown[0][3] == to_text(T.matrix[0, 3]) and "a2*c1*c2" in shown[0][3]
+        assert shown[0][3] == to_text(T.matrix[0, 3], T.order[0][3]) and "a2*c1*c2" in shown[0][3]
         assert "a2 = 0.4318" in view.legend.text()
     else:
         assert "0.4318*c1*c2" in view.T.cells[0][3].text()
@@ -299,7 +300,7 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     assert not view.T.copy_buttons["text"].isEnabled() and view.A.copy_buttons["text"].isEnabled()
     from kinetree.core.dh import dh_chain
 
-    A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic")
+    A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic", revolute="theta")
     assert view.A.cells[0][0].text() == to_text(A[0, 0])
 
 
@@ -324,7 +325,7 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     wait_symbolic(panel, qtbot)
     assert "A₅" in view.A.title.text() and "T₅³" in view.T.title.text() and "A₄·A₅" in view.T.title.text()
     assert view.T.cells[0][2].text() == "c4*s5" and view.A.cells[1][2].text() == "-c5"
-    assert "q4 = q4" in view.legend.text()
+    assert "theta4 = q4" in view.legend.text()  # the lecture's θ_i by default
     assert [view.start.itemText(k) for k in range(view.start.count())] == ["from frame 3 (base)", "from frame 4"]
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.A.copy_buttons["latex"], Qt.MouseButton.LeftButton)
@@ -335,13 +336,13 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     qtbot.waitUntil(lambda: view.start.count() == 6, timeout=5000)
     pick(view.start, 3)
     wait_symbolic(panel, qtbot)
-    T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3")
+    T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3", revolute="theta")
     assert [[view.T.cells[r][c].text() for c in range(4)] for r in range(4)] == \
-        [[to_text(T63.matrix[r, c]) for c in range(4)] for r in range(4)]
+        [[to_text(T63.matrix[r, c], T63.order[r][c]) for c in range(4)] for r in range(4)]
     assert "T₆³" in view.T.title.text() and "A₄·A₅·A₆" in view.T.title.text()
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.T.copy_buttons["latex"], Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == to_latex(T63.matrix, r"T_{6}^{3}")
+    assert QGuiApplication.clipboard().text() == to_latex(T63.matrix, r"T_{6}^{3}", T63.order)
 
     window.doc.select("link2")  # the general A_i of eq. (3.10), with θ_i
     pick(view.params, "general")
@@ -363,7 +364,7 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.sums, "expanded")
     pick(view.notation, "craig")
     wait_symbolic(panel, qtbot)
-    assert view.T.cells[0][0].text() == "-s1*s2 + c1*c2" and "c12" not in view.T.cells[0][3].text()
+    assert view.T.cells[0][0].text() == "c1*c2 - s1*s2" and "c12" not in view.T.cells[0][3].text()  # the lecture's
     assert "⁰T₂" in view.T.title.text()
     pick(view.sums, "folded")
     wait_symbolic(panel, qtbot)

@@ -383,16 +383,17 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         assert dimmed == {s for b, s in w.viewport._slots.items() if b != body}
         assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
         qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)  # the symbolic pane follows the step
-        assert cells(panel.symbolic.A) == [[to_text(v) for v in row] for row in
-                                           symbolic_model(tree, body, "symbolic", link=i).matrix.tolist()]
+        A = symbolic_model(tree, body, "symbolic", link=i, revolute="theta")  # the dock's default: θ_i
+        assert cells(panel.symbolic.A) == [[to_text(A.matrix[r, c], A.order[r][c]) for c in range(4)] for r in range(4)]
         if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, symbolic and at the current q
             assert np.allclose(numbers(panel.partial_cells[3].text()).reshape(4, 4),
                                np.linalg.solve(tree.get_transform(q0, panel.chain.bodies[i - 2]) if i > 1
                                                else np.eye(4), tree.get_transform(q0, body)), atol=1e-3)
             assert np.allclose(numbers(panel.chain_cell.text()).reshape(4, 4),
                                tree.get_transform(q0, body), atol=1e-4)
-            assert cells(panel.symbolic.T) == [[to_text(v) for v in row] for row in
-                                               symbolic_model(tree, body, "symbolic").matrix.tolist()]
+            T = symbolic_model(tree, body, "symbolic", revolute="theta")
+            assert cells(panel.symbolic.T) == [[to_text(T.matrix[r, c], T.order[r][c]) for c in range(4)]
+                                               for r in range(4)]
         unchanged()
     assert panel.status.text() == f"step {4 * n} of {4 * n}"
     for key in (Qt.Key.Key_PageUp, Qt.Key.Key_Left, Qt.Key.Key_Up):  # back

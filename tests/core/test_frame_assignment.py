@@ -45,14 +45,14 @@ def test_puma_table_matches_the_lecture_shape():
     table = FrameAssignment(load_robot("puma560")).follow_offered()
     assert [round(abs(math.degrees(r.alpha))) for r in table.rows] == [90, 0, 90, 90, 90, 0]
     assert [r.joint for r in table.rows] == ["R"] * 6
-    assert "θ_1 = q_1" == table.rows[0].variable_text(1)
+    assert "θ₁ = q₁" == table.rows[0].variable_text(1)
 
 
 def test_stanford_prismatic_row_has_d_as_variable():
     fa = FrameAssignment(load_robot("stanford"))
     table = fa.follow_offered(z_signs=[1, 1, -1, 1, 1, 1, 1])
     assert table.rows[2].joint == "P"
-    assert table.rows[2].variable_text(3).startswith("d_3 = −q_3")
+    assert table.rows[2].variable_text(3).startswith("d₃ = −q₃")
 
 
 def test_wrong_x_is_told_in_words():
@@ -67,10 +67,10 @@ def test_wrong_x_is_told_in_words():
     y = np.cross(z, good.x)
     tilted = math.cos(math.radians(10)) * good.x + math.sin(math.radians(10)) * y
     _, problems = fa.check(z, tilted, good.origin)
-    assert any("x_4 is not perpendicular to z_3" in p and "DH1 fails" in p for p in problems), problems
+    assert any("x₄ is not perpendicular to z₃" in p and "DH1 fails" in p for p in problems), problems
     # shift the origin 0.12 m along z_4: x_4 no longer meets z_3 (the wrist axes intersect)
     _, problems = fa.check(z, good.x, good.origin + 0.12 * z)
-    assert problems == ["x_4 does not meet z_3: they pass 0.120 m apart: DH2 fails"]
+    assert problems == ["x₄ does not meet z₃: they pass 0.120 m apart: DH2 fails"]
     with pytest.raises(FrameAssignmentError, match="DH1 fails"):
         fa.accept(z, tilted, good.origin)
     assert fa.step == 4  # nothing stored
@@ -83,10 +83,10 @@ def test_z_off_the_axis_is_told():
     fa.accept(z, c.x, c.origin)
     zt = z + np.array([0.0, 0.3, 0.0]) if abs(z[1]) < 0.9 else z + np.array([0.3, 0.0, 0.0])
     _, problems = fa.check(zt, c.x, c.origin)
-    assert any(p.startswith("z_1 is not along joint 2's axis") for p in problems), problems
+    assert any(p.startswith("z₁ is not along joint 2's axis") for p in problems), problems
     c1 = fa.x_candidates(z)[0]
     _, problems = fa.check(z, c1.x, c1.origin + 0.2 * c1.x + 0.1 * np.cross(z, c1.x))
-    assert any("o_1 is not on joint 2's axis" in p for p in problems), problems
+    assert any("o₁ is not on joint 2's axis" in p for p in problems), problems
 
 
 def test_dh2_gap_is_measured():
@@ -99,7 +99,7 @@ def test_dh2_gap_is_measured():
     z1 = fa.z_choices()[0]
     c1 = fa.x_candidates(z1)[0]
     _, problems = fa.check(z1, c1.x, c1.origin + 0.12 * z1)
-    assert problems == ["x_1 does not meet z_0: they pass 0.120 m apart: DH2 fails"]
+    assert problems == ["x₁ does not meet z₀: they pass 0.120 m apart: DH2 fails"]
 
 
 def test_check_frame_dh1_angle_in_words():
@@ -109,7 +109,7 @@ def test_check_frame_dh1_angle_in_words():
     f0, f1 = fa.frames[0], fa.frames[1]
     bad = type(f1)(f1.origin, np.array([math.cos(math.radians(80)), 0.0, math.sin(math.radians(80))]), f1.z)
     problems = check_frame(f0, bad, fa.lines[1], 1)
-    assert "x_1 is not perpendicular to z_0 (10.0°): DH1 fails" in problems
+    assert "x₁ is not perpendicular to z₀ (10.0°): DH1 fails" in problems
 
 
 def test_comparison_explains_each_differing_row():
@@ -117,15 +117,15 @@ def test_comparison_explains_each_differing_row():
     n = fa.n
     table = fa.follow_offered(z_signs=[1, -1] + [1] * (n - 1))
     diffs = dict(compare_with_extraction(table, fa))
-    assert "your z_1 points against joint 2's axis" in diffs[2]
-    assert "q_2 enters with a minus" in diffs[2]
+    assert "your z₁ points against joint 2's axis" in diffs[2]
+    assert "q₂ enters with a minus" in diffs[2]
     assert set(diffs) == {1, 2}
     fa = FrameAssignment(load_robot("puma560"))
     assert compare_with_extraction(fa.follow_offered(), fa) == []  # the first offers are extract_dh's
     fa = FrameAssignment(load_robot("puma560"))
     diffs = dict(compare_with_extraction(fa.follow_offered(picks=[0, 0, 0, 0, 0, 1, 0]), fa))
-    assert set(diffs) == {5}  # frame 6 follows x_5 (z_5, z_6 one line: x_6 = x_5), so row 6 agrees
-    assert "z_4 and z_5 intersect" in diffs[5] and "θ_5 differs by 180° and a_5, α_5 change sign" in diffs[5]
+    assert set(diffs) == {5}  # frame 6 follows x₅ (z₅, z₆ one line: x₆ = x₅), so row 6 agrees
+    assert "z₄ and z₅ intersect" in diffs[5] and "θ₅ differs by 180° and a₅, α₅ change sign" in diffs[5]
 
 
 @pytest.mark.parametrize("name", ["puma560", "scara", "two_link_planar", "stanford_lecture"])
@@ -173,8 +173,8 @@ def test_parallel_axes_let_the_origin_slide():
     assert table.fk_difference(_configs(fa.n)) < 1e-12
     diffs = dict(compare_with_extraction(table, fa))
     assert set(diffs) == {1}
-    assert "your o_1 is +0.100 m along z_1" in diffs[1] and "z_0 ∥ z_1 lets the common normal slide" in diffs[1]
-    assert "d_1 differs" in diffs[1]
+    assert "your o₁ is +0.100 m along z₁" in diffs[1] and "z₀ ∥ z₁ lets the common normal slide" in diffs[1]
+    assert "d₁ differs" in diffs[1]
 
 
 def test_z_on_another_joints_axis_is_offered_and_refused_naming_dhs_rule():
@@ -189,8 +189,8 @@ def test_z_on_another_joints_axis_is_offered_and_refused_naming_dhs_rule():
         z = fa.z_choices(wrong)[0]
         c = fa.x_candidates(z, wrong)[0]
         _frame, problems = fa.check(z, c.x, c.origin)
-        assert problems[0] == (f"z_2 lies along joint {wrong + 1}'s axis: DH's rule is z_{{i−1}} along joint i's "
-                               "axis, so z_2 belongs on joint 3's axis"), problems
+        assert problems[0] == (f"z₂ lies along joint {wrong + 1}'s axis: DH's rule is zᵢ₋₁ along joint i's "
+                               "axis, so z₂ belongs on joint 3's axis"), problems
         with pytest.raises(FrameAssignmentError, match="DH's rule"):
             fa.accept(z, c.x, c.origin)
     z = fa.z_choices(2)[0]  # the right one

@@ -406,3 +406,17 @@ def test_a_prismatic_variable_never_shares_a_constants_name():
     assert [v.name for v in model.variables] == ["q1", "d2"]
     assert {p.name: v for p, v in model.parameters.items()} == {"a2": 0.2, "d2_2": 0.3}
     assert _fk_error(tree, model, "slide", np.random.default_rng(6)) < 1e-12
+
+
+def test_terms_in_the_order_of_the_hand_multiplication():
+    """Issue 31: SymbolicFK.order keeps each sum as multiplying T·A_i by hand writes it (the
+    translation so far first), and the printers follow it; without it, sympy's order as before."""
+    m = symbolic_model(load_robot("two_link_planar"), params="symbolic", sums="expanded")
+    assert to_text(m.matrix[0, 0], m.order[0][0]) == "c1*c2 - s1*s2"
+    assert to_text(m.matrix[0, 3], m.order[0][3]) == "a1*c1 + a2*c1*c2 - a2*s1*s2"
+    assert to_text(m.matrix, m.order).splitlines()[1].startswith("[s1*c2 + c1*s2, -s1*s2 + c1*c2,")
+    assert to_latex(m.matrix, "T", m.order).startswith(r"T = \begin{bmatrix}c_{1} c_{2} - s_{1} s_{2} & ")
+    assert to_text(m.matrix[0, 0]) == "-s1*s2 + c1*c2"
+    wrist = symbolic_model(load_robot("spherical_wrist"), params="symbolic")  # (1,1) and (2,1): one sum each
+    assert [to_text(wrist.matrix[r, 0], wrist.order[r][0]) for r in range(2)] == \
+        ["c4*c5*c6 - s4*s6", "s4*c5*c6 + c4*s6"]
