@@ -58,10 +58,13 @@ class Desktop:
             self.xdotool("key", k)
             self.settle()
 
-    def click(self, x: int, y: int) -> None:
+    def click(self, x: int, y: int, settle: bool = True) -> None:
+        """A click at ``x, y``; then, with ``settle``, wait until the screen is still (not for a
+        click that starts something moving)."""
         self.xdotool("mousemove", str(x), str(y), "click", "1")
         self.wait_focus()
-        self.settle()
+        if settle:
+            self.settle()
 
     def wait_focus(self, seconds: float = 20) -> None:
         """Wait until one of the app's windows has the X focus (the app asks for it when it handles
@@ -76,16 +79,24 @@ class Desktop:
             time.sleep(0.1)
         raise AssertionError("the app never took the keyboard focus")
 
+    def shows(self, title: str) -> bool:
+        """Whether a window whose title has ``title`` (a regular expression) is on the screen."""
+        # not xdotool's own --sync: a window closing while it walks the tree failed the search
+        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], env=self.env,
+                              capture_output=True, timeout=30).returncode == 0
+
+    def wait_window(self, title: str, shown: bool = True, seconds: float = 60) -> None:
+        end = time.monotonic() + seconds
+        while self.shows(title) != shown:
+            assert time.monotonic() < end, f"no window {title!r}" if shown else f"{title!r} stayed open"
+            time.sleep(0.1)
+
     def dialog(self, title: str, text: str) -> None:
         """Type ``text`` into the file dialog titled ``title``, press Enter, wait until it is gone."""
-        self.xdotool("search", "--sync", "--onlyvisible", "--name", title)
+        self.wait_window(title)
         self.type(text)
         self.xdotool("key", "Return")
-        end = time.monotonic() + 30
-        while subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], env=self.env,
-                             capture_output=True, timeout=30).returncode == 0:
-            assert time.monotonic() < end, f"the {title} dialog stayed open"
-            time.sleep(0.1)
+        self.wait_window(title, shown=False)
 
     def refocus(self) -> None:
         """Give the main window the keys back, as a window manager does when a dialog closes (with
@@ -160,7 +171,7 @@ def test_readmes_getting_started_by_keyboard_ends_with_the_whole_arm_in_view(des
     assert xs.min() > 5 and xs.max() < view.shape[1] - 6 and ys.min() > 5 and ys.max() < view.shape[0] - 6, \
         (xs.min(), xs.max(), ys.min(), ys.max(), view.shape)
     desktop.key("ctrl+s")  # Save: the file dialog takes the typed name
-    desktop.xdotool("search", "--sync", "--onlyvisible", "--name", "Save robot")
+    desktop.wait_window("Save robot")
     saved = tmp_path / "arm.kinetree.json"
     desktop.type(str(saved))
     desktop.key("Return")
@@ -226,13 +237,13 @@ def test_mjcf_with_meshes_simulated_exported_as_sdf_and_reopened_draws_the_same_
     desktop.click((rect[0] + rect[2]) // 2, (rect[1] + 3 * rect[3]) // 4)  # the view has the keys
     desktop.key("ctrl+o")  # File ▸ Open
     desktop.dialog("Open robot", str(mjcf))
-    desktop.xdotool("search", "--sync", "--onlyvisible", "--name", "arm.xml")  # the title names it
+    desktop.wait_window("arm.xml")  # the title names it
     desktop.refocus()
     before = orange(desktop.grab(), rect)
     assert before.sum() > 2000, "the MJCF's meshes are not drawn"
     desktop.click((rect[0] + rect[2]) // 2, rect[3] - 30)  # back in the view (the grid, no body there)
     desktop.key("s")  # View ▸ Simulate: its dock shows
-    desktop.click(*SIM_PLAY)  # Play
+    desktop.click(*SIM_PLAY, settle=False)  # Play: the screen moves until Pause
     time.sleep(2)  # the arm falls for ~2 s of real time
     desktop.click(*SIM_PLAY)  # Pause
     fallen = orange(desktop.grab(), rect)
@@ -244,7 +255,7 @@ def test_mjcf_with_meshes_simulated_exported_as_sdf_and_reopened_draws_the_same_
     desktop.refocus()
     desktop.key("ctrl+o")
     desktop.dialog("Open robot", str(out))
-    desktop.xdotool("search", "--sync", "--onlyvisible", "--name", "arm.sdf")
+    desktop.wait_window("arm.sdf")
     desktop.settle()
     again = orange(desktop.grab(), rect)
     # the same meshes, at the same (home) pose, framed the same way as the MJCF was
@@ -283,7 +294,7 @@ def test_urdf_with_meshes_exported_as_mjcf_and_reopened_has_the_same_bodies_and_
     desktop.click((rect[0] + rect[2]) // 2, (rect[1] + 3 * rect[3]) // 4)
     desktop.key("ctrl+o")
     desktop.dialog("Open robot", str(urdf))
-    desktop.xdotool("search", "--sync", "--onlyvisible", "--name", "arm.urdf")
+    desktop.wait_window("arm.urdf")
     desktop.refocus()
     before = orange(desktop.grab(), rect)
     assert before.sum() > 2000, "the URDF's meshes are not drawn"
@@ -293,7 +304,7 @@ def test_urdf_with_meshes_exported_as_mjcf_and_reopened_has_the_same_bodies_and_
     desktop.refocus()
     desktop.key("ctrl+o")
     desktop.dialog("Open robot", str(out))
-    desktop.xdotool("search", "--sync", "--onlyvisible", "--name", "arm.xml")
+    desktop.wait_window("arm.xml")
     desktop.settle()
     again = orange(desktop.grab(), rect)
     assert abs(int(again.sum()) - int(before.sum())) < 0.1 * before.sum(), (again.sum(), before.sum())
