@@ -24,6 +24,8 @@ DARK_BACKGROUND = (28, 30, 36)  # the viewport's, in the dark theme
 # where things are in the default layout at 1280x800 (read off a grab)
 STATUS_BAR = (640, 786)
 SIM_PLAY = (943, 305)  # the Simulate dock's Play/Pause button, once S has shown it
+ADD_MENU = (84, 51)  # the arrow beside the Bodies panel's Add child: its menu of joint types
+ADD_FIXED, ADD_PRISMATIC = (64, 72), (76, 116)  # in that menu
 ORANGE = (1.0, 0.5, 0.0)  # the meshes' colour in the robots below
 
 
@@ -105,7 +107,16 @@ class Desktop:
         self.click(*STATUS_BAR)
 
     def type(self, text: str) -> None:
-        self.xdotool("type", "--delay", "20", text)
+        self.xdotool("type", "--delay", "20", "--", text)  # "--": a typed "-0.1" is text, not an option
+
+    def drag(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Press at ``x, y``, move by ``dx, dy`` in a few steps, release: one drag."""
+        self.xdotool("mousemove", str(x), str(y), "mousedown", "1")
+        for i in (1, 2, 3):
+            self.xdotool("mousemove", str(x + dx * i // 3), str(y + dy * i // 3))
+        self.xdotool("mouseup", "1")
+        self.wait_focus()
+        self.settle()
 
     def grab(self) -> np.ndarray:
         out = self.tmp / "screen.png"
@@ -316,3 +327,49 @@ def test_urdf_with_meshes_exported_as_mjcf_and_reopened_has_the_same_bodies_and_
 
     files = [m.get("file") for m in ET.parse(out).iter("mesh")]
     assert len(files) == 2 and all((out.parent / f).is_file() for f in files), files
+
+
+def handle_x_arrow(screen: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[int, int]:
+    """A point on the W handle's x arrow: the middle of the view's pure red, most of which is that
+    thick arrow (the frames' x axes are thin)."""
+    x0, y0, x1, y1 = rect
+    view = screen[y0 + 40:y1 - 40, x0:x1]
+    ys, xs = np.nonzero((view[..., 0] > 200) & (view[..., 1] < 60) & (view[..., 2] < 60))
+    assert len(xs) > 100, "no move handle drawn"
+    return int(np.median(xs)) + x0, int(np.median(ys)) + y0 + 40
+
+
+def test_a_scara_built_in_the_view_with_typed_lengths_saves_exactly_0_4_and_0_3(desktop, tmp_path):
+    desktop.start()
+    rect = viewport_rect(desktop.grab())
+    desktop.click((rect[0] + rect[2]) // 2, (rect[1] + 3 * rect[3]) // 4)  # the view has the keys
+    desktop.key("ctrl+shift+a", "ctrl+shift+a", "w")  # R at the base, R 0.3 m along x; the move handle
+
+    def set_length(amount: str) -> None:
+        """Drag the selected frame's x arrow a little, then type the exact amount it moves by."""
+        desktop.drag(*handle_x_arrow(desktop.grab(), rect), -15, 8)
+        desktop.type(amount)
+        desktop.key("Return")
+
+    set_length("0.1")  # 0.3 + 0.1: the first link 0.4 m
+    desktop.click(*ADD_MENU)
+    desktop.click(*ADD_PRISMATIC)  # the vertical P, one parent's link length (0.4) along x ...
+    set_length("-0.1")  # ... cut to 0.3 m
+    # the wrist R, another 0.3 m out: its origin lands a few pixels inside the view's edge, so the
+    # view does not refit by itself (its handle is cut by the edge); F fits it, as a person would
+    desktop.key("ctrl+shift+a", "f")
+    set_length("-0.3")  # ... back onto the P's axis
+    desktop.click(*ADD_MENU)
+    desktop.click(*ADD_FIXED)  # the tool
+    desktop.key("ctrl+s")
+    saved = tmp_path / "scara.kinetree.json"
+    desktop.dialog("Save robot", str(saved))
+    wait_for(saved)
+    text = saved.read_text()
+    bodies = json.loads(text)["bodies"]
+    assert [b["joint"]["type"] for b in bodies] == ["revolute", "revolute", "prismatic", "revolute", "fixed"]
+    assert [b["parent"] for b in bodies[1:]] == [b["name"] for b in bodies[:-1]]
+    offsets = [[row[3] for row in b["joint"]["joint_to_parent_transform"][:3]] for b in bodies[:4]]
+    assert offsets == [[0, 0, 0], [0.4, 0, 0], [0.3, 0, 0], [0, 0, 0]], offsets  # exactly, as typed
+    assert "0.30000000000000004" not in text and "0.39999999999999997" not in text
+    assert bodies[2]["joint"]["axis"] == [0, 0, 1]  # vertical
