@@ -355,9 +355,9 @@ def test_a_scara_built_in_the_view_with_typed_lengths_saves_exactly_0_4_and_0_3(
     desktop.click(*ADD_MENU)
     desktop.click(*ADD_PRISMATIC)  # the vertical P, one parent's link length (0.4) along x ...
     set_length("-0.1")  # ... cut to 0.3 m
-    # the wrist R, another 0.3 m out: its origin lands a few pixels inside the view's edge, so the
-    # view does not refit by itself (its handle is cut by the edge); F fits it, as a person would
-    desktop.key("ctrl+shift+a", "f")
+    # the wrist R, another 0.3 m out: its origin lands a few pixels inside the view's left edge,
+    # and the view refits (it did not: the handle to drag next was cut by the edge)
+    desktop.key("ctrl+shift+a")
     set_length("-0.3")  # ... back onto the P's axis
     desktop.click(*ADD_MENU)
     desktop.click(*ADD_FIXED)  # the tool
