@@ -160,6 +160,17 @@ def viewport_rect(screen: np.ndarray) -> tuple[int, int, int, int]:
     return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
 
 
+def assert_links_in_view(screen: np.ndarray, rect: tuple[int, int, int, int]) -> None:
+    """The links drawn by Add child (light grey, lit) are all inside the view, none cut by its edges."""
+    x0, y0, x1, y1 = rect
+    view = screen[y0 + 40:y1 - 40, x0:x1]  # below its tool bar, above its grid label
+    links = (view.min(axis=2) > 150) & (np.ptp(view, axis=2) < 40)
+    ys, xs = np.nonzero(links)
+    assert links.sum() > 300, "no links drawn"
+    assert xs.min() > 5 and xs.max() < view.shape[1] - 6 and ys.min() > 5 and ys.max() < view.shape[0] - 6, \
+        (xs.min(), xs.max(), ys.min(), ys.max(), view.shape)
+
+
 def wait_for(path: Path, seconds: float = 30) -> None:
     end = time.monotonic() + seconds
     while not path.exists() and time.monotonic() < end:
@@ -172,15 +183,9 @@ def test_readmes_getting_started_by_keyboard_ends_with_the_whole_arm_in_view(des
     x0, y0, x1, y1 = viewport_rect(desktop.grab())
     desktop.click((x0 + x1) // 2, (y0 + 3 * y1) // 4)  # a click in the view: it has the keys now
     desktop.key("ctrl+shift+a", "ctrl+shift+a", "ctrl+shift+a")  # three 0.3 m revolute links
-    screen = desktop.grab()
-    # the links (light grey, lit) are all inside the view, none cut by its edges: before, the camera
-    # stayed at the empty robot's few centimetres and one cylinder filled the view edge to edge
-    view = screen[y0 + 40:y1 - 40, x0:x1]  # below its tool bar, above its grid label
-    links = (view.min(axis=2) > 150) & (np.ptp(view, axis=2) < 40)
-    ys, xs = np.nonzero(links)
-    assert links.sum() > 300, "no links drawn"
-    assert xs.min() > 5 and xs.max() < view.shape[1] - 6 and ys.min() > 5 and ys.max() < view.shape[0] - 6, \
-        (xs.min(), xs.max(), ys.min(), ys.max(), view.shape)
+    # before, the camera stayed at the empty robot's few centimetres and one cylinder filled the
+    # view edge to edge
+    assert_links_in_view(desktop.grab(), (x0, y0, x1, y1))
     desktop.key("ctrl+s")  # Save: the file dialog takes the typed name
     desktop.wait_window("Save robot")
     saved = tmp_path / "arm.kinetree.json"
@@ -361,6 +366,7 @@ def test_a_scara_built_in_the_view_with_typed_lengths_saves_exactly_0_4_and_0_3(
     set_length("-0.3")  # ... back onto the P's axis
     desktop.click(*ADD_MENU)
     desktop.click(*ADD_FIXED)  # the tool
+    assert_links_in_view(desktop.grab(), rect)  # the whole arm on the screen
     desktop.key("ctrl+s")
     saved = tmp_path / "scara.kinetree.json"
     desktop.dialog("Save robot", str(saved))
