@@ -26,7 +26,6 @@ STATUS_BAR = (640, 786)
 SIM_PLAY = (943, 305)  # the Simulate dock's Play/Pause button, once S has shown it
 ADD_MENU = (84, 51)  # the arrow beside the Bodies panel's Add child: its menu of joint types
 ADD_FIXED, ADD_PRISMATIC = (64, 72), (76, 116)  # in that menu
-ORANGE = (1.0, 0.5, 0.0)  # the meshes' colour in the robots below
 
 
 class Desktop:
@@ -103,7 +102,8 @@ class Desktop:
     def refocus(self) -> None:
         """Give the main window the keys back, as a window manager does when a dialog closes (with
         none, X gives the focus to the root window and Qt drops the keys): a click on its status
-        bar, once what the dialog started is done (a progress window closing takes it again)."""
+        bar, once what the dialog started is done (its title names the file, the file is written):
+        a window the app shows meanwhile and closes takes the focus away again."""
         self.click(*STATUS_BAR)
 
     def type(self, text: str) -> None:
