@@ -19,6 +19,9 @@ from .labels import LabelsItem, project_points, view_mvp
 VIEW_PRESETS = {"iso": (30, 45), "front": (0, 0), "side": (0, 90), "top": (90, -90)}
 #: Grid lines across the view, about: the spacing is the 1-2-5 step nearest distance / this.
 GRID_LINES = 12
+#: A body origin nearer than this share of the view's width or height to its edge counts as out of
+#: view for :meth:`Camera.follow`: its frame, label and handles would be cut by the edge.
+FOLLOW_MARGIN = 0.08
 
 
 def nice_step(length: float) -> float:
@@ -145,15 +148,16 @@ class Camera:
         return self._fitted is None or self._state() != self._fitted
 
     def follow(self, points: np.ndarray) -> None:
-        """Fit the robot when some of ``points`` (n, 3) are out of the view, unless the user has
-        moved the camera since the last fit: the first links added to an empty robot, a body
-        placed off screen."""
+        """Fit the robot when some of ``points`` (n, 3) are out of the view or at its very edge
+        (``FOLLOW_MARGIN``), unless the user has moved the camera since the last fit: the first
+        links added to an empty robot, a body placed off screen or a few pixels inside it."""
         view = self.view
         if self.moved_since_fit() or not len(points):
             return
         w, h = max(view.width(), 1), max(view.height(), 1)
         px, front = project_points(view_mvp(view), points, w, h)
-        inside = front & (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        mx, my = FOLLOW_MARGIN * w, FOLLOW_MARGIN * h
+        inside = front & (px[:, 0] >= mx) & (px[:, 0] < w - mx) & (px[:, 1] >= my) & (px[:, 1] < h - my)
         if not inside.all():
             self.fit()
 

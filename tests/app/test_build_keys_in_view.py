@@ -4,6 +4,7 @@ button. Keys go to whatever has the focus, as a keyboard's do."""
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
@@ -89,3 +90,36 @@ def test_a_camera_the_user_moved_is_not_fought(make_window, qtbot):
     focus_view_by_click(qtbot, w)
     key(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
     assert (vp.opts["distance"], vp.opts["azimuth"], vp.opts["elevation"]) == seen
+
+
+def test_a_body_placed_a_few_pixels_inside_the_edge_is_brought_into_view(make_window, qtbot):
+    # found by the SCARA journey (tests/app/test_journeys.py): the wrist added 0.3 m beyond the
+    # P joint landed 3 px inside the view's left edge, counted as in view, its frame and move
+    # handle cut by the edge
+    from kinetree.app.edits import add_child
+    from kinetree.app.viewport.labels import project_points, view_mvp
+
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.open("two_link_planar")
+    vp = w.viewport
+    vp.fit()
+    qtbot.waitUntil(lambda: vp.width() > 100)
+    width, height = vp.width(), vp.height()
+    mvp = view_mvp(vp)
+    clip = mvp @ np.append(vp._poses[-1, :3, 3], 1.0)  # at the depth of the last body's origin
+    ndc = clip[:3] / clip[3]
+    ndc[0] = 2 * 3 / width - 1  # 3 px from the left edge
+    edge = np.linalg.solve(mvp, np.append(ndc, 1.0) * clip[3])[:3]
+    px, front = project_points(mvp, edge[None], width, height)
+    assert front[0] and 0 <= px[0, 0] < 6  # in view, by a hair
+    zoom = vp.opts["distance"]
+    parent = w.doc.tree.body_names[-1]
+    at = (np.linalg.inv(vp._poses[-1]) @ np.append(edge, 1.0))[:3]  # in the parent's frame
+    assert w.doc.try_edit("Add a body there", lambda t: add_child(t, parent, "revolute", at)) is None
+    assert vp.opts["distance"] != zoom  # fitted again ...
+    px, front = project_points(view_mvp(vp), vp._poses[:, :3, 3], width, height)
+    assert front.all() and (px[:, 0] >= 20).all(), px  # ... clear of the edge, its frame whole
+    zoom = vp.opts["distance"]
+    w.doc.try_edit("Add another", lambda t: add_child(t, parent, "fixed", np.zeros(3)))
+    assert vp.opts["distance"] == zoom  # a body well inside: the view stays as the fit framed it
