@@ -136,6 +136,8 @@ def test_a_click_on_a_label_selects_its_body(win):
 def test_the_body_under_the_cursor_is_lit(win):
     vp = win.viewport
     p = pixel(vp, [0.3, 0, 0])
+    QTest.mouseMove(vp, QPoint(8, vp.height() - 8))  # the cursor left where an earlier test had it: nothing lit
+    assert vp._hovered is None
     vp.repaint()
     before = image_array(vp.grabFramebuffer())[p.y() - 2:p.y() + 3, p.x() - 2:p.x() + 3].mean(axis=(0, 1))
     QTest.mouseMove(vp, p)
