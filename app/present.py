@@ -53,6 +53,8 @@ FADED = 0.25
 EDITING_DOCKS = ("bodiesDock", "jointDock")
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
+#: QFont's resolve-mask bit of a size set on the font itself (QFont::SizeResolved; not in PySide)
+SIZE_RESOLVED = 0x2
 #: a presenter's clicker: key → what the walk does
 CLICKER = {Qt.Key.Key_PageDown: "step", Qt.Key.Key_Right: "step", Qt.Key.Key_Down: "step", Qt.Key.Key_Space: "step",
            Qt.Key.Key_PageUp: "back", Qt.Key.Key_Left: "back", Qt.Key.Key_Up: "back",
@@ -84,10 +86,33 @@ def follow_font(window: QWidget) -> None:
         sheet = w.styleSheet()
         if sheet:
             w.setStyleSheet(sheet)
-    # the widgets floating over the view keep the size of their old text unless told (once the
-    # posted font changes have arrived)
-    QTimer.singleShot(0, window, lambda: [w.adjustSize() for w in window.findChildren(QWidget)
-                                         if w.objectName() in FLOATING and w.isVisible()])
+    # once the posted font changes have arrived: the widgets they missed, and the widgets floating
+    # over the view (they keep the size of their old text unless told)
+    QTimer.singleShot(0, window, lambda: _after_font_change(window))
+
+
+def _after_font_change(window: QWidget) -> None:
+    inherit_missed_font(window)
+    for w in window.findChildren(QWidget):
+        if w.objectName() in FLOATING and w.isVisible():
+            w.adjustSize()
+
+
+def inherit_missed_font(window: QWidget) -> None:
+    """Give the parent's font size to every widget that inherits its font but missed a change.
+
+    Qt hands a font change down by walking a widget's list of children by index; a scroll area
+    whose scroll bar comes or goes with the larger text raises the bar's container meanwhile,
+    which reorders that list, and the child after it is skipped: the DH table's column header,
+    the first time after a robot was opened, kept its old 9-pt text. Setting an empty font (no
+    field of its own) makes such a widget resolve its font from its parent again."""
+    for w in window.findChildren(QWidget):  # parents before their children
+        parent = w.parentWidget()
+        if (parent is None or w.isWindow() or w.testAttribute(Qt.WidgetAttribute.WA_SetFont)
+                or w.testAttribute(Qt.WidgetAttribute.WA_StyleSheet) or w.font().resolveMask() & SIZE_RESOLVED):
+            continue
+        if w.font().pointSizeF() != parent.font().pointSizeF():
+            w.setFont(QFont())
 
 
 def _typing(widget: QWidget | None) -> bool:

@@ -465,3 +465,36 @@ def test_picking_a_link_during_the_walk_takes_the_walk_there(presenting, qtbot):
     with qtbot.waitSignal(panel.motionFinished, timeout=5000):
         clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 21 and w.doc.selection == "link6"
+
+
+def ink_height(image, background=None) -> int:
+    """Rows of ``image`` (a QImage) holding a pixel unlike its top-left one (or ``background``): the
+    height of the text drawn in it, in pixels."""
+    a = np.frombuffer(image.convertToFormat(image.Format.Format_RGB32).constBits(), dtype=np.uint8)
+    a = a.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width(), :3].astype(int)
+    bg = a[0, 0] if background is None else np.asarray(background)
+    rows = np.flatnonzero((np.abs(a - bg).sum(axis=2) > 120).any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
+
+
+def test_the_first_present_after_launch_scales_the_dh_header_too(make_window, qtbot, hd):
+    """Issue 31: at the first F11 after opening a robot the DH table's column header stayed at 9 pt."""
+    from PySide6.QtWidgets import QTableView
+
+    w = make_window()
+    w.resize(1920, 1080)
+    w.doc.open("cylindrical_wrist")
+    QApplication.processEvents()
+    w.findChild(QAction, "presentAction").trigger()
+    header = w.findChild(QTableView, "dhView").horizontalHeader()
+    qtbot.waitUntil(lambda: QFontInfo(w.explain.partial_cells[0].font()).pixelSize() >= 24, timeout=2000)
+    QApplication.processEvents()
+    assert QFontInfo(header.font()).pixelSize() >= 24
+    assert QFontInfo(w.findChild(QTableView, "dhView").verticalHeader().font()).pixelSize() >= 24
+    assert QFontInfo(w.explain.chain_cell.font()).pixelSize() >= 24  # the matrices
+    assert QFontInfo(w.viewport.labels.font).pixelSize() >= 24
+    w.grab()  # painted at its size: the header's text is as tall as its font says
+    grabbed = header.grab(QRect(0, 2, header.length(), header.height() - 4)).toImage()
+    assert ink_height(grabbed) >= 18
+    w.present.set_active(False)
+    w.set_text_scale(1.0)
