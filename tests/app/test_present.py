@@ -498,3 +498,40 @@ def test_the_first_present_after_launch_scales_the_dh_header_too(make_window, qt
     assert ink_height(grabbed) >= 18
     w.present.set_active(False)
     w.set_text_scale(1.0)
+
+
+def present_at(make_window, qtbot, monkeypatch, size: tuple[int, int]):
+    """A window presenting the cylindrical arm on a screen of ``size``, its settings the shared file."""
+    from PySide6.QtCore import QSize
+
+    monkeypatch.setattr(QScreen, "geometry", lambda _s: QRect(0, 0, *size))
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _s: QRect(0, 0, *size))
+    w = make_window()
+    w.resize(*size)
+    w.doc.open("cylindrical_wrist")
+    w.doc.set_configuration(w.doc.tree.named_poses["reach"])
+    w.findChild(QAction, "presentAction").trigger()
+    qtbot.waitUntil(lambda: w.size() == QSize(*size), timeout=2000)
+    return w
+
+
+def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(make_window, qtbot, monkeypatch):
+    """Issue 31: the factor remembered from a 1080-line screen left a 650×260 view at 1280×720,
+    the robot off-frame. Both windows share their settings file, as on one machine."""
+    for size in ((1920, 1080), (1280, 720)):
+        w = present_at(make_window, qtbot, monkeypatch, size)
+        if size == (1920, 1080):  # Ctrl++ at 1080: remembered for 1080-line screens
+            w.set_text_scale(w.text_scale * 1.25)  # what View ▸ Larger text (Ctrl++) does
+            assert w.text_scale == pytest.approx(2.5)
+        else:
+            assert w.text_scale == pytest.approx(2 * 720 / 1080, abs=0.05)
+        vp = w.viewport
+        qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
+                        timeout=2000)
+        QApplication.processEvents()
+        points = np.vstack([np.zeros((1, 3)), w.doc.poses()[:, :3, 3]])
+        px, front = project_points(view_mvp(vp), points, vp.width(), vp.height())
+        assert front.all()
+        assert (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all(), px
+        w.present.set_active(False)
+        w.close()
