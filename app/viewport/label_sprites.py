@@ -19,9 +19,8 @@ from PySide6 import QtOpenGL
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
-from ..text import static_text
 from .gl_programs import Program, location
-from .label_layout import Placed
+from .label_layout import Placed, draw_label_text
 
 #: atlas side (pixels): ~6000 labels of a 10-point font; when full it starts afresh
 ATLAS = 2048
@@ -147,7 +146,7 @@ def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFo
             radius = min(4.0, p.pad)
             painter.drawRoundedRect(QRectF(0, 0, p.rect.width(), p.rect.height()), radius, radius)
         painter.setPen(QColor.fromRgbF(*p.color))
-        painter.drawStaticText(QPointF(p.pad, p.pad + shift), static_text(p.text))  # names: never markup
+        draw_label_text(painter, QPointF(p.pad, p.pad + shift), p.text)  # names: never markup
         atlas.slots[key] = (x, y, w, h)
     painter.end()
     return True

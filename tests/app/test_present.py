@@ -17,7 +17,7 @@ from kinetree.app.viewport.label_style import (
     worst_contrast,
 )
 from kinetree.app.viewport.labels import project_points, view_mvp
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QFontInfo, QScreen
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -535,3 +535,47 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
         assert (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all(), px
         w.present.set_active(False)
         w.close()
+
+
+def subscript_ink(font, text: str, subscript: str) -> int:
+    """The height in pixels of ``subscript``'s glyphs as a label draws ``text`` (which ends with it)."""
+    from kinetree.app.viewport.label_layout import draw_label_text, full_size_subscripts, label_advance
+    from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
+
+    metrics = QFontMetricsF(font)
+    full = full_size_subscripts(font)
+    start = int(label_advance(metrics, text[:-len(subscript)], full)) + 1
+    image = QImage(int(label_advance(metrics, text, full)) + 4, int(metrics.height()) + 4, QImage.Format.Format_RGB32)
+    image.fill(QColor(0, 0, 0))
+    painter = QPainter(image)
+    painter.setFont(font)
+    painter.setPen(QColor(255, 255, 255))
+    draw_label_text(painter, QPointF(1, 1), text)
+    painter.end()
+    return ink_height(image.copy(start, 0, image.width() - start, image.height()), (0, 0, 0))
+
+
+def test_subscripts_are_as_tall_as_the_rest_in_present_mode(lecture, qtbot):
+    """Issue 31: at 1080 lines the values read 20 px but frame subscripts 11 px (Unicode subscript
+    digits are half height); presenting, every glyph of a label is at least 18 px tall."""
+    from kinetree.app.viewport.label_layout import LEGIBLE_PX
+
+    w = lecture
+    press(w, Qt.Key.Key_F11)
+    frame(w)
+    vp = w.viewport
+    for font in (vp.labels.font, w.dh_overlay.text.font, vp.camera.letters.font):
+        assert subscript_ink(font, "x₃₄", "₃₄") >= LEGIBLE_PX
+        assert subscript_ink(font, "α₅", "₅") >= LEGIBLE_PX
+    # and drawn so in the view: a DH value with a subscript, its plate as wide as the text drawn
+    texts = [t for t, _ in drawn_rects(w)]
+    assert any(t.startswith("α₅ = ") for t in texts)
+    image = vp.grabFramebuffer()
+    rect = next(r for t, r in w.dh_overlay.text.drawn if t.startswith("α₅ = "))
+    dpr = image.devicePixelRatio()
+    plate = image.copy(QRect(int(rect.left() * dpr), int(rect.top() * dpr), int(rect.width() * dpr),
+                             int(rect.height() * dpr)))
+    inside = plate.pixelColor(2, plate.height() // 2)  # the plate's padding, left of its text
+    assert ink_height(plate, (inside.red(), inside.green(), inside.blue())) >= LEGIBLE_PX * dpr
+    press(w, Qt.Key.Key_F11)  # everyday text keeps its Unicode subscripts (small text has no room)
+    assert subscript_ink(vp.labels.font, "x₃₄", "₃₄") < LEGIBLE_PX
