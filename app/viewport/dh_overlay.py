@@ -343,10 +343,16 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
     for i in links if values else ():  # first: where texts overlap, the values win over the axis names
         sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
     length = 1.8 * scale
+    # axes that coincide (a spherical wrist's frames share an origin, and at zero some share an
+    # axis) are drawn once with one label naming them all, "x₃,x₄": not a starburst of labels
+    axes: dict[tuple, list] = {}
     for k in sorted({k for i in links for k in (i - 1, i)}):
         F = frames[k]
-        sk.axis(F[:3, 3], F[:3, 2], length, Z_COLOR, f"z{sub(k)}", 0.3 * scale)
-        sk.axis(F[:3, 3], F[:3, 0], length, X_COLOR, f"x{sub(k)}", 0.3 * scale)
+        for u, color, letter in ((F[:3, 2], Z_COLOR, "z"), (F[:3, 0], X_COLOR, "x")):
+            key = tuple(np.round(np.r_[F[:3, 3], u] / max(1e-6 * scale, 1e-12)).astype(np.int64).tolist())
+            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(k))
+    for origin, u, color, names in axes.values():
+        sk.axis(origin, u, length, color, ",".join(names), 0.3 * scale)
     return sk
 
 

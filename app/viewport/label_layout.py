@@ -37,6 +37,9 @@ LEGIBLE_PX = 18
 _SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ"
 _FULL_SIZE = str.maketrans(_SUBSCRIPT, "0123456789+-=()aeoxhklmnpstij")
 _SUBSCRIPT_SET = frozenset(_SUBSCRIPT)
+#: leader lines are neutral grey, light on a dark plate and dark on a light one: in a label's
+#: colour (an axis's red or blue) a leader read as one more axis
+LEADER_ON_DARK, LEADER_ON_LIGHT = (0.75, 0.75, 0.78, 0.85), (0.3, 0.3, 0.35, 0.85)
 #: distances (in label heights) from the point to the nearest edge of a candidate spot
 _RADII = (0.3, 0.9, 1.7, 2.7, 4.0, 5.5)
 
@@ -294,11 +297,11 @@ def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStat
         if p.leader:
             r = p.rect
             end = QPointF(min(max(p.anchor.x(), r.left()), r.right()), min(max(p.anchor.y(), r.top()), r.bottom()))
-            pen = QPen(QColor.fromRgbF(*p.color[:3], 0.85))
+            pen = QPen(QColor.fromRgbF(*leader_rgba(p)))
             pen.setWidthF(max(1.5, r.height() / 14))
             painter.setPen(pen)
             painter.drawLine(p.anchor, end)
-            painter.setBrush(QColor.fromRgbF(*p.color[:3], 0.85))
+            painter.setBrush(QColor.fromRgbF(*leader_rgba(p)))
             dot = max(2.0, r.height() / 10)
             painter.drawEllipse(p.anchor, dot, dot)
     painter.setPen(QColor(0, 0, 0, 0))
@@ -375,6 +378,11 @@ def layout_of(view) -> LabelLayout:
         view.addItem(_FrameStart(layout))
         begin_frame(view, layout)
     return layout
+
+
+def leader_rgba(p: Placed) -> tuple[float, float, float, float]:
+    """The colour of ``p``'s leader line and of the dot at its point."""
+    return LEADER_ON_DARK if sum(p.plate[:3]) < 1.5 else LEADER_ON_LIGHT
 
 
 _FULL: dict[str, bool] = {}

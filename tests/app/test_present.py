@@ -579,3 +579,40 @@ def test_subscripts_are_as_tall_as_the_rest_in_present_mode(lecture, qtbot):
     assert ink_height(plate, (inside.red(), inside.green(), inside.blue())) >= LEGIBLE_PX * dpr
     press(w, Qt.Key.Key_F11)  # everyday text keeps its Unicode subscripts (small text has no room)
     assert subscript_ink(vp.labels.font, "x₃₄", "₃₄") < LEGIBLE_PX
+
+
+def test_the_wrists_coincident_frames_share_one_label_and_leaders_are_grey(lecture, qtbot):
+    """Issue 31: the cylindrical arm's spherical wrist became a starburst of ~15 labels on leader
+    lines coloured like axes. Axes that coincide get one label naming them all; leaders are grey."""
+    w = lecture
+    w.doc.open("cylindrical_wrist")
+    w.doc.set_configuration(np.array([0, 0.5, 0.4, 0, 0, 0]))  # frames 3, 4, 5 at one point: x₃ = x₄ = x₅, z₃ = z₅
+    if not w.teach.show_all:
+        w.findChild(QAction, "dhOverlayAction").trigger()
+    press(w, Qt.Key.Key_F11)
+    w.viewport.fit()
+    frame(w)
+    texts = [t for t, _ in w.dh_overlay.text.drawn]
+    assert "x₃,x₄,x₅" in texts and "z₃,z₅" in texts, [t for t in texts if t[0] in "xz"]
+    names = [n for t in texts if not t.startswith(("a", "α", "d", "θ")) for n in t.split(",")]
+    assert len(names) == len(set(names))  # each axis named once
+    # every leader line drawn is neutral grey (an axis's red or blue read as one more axis)
+    image = w.viewport.grabFramebuffer()
+    dpr = image.devicePixelRatio()
+    placed = w.viewport._label_layout.placed
+    leaders = [p for p in placed if p.leader]
+    assert leaders
+    samples = 0
+    for p in leaders:
+        r = p.rect
+        end = QPointF(min(max(p.anchor.x(), r.left()), r.right()), min(max(p.anchor.y(), r.top()), r.bottom()))
+        for t in np.linspace(0.2, 0.8, 7):
+            at = p.anchor + (end - p.anchor) * float(t)
+            if any(q.rect.adjusted(-3, -3, 3, 3).contains(at) for q in placed):
+                continue  # under another label's plate (drawn over leaders)
+            c = image.pixelColor(int(at.x() * dpr), int(at.y() * dpr))
+            samples += 1
+            # grey over whatever is below it (at most 15 % of an axis's colour); an axis-coloured
+            # leader has 150 or more between its channels
+            assert max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()) < 80, (p.text, c.getRgb())
+    assert samples > 10
