@@ -37,6 +37,8 @@ VISIBLE_SLIDERS = 7  # a 7-axis arm (Panda, iiwa) shows every slider without scr
 VISIBLE_DH_ROWS = 6
 SIDE_SHARE = 0.32  # most of the window width a side column takes (1280 wide: 409 px)
 VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
+#: in Present mode, most of the window height the DH table takes (it scrolls): the view keeps the rest
+PRESENT_DH_SHARE = 0.3
 SCROLLED_MIN_WIDTH = 240  # a scrolled dock's narrowest (its content scrolls sideways below it)
 
 L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -135,6 +137,8 @@ def fit_docks(window: MainWindow) -> None:
     left = max(min(max(n["left"], int(0.22 * width)), cap), d["jointDock"].minimumSizeHint().width())
     right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
+    if getattr(window, "presenting", False):  # the room is the view's; a 720-line projector has little
+        n["dh"] = min(n["dh"], int(PRESENT_DH_SHARE * window.height()))
     window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
     # the right column above the DH table: sliders first, the pose (which scrolls) gets the rest
     sep = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent)

@@ -285,7 +285,10 @@ class MainWindow(QMainWindow):
         self.viewport.set_text_scale(self.text_scale)
         follow_font(self)  # dock titles and style-sheeted widgets too
         # presenting, Ctrl++ / Ctrl+- set Present mode's own factor, not the everyday text size
-        self.settings.setValue("presentScale" if self.presenting else "textScale", self.text_scale)
+        if self.presenting:
+            self.present.remember(self.text_scale)
+        else:
+            self.settings.setValue("textScale", self.text_scale)
         if refit:  # the docks grow with the text: six sliders and DH rows stay visible
             fit_docks_later(self)
 

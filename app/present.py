@@ -5,7 +5,9 @@ One factor scales everything, through :meth:`MainWindow.set_text_scale`: the app
 (every panel, the dock titles, the Explain dock's matrices and symbols), the viewport's labels,
 the DH overlay's texts and its line widths. Its default follows the screen: 2 on a 1080-pixel
 high screen (9-pt text becomes 24 px), proportionally on others; Ctrl++ / Ctrl+- change it while
-presenting and it is remembered (setting ``presentScale``) apart from the everyday text size.
+presenting and it is remembered (setting ``presentScale``) apart from the everyday text size, for
+screens of that size only (a factor chosen at 1080 lines is not reused on a 720-line projector).
+Entering, the DH table gets at most a share of the height and the camera frames the robot again.
 The docks for building a robot (Bodies, Joint) are hidden meanwhile, the room going to the view
 and the teaching docks. F11 again restores the window as it was (size, docks, text size).
 
@@ -53,6 +55,8 @@ FADED = 0.25
 EDITING_DOCKS = ("bodiesDock", "jointDock")
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
+#: QFont's resolve-mask bit of a size set on the font itself (QFont::SizeResolved; not in PySide)
+SIZE_RESOLVED = 0x2
 #: a presenter's clicker: key → what the walk does
 CLICKER = {Qt.Key.Key_PageDown: "step", Qt.Key.Key_Right: "step", Qt.Key.Key_Down: "step", Qt.Key.Key_Space: "step",
            Qt.Key.Key_PageUp: "back", Qt.Key.Key_Left: "back", Qt.Key.Key_Up: "back",
@@ -84,10 +88,33 @@ def follow_font(window: QWidget) -> None:
         sheet = w.styleSheet()
         if sheet:
             w.setStyleSheet(sheet)
-    # the widgets floating over the view keep the size of their old text unless told (once the
-    # posted font changes have arrived)
-    QTimer.singleShot(0, window, lambda: [w.adjustSize() for w in window.findChildren(QWidget)
-                                         if w.objectName() in FLOATING and w.isVisible()])
+    # once the posted font changes have arrived: the widgets they missed, and the widgets floating
+    # over the view (they keep the size of their old text unless told)
+    QTimer.singleShot(0, window, lambda: _after_font_change(window))
+
+
+def _after_font_change(window: QWidget) -> None:
+    inherit_missed_font(window)
+    for w in window.findChildren(QWidget):
+        if w.objectName() in FLOATING and w.isVisible():
+            w.adjustSize()
+
+
+def inherit_missed_font(window: QWidget) -> None:
+    """Give the parent's font size to every widget that inherits its font but missed a change.
+
+    Qt hands a font change down by walking a widget's list of children by index; a scroll area
+    whose scroll bar comes or goes with the larger text raises the bar's container meanwhile,
+    which reorders that list, and the child after it is skipped: the DH table's column header,
+    the first time after a robot was opened, kept its old 9-pt text. Setting an empty font (no
+    field of its own) makes such a widget resolve its font from its parent again."""
+    for w in window.findChildren(QWidget):  # parents before their children
+        parent = w.parentWidget()
+        if (parent is None or w.isWindow() or w.testAttribute(Qt.WidgetAttribute.WA_SetFont)
+                or w.testAttribute(Qt.WidgetAttribute.WA_StyleSheet) or w.font().resolveMask() & SIZE_RESOLVED):
+            continue
+        if w.font().pointSizeF() != parent.font().pointSizeF():
+            w.setFont(QFont())
 
 
 def _typing(widget: QWidget | None) -> bool:
@@ -205,13 +232,27 @@ class PresentMode(QObject):
         self.blank.setVisible(bool(on))
 
     # --- entering and leaving ------------------------------------------------------------------
-    def scale(self) -> float:
-        """The factor for presenting on the window's screen (the remembered one, if any)."""
-        saved = self.window.settings.value("presentScale")
-        if saved is not None:
-            return float(saved)
+    def _screen_size(self) -> str:
+        """The size of the screen the window is on, as ``"1920x1080"``."""
         screen = self.window.screen() or QApplication.primaryScreen()
-        return default_scale(screen.geometry().height() if screen is not None else 1080)
+        size = screen.geometry().size() if screen is not None else None
+        return f"{size.width()}x{size.height()}" if size is not None else "1920x1080"
+
+    def scale(self) -> float:
+        """The factor for presenting on the window's screen: the one remembered for a screen of its
+        size (setting ``presentScale``, with ``presentScreen``), else the screen's default. A factor
+        chosen on a 1080-line screen is never reused on a 720-line projector, where it left a view
+        of 650×260 pixels."""
+        settings = self.window.settings
+        saved = settings.value("presentScale")
+        if saved is not None and settings.value("presentScreen") == self._screen_size():
+            return float(saved)
+        return default_scale(int(self._screen_size().split("x")[1]))
+
+    def remember(self, scale: float) -> None:
+        """Ctrl++ / Ctrl+- while presenting: ``scale`` kept for screens of this one's size."""
+        self.window.settings.setValue("presentScale", scale)
+        self.window.settings.setValue("presentScreen", self._screen_size())
 
     def set_active(self, on: bool) -> None:
         """Enter (full screen, scaled, selection emphasised) or leave Present mode (as before)."""
@@ -232,6 +273,7 @@ class PresentMode(QObject):
             if screen is not None:  # a desktop without a window manager ignores "full screen"
                 w.setGeometry(screen.geometry())
             w.showFullScreen()
+            QTimer.singleShot(0, w, self._fit_view)  # after the docks are fitted to the new size
         else:
             saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
             self.active = w.presenting = False
@@ -247,6 +289,12 @@ class PresentMode(QObject):
         if self.action.isChecked() != self.active:
             self.action.setChecked(self.active)
         self._emphasis()
+
+    def _fit_view(self) -> None:
+        """Frame the robot in the view as presenting left it (another size, other docks)."""
+        if self.active:
+            QApplication.sendPostedEvents()  # the docks' new sizes reach the view first
+            self.window.viewport.fit()
 
     def _emphasis(self) -> None:
         """Grey the bodies other than the selected one, fade their link lines (Present mode)."""

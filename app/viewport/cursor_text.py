@@ -11,7 +11,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from .label_layout import Placed, text_box
+from .label_layout import Placed, full_size_subscripts, text_box
 from .label_sprites import draw_sprites, prepare_sprites
 from .label_style import plate_rgba, readable
 
@@ -47,7 +47,7 @@ class CursorText(GLGraphicsItem):
         theme = getattr(view, "theme", "dark")
         size = (view.width(), view.height())
         if self._placed is None or self._placed[:2] != (theme, size):
-            w, h, pad = text_box(QFontMetricsF(self.font), self.text)
+            w, h, pad = text_box(QFontMetricsF(self.font), self.text, full=full_size_subscripts(self.font))
             x = max(0.0, min(self.at[0], size[0] - w - 2))
             y = max(0.0, min(self.at[1], size[1] - h - 2))
             white = (1.0, 1.0, 1.0) if theme == "dark" else (0.0, 0.0, 0.0)

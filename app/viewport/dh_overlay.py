@@ -25,8 +25,17 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from ..dh_colors import rgba
 from ..numbers import fixed_text
-from ..text import static_text
-from .label_layout import LabelLayout, Placed, layout_of, pad_of, paint_placed, text_box
+from .label_layout import (
+    LabelLayout,
+    Placed,
+    draw_label_text,
+    full_size_subscripts,
+    label_advance,
+    layout_of,
+    pad_of,
+    paint_placed,
+    text_box,
+)
 from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
 from .lines import LineItem
@@ -334,10 +343,16 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
     for i in links if values else ():  # first: where texts overlap, the values win over the axis names
         sketch_link(sk, chain, i, frames[i - 1], qs[i - 1], scale)
     length = 1.8 * scale
+    # axes that coincide (a spherical wrist's frames share an origin, and at zero some share an
+    # axis) are drawn once with one label naming them all, "x₃,x₄": not a starburst of labels
+    axes: dict[tuple, list] = {}
     for k in sorted({k for i in links for k in (i - 1, i)}):
         F = frames[k]
-        sk.axis(F[:3, 3], F[:3, 2], length, Z_COLOR, f"z{sub(k)}", 0.3 * scale)
-        sk.axis(F[:3, 3], F[:3, 0], length, X_COLOR, f"x{sub(k)}", 0.3 * scale)
+        for u, color, letter in ((F[:3, 2], Z_COLOR, "z"), (F[:3, 0], X_COLOR, "x")):
+            key = tuple(np.round(np.r_[F[:3, 3], u] / max(1e-6 * scale, 1e-12)).astype(np.int64).tolist())
+            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(k))
+    for origin, u, color, names in axes.values():
+        sk.axis(origin, u, length, color, ",".join(names), 0.3 * scale)
     return sk
 
 
@@ -357,13 +372,14 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
         layout = LabelLayout(painter.device().width(), painter.device().height())
     theme = "dark" if dark else "light"
     metrics = QFontMetricsF(font)
+    full = full_size_subscripts(font)
     kept: list[tuple[str, QRectF]] = []
     cache = {} if cache is None else cache
     if len(cache) > 2048:  # θ's text changes with every slider tick: keep the cache bounded
         cache.clear()
     if legend:
         pad = pad_of(metrics.height())
-        width = max(sum(metrics.horizontalAdvance(t) for t, _ in line) for line in legend) + 2 * pad
+        width = max(sum(label_advance(metrics, t, full) for t, _ in line) for line in legend) + 2 * pad
         box = layout.free_below(QRectF(4, 4, width, len(legend) * metrics.height() + 2 * pad))
         layout.reserve(box)
         painter.setPen(QColor(0, 0, 0, 0))
@@ -375,8 +391,8 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
             for text, color in line:
                 rgb = readable(tuple(color[:3]), theme)
                 painter.setPen(QColor.fromRgbF(*rgb))
-                painter.drawStaticText(QPointF(x, y), _static(cache, text))
-                run = QRectF(x, y, metrics.horizontalAdvance(text), metrics.height())
+                draw_label_text(painter, QPointF(x, y), text, cache)
+                run = QRectF(x, y, label_advance(metrics, text, full), metrics.height())
                 layout.placed.append(Placed(text, run, run.center(), False, (*rgb, 1.0), plate_rgba(theme), 0.0))
                 x += run.width()
             kept.append(("".join(t for t, _ in line), QRectF(box.left() + pad, y, x - box.left() - pad,
@@ -386,21 +402,13 @@ def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px
     for (_, text, color), (x, yy), ok in zip(texts, px, front):
         if not (ok and np.isfinite(x) and np.isfinite(yy) and abs(x) < 1e6 and abs(yy) < 1e6):
             continue
-        box = text_box(metrics, text)
+        box = text_box(metrics, text, full=full)
         p = layout.label(text, x, yy, box, -box[0] / 2, -box[1] / 2, color, theme)
         if p is not None:
             placed.append(p)
             kept.append((text, p.rect))
     paint_placed(painter, placed, cache)
     return kept
-
-
-def _static(cache: dict[str, QStaticText], text: str) -> QStaticText:
-    static = cache.get(text)
-    if static is None:  # laid out once (drawText lays out every call: slow with many texts)
-        static = cache[text] = static_text(text)
-        static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-    return static
 
 
 def style_of(view) -> tuple:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QPainter, QPen, QStaticText
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QStaticText
 
 from ..text import static_text
 from .label_style import plate_rgba, readable
@@ -31,6 +31,15 @@ SEARCH_LABELS = 64
 #: pixels kept free between two labels
 GAP = 2.0
 _ANGLES = np.radians([-45, -20, -70, 0, -90, 20, -110, 45, -135, 70, -160, 90, 180, 135, 110, 160])
+#: a glyph at least this tall reads from the back of a lecture hall (Present mode at 1080 lines)
+LEGIBLE_PX = 18
+#: subscript characters (x₃, θ₁₀) and the full-size characters drawn for them at a lecture's text size
+_SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ"
+_FULL_SIZE = str.maketrans(_SUBSCRIPT, "0123456789+-=()aeoxhklmnpstij")
+_SUBSCRIPT_SET = frozenset(_SUBSCRIPT)
+#: leader lines are neutral grey, light on a dark plate and dark on a light one: in a label's
+#: colour (an axis's red or blue) a leader read as one more axis
+LEADER_ON_DARK, LEADER_ON_LIGHT = (0.75, 0.75, 0.78, 0.85), (0.3, 0.3, 0.35, 0.85)
 #: distances (in label heights) from the point to the nearest edge of a candidate spot
 _RADII = (0.3, 0.9, 1.7, 2.7, 4.0, 5.5)
 
@@ -288,11 +297,11 @@ def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStat
         if p.leader:
             r = p.rect
             end = QPointF(min(max(p.anchor.x(), r.left()), r.right()), min(max(p.anchor.y(), r.top()), r.bottom()))
-            pen = QPen(QColor.fromRgbF(*p.color[:3], 0.85))
+            pen = QPen(QColor.fromRgbF(*leader_rgba(p)))
             pen.setWidthF(max(1.5, r.height() / 14))
             painter.setPen(pen)
             painter.drawLine(p.anchor, end)
-            painter.setBrush(QColor.fromRgbF(*p.color[:3], 0.85))
+            painter.setBrush(QColor.fromRgbF(*leader_rgba(p)))
             dot = max(2.0, r.height() / 10)
             painter.drawEllipse(p.anchor, dot, dot)
     painter.setPen(QColor(0, 0, 0, 0))
@@ -311,14 +320,10 @@ def paint_placed(painter: QPainter, labels: list[Placed], cache: dict[str, QStat
         cache.clear()
     color = None
     for p in labels:
-        static = cache.get(p.text)
-        if static is None:  # laid out once, drawn every frame
-            static = cache[p.text] = static_text(p.text)  # a body's name: never markup
-            static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
         if p.color != color:
             color = p.color
             painter.setPen(QColor.fromRgbF(*color))
-        painter.drawStaticText(QPointF(p.rect.left() + p.pad, p.rect.top() + p.pad + ascent_shift), static)
+        draw_label_text(painter, QPointF(p.rect.left() + p.pad, p.rect.top() + p.pad + ascent_shift), p.text, cache)
 
 
 # --- one layout per view, begun at every frame ------------------------------------------------
@@ -375,11 +380,76 @@ def layout_of(view) -> LabelLayout:
     return layout
 
 
-def text_box(metrics, text: str, widths: dict[str, float] | None = None) -> tuple[float, float, float]:
-    """Width and height of ``text``'s plate in ``metrics``' font, and its padding."""
+def leader_rgba(p: Placed) -> tuple[float, float, float, float]:
+    """The colour of ``p``'s leader line and of the dot at its point."""
+    return LEADER_ON_DARK if sum(p.plate[:3]) < 1.5 else LEADER_ON_LIGHT
+
+
+_FULL: dict[str, bool] = {}
+
+
+def full_size_subscripts(font: QFont) -> bool:
+    """Whether ``font`` draws subscripts as full-size characters, lowered: when its digits are
+    :data:`LEGIBLE_PX` tall but its subscript digits are not (Present mode: at 24 px a ``₃`` is
+    10 px tall, a ``3`` 18 px). Smaller text keeps the Unicode subscripts (full-size digits would
+    not reach that height either)."""
+    key = font.key()
+    full = _FULL.get(key)
+    if full is None:
+        metrics = QFontMetricsF(font)
+        full = _FULL[key] = (metrics.tightBoundingRect("0123456789").height() >= LEGIBLE_PX
+                             > metrics.tightBoundingRect("₀₁₂₃₄₅₆₇₈₉").height())
+    return full
+
+
+def _runs(text: str) -> list[tuple[str, bool]]:
+    """``text`` in runs of (characters, subscript?), the subscripts as full-size characters."""
+    runs: list[tuple[str, bool]] = []
+    for ch in text:
+        low = ch in _SUBSCRIPT_SET
+        if runs and runs[-1][1] == low:
+            runs[-1] = (runs[-1][0] + ch, low)
+        else:
+            runs.append((ch, low))
+    return [(t.translate(_FULL_SIZE) if low else t, low) for t, low in runs]
+
+
+def label_advance(metrics: QFontMetricsF, text: str, full: bool) -> float:
+    """The width of ``text`` as a label draws it (``full``: its subscripts full size)."""
+    if not full or _SUBSCRIPT_SET.isdisjoint(text):
+        return metrics.horizontalAdvance(text)
+    return sum(metrics.horizontalAdvance(t) for t, _ in _runs(text))
+
+
+def draw_label_text(painter: QPainter, at: QPointF, text: str, cache: dict[str, QStaticText] | None = None) -> None:
+    """Draw a label's ``text`` (plain text, never markup) with its top left at ``at``, in the
+    painter's font; at a lecture's size (:func:`full_size_subscripts`) its subscripts are
+    full-size characters lowered by a quarter of the font's ascent (within its descent)."""
+    font = painter.font()
+    if full_size_subscripts(font) and not _SUBSCRIPT_SET.isdisjoint(text):
+        metrics = QFontMetricsF(font)
+        x, base = at.x(), at.y() + metrics.ascent()
+        drop = min(0.25 * metrics.ascent(), metrics.descent())
+        for t, low in _runs(text):
+            painter.drawText(QPointF(x, base + (drop if low else 0.0)), t)
+            x += metrics.horizontalAdvance(t)
+        return
+    static = None if cache is None else cache.get(text)
+    if static is None:  # laid out once, drawn every frame
+        static = static_text(text)
+        static.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+        if cache is not None:
+            cache[text] = static
+    painter.drawStaticText(at, static)
+
+
+def text_box(metrics, text: str, widths: dict[str, float] | None = None,
+             full: bool = False) -> tuple[float, float, float]:
+    """Width and height of ``text``'s plate in ``metrics``' font, and its padding (``full``: its
+    subscripts drawn full size, :func:`full_size_subscripts` of that font)."""
     width = None if widths is None else widths.get(text)
     if width is None:
-        width = metrics.horizontalAdvance(text) + 1
+        width = label_advance(metrics, text, full) + 1
         if widths is not None:
             widths[text] = width
     h = metrics.height()

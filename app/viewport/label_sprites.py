@@ -19,9 +19,8 @@ from PySide6 import QtOpenGL
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
-from ..text import static_text
 from .gl_programs import Program, location
-from .label_layout import Placed
+from .label_layout import Placed, draw_label_text, leader_rgba
 
 #: atlas side (pixels): ~6000 labels of a 10-point font; when full it starts afresh
 ATLAS = 2048
@@ -147,7 +146,7 @@ def _paint_sprites(atlas: _Atlas, missing: list[tuple[tuple, Placed]], font: QFo
             radius = min(4.0, p.pad)
             painter.drawRoundedRect(QRectF(0, 0, p.rect.width(), p.rect.height()), radius, radius)
         painter.setPen(QColor.fromRgbF(*p.color))
-        painter.drawStaticText(QPointF(p.pad, p.pad + shift), static_text(p.text))  # names: never markup
+        draw_label_text(painter, QPointF(p.pad, p.pad + shift), p.text)  # names: never markup
         atlas.slots[key] = (x, y, w, h)
     painter.end()
     return True
@@ -196,7 +195,7 @@ def _give_quads(atlas: _Atlas, labels: list[Placed], font: QFont, shift: float, 
     dots = {}
     for p in labels:
         if p.leader:
-            radius, color = max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85)
+            radius, color = max(2.0, p.rect.height() / 10), leader_rgba(p)
             dot = _dot_key(radius, color, dpr)
             if dot not in atlas.slots:
                 dots[dot] = (dot, radius, color)
@@ -219,8 +218,8 @@ def _give_quads(atlas: _Atlas, labels: list[Placed], font: QFont, shift: float, 
         rects = np.stack([a + n, e + n, e - n, a - n], axis=1)
         u = (_STRIP[2] / 2) * s
         uvs = np.tile(np.array([[u, 0.0], [u, 0.0], [u, _STRIP[3] * s], [u, _STRIP[3] * s]]), (len(lp), 1, 1))
-        lines = _quads(rects, uvs, np.array([_premultiplied((*p.color[:3], 0.85)) for p in lp]))
-        slots = np.array([atlas.slots[_dot_key(max(2.0, p.rect.height() / 10), (*p.color[:3], 0.85), dpr)]
+        lines = _quads(rects, uvs, np.array([_premultiplied(leader_rgba(p)) for p in lp]))
+        slots = np.array([atlas.slots[_dot_key(max(2.0, p.rect.height() / 10), leader_rgba(p), dpr)]
                           for p in lp], dtype=float)
         side = slots[:, 2:3]
         ends = _sprite_quads(slots, np.round(a[:, 0:1] - side / 2), np.round(a[:, 1:2] - side / 2), s)

@@ -13,7 +13,15 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-from .label_layout import SEARCH_LABELS, LabelLayout, Placed, layout_of, paint_placed, text_box
+from .label_layout import (
+    SEARCH_LABELS,
+    LabelLayout,
+    Placed,
+    full_size_subscripts,
+    layout_of,
+    paint_placed,
+    text_box,
+)
 from .label_sprites import PASS_DEPTH, draw_sprites, queue_sprites
 
 
@@ -90,20 +98,21 @@ def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QCo
         group[3].append(k)
     metrics = QFontMetricsF(font)
     widths = _widths(font)
+    full = full_size_subscripts(font)
     rgb = color.getRgbF()
     placed = []
     groups = list(groups.values())  # in priority order: the first label of a group set it
     searching = max(0, SEARCH_LABELS - layout.searched)
     for x, y, names, indices in groups[:searching]:  # one by one: each may search for a spot
         text = ", ".join(names)
-        box = text_box(metrics, text, widths)
+        box = text_box(metrics, text, widths, full)
         p = layout.label(text, x, y, box, 4, -4 - box[1], rgb, theme)
         if p is not None:
             placed.append((p, indices))
     rest = groups[searching:]
     if rest:  # the others take their usual spot or none: all at once
         joined = [", ".join(names) for _, _, names, _ in rest]
-        boxes = np.array([text_box(metrics, text, widths) for text in joined]).reshape(-1, 3)
+        boxes = np.array([text_box(metrics, text, widths, full) for text in joined]).reshape(-1, 3)
         xy = np.array([(x, y) for x, y, _, _ in rest], dtype=float)
         x0, y0 = xy[:, 0] + 4, xy[:, 1] - 4 - boxes[:, 1]
         taken = layout.place_usual(np.c_[x0, y0, x0 + boxes[:, 0], y0 + boxes[:, 1]])

@@ -12,8 +12,7 @@ import re
 from xml.sax.saxutils import quoteattr
 
 import pytest
-from kinetree.app.viewport.dh_overlay import _static
-from kinetree.app.viewport.label_layout import Placed, paint_placed
+from kinetree.app.viewport.label_layout import Placed, draw_label_text, paint_placed
 from kinetree.core.io import export_robot, import_robot
 from PySide6.QtCore import QModelIndex, QPointF, QRectF
 from PySide6.QtGui import QAction, QColor, QImage, QPainter, Qt, QTextDocumentFragment
@@ -177,8 +176,11 @@ def test_labels_in_the_3d_view_draw_names_as_text(qapp, picture):
     assert cache[picture].size().height() < PICTURE_HEIGHT
     red = sum(image.pixelColor(x, y) == QColor(255, 0, 0) for x in range(0, 400, 4) for y in range(0, 200, 4))
     assert red == 0  # the text drawn, not the picture
-    overlay = _static({}, BOLD)  # the DH overlay's names and values
-    assert overlay.textFormat() == Qt.TextFormat.PlainText
+    cache = {}  # the DH overlay's names and values, and the sprites, are drawn by the same helper
+    painter = QPainter(image)
+    draw_label_text(painter, QPointF(0, 0), BOLD, cache)
+    painter.end()
+    assert cache[BOLD].textFormat() == Qt.TextFormat.PlainText
 
 
 def test_the_torques_legend_shows_joint_names_as_text(window, qtbot):

@@ -17,7 +17,7 @@ from kinetree.app.viewport.label_style import (
     worst_contrast,
 )
 from kinetree.app.viewport.labels import project_points, view_mvp
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QFontInfo, QScreen
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -466,3 +466,154 @@ def test_picking_a_link_during_the_walk_takes_the_walk_there(presenting, qtbot):
     with qtbot.waitSignal(panel.motionFinished, timeout=5000):
         clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 21 and w.doc.selection == "link6"
+
+
+def ink_height(image, background=None) -> int:
+    """Rows of ``image`` (a QImage) holding a pixel unlike its top-left one (or ``background``): the
+    height of the text drawn in it, in pixels."""
+    a = np.frombuffer(image.convertToFormat(image.Format.Format_RGB32).constBits(), dtype=np.uint8)
+    a = a.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width(), :3].astype(int)
+    bg = a[0, 0] if background is None else np.asarray(background)
+    rows = np.flatnonzero((np.abs(a - bg).sum(axis=2) > 120).any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
+
+
+def test_the_first_present_after_launch_scales_the_dh_header_too(make_window, qtbot, hd):
+    """Issue 31: at the first F11 after opening a robot the DH table's column header stayed at 9 pt."""
+    from PySide6.QtWidgets import QTableView
+
+    w = make_window()
+    w.resize(1920, 1080)
+    w.doc.open("cylindrical_wrist")
+    QApplication.processEvents()
+    w.findChild(QAction, "presentAction").trigger()
+    header = w.findChild(QTableView, "dhView").horizontalHeader()
+    qtbot.waitUntil(lambda: QFontInfo(w.explain.partial_cells[0].font()).pixelSize() >= 24, timeout=2000)
+    QApplication.processEvents()
+    assert QFontInfo(header.font()).pixelSize() >= 24
+    assert QFontInfo(w.findChild(QTableView, "dhView").verticalHeader().font()).pixelSize() >= 24
+    assert QFontInfo(w.explain.chain_cell.font()).pixelSize() >= 24  # the matrices
+    assert QFontInfo(w.viewport.labels.font).pixelSize() >= 24
+    w.grab()  # painted at its size: the header's text is as tall as its font says
+    grabbed = header.grab(QRect(0, 2, header.length(), header.height() - 4)).toImage()
+    assert ink_height(grabbed) >= 18
+    w.present.set_active(False)
+    w.set_text_scale(1.0)
+
+
+def present_at(make_window, qtbot, monkeypatch, size: tuple[int, int]):
+    """A window presenting the cylindrical arm on a screen of ``size``, its settings the shared file."""
+    from PySide6.QtCore import QSize
+
+    monkeypatch.setattr(QScreen, "geometry", lambda _s: QRect(0, 0, *size))
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _s: QRect(0, 0, *size))
+    w = make_window()
+    w.resize(*size)
+    w.doc.open("cylindrical_wrist")
+    w.doc.set_configuration(w.doc.tree.named_poses["reach"])
+    w.findChild(QAction, "presentAction").trigger()
+    qtbot.waitUntil(lambda: w.size() == QSize(*size), timeout=2000)
+    return w
+
+
+def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(make_window, qtbot, monkeypatch):
+    """Issue 31: the factor remembered from a 1080-line screen left a 650×260 view at 1280×720,
+    the robot off-frame. Both windows share their settings file, as on one machine."""
+    for size in ((1920, 1080), (1280, 720)):
+        w = present_at(make_window, qtbot, monkeypatch, size)
+        if size == (1920, 1080):  # Ctrl++ at 1080: remembered for 1080-line screens
+            w.set_text_scale(w.text_scale * 1.25)  # what View ▸ Larger text (Ctrl++) does
+            assert w.text_scale == pytest.approx(2.5)
+        else:
+            assert w.text_scale == pytest.approx(2 * 720 / 1080, abs=0.05)
+        vp = w.viewport
+        qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
+                        timeout=2000)
+        QApplication.processEvents()
+        points = np.vstack([np.zeros((1, 3)), w.doc.poses()[:, :3, 3]])
+        px, front = project_points(view_mvp(vp), points, vp.width(), vp.height())
+        assert front.all()
+        assert (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all(), px
+        w.present.set_active(False)
+        w.close()
+
+
+def subscript_ink(font, text: str, subscript: str) -> int:
+    """The height in pixels of ``subscript``'s glyphs as a label draws ``text`` (which ends with it)."""
+    from kinetree.app.viewport.label_layout import draw_label_text, full_size_subscripts, label_advance
+    from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
+
+    metrics = QFontMetricsF(font)
+    full = full_size_subscripts(font)
+    start = int(label_advance(metrics, text[:-len(subscript)], full)) + 1
+    image = QImage(int(label_advance(metrics, text, full)) + 4, int(metrics.height()) + 4, QImage.Format.Format_RGB32)
+    image.fill(QColor(0, 0, 0))
+    painter = QPainter(image)
+    painter.setFont(font)
+    painter.setPen(QColor(255, 255, 255))
+    draw_label_text(painter, QPointF(1, 1), text)
+    painter.end()
+    return ink_height(image.copy(start, 0, image.width() - start, image.height()), (0, 0, 0))
+
+
+def test_subscripts_are_as_tall_as_the_rest_in_present_mode(lecture, qtbot):
+    """Issue 31: at 1080 lines the values read 20 px but frame subscripts 11 px (Unicode subscript
+    digits are half height); presenting, every glyph of a label is at least 18 px tall."""
+    from kinetree.app.viewport.label_layout import LEGIBLE_PX
+
+    w = lecture
+    press(w, Qt.Key.Key_F11)
+    frame(w)
+    vp = w.viewport
+    for font in (vp.labels.font, w.dh_overlay.text.font, vp.camera.letters.font):
+        assert subscript_ink(font, "x₃₄", "₃₄") >= LEGIBLE_PX
+        assert subscript_ink(font, "α₅", "₅") >= LEGIBLE_PX
+    # and drawn so in the view: a DH value with a subscript, its plate as wide as the text drawn
+    texts = [t for t, _ in drawn_rects(w)]
+    assert any(t.startswith("α₅ = ") for t in texts)
+    image = vp.grabFramebuffer()
+    rect = next(r for t, r in w.dh_overlay.text.drawn if t.startswith("α₅ = "))
+    dpr = image.devicePixelRatio()
+    plate = image.copy(QRect(int(rect.left() * dpr), int(rect.top() * dpr), int(rect.width() * dpr),
+                             int(rect.height() * dpr)))
+    inside = plate.pixelColor(2, plate.height() // 2)  # the plate's padding, left of its text
+    assert ink_height(plate, (inside.red(), inside.green(), inside.blue())) >= LEGIBLE_PX * dpr
+    press(w, Qt.Key.Key_F11)  # everyday text keeps its Unicode subscripts (small text has no room)
+    assert subscript_ink(vp.labels.font, "x₃₄", "₃₄") < LEGIBLE_PX
+
+
+def test_the_wrists_coincident_frames_share_one_label_and_leaders_are_grey(lecture, qtbot):
+    """Issue 31: the cylindrical arm's spherical wrist became a starburst of ~15 labels on leader
+    lines coloured like axes. Axes that coincide get one label naming them all; leaders are grey."""
+    w = lecture
+    w.doc.open("cylindrical_wrist")
+    w.doc.set_configuration(np.array([0, 0.5, 0.4, 0, 0, 0]))  # frames 3, 4, 5 at one point: x₃ = x₄ = x₅, z₃ = z₅
+    if not w.teach.show_all:
+        w.findChild(QAction, "dhOverlayAction").trigger()
+    press(w, Qt.Key.Key_F11)
+    w.viewport.fit()
+    frame(w)
+    texts = [t for t, _ in w.dh_overlay.text.drawn]
+    assert "x₃,x₄,x₅" in texts and "z₃,z₅" in texts, [t for t in texts if t[0] in "xz"]
+    names = [n for t in texts if not t.startswith(("a", "α", "d", "θ")) for n in t.split(",")]
+    assert len(names) == len(set(names))  # each axis named once
+    # every leader line drawn is neutral grey (an axis's red or blue read as one more axis)
+    image = w.viewport.grabFramebuffer()
+    dpr = image.devicePixelRatio()
+    placed = w.viewport._label_layout.placed
+    leaders = [p for p in placed if p.leader]
+    assert leaders
+    samples = 0
+    for p in leaders:
+        r = p.rect
+        end = QPointF(min(max(p.anchor.x(), r.left()), r.right()), min(max(p.anchor.y(), r.top()), r.bottom()))
+        for t in np.linspace(0.2, 0.8, 7):
+            at = p.anchor + (end - p.anchor) * float(t)
+            if any(q.rect.adjusted(-3, -3, 3, 3).contains(at) for q in placed):
+                continue  # under another label's plate (drawn over leaders)
+            c = image.pixelColor(int(at.x() * dpr), int(at.y() * dpr))
+            samples += 1
+            # grey over whatever is below it (at most 15 % of an axis's colour); an axis-coloured
+            # leader has 150 or more between its channels
+            assert max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()) < 80, (p.text, c.getRgb())
+    assert samples > 10
