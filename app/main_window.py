@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import traceback
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core import KineTreeError, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES
-from kinetree.core.io.project import load_project, project_text
-from PySide6.QtCore import QPoint, QSettings, Qt, QTimer, Signal
+from kinetree.core.io.project import load_project
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from .analysis import install_analysis
+from .autosave import Autosave
 from .document import RobotDocument, project_path, show_history_note, source_name
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
 from .geometry_actions import drop_mesh, is_mesh_file
@@ -62,20 +61,10 @@ OPEN_FILTER = ("Robots (*.kinetree.json *.json *.urdf *.xacro *.sdf *.xml *.mjcf
                + ";;" + IMPORT_FILTER)
 EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;MuJoCo MJCF (*.xml);;DH table of the selected chain (*.csv);;"
                  "KineTree project (*.kinetree.json)")
-AUTOSAVE_MS = 3000  # KINETREE_AUTOSAVE_MS overrides it (tests crash a process right after an autosave)
 MAX_RECENT = 8
 
 
-def _autosave_interval() -> int:
-    try:
-        return min(max(int(os.environ.get("KINETREE_AUTOSAVE_MS", AUTOSAVE_MS)), 10), 3_600_000)
-    except ValueError:
-        return AUTOSAVE_MS
-
-
 class MainWindow(QMainWindow):
-    _autosaveWritten = Signal(object)  # the background autosave's Future, handed back to the GUI thread
-
     def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         install_wheel_guard()  # before any widget is polished: the wheel changes only a focused control
@@ -84,11 +73,6 @@ class MainWindow(QMainWindow):
         self.setStatusBar(ElidingStatusBar(self))  # user text in messages is cut to a line's length
         self.loader = Loader()
         self.doc = doc or RobotDocument(parent=self)
-        self._autosave_slot: AutosaveSlot | None = None  # claimed at the first autosave
-        self._autosave_due = True  # the document changed since the last autosave was written
-        self._autosave_job: Future | None = None  # the autosave being written in the background
-        self._autosave_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kinetree-autosave")
-        self._autosave_error: str | None = None
         self.origin_name: str | None = None  # what the document was opened from (for untitled ones)
         self.spawned: list[MainWindow] = []  # windows opened for restored documents
         self.offered = 0  # autosaves the last offer_recovery found
@@ -148,13 +132,9 @@ class MainWindow(QMainWindow):
         self.doc.pathChanged.connect(lambda _p: self._update_title())
         self.doc.modifiedChanged.connect(lambda _m: self._update_title())
         self.doc.treeChanged.connect(self._update_title)
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(_autosave_interval())
-        self.autosave_timer.timeout.connect(self.autosave_in_background)
-        self.autosave_timer.start()
-        self.doc.treeChanged.connect(self._autosave_needed)
-        self.doc.configurationChanged.connect(self._autosave_needed)
-        self._autosaveWritten.connect(self._autosave_written)
+        self.autosaver = Autosave(self.doc, self._display_name, lambda: self.viewport.handle.dragging,
+                                  lambda text: self.statusBar().showMessage(text, 15000), self)
+        self.autosave_timer = self.autosaver.timer
         self.file_watch = FileWatch(self)  # reload offers and the check before Save
         self._update_title()
         self.statusBar().showMessage("Ready", 3000)
@@ -461,92 +441,11 @@ class MainWindow(QMainWindow):
     # --- safety: autosave and crash recovery (app/recovery.py) ---------------------------------
     def autosave_path(self) -> Path | None:
         """This window's autosave file (None until the first autosave claims one)."""
-        return self._autosave_slot.data_path if self._autosave_slot else None
-
-    def _autosave_needed(self, *_args) -> None:
-        self._autosave_due = True
-
-    def _autosave_current(self) -> bool:
-        """Whether there is nothing new to autosave (unchanged since the last one written)."""
-        slot = self._autosave_slot
-        return not self._autosave_due and slot is not None and slot.data_path.exists()
-
-    def _autosave_snapshot(self):
-        """Claim this window's autosave if need be; what to write, marked as written."""
-        if self._autosave_slot is None:
-            self._autosave_slot = AutosaveSlot.claim()
-        self._autosave_due = False  # an edit from now on is the next autosave's
-        return (self._autosave_slot, *self.doc.snapshot(), self.doc.path, self._display_name(),
-                self.doc.disk_identity)
-
-    @staticmethod
-    def _write_autosave(slot: AutosaveSlot, tree, q, path, name, identity) -> None:
-        # refused if it could not be restored (too many bodies, too large): the last good autosave stays
-        slot.write(project_text(tree, q, name, compact=True), path, name, identity)
-
-    def _autosave_failed(self, exc: OSError | KineTreeError) -> None:
-        self._autosave_due = True  # try again at the next tick
-        if str(exc) != self._autosave_error:  # once per problem, not every few seconds
-            log.warning("autosave failed: %s", exc)
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 15000)
-        self._autosave_error = str(exc)
-
-    def _wait_for_autosave(self) -> None:
-        """Let the autosave being written in the background finish (its result is reported)."""
-        job, self._autosave_job = self._autosave_job, None
-        if job is not None:
-            self._autosave_written(job, wait=True)
+        return self.autosaver.path()
 
     def autosave(self) -> bool:
-        """While there are unsaved changes, write them now (atomically, with the original path and
-        a display name beside them) to this window's own autosave; without any, remove it.
-        Nothing is serialized when nothing changed since the last one. False if writing failed
-        (the previous autosave, if any, stays)."""
-        self._wait_for_autosave()
-        if not self.doc.modified:
-            self.clear_autosave()
-            return True
-        if self.viewport.handle.dragging:  # next time: serializing a 1000-body tree (0.9 s) stalled the drag
-            return True
-        if self._autosave_current():
-            return True
-        try:
-            self._write_autosave(*self._autosave_snapshot())
-        except (OSError, KineTreeError) as exc:
-            self._autosave_failed(exc)
-            return False
-        self._autosave_error = None
-        return True
-
-    def autosave_in_background(self) -> None:
-        """The timer's autosave: as :meth:`autosave`, serialized and written on a worker thread
-        (49,000 bodies take seconds: the window must not freeze for them every few seconds)."""
-        if self._autosave_job is not None and not self._autosave_job.done():
-            return  # the last one is still being written
-        self._wait_for_autosave()
-        if not self.doc.modified:
-            self.clear_autosave()
-            return
-        if self.viewport.handle.dragging or self._autosave_current():
-            return
-        try:
-            job = self._autosave_pool.submit(self._write_autosave, *self._autosave_snapshot())
-        except OSError as exc:  # no autosave could be claimed
-            self._autosave_failed(exc)
-            return
-        self._autosave_job = job
-        job.add_done_callback(self._autosaveWritten.emit)  # from the worker: queued to this thread
-
-    def _autosave_written(self, job: Future, wait: bool = False) -> None:
-        if job is not self._autosave_job and not wait:
-            return  # already reported by _wait_for_autosave
-        self._autosave_job = None
-        try:
-            job.result()
-        except (OSError, KineTreeError) as exc:
-            self._autosave_failed(exc)
-        else:
-            self._autosave_error = None
+        """Write the unsaved changes to this window's autosave now (see :meth:`.Autosave.now`)."""
+        return self.autosaver.now()
 
     def _display_name(self) -> str:
         if self.doc.path:
@@ -555,10 +454,7 @@ class MainWindow(QMainWindow):
 
     def clear_autosave(self) -> None:
         """Delete this window's autosave (never another window's or instance's)."""
-        self._wait_for_autosave()
-        if self._autosave_slot is not None:
-            self._autosave_slot.remove()
-        self._autosave_due = True
+        self.autosaver.clear()
 
     def ask_recovery(self, infos: list[AutosaveInfo]) -> list[str]:
         """RESTORE / DISCARD / LATER for each autosave (tests replace this, or drive the dialog)."""
@@ -609,11 +505,7 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - a damaged autosave is a message; the file stays
             self.show_error("Cannot restore", f"{info.name}: {exc} (the autosave is kept)")
             return False
-        self._wait_for_autosave()
-        if self._autosave_slot is not None:  # this window had nothing unsaved
-            self._autosave_slot.remove()
-            self._autosave_slot.release()
-        self._autosave_slot, self._autosave_due = slot, True
+        self.autosaver.adopt(slot)
         path = info.path if info.path and info.path.name.lower().endswith(".json") else None
         self.origin_name = info.name  # before load: the title is made while loading
         self.doc.load(tree, q, path, identity=info.disk)  # Save asks if the file changed since
@@ -642,15 +534,10 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState(LAYOUT_VERSION))
-        self.autosave_timer.stop()
         self.file_watch.stop()
         # saved, discarded or unchanged: nothing here to recover (a failed save kept us open)
-        self.clear_autosave()
-        if self._autosave_slot is not None:
-            self._autosave_slot.release()
-            self._autosave_slot = None
+        self.autosaver.close()
         self.loader.shutdown()
-        self._autosave_pool.shutdown(wait=False)
         self.undo_view.close()  # its window goes with this one
         ev.accept()
 

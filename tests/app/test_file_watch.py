@@ -212,8 +212,8 @@ def test_restored_autosave_still_asks_if_the_file_changed_since(make_window, pro
     assert w0.open_source(project)
     type_xyz(qtbot, w0, "0.5 0 0")
     assert w0.autosave()
-    w0._autosave_slot.release()  # as if the process died: the lock goes, the autosave stays
-    w0._autosave_slot = None
+    w0.autosaver.slot.release()  # as if the process died: the lock goes, the autosave stays
+    w0.autosaver.slot = None
     w0.doc.undo_stack.setClean()
     write_elsewhere(project)  # someone changes the file before the restart
 

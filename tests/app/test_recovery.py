@@ -229,8 +229,8 @@ def test_restart_with_file_argument_later_keeps_the_autosave(make_window, autosa
     w0.sliders.rows["q3"].spin.setValue(15)
     assert w0.autosave()
     text, orphan = w0.doc.serialized(), w0.autosave_path()
-    w0._autosave_slot.release()  # as if the process died: lock gone, files stay
-    w0._autosave_slot = None
+    w0.autosaver.slot.release()  # as if the process died: lock gone, files stay
+    w0.autosaver.slot = None
     w0.doc.undo_stack.setClean()
 
     w = make_window("b.ini")
@@ -416,31 +416,31 @@ def test_hostile_metadata_is_ignored(autosave_dir, meta, name, path):
 
 def test_the_timers_autosave_serializes_only_after_a_change_and_off_the_gui_thread(make_window, autosave_dir,
                                                                                    qtbot, monkeypatch):
-    import kinetree.app.main_window as main_window
+    import kinetree.app.autosave as autosave
 
     threads = []
-    real = main_window.project_text
+    real = autosave.project_text
 
     def spy(*args, **kwargs):
         threads.append(threading.current_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(main_window, "project_text", spy)
+    monkeypatch.setattr(autosave, "project_text", spy)
     w = make_window()
     w.doc.open("scara")
     w.sliders.rows["q1"].spin.setValue(12)
-    w.autosave_in_background()
-    qtbot.waitUntil(lambda: w._autosave_job is None and w.autosave_path() is not None and w.autosave_path().exists())
+    w.autosaver.in_background()
+    qtbot.waitUntil(lambda: w.autosaver.job is None and w.autosave_path() is not None and w.autosave_path().exists())
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
     tree, q = load_project(w.autosave_path())
     assert np.isclose(np.degrees(q[tree.position_index("q1")][0]), 12)
     for _ in range(3):  # nothing changed: the timer's ticks serialize nothing (49,000 bodies took 5 s each)
-        w.autosave_in_background()
+        w.autosaver.in_background()
         assert w.autosave()
     assert len(threads) == 1
     w.sliders.rows["q1"].spin.setValue(20)  # a change: written again
-    w.autosave_in_background()
-    qtbot.waitUntil(lambda: w._autosave_job is None)
+    w.autosaver.in_background()
+    qtbot.waitUntil(lambda: w.autosaver.job is None)
     assert len(threads) == 2
     tree, q = load_project(w.autosave_path())
     assert np.isclose(np.degrees(q[tree.position_index("q1")][0]), 20)
@@ -455,7 +455,7 @@ def test_a_background_autosave_that_cannot_be_written_is_reported(make_window, a
     w.autosave_path().unlink()
     w.autosave_path().mkdir()  # the data file cannot be replaced now
     w.sliders.rows["q1"].spin.setValue(13)
-    w.autosave_in_background()
+    w.autosaver.in_background()
     qtbot.waitUntil(lambda: w.statusBar().currentMessage().startswith("Autosave failed"))
     w.autosave_path().rmdir()
     assert w.autosave() and w.autosave_path().is_file()  # the failure left it due: written at the next try
