@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import kinetree.app.recovery as recovery_module
 import pytest
+from desktop import Desktop
 from kinetree.app.main_window import MainWindow
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
@@ -63,3 +64,12 @@ def panel(window):
     window.doc.open("two_link_planar")
     window.doc.select("link1")
     return window.joint
+
+
+@pytest.fixture
+def desktop(tmp_path):
+    """A :class:`desktop.Desktop` (a private X screen running the app, driven by X events) for one
+    test, closed after it; the app's output is printed (pytest shows it when the test fails)."""
+    d = Desktop(tmp_path)
+    yield d
+    print(d.close())
