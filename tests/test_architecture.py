@@ -1,0 +1,249 @@
+"""Guard rails on the import structure (standard library only: ``ast`` over the sources).
+
+- no import cycle between modules at module level;
+- dependencies point one way between the declared layers (:data:`LAYERS`, bottom first);
+- ratchets that may only go down: function-local imports of KineTree's own modules, the KineTree
+  modules ``import kinetree.core.transforms`` loads, and the modules over :data:`MAX_LINES` lines.
+
+Each ceiling is today's figure. When a change lowers a figure, lower its ceiling in the same
+commit; never raise one: hoist the import, split the module or move the code instead."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {"core": "kinetree.core", "app": "kinetree.app"}  # source folder → installed name
+
+#: ``kinetree.app``'s top-level modules that panels and the viewport build on (the document and
+#: its commands, number and text formatting, small widgets); the other top-level modules are the
+#: window's features, which sit above panels and viewport
+APP_MODEL = {f"kinetree.app.{m}" for m in (
+    "changes", "commands", "dh_colors", "document", "edits", "geometry_actions", "icons", "numbers", "qt_utils",
+    "text", "wheel_guard")}
+#: the Exercise panel's helpers, still at the top of ``app/``
+APP_EXERCISE = {"kinetree.app.exercises", "kinetree.app.exercise_sheet"}
+
+#: the layers, bottom first: a module may import its own layer and the layers below it, never one
+#: above (so ``core`` never imports ``app``, and no engine module imports the ``kinetree.core``
+#: front door, which imports them all)
+LAYERS = (
+    ("core", lambda m: m.startswith("kinetree.core.") and not m.startswith("kinetree.core.io")),
+    ("core.io", lambda m: m == "kinetree.core.io" or m.startswith("kinetree.core.io.")),
+    ("core front door", lambda m: m == "kinetree.core"),
+    ("app model", lambda m: m in APP_MODEL),
+    ("app.viewport", lambda m: m.startswith("kinetree.app.viewport")),
+    ("app.panels", lambda m: m.startswith("kinetree.app.panels") or m in APP_EXERCISE),
+    ("app.cli", lambda m: m.startswith("kinetree.app.cli")),
+    ("app features and window", lambda m: m.startswith("kinetree.app")),
+)
+
+#: panels never import the viewport (nor the viewport the panels), except for these edges: the
+#: DH-chain model (DHChain, SYMBOL, sub) lives in the OpenGL overlay module. The set may only
+#: shrink: move the model out (to an app model module) and delete the edges here.
+PANELS_TO_VIEWPORT = {
+    ("kinetree.app.exercise_sheet", "kinetree.app.viewport.dh_overlay"),
+    ("kinetree.app.exercises", "kinetree.app.viewport.dh_overlay"),
+    ("kinetree.app.panels.exercise", "kinetree.app.viewport.dh_overlay"),
+    ("kinetree.app.panels.explain", "kinetree.app.viewport.dh_overlay"),
+    ("kinetree.app.panels.explain_symbolic", "kinetree.app.viewport.dh_overlay"),
+}
+
+#: ratchet: imports of KineTree's own modules inside functions, by package (counted on this
+#: tree). Most dodge a cycle or were habit; an import deferred for a heavy optional package
+#: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
+MAX_LOCAL_IMPORTS = {"kinetree.core": 78, "kinetree.app": 99}
+
+#: ratchet: the KineTree modules ``import kinetree.core.transforms`` loads (the eager front door
+#: ``core/__init__.py`` imports the whole engine); lower it when the front door becomes lazy
+MAX_TRANSFORMS_IMPORTS = 44
+
+#: a module over this many lines is to be split; the listed ones are, today, with their
+#: counts as ceilings (lower the ceiling as they shrink; delete the entry at MAX_LINES)
+MAX_LINES = 600
+LONG_MODULES = {"core/tree.py": 705, "app/viewport/dh_overlay.py": 614}
+
+
+def _sources() -> list[tuple[str, bool, Path]]:
+    """(module name, is a package's ``__init__``, path) of every source file."""
+    found = []
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = [package, *path.relative_to(ROOT / folder).with_suffix("").parts]
+            is_package = parts[-1] == "__init__"
+            found.append((".".join(parts[:-1] if is_package else parts), is_package, path))
+    return found
+
+
+def _imported(name: str, is_package: bool, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
+    """The project modules an import statement in module ``name`` loads (``from a import b``
+    loads ``a.b`` when that is a module, else ``a``; ``from . import x`` resolves relative to
+    the module's package)."""
+    if isinstance(node, ast.Import):
+        wanted = [a.name for a in node.names]
+    else:
+        if node.level:
+            base = name.split(".") if is_package else name.split(".")[:-1]
+            base = base[: len(base) - node.level + 1]
+            module = ".".join(base + ([node.module] if node.module else []))
+        else:
+            module = node.module or ""
+        wanted = [f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names]
+    hits = set()
+    for target in wanted:
+        while target and target not in known:  # a name inside a module: the module
+            target = target.rpartition(".")[0]
+        if target and target != name:
+            hits.add(target)
+    return hits
+
+
+@cache
+def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
+    """Module-level edges (imports under ``if TYPE_CHECKING:`` left out: they never run) and
+    the function-local imports of project modules as (module, line, target)."""
+    sources = _sources()
+    known = {name for name, _, _ in sources}
+    edges: dict[str, set[str]] = {name: set() for name in known}
+    local: list[tuple[str, int, str]] = []  # (module, line, what it imports)
+
+    def walk(node: ast.AST, name: str, is_package: bool, in_function: bool, type_checking: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            checking = type_checking or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                hits = _imported(name, is_package, child, known)
+                if in_function and hits:
+                    local.append((name, child.lineno, ", ".join(sorted(hits))))
+                elif not checking:
+                    edges[name] |= hits
+            function = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            walk(child, name, is_package, function, checking)
+
+    for name, is_package, path in sources:
+        walk(ast.parse(path.read_text(encoding="utf-8"), str(path)), name, is_package, False, False)
+    return edges, local
+
+
+def _layer(module: str) -> int | None:
+    return next((i for i, (_, member) in enumerate(LAYERS) if member(module)), None)
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected component of more than one module (Tarjan), each as
+    the path a → … → a."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(edges)))
+    for v in sorted(edges):
+        if v not in index:
+            connect(v)
+    cycles = []
+    for component in components:  # a path back to the start, inside the component
+        start = min(component)
+        paths = {start: [start]}
+        queue = [start]
+        while queue:
+            v = queue.pop(0)
+            for w in sorted(edges[v] & component):
+                if w == start:
+                    cycles.append([*paths[v], start])
+                    queue = []
+                    break
+                if w not in paths:
+                    paths[w] = [*paths[v], w]
+                    queue.append(w)
+    return cycles
+
+
+def test_every_source_module_is_in_a_layer():
+    edges, _ = _graph()
+    assert len(edges) > 100  # the walk found the sources
+    for module in edges:
+        assert _layer(module) is not None
+
+
+def test_no_module_level_import_cycle():
+    cycles = _cycles(_graph()[0])
+    assert not cycles, "import cycles (break each: move the shared code down a layer):\n" + "\n".join(
+        " → ".join(c) for c in cycles)
+
+
+def test_the_cycle_finder_finds_a_planted_cycle():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(edges) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_dependencies_point_down_the_layers():
+    edges, _ = _graph()
+    upward = sorted(f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+                    for a, targets in edges.items() for b in targets if _layer(b) > _layer(a))
+    assert not upward, "imports against the layers (tests/test_architecture.py LAYERS):\n" + "\n".join(upward)
+
+
+def test_panels_and_viewport_never_import_each_other():
+    edges, _ = _graph()
+    panels, viewport = _layer("kinetree.app.panels"), _layer("kinetree.app.viewport")
+    between = {(a, b) for a, targets in edges.items() for b in targets if {_layer(a), _layer(b)} == {panels, viewport}}
+    new, gone = sorted(between - PANELS_TO_VIEWPORT), sorted(PANELS_TO_VIEWPORT - between)
+    assert not new, f"new imports between panels and viewport: {new}"
+    assert not gone, f"gone, delete them from PANELS_TO_VIEWPORT: {gone}"
+
+
+def test_function_local_imports_of_our_own_modules_only_go_down():
+    _, local = _graph()
+    for package, ceiling in MAX_LOCAL_IMPORTS.items():
+        found = [f"{m}:{line} imports {t}" for m, line, t in local if m == package or m.startswith(package + ".")]
+        assert len(found) <= ceiling, (
+            f"{len(found)} function-local imports of KineTree modules in {package}, at most {ceiling}: import at the "
+            "top of the module; if that makes a cycle, move the shared code down a layer. Only a heavy optional "
+            "package is a reason to import inside a function.\n" + "\n".join(found))
+
+
+def test_import_kinetree_core_transforms_loads_at_most_the_ratcheted_modules():
+    code = "import sys, kinetree.core.transforms; print(sum(m.startswith('kinetree.') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    loaded = int(out.stdout.split()[-1])
+    assert loaded <= MAX_TRANSFORMS_IMPORTS, (
+        f"import kinetree.core.transforms loads {loaded} KineTree modules, at most {MAX_TRANSFORMS_IMPORTS}")
+
+
+def test_no_module_over_the_line_budget():
+    over = {}
+    for folder in PACKAGES:
+        for path in (ROOT / folder).rglob("*.py"):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MAX_LINES:
+                over[path.relative_to(ROOT).as_posix()] = lines
+    grown = {p: n for p, n in over.items() if n > LONG_MODULES.get(p, MAX_LINES)}
+    assert not grown, f"modules over {MAX_LINES} lines (or over their listed ceiling): split them: {grown}"
+
