@@ -72,7 +72,7 @@ def test_the_first_links_of_an_empty_robot_are_brought_into_view(make_window, qt
     vp = w.viewport
     zoom = vp.opts["distance"]  # the empty robot's: a few centimetres
     focus_view_by_click(qtbot, w)
-    for _ in range(3):  # README's Getting started: 0.3 m links
+    for _ in range(3):  # Getting started (resources/guide/getting-started.md): 0.3 m links
         key(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
     assert len(w.doc.tree.body_names) == 3
     assert vp.opts["distance"] > 2 * zoom and on_screen(vp)

@@ -1,6 +1,6 @@
-"""README's Getting started, done as a user does it: a 4-body arm (base → 3 revolute links →
-tool) with link geometry in six inputs, each a real key press or click; then the links
-follow when a frame is dragged, and everything is undoable."""
+"""Getting started (resources/guide/getting-started.md; README's four steps), done as a user does
+it: a 4-body arm (base → 3 revolute links → tool) with link geometry in six inputs, each a real
+key press or click; then the links follow when a frame is dragged, and everything is undoable."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """MJCF import and export times (issue 21: import of the largest dm_control model ≤ 1 s without
-meshes; the README gives these figures). Each step is timed best of ``repeat`` in a warm process
+meshes; resources/guide/benchmarks.md gives these figures). Each step is timed best of ``repeat`` in a warm process
 (``import mujoco`` itself, ≈0.3 s once per process, is timed apart):
 
     python tests/benchmarks/bench_mjcf.py [repeat]

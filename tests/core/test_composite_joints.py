@@ -1,4 +1,4 @@
-"""RBDL's joints defined by their motion subspace (README "Joints", issue 20): the Euler ZYX/XYZ/YXZ
+"""RBDL's joints defined by their motion subspace (resources/guide/dynamics.md, issue 20): the Euler ZYX/XYZ/YXZ
 and TranslationXYZ 3-DoF joints and custom rows, against Pinocchio's JointModelComposite (FK,
 frame Jacobians, RNEA, CRBA, ABA, nonLinearEffects), against the same joint emulated by single-DoF
 joints with massless bodies (RBDL's emulation), and their properties and bad input."""

@@ -60,7 +60,7 @@ def test_corke_positional_row_is_refused_naming_both_orders():
         DHLink([0, 1.2, 0.3, pi / 2])  # Corke's Link([...]) form
     with pytest.raises(KineTreeError, match="from_corke"):
         DHLink(*[0, 1.2, 0.3, pi / 2])
-    assert DHLink("R", a=0.3, alpha=pi / 2, d=1.2).a == 0.3  # README's keyword form
+    assert DHLink("R", a=0.3, alpha=pi / 2, d=1.2).a == 0.3  # the keyword form in resources/guide/scripting.md
 
 
 def test_from_corke_builds_corkes_link():
