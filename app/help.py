@@ -1,49 +1,22 @@
-"""The Help menu: Getting started (the arm README's tutorial builds), the keyboard shortcuts
-(read from the window's own actions, so the list is never out of date) and About (version and
-the licences of the libraries KineTree ships with); and the hint an empty robot shows."""
+"""The Help menu: the user guide (F1; its Getting started page builds README's arm), the keyboard
+shortcuts (read from the window's own actions, so the list is never out of date) and About
+(version and the licences of the libraries KineTree ships with); and the hint an empty robot shows."""
 
 from __future__ import annotations
 
 import html
 import platform
 from importlib import metadata
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kinetree import resources
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QUrl
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
 
+from .guide import show_guide
+
 if TYPE_CHECKING:
     from .main_window import MainWindow
-
-GETTING_STARTED = """
-<h2>Build an arm in six actions</h2>
-<ol>
-<li><b>Ctrl+N</b>: a new, empty robot (just its base).</li>
-<li>Click <b>base</b> in the Bodies panel.</li>
-<li><b>Ctrl+Shift+A</b> three times: three revolute links, each 0.3 m along its parent's x, each
-drawn as a cylinder from its parent; the new body is selected, so the next one goes under it.</li>
-<li>The arrow beside <b>Add child</b> ▸ <b>Fixed joint</b>: the tool point.</li>
-</ol>
-<p><img src="{shots}/getting_started_1.png" width="340"> <img src="{shots}/getting_started_2.png" width="340"><br>
-After step 3 (the new body3 selected) and after step 4, body2 selected and <b>W</b> pressed: its
-frame's arrows, and the joint axis (orange) to re-orient.</p>
-<p>Then shape it in the viewport: click a body to select it, press <b>W</b> and drag an arrow to
-move its frame (10 mm steps; Ctrl: freely), <b>E</b> and drag a ring to turn it (15° steps),
-<b>Q</b> and drag to move the joints by inverse kinematics. The links follow. <b>Esc</b> puts a
-drag back; <b>Ctrl+Z</b> undoes any step. The sliders on the right move the joints; the Pose
-panel reads the end effector's pose.</p>
-<p>Or start from a library robot (File ▸ New from library), a URDF, or a DH table typed into the
-DH table panel.</p>
-"""
-
-def getting_started_html() -> str:
-    """The tutorial, its screenshots from the installed resources."""
-    shots = Path(resources.__file__).parent / "screenshots"
-    return GETTING_STARTED.replace("{shots}", QUrl.fromLocalFile(str(shots)).toString())
-
 
 #: The libraries a KineTree install brings, with their licences (as their projects state them).
 LIBRARIES = (("numpy", "BSD-3-Clause"), ("PySide6-Essentials", "LGPL-3.0"), ("pyqtgraph", "MIT"),
@@ -113,17 +86,21 @@ def show_text(window, title: str, text: str) -> QDialog:
 
 
 def install_help(window: MainWindow) -> dict[str, QAction]:
-    """Help ▸ Getting started (F1), Keyboard shortcuts, About; and the empty robot's hint."""
+    """Help ▸ User guide (F1), Getting started (the guide's page), Keyboard shortcuts, About;
+    and the empty robot's hint."""
     menu = window.menuBar().addMenu("&Help")
     actions = {}
-    for key, text, make, shortcut in (
-            ("start", "&Getting started", getting_started_html, QKeySequence.StandardKey.HelpContents),
-            ("keys", "&Keyboard shortcuts", lambda: shortcuts_html(window), None),
-            ("about", "&About KineTree", about_html, None)):
+    for key, text, page in (("guide", "&User guide", "index.md"), ("start", "&Getting started", "getting-started.md")):
         a = QAction(text, window)
         a.setObjectName(f"help_{key}")
-        if shortcut is not None:
-            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(lambda _=False, p=page: show_guide(window, p))
+        menu.addAction(a)
+        actions[key] = a
+    actions["guide"].setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+    for key, text, make in (("keys", "&Keyboard shortcuts", lambda: shortcuts_html(window)),
+                            ("about", "&About KineTree", about_html)):
+        a = QAction(text, window)
+        a.setObjectName(f"help_{key}")
         a.triggered.connect(lambda _=False, t=text.replace("&", ""), m=make: show_text(window, t, m()))
         menu.addAction(a)
         actions[key] = a
