@@ -131,3 +131,11 @@ def test_the_guides_python_examples_run(code, tmp_path):
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_guide_ships_in_the_wheel():
+    """Help ▸ User guide reads the installed resources: the wheel must carry the guide's pages."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "guide/*" in config["tool"]["setuptools"]["package-data"]["kinetree.resources"]
