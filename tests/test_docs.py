@@ -66,6 +66,15 @@ def test_every_relative_link_resolves(path):
     assert not broken_links(path), f"{path.relative_to(ROOT)}: broken links {broken_links(path)}"
 
 
+@pytest.mark.parametrize("path", sorted(GUIDE.glob("*.md")), ids=lambda p: p.name)
+def test_the_guide_links_only_to_what_ships_with_it(path):
+    """The app shows the installed guide: a link out of ``resources/`` (to tests/, .github/) would
+    be dead there."""
+    outside = [t for t in links(path) if not re.match(r"[a-z]+:", t) and t.partition("#")[0]
+               and not (path.parent / t.partition("#")[0]).resolve().is_relative_to(ROOT / "resources")]
+    assert not outside, f"{path.name} links out of resources/: {outside}"
+
+
 def test_the_link_check_sees_a_broken_file_and_a_broken_anchor(tmp_path):
     (tmp_path / "b.md").write_text("# Real heading: `x.y`\n", encoding="utf-8")
     page = tmp_path / "a.md"
