@@ -207,7 +207,10 @@ def test_dependencies_point_down_the_layers():
     edges, _ = _graph()
     upward = sorted(f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
                     for a, targets in edges.items() for b in targets if _layer(b) > _layer(a))
-    assert not upward, "imports against the layers (tests/test_architecture.py LAYERS):\n" + "\n".join(upward)
+    assert not upward, (
+        "imports against the layers (LAYERS): move the shared code down; a new top-level app module that panels "
+        "or the viewport need belongs in APP_MODEL (and then must not import panels, viewport or features):\n"
+        + "\n".join(upward))
 
 
 def test_panels_and_viewport_never_import_each_other():
@@ -226,7 +229,8 @@ def test_function_local_imports_of_our_own_modules_only_go_down():
         assert len(found) <= ceiling, (
             f"{len(found)} function-local imports of KineTree modules in {package}, at most {ceiling}: import at the "
             "top of the module; if that makes a cycle, move the shared code down a layer. Only a heavy optional "
-            "package is a reason to import inside a function.\n" + "\n".join(found))
+            "package is a reason to import inside a function. (Hoisted one? Lower MAX_LOCAL_IMPORTS.)\n"
+            + "\n".join(found))
 
 
 def test_import_kinetree_core_transforms_loads_at_most_the_ratcheted_modules():
