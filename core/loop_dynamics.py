@@ -235,7 +235,12 @@ def inverse_dynamics_constraints(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLik
             raise LoopClosureError(f"{name} leaves loop {list(tree._loops)[k]!r} open: its equations' rate is "
                                    f"{float(bad.max()):.3g} (tolerance {RATE_TOL:g}·(1 + {scale:.3g})); give "
                                    "rates the closed mechanism can have")
-    act = actuated_dofs(tree)
+    return actuator_split(J, actuated_dofs(tree), tau)
+
+
+def actuator_split(J: np.ndarray, act: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(τ, λ)`` with ``τ`` zero where ``act`` is False and ``τ + Jᵀλ = tau`` (the open tree's
+    inverse dynamics), least-norm when not unique; raises :class:`LoopClosureError` when none fits."""
     U, s, _ = np.linalg.svd(J, full_matrices=False)
     r = int(np.sum(s > RANK_RATIO * s[0])) if s.size and s[0] > 0 else 0
     Ur = U[:, :r]
