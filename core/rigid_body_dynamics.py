@@ -353,7 +353,8 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     ``method``: ``"aba"`` (Featherstone's articulated-body algorithm, :mod:`.articulated_body`;
     the faster, measured in README) or ``"cholesky"``: ``M⁻¹ (tau − inverse_dynamics(q, qd, 0,
     fext))`` by a Cholesky factorisation of ``M``. Trees with mimic joints always take the
-    Cholesky path (ABA's recursion has no coupled joints)."""
+    Cholesky path (ABA's recursion has no coupled joints). On a tree with closed loops this is the
+    open tree's (the loops left out): :mod:`~kinetree.core.loop_dynamics` holds them."""
     if method not in FORWARD_METHODS:
         raise InvalidConfigurationError(f"forward dynamics: method must be 'aba' or 'cholesky', got {method!r:.80}")
     Q, lead = _inputs(tree, q)

@@ -203,3 +203,22 @@ def test_looped_pendulum_keeps_its_energy_and_stays_closed_for_10_s():
     en = sim.energy()
     assert abs(en.total - e0.total) <= 1e-6 * max(abs(e0.total), en.kinetic)
     assert abs(en.drift) <= 1e-6
+
+
+def test_the_tree_methods_are_the_module_functions():
+    t = heavy_four_bar()
+    q = closed(t, 0.9)
+    qd = consistent_rates(t, q, 1.5)
+    tau = np.array([0.2, 0.0, 0.0])
+    qdd = forward_dynamics_constraints_direct(t, q, qd, tau)[0]
+    for got, want in ((t.forward_dynamics_constraints_direct(q, qd, tau, baumgarte=(5.0, 5.0)),
+                       forward_dynamics_constraints_direct(t, q, qd, tau, baumgarte=(5.0, 5.0))),
+                      (t.inverse_dynamics_constraints(q, qd, qdd), inverse_dynamics_constraints(t, q, qd, qdd)),
+                      (t.compute_constraint_impulses(q, qd), compute_constraint_impulses(t, q, qd))):
+        assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    assert np.array_equal(t.constraint_bias(q, qd), constraint_bias(t, q, qd))
+    # Baumgarte's term: a velocity off the loop is pulled back, J q̈ + J̇q̇ = −2α·J q̇ (r = 0 here)
+    off = qd + [0.0, 0.3, 0.0]
+    qdd, _ = t.forward_dynamics_constraints_direct(q, off, tau, baumgarte=(5.0, 2.0))
+    J = t.constraint_jacobian(q)
+    np.testing.assert_allclose(J @ qdd + constraint_bias(t, q, off), -10.0 * (J @ off), atol=1e-9)
