@@ -81,7 +81,8 @@ def _loop_terms(tree: RigidBodyTree, plan: DynamicsPlan, T: np.ndarray,
                 qd: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The loops' residual ``r``, Jacobian ``J`` and bias ``J̇q̇`` (each row's second time derivative
     at ``q̈ = 0``) from one pass of RNEA's forward recursion (``T``: the dynamics poses)."""
-    S, _, _, _, _, v, a = _rbd._motion(plan, T, qd, np.zeros_like(qd), _ZERO6)
+    S = plan.columns(T)
+    _, _, v, a = _rbd._motion(plan, S, qd, np.zeros_like(qd), _ZERO6)
     res, jac, out = [], [], []
     for rec in tree._loops.values():
         Fa, Jwa, Jva, wa, va, ala, aa = _frame_motion(tree, plan, T, S, v, a, rec.a, rec.xa)

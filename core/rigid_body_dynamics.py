@@ -129,23 +129,23 @@ def _gravity(tree: RigidBodyTree) -> np.ndarray:
 
 # --- the algorithms ---------------------------------------------------------------------------
 
-def _motion(plan: DynamicsPlan, T: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray):
-    """RNEA's forward pass: the motion columns ``S`` (with ``h``, ``Io``), the joint rates per
-    column and each moving body's spatial velocity ``v`` and acceleration ``a`` (…, nm, 6), in
-    the base frame about its origin (``a`` includes ``a0``)."""
-    S, h, Io = plan.frames(T)
+def _motion(plan: DynamicsPlan, S: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray):
+    """RNEA's forward pass over the motion columns ``S``: the joint rates per column and each
+    moving body's spatial velocity ``v`` and acceleration ``a`` (…, nm, 6), in the base frame
+    about its origin (``a`` includes ``a0``)."""
     qdc = qd[..., plan.col_dof] * plan.col_gain
     qddc = qdd[..., plan.col_dof] * plan.col_gain
     Sqd = S * qdc[..., None]
     v = plan.anc_c @ Sqd  # (…, nm, 6)
     ve = np.concatenate([v, np.zeros((*v.shape[:-2], 1, 6))], axis=-2)
     a = a0 + plan.anc_c @ (S * qddc[..., None] + _cross_motion(ve[..., plan.carrier, :], Sqd))
-    return S, h, Io, qdc, qddc, v, a
+    return qdc, qddc, v, a
 
 
 def _rnea(plan: DynamicsPlan, T: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray,
           fext: np.ndarray | None, motor: bool = True) -> np.ndarray:
-    S, h, Io, qdc, qddc, v, a = _motion(plan, T, qd, qdd, a0)
+    S, h, Io = plan.frames(T)
+    qdc, qddc, v, a = _motion(plan, S, qd, qdd, a0)
     f = _apply_inertia(plan.m, h, Io, a) + _cross_force(v, _apply_inertia(plan.m, h, Io, v))
     if fext is not None:
         f -= fext
