@@ -9,7 +9,8 @@ The four-bar of tests/core/test_loop_dynamics.py (masses, gravity in its plane):
 forward dynamics per call (``forward_dynamics_constraints_direct``: the KKT solve with λ), the
 Simulator's constrained RK4 step (1 ms, positions and velocities projected on the loop after each
 step; the Python path) and its real-time factor, and after 10 simulated seconds the loop's
-residual, ``|J q̇|`` and the relative energy drift. Wall-clock and process (CPU) time: on a
+residual, ``|J q̇|`` and the relative energy drift; then the Torques dock's profile (501 samples)
+between two closed poses. Wall-clock and process (CPU) time: on a
 loaded machine the CPU figure is what the code costs.
 """
 
@@ -76,6 +77,11 @@ def looped() -> None:
     print(f"after 10 s: loop residual {np.linalg.norm(t.loop_residual(sim.q)):.2e}, "
           f"|J q̇| {np.abs(t.constraint_jacobian(sim.q) @ sim.qd).max():.2e}, "
           f"energy drift {abs(e.total - e0) / abs(e0):.2e} (relative)")
+    from kinetree.core.torque_profile import torque_profile
+
+    poses = [closed(t, 0.3), closed(t, 1.5)]
+    w, c = clocks(lambda: torque_profile(t, poses, 1.0), 1)
+    print(f"four-bar torque profile, 501 samples  {w:8.2f} s wall {c:8.2f} s CPU")
 
 
 if __name__ == "__main__":
