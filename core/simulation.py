@@ -436,12 +436,18 @@ class Simulator:
         """``q`` put back on the loops (least-norm Gauss–Newton over every joint) and ``v`` projected
         on ``J q̇ = 0`` in the mass metric (see the module docstring)."""
         tree = self._model.tree
+        # without quaternion joints the positions' Jacobian is the velocities': the last one serves both
+        same, Jv = tree.position_count == tree.dof_count, None
         for _ in range(8):
             r, J, _ = _loop_rows(tree, q, "positions")
             if float(np.abs(r).max(initial=0.0)) <= 1e-14:
+                Jv = J if same else None
                 break
             q = q - np.linalg.lstsq(J, r, rcond=None)[0]
-        return q, _ld.project_velocities(tree, q, v, self._model.mass(q))[0]
+        if Jv is None:
+            Jv = _loop_rows(tree, q)[1]
+        M = self._model.mass(q)
+        return q, _ld._kkt(M, M @ v, Jv, np.zeros(Jv.shape[0]))[0]
 
     # --- the controller --------------------------------------------------------------------
     @property
