@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 from kinetree.core import LoopClosureError, RigidBodyTree
+from kinetree.core.errors import InvalidConfigurationError
 from kinetree.core.loop_dynamics import (
     compute_constraint_impulses,
     constraint_bias,
@@ -162,6 +163,22 @@ def test_inconsistent_rates_and_open_configurations_are_refused_naming_the_loop(
         inverse_dynamics_constraints(t, q, None, [1.0, 0.0, 0.0])
     with pytest.raises(LoopClosureError, match="the velocities leave loop 'close' open"):
         Simulator(t, q, [1.0, 0.0, 0.0])
+    for bad in ((float("nan"), 0.0), (1.0, -2.0), "fast", (1.0, 2.0, 3.0)):
+        with pytest.raises(InvalidConfigurationError, match="baumgarte"):
+            forward_dynamics_constraints_direct(t, q, baumgarte=bad)
+    with pytest.raises(InvalidConfigurationError, match="one configuration"):
+        forward_dynamics_constraints_direct(t, np.stack([q, q]))
+
+
+def test_a_loop_of_actuated_joints_simulates_too():
+    """The simulator re-closes the loop over every joint (least norm), not only passive ones."""
+    t = heavy_four_bar()
+    q = closed(t)
+    for name in ("coupler", "rocker"):
+        t.get_body(name).joint.actuated = True
+    sim = Simulator(t, q, friction=False, limits=False)
+    sim.step(200)
+    assert abs(sim.q[0] - q[0]) > 1e-3 and np.linalg.norm(t.loop_residual(sim.q)) < 1e-12
 
 
 def test_impulse_projects_velocities_onto_the_loops():
