@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InvalidConfigurationError
+from .errors import InvalidConfigurationError, LoopClosureError
 from .loop_dynamics import _loop_terms, actuated_dofs, actuator_split
 from .loops import check_closed, solve_loops
 from .rigid_body_dynamics import _poses, dynamics_plan, inverse_dynamics
@@ -211,8 +211,8 @@ def _looped_motion(tree: RigidBodyTree, P: list[np.ndarray], Q: np.ndarray, QD: 
     for k, p in enumerate(P):
         try:
             check_closed(tree, kin.fk_single(p))
-        except InvalidConfigurationError as exc:  # (LoopClosureError is one)
-            raise type(exc)(f"pose {k + 1}: {exc}") from None
+        except LoopClosureError as exc:
+            raise LoopClosureError(f"pose {k + 1}: {exc}") from None
     plan = dynamics_plan(tree)
     passive = ~actuated_dofs(tree)  # (positions are velocities here: _motion_joints refused quaternions)
     Q, QD, QDD = Q.copy(), QD.copy(), QDD.copy()

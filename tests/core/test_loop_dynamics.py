@@ -19,6 +19,7 @@ from kinetree.core.loop_dynamics import (
 )
 from kinetree.core.loops import rows
 from kinetree.core.simulation import Simulator
+from kinetree.core.torque_profile import torque_profile
 from test_loops import COUPLER, CRANK, GROUND, ROCKER, four_bar, three_rrr
 
 G = 9.81
@@ -163,6 +164,8 @@ def test_inconsistent_rates_and_open_configurations_are_refused_naming_the_loop(
         inverse_dynamics_constraints(t, q, None, [1.0, 0.0, 0.0])
     with pytest.raises(LoopClosureError, match="the velocities leave loop 'close' open"):
         Simulator(t, q, [1.0, 0.0, 0.0])
+    with pytest.raises(LoopClosureError, match="pose 2: loop 'close' is open by"):
+        torque_profile(t, [q, open_q], 1.0, 11)
     for bad in ((float("nan"), 0.0), (1.0, -2.0), "fast", (1.0, 2.0, 3.0)):
         with pytest.raises(InvalidConfigurationError, match="baumgarte"):
             forward_dynamics_constraints_direct(t, q, baumgarte=bad)
