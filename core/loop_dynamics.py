@@ -107,13 +107,19 @@ def _loop_terms(tree: RigidBodyTree, plan: DynamicsPlan, T: np.ndarray,
     return np.concatenate(res), np.concatenate(jac), np.array(out)
 
 
+def _independent(J: np.ndarray) -> np.ndarray:
+    """``U`` whose columns span the range of ``J`` (its left singular vectors above :data:`RANK_RATIO`):
+    ``Uᵀ J`` are independent rows equivalent to ``J``'s, and ``U μ`` the least-norm λ for them."""
+    U, s, _ = np.linalg.svd(J, full_matrices=False)
+    return U[:, : int(np.sum(s > RANK_RATIO * s[0])) if s.size and s[0] > 0 else 0]
+
+
 def _kkt(M: np.ndarray, rhs: np.ndarray, J: np.ndarray, gamma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``x``, ``λ`` with ``M x = rhs + Jᵀλ`` and ``J x = gamma``: the KKT system on an independent
-    set of rows of ``J`` (its SVD), λ the least-norm one."""
+    set of rows of ``J``, λ the least-norm one."""
     n = M.shape[0]
-    U, s, _ = np.linalg.svd(J, full_matrices=False)
-    r = int(np.sum(s > RANK_RATIO * s[0])) if s.size and s[0] > 0 else 0
-    Ur = U[:, :r]
+    Ur = _independent(J)
+    r = Ur.shape[1]
     Jr = Ur.T @ J
     K = np.zeros((n + r, n + r))
     K[:n, :n], K[:n, n:], K[n:, :n] = M, Jr.T, Jr
@@ -242,9 +248,7 @@ def inverse_dynamics_constraints(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLik
 def actuator_split(J: np.ndarray, act: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(τ, λ)`` with ``τ`` zero where ``act`` is False and ``τ + Jᵀλ = tau`` (the open tree's
     inverse dynamics), least-norm when not unique; raises :class:`LoopClosureError` when none fits."""
-    U, s, _ = np.linalg.svd(J, full_matrices=False)
-    r = int(np.sum(s > RANK_RATIO * s[0])) if s.size and s[0] > 0 else 0
-    Ur = U[:, :r]
+    Ur = _independent(J)
     A = np.hstack([np.eye(tau.size)[:, act], (Ur.T @ J).T])
     x = np.linalg.lstsq(A, tau, rcond=None)[0]
     miss = float(np.abs(A @ x - tau).max(initial=0.0))

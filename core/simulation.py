@@ -412,10 +412,11 @@ class Simulator:
 
     def set_state(self, q: ArrayLike, qd: ArrayLike | None = None) -> None:
         """Jump to ``q``, ``qd`` (the energy is counted from there)."""
-        self._q = self.tree.config_to_vector(q).copy()
-        self._qd = np.zeros(self._joints.ndof) if qd is None else np.array(
+        q = self.tree.config_to_vector(q).copy()
+        qd = np.zeros(self._joints.ndof) if qd is None else np.array(
             _rbd._rates(self.tree, self._model.plan, qd, "qd", ()), dtype=float)
-        self._check_loops(self._q, self._qd)
+        self._check_loops(q, qd)  # (a refused state leaves the simulation as it was)
+        self._q, self._qd = q, qd
         self._work, self._e0 = 0.0, self._energy(self._q, self._qd)
         self._v0 = self._model.potential(self._q)
 

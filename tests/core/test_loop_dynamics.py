@@ -164,6 +164,10 @@ def test_inconsistent_rates_and_open_configurations_are_refused_naming_the_loop(
         inverse_dynamics_constraints(t, q, None, [1.0, 0.0, 0.0])
     with pytest.raises(LoopClosureError, match="the velocities leave loop 'close' open"):
         Simulator(t, q, [1.0, 0.0, 0.0])
+    sim = Simulator(t, q)
+    with pytest.raises(LoopClosureError, match="loop 'close' is open by"):
+        sim.set_state(open_q)
+    assert np.array_equal(sim.q, q)  # refused: the simulation stays where it was
     with pytest.raises(LoopClosureError, match="pose 2: loop 'close' is open by"):
         torque_profile(t, [q, open_q], 1.0, 11)
     for bad in ((float("nan"), 0.0), (1.0, -2.0), "fast", (1.0, 2.0, 3.0)):
