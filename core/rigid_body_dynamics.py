@@ -129,15 +129,23 @@ def _gravity(tree: RigidBodyTree) -> np.ndarray:
 
 # --- the algorithms ---------------------------------------------------------------------------
 
-def _rnea(plan: DynamicsPlan, T: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray,
-          fext: np.ndarray | None, motor: bool = True) -> np.ndarray:
-    S, h, Io = plan.frames(T)
+def _motion(plan: DynamicsPlan, S: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray):
+    """RNEA's forward pass over the motion columns ``S``: the joint rates per column and each
+    moving body's spatial velocity ``v`` and acceleration ``a`` (…, nm, 6), in the base frame
+    about its origin (``a`` includes ``a0``)."""
     qdc = qd[..., plan.col_dof] * plan.col_gain
     qddc = qdd[..., plan.col_dof] * plan.col_gain
     Sqd = S * qdc[..., None]
     v = plan.anc_c @ Sqd  # (…, nm, 6)
     ve = np.concatenate([v, np.zeros((*v.shape[:-2], 1, 6))], axis=-2)
     a = a0 + plan.anc_c @ (S * qddc[..., None] + _cross_motion(ve[..., plan.carrier, :], Sqd))
+    return qdc, qddc, v, a
+
+
+def _rnea(plan: DynamicsPlan, T: np.ndarray, qd: np.ndarray, qdd: np.ndarray, a0: np.ndarray,
+          fext: np.ndarray | None, motor: bool = True) -> np.ndarray:
+    S, h, Io = plan.frames(T)
+    qdc, qddc, v, a = _motion(plan, S, qd, qdd, a0)
     f = _apply_inertia(plan.m, h, Io, a) + _cross_force(v, _apply_inertia(plan.m, h, Io, v))
     if fext is not None:
         f -= fext
@@ -345,7 +353,8 @@ def forward_dynamics(tree: RigidBodyTree, q: ArrayLike | None = None, qd: ArrayL
     ``method``: ``"aba"`` (Featherstone's articulated-body algorithm, :mod:`.articulated_body`;
     the faster, measured in README) or ``"cholesky"``: ``M⁻¹ (tau − inverse_dynamics(q, qd, 0,
     fext))`` by a Cholesky factorisation of ``M``. Trees with mimic joints always take the
-    Cholesky path (ABA's recursion has no coupled joints)."""
+    Cholesky path (ABA's recursion has no coupled joints). On a tree with closed loops this is the
+    open tree's (the loops left out): :mod:`~kinetree.core.loop_dynamics` holds them."""
     if method not in FORWARD_METHODS:
         raise InvalidConfigurationError(f"forward dynamics: method must be 'aba' or 'cholesky', got {method!r:.80}")
     Q, lead = _inputs(tree, q)

@@ -25,6 +25,13 @@ under gravity, with Corke's joint friction, hard joint stops and a "Hold" PD con
   :func:`potential_energy` ``= −Σ mᵢ g·cᵢ``. The simulator also integrates the work done by
   friction, the controller and the stops, so that ``E − E₀ − W`` (:meth:`Simulator.energy`'s
   drift) checks the integrator with friction on as well as off.
+* **Closed loops** (:mod:`~kinetree.core.loops`): each stage's accelerations are the constrained
+  ones (:mod:`~kinetree.core.loop_dynamics`, the KKT system), and after each step the positions
+  are put back on the loops (Gauss–Newton, least-norm over every joint: the dynamics does not
+  care which joints are actuated, and unlike :func:`~kinetree.core.loops.solve_loops` it has no
+  singular toggle positions) and the velocities projected on ``J q̇ = 0`` in the mass metric
+  (an inelastic constraint impulse), so the loops stay closed to ~1e-13 (measured in the README).
+  A looped tree takes the Python path, not the compiled step.
 """
 
 from __future__ import annotations
@@ -36,9 +43,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import loop_dynamics as _ld
 from . import rigid_body_dynamics as _rbd
-from .errors import InvalidPropertyError, KineTreeError
+from .errors import InvalidPropertyError, KineTreeError, LoopClosureError
 from .joint_space import _quat_exp, _quat_log, _quat_mul
+from .loops import rows as _loop_rows
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -231,6 +240,7 @@ class _Model:
         self.c = np.array([b.center_of_mass for b in tree.bodies], dtype=float).reshape(-1, 3)
         self.ch = np.hstack([self.c, np.ones((len(self.c), 1))])[:, :, None]  # homogeneous, for one matmul
         self.g = np.array(tree.gravity, dtype=float)
+        self.loops = False  # (the compiled path's check below compares the open tree's accelerations)
         self._last: tuple[bytes, np.ndarray] | None = None  # the last mass matrix, by configuration
         plan = self.plan
         # the compiled kernels' arguments, gathered once (the engine's wrappers gather them per call)
@@ -255,6 +265,7 @@ class _Model:
                 ok = False
             self.k = self.k if ok else None
             self._last = None
+        self.loops = bool(tree._loops)
 
     def _poses(self, q: np.ndarray) -> np.ndarray:
         plan = self.plan
@@ -278,6 +289,8 @@ class _Model:
         if k is None:
             T = _rbd._poses(self.tree, q)
             bias = _rbd._rnea(plan, T, qd, self.zero, a0, None)
+            if self.loops:  # the KKT system (the loops' terms come from the same poses)
+                return _ld.constrained_accel(self.tree, plan, q, T, qd, _rbd._crba(plan, T), tau - bias)[0]
             try:
                 return np.linalg.solve(_rbd._crba(plan, T), tau - bias)
             except np.linalg.LinAlgError:
@@ -289,6 +302,8 @@ class _Model:
         bias = tc if plan.plain else plan.P @ tc
         last = self._last
         M = last[1] if last is not None and last[0] == q.tobytes() else self._mass(q, T)
+        if self.loops:
+            return _ld.constrained_accel(self.tree, plan, q, T, qd, M, tau - bias)[0]
         try:
             return k.cholesky_solve(M, tau - bias)
         except ValueError:
@@ -356,9 +371,11 @@ class Simulator:
         self._joints = _Joints(self.tree)
         from .simulation_fast import CompiledStep
 
-        self._fast = CompiledStep.make(self) if integrator == "rk4" else None  # None: the Python path
+        # None: the Python path (the compiled step has no loop constraints)
+        self._fast = CompiledStep.make(self) if integrator == "rk4" and not self._model.loops else None
         q0 = self.tree.home_configuration() if q is None else self.tree.config_to_vector(q)
         qd0 = np.zeros(self._joints.ndof) if qd is None else _rbd._rates(self.tree, self._model.plan, qd, "qd", ())
+        self._check_loops(q0, qd0)
         self._start = (q0.copy(), np.array(qd0, dtype=float))
         self._hold: tuple[np.ndarray, float, float] | None = None
         self.substeps = 1
@@ -395,11 +412,43 @@ class Simulator:
 
     def set_state(self, q: ArrayLike, qd: ArrayLike | None = None) -> None:
         """Jump to ``q``, ``qd`` (the energy is counted from there)."""
-        self._q = self.tree.config_to_vector(q).copy()
-        self._qd = np.zeros(self._joints.ndof) if qd is None else np.array(
+        q = self.tree.config_to_vector(q).copy()
+        qd = np.zeros(self._joints.ndof) if qd is None else np.array(
             _rbd._rates(self.tree, self._model.plan, qd, "qd", ()), dtype=float)
+        self._check_loops(q, qd)  # (a refused state leaves the simulation as it was)
+        self._q, self._qd = q, qd
         self._work, self._e0 = 0.0, self._energy(self._q, self._qd)
         self._v0 = self._model.potential(self._q)
+
+    def _check_loops(self, q: np.ndarray, qd: np.ndarray) -> None:
+        """Refuse a start the loops leave open, in position or velocity (never moved silently)."""
+        if not self._model.loops:
+            return
+        _ld._closed(self.tree, q)
+        _, J, starts = _loop_rows(self.tree, q)
+        bad = np.abs(J @ qd)
+        if bad.max(initial=0.0) > 1e-9 * (1.0 + float(np.abs(qd).max(initial=0.0))):
+            k = int(np.searchsorted(starts, int(np.argmax(bad)), side="right")) - 1
+            raise LoopClosureError(f"the velocities leave loop {list(self.tree._loops)[k]!r} open (its equations "
+                                   f"change at {float(bad.max()):.3g}/s): start from velocities the closed "
+                                   "mechanism can have, e.g. at rest")
+
+    def _project(self, q: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``q`` put back on the loops (least-norm Gauss–Newton over every joint) and ``v`` projected
+        on ``J q̇ = 0`` in the mass metric (see the module docstring)."""
+        tree = self._model.tree
+        # without quaternion joints the positions' Jacobian is the velocities': the last one serves both
+        same, Jv = tree.position_count == tree.dof_count, None
+        for _ in range(8):
+            r, J, _ = _loop_rows(tree, q, "positions")
+            if float(np.abs(r).max(initial=0.0)) <= 1e-14:
+                Jv = J if same else None
+                break
+            q = q - np.linalg.lstsq(J, r, rcond=None)[0]
+        if Jv is None:
+            Jv = _loop_rows(tree, q)[1]
+        M = self._model.mass(q)
+        return q, _ld._kkt(M, M @ v, Jv, np.zeros(Jv.shape[0]))[0]
 
     # --- the controller --------------------------------------------------------------------
     @property
@@ -511,6 +560,8 @@ class Simulator:
             if hit is not None:
                 q, v = self._stops(q, v, Mi, *hit)
             self._work += self._model.energy(q, v)[1] - e_before
+        if self._model.loops:
+            q, v = self._project(q, v)
         if not (np.isfinite(v).all() and np.abs(v).max(initial=0.0) < 1e6):
             raise SimulationError(f"the simulation diverged at t = {self.time:.3f} s (joint velocities beyond 1e6): "
                                   "lower the hold gains or the friction")

@@ -14,6 +14,13 @@ degree of freedom: N·m for a rotation, N for a translation.
 A motion is in configuration space: joints whose positions are not their velocities
 (spherical, floating: quaternions) are refused, as a quintic between quaternions is not a unit
 quaternion.
+
+**Closed loops** (:mod:`~kinetree.core.loops`): the quintic drives the *actuated* joints; at each
+sample the passive ones are solved (:func:`~kinetree.core.loops.solve_loops`, warm-started from
+the previous sample: the branch of the first pose), their velocities and accelerations follow
+from ``J q̇ = 0`` and ``J q̈ + J̇q̇ = 0``, and the torques are
+:func:`~kinetree.core.loop_dynamics.inverse_dynamics_constraints`' — the actuators' only, a passive
+joint's is 0 (:attr:`TorqueProfile.passive` says which). Every pose must be closed.
 """
 
 from __future__ import annotations
@@ -25,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InvalidConfigurationError
-from .rigid_body_dynamics import inverse_dynamics
+from .errors import InvalidConfigurationError, LoopClosureError
+from .loop_dynamics import _loop_terms, actuated_dofs, actuator_split
+from .loops import check_closed, solve_loops
+from .rigid_body_dynamics import _poses, dynamics_plan, inverse_dynamics
 from .trajectory import sample_trajectory
 from .xml_fragment import fragment_element
 
@@ -75,6 +84,8 @@ class TorqueProfile:
     peaks: list[Peak]
     limits: list[float | None]
     gravity: np.ndarray
+    #: per degree of freedom: a passive joint of a looped tree (its torque is 0); empty without loops
+    passive: tuple[bool, ...] = ()
 
     def percent_of_limit(self) -> list[float | None]:
         """Each peak's magnitude in percent of its joint's effort limit (None: no limit)."""
@@ -179,9 +190,43 @@ def torque_profile(tree: RigidBodyTree, poses: Sequence[Any], seconds: float | S
                 j = b.joint
                 if j.type in ("revolute", "prismatic"):
                     j.motor_inertia, j.viscous_friction, j.coulomb_friction = 0.0, 0.0, 0.0
-    tau = inverse_dynamics(work, Q, QD, QDD)
+    passive: tuple[bool, ...] = ()
+    if tree._loops:
+        Q, QD, QDD, tau = _looped_motion(work, P, Q, QD, QDD)
+        passive = tuple(bool(x) for x in ~actuated_dofs(tree))
+    else:
+        tau = inverse_dynamics(work, Q, QD, QDD)
     k = np.argmax(np.abs(tau), axis=0) if len(tau) else np.zeros(0, int)
     peaks = [Peak(float(tau[i, d]), float(times[i])) for d, i in enumerate(k)]
     units = [u for j in joints for u in _units(j)]
     limits = [effort_limit(j) for j in joints for _ in _units(j)]
-    return TorqueProfile(tree.dof_names(), units, times, Q, QD, QDD, tau, peaks, limits, work.gravity)
+    return TorqueProfile(tree.dof_names(), units, times, Q, QD, QDD, tau, peaks, limits, work.gravity, passive)
+
+
+def _looped_motion(tree: RigidBodyTree, P: list[np.ndarray], Q: np.ndarray, QD: np.ndarray,
+                   QDD: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The motion with the actuated joints' quintic kept and the passive joints solved on the
+    loops at each sample, and the actuators' torques along it (see the module docstring)."""
+    kin = tree._kinematics()
+    for k, p in enumerate(P):
+        try:
+            check_closed(tree, kin.fk_single(p))
+        except LoopClosureError as exc:
+            raise LoopClosureError(f"pose {k + 1}: {exc}") from None
+    plan = dynamics_plan(tree)
+    passive = ~actuated_dofs(tree)  # (positions are velocities here: _motion_joints refused quaternions)
+    Q, QD, QDD = Q.copy(), QD.copy(), QDD.copy()
+    q, jacobians = P[0].copy(), []
+    for i in range(len(Q)):
+        q[~passive] = Q[i, ~passive]
+        q = Q[i] = solve_loops(tree, q)  # warm start: the previous sample's branch
+        T = _poses(tree, q, plan)
+        _, J, _ = _loop_terms(tree, plan, T, QD[i])
+        Jp, Ja = J[:, passive], J[:, ~passive]
+        QD[i, passive] = np.linalg.lstsq(Jp, -Ja @ QD[i, ~passive], rcond=None)[0]
+        bias = _loop_terms(tree, plan, T, QD[i])[2]
+        QDD[i, passive] = np.linalg.lstsq(Jp, -Ja @ QDD[i, ~passive] - bias, rcond=None)[0]
+        jacobians.append(J)
+    full = inverse_dynamics(tree, Q, QD, QDD)  # the open tree's, in one batch; then the loops' share
+    tau = np.array([actuator_split(J, ~passive, f)[0] for J, f in zip(jacobians, full)])
+    return Q, QD, QDD, tau

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import loop_dynamics as _loop_dynamics
 from .body import RigidBody
 from .collision import CollisionMixin
 from .configuration import Configuration, ConfigurationMixin
@@ -675,6 +676,30 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         """A closed configuration putting ``body`` at ``target`` (see :func:`kinetree.core.loops.loop_ik`);
         its actuated values drive a parallel robot there."""
         return loop_ik(self, body, target, q0, **options)
+
+    # --- dynamics of closed loops (kinetree.core.loop_dynamics, RBDL's names) ------------------
+    def forward_dynamics_constraints_direct(self, q: Configuration, qd: ArrayLike | None = None,
+                                            tau: ArrayLike | None = None, fext: ArrayLike | None = None,
+                                            baumgarte: ArrayLike = (0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
+        """``(q̈, λ)`` with every loop held by its constraint forces λ (RBDL's
+        ``ForwardDynamicsConstraintsDirect``; see :mod:`kinetree.core.loop_dynamics`)."""
+        return _loop_dynamics.forward_dynamics_constraints_direct(self, q, qd, tau, fext, baumgarte)
+
+    def inverse_dynamics_constraints(self, q: Configuration, qd: ArrayLike | None = None,
+                                     qdd: ArrayLike | None = None,
+                                     fext: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(τ, λ)``: the actuated joints' torques (passive ones 0) and the constraint forces giving
+        the motion (RBDL's ``InverseDynamicsConstraints``; see :mod:`kinetree.core.loop_dynamics`)."""
+        return _loop_dynamics.inverse_dynamics_constraints(self, q, qd, qdd, fext)
+
+    def constraint_bias(self, q: Configuration, qd: ArrayLike | None = None) -> np.ndarray:
+        """``J̇q̇`` of the loop equations (RBDL's ``γ`` is its negative)."""
+        return _loop_dynamics.constraint_bias(self, q, qd)
+
+    def compute_constraint_impulses(self, q: Configuration, qd: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """``(q̇⁺, Λ)``: ``qd`` after the inelastic impulse that closes the loops at the velocity level
+        (RBDL's ``ComputeConstraintImpulsesDirect``)."""
+        return _loop_dynamics.compute_constraint_impulses(self, q, qd)
 
     def _one_config(self, q: Configuration) -> np.ndarray:
         Q = self._config_array(q)

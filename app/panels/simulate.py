@@ -10,6 +10,10 @@ follow at :data:`READOUT_MS`. While the thread falls behind real time the frame 
 to :data:`SLOWEST_TICK_MS`) to leave it the CPU. A slow machine slows the simulation (the
 real-time factor says so) instead of freezing the window.
 
+On a robot with closed loops each step solves the constrained dynamics and puts the robot back
+on its loops (:mod:`kinetree.core.loop_dynamics`), on the Python path rather than the compiled
+step, and the note under the readouts says so.
+
 Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
 document stays unmodified), as playback does. "Keep this pose" is one undo step from the
 configuration the simulation started at. Closing the dock puts the robot back where it started
@@ -63,6 +67,7 @@ class SimulatePanel(QWidget):
         self.runner: SimRunner | None = None  # steps self.sim on a worker thread while playing
         self._shown: np.ndarray | None = None  # what the simulation last showed through the document
         self._shown_time = -1.0
+        self._previewing = False  # our own preview is changing the document's configuration
         self._readout_clock = QElapsedTimer()
         self._rate_clock = QElapsedTimer()
         self._rate_start = 0.0
@@ -172,7 +177,11 @@ class SimulatePanel(QWidget):
                 return None
             where = "the robot's gravity" if np.any(tree.gravity) else "standard gravity along −z (the robot sets none)"
             g = ", ".join(short_text(v) for v in gravity)
-            self._say(f"g = ({g}) m/s², {where}")
+            loops = len(tree.loops)
+            self._say(f"g = ({g}) m/s², {where}" + (
+                f". Closed loops ({loops}): each step solves the constrained dynamics and re-closes the loops, "
+                "on the Python path (the compiled step has no loops), so it may run slower than real time"
+                if loops else ""))
         return self.sim
 
     def play(self, on: bool) -> None:
@@ -258,7 +267,13 @@ class SimulatePanel(QWidget):
         """Show the state the simulation last published (a copy: the thread never touches it)."""
         q, t = self.runner.snapshot()
         self._shown, self._shown_time = q, t
-        self.doc.preview_configuration(q)
+        self._previewing = True
+        try:
+            self.doc.preview_configuration(q)
+        finally:
+            self._previewing = False
+        # a looped robot's document re-closes what it is shown (to ~1e-13): that is what it shows now
+        self._shown = self.doc.configuration
 
     def _tick(self) -> None:
         runner = self.runner
@@ -320,6 +335,8 @@ class SimulatePanel(QWidget):
 
     def _configuration_changed(self) -> None:
         # a joint moved by hand (a slider, Undo): the simulation's start no longer holds
+        if self._previewing:
+            return
         if self.sim is not None and (self._shown is None or not np.array_equal(self.doc.configuration, self._shown)):
             if self._shown is not None:
                 self.stop(restore=False)

@@ -7,7 +7,10 @@ checked poses in list order, the chosen seconds per segment); the torques are
 motor inertia and friction included — under the robot's gravity, or standard gravity along −z
 when it sets none (the header says which, as the Joints panel's gravity torques do). A curve
 per joint, its effort limit (URDF ``<limit effort>``) as dashed lines in the curve's colour, and
-a table of peaks: joint, peak, when, limit, % of limit, in red when over.
+a table of peaks: joint, peak, when, limit, % of limit, in red when over. On a robot with closed
+loops the motion drives the actuated joints (the passive ones follow the loops) and the torques
+are the actuators' (inverse dynamics with the loops' constraint forces): a passive joint's row
+reads "0 (passive)".
 
 It listens to the playback state, which follows every edit of the robot and of the poses; it
 computes only while shown (a hidden panel is marked stale and computed when shown).
@@ -134,9 +137,11 @@ class TorquePanel(QWidget):
         except KineTreeError as exc:
             self._show(None, f"Torques: {exc}")
             return
+        loops = (" Closed loops: the actuated joints' torques (the loops carry the rest); passive joints carry "
+                 "none." if any(prof.passive) else "")
         self._show(prof, f"{' → '.join(names)}, {short_text(self.state.seconds, 4)} s per segment; "
                          f"{where} {' '.join(short_text(v, 6) for v in g)} m/s²; motor inertia and friction "
-                         "included.")
+                         "included." + loops)
 
     def _show(self, prof: TorqueProfile | None, header: str) -> None:
         self.profile = prof
@@ -169,6 +174,8 @@ class TorquePanel(QWidget):
             cells = (f"{name} ({unit})", value_text(peak.value), fixed_text(peak.time, 3),
                      "—" if lim is None else short_text(lim, 6),
                      "—" if pct is None else f"{fixed_text(pct, 1)} %")
+            if prof.passive and prof.passive[r]:  # a loop's passive joint: no actuator, no torque
+                cells = (cells[0], "0 (passive)", "—", cells[3], "—")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c:

@@ -1,0 +1,67 @@
+"""Closed loops in the dynamics docks (issue 35): Simulate plays a looped robot with the
+constrained step (the loop stays closed, the dock says it runs the Python path), and the
+Torques dock shows the actuators' torques with the passive joints' rows as "0 (passive)"."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from kinetree.app.document import RobotDocument
+from kinetree.app.panels.simulate import SimulatePanel
+from kinetree.app.panels.torques import TorquePanel
+from kinetree.app.playback import PlaybackState
+from kinetree.core.loop_dynamics import inverse_dynamics_constraints
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from test_loop_dynamics import closed, heavy_four_bar  # noqa: E402
+
+
+def test_simulate_plays_a_looped_robot_with_the_loop_closed(qtbot):
+    t = heavy_four_bar()
+    doc = RobotDocument()
+    doc.load(t, closed(t, 0.3))
+    start = doc.configuration
+    panel = SimulatePanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.friction.setChecked(False)
+    panel.play_button.click()
+    assert panel.playing, panel.note.text()
+    assert "Closed loops (1)" in panel.note.text() and "Python path" in panel.note.text()
+    qtbot.waitUntil(lambda: panel.runner.snapshot()[1] >= 0.05, timeout=60_000)
+    panel.play_button.click()  # pause
+    assert not panel.playing and panel.runner.error is None
+    q = doc.configuration
+    assert abs(q[0] - start[0]) > 1e-4  # it fell
+    assert np.linalg.norm(doc.tree.loop_residual(q)) < 1e-9  # on its loop
+    assert abs(panel.sim.energy().drift) < 1e-6
+
+
+def test_torques_dock_shows_the_actuators_torques_and_passive_rows(qtbot):
+    t = heavy_four_bar()
+    t.named_poses["low"] = closed(t, 0.3)
+    t.named_poses["high"] = closed(t, 1.5)
+    doc = RobotDocument()
+    doc.load(t, t.named_poses["low"])
+    state = PlaybackState(doc)
+    state.set_names(["low", "high"])
+    state.set_seconds(1.0)
+    panel = TorquePanel(doc, state)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.profile is not None, timeout=60_000)
+    prof = panel.profile
+    assert prof.passive == (False, True, True)
+    rows = panel.table_text()
+    assert [r[1] for r in rows[1:]] == ["0 (passive)", "0 (passive)"]
+    assert rows[0][1] == f"{prof.peaks[0].value:.3f}" and abs(prof.peaks[0].value) > 0.1
+    assert "Closed loops" in panel.header.text()
+    for i in (0, 137, 400):  # each sample closed, and its torque the actuator's inverse dynamics
+        q = prof.q[i]
+        assert np.linalg.norm(doc.tree.loop_residual(q)) <= 1e-12
+        tau, _ = inverse_dynamics_constraints(doc.tree, q, prof.qd[i], prof.qdd[i])
+        np.testing.assert_allclose(prof.tau[i], tau, rtol=0, atol=1e-9)
+    _, tau = panel.curves[1].getData()
+    assert not np.any(tau)  # the passive joints' curves are flat at 0
