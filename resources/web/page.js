@@ -223,7 +223,10 @@
       dhItems.push(z, x);
     }
     dhItems.forEach((o) => { o.visible = false; });
-    const cam = data.camera || { center, distance: radius / Math.sin(Math.PI * 25 / 180), elevation: 30, azimuth: 45, fov: 60 };
+    // no camera given: the app's fit (app/viewport/camera.py: iso view, the robot's sphere inside
+    // the narrower angle with 8% to spare; the app's fov of 60° is the horizontal one)
+    const halfH = Math.PI / 6, halfV = Math.atan(Math.tan(halfH) * Math.max(1, view.clientHeight) / Math.max(1, view.clientWidth));
+    const cam = data.camera || { center, distance: 1.08 * radius / Math.sin(Math.min(halfH, halfV)), elevation: 30, azimuth: 45, fov: 60 };
     camera = new THREE.PerspectiveCamera(60, 1, cam.distance * 0.001, cam.distance * 1000);
     camera.up.set(0, 0, 1);
     const el = cam.elevation * Math.PI / 180, az = cam.azimuth * Math.PI / 180;
