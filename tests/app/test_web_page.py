@@ -1,0 +1,199 @@
+"""The exported web page (File ▸ Export web page, ``kinetree html``) in a real browser: headless
+Chromium driven by Selenium loads the page, moves joints and sliders, and reads back each body's
+world matrix (equal to ``get_transform`` to 1e-12) and the pose readout (the Pose dock's text);
+robot text stays text; what the page cannot model is refused by name. One browser for the module."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from kinetree.app.numbers import fixed_text
+from kinetree.app.panels.pose import pose_readouts
+from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
+from kinetree.core.errors import FileFormatError
+from kinetree.core.io.web_page import web_page, write_web_page
+from kinetree.core.transforms import rotx, roty, rotz
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver")
+LIBRARY = ("puma560", "puma560_mdh", "panda", "scara", "stanford", "stanford_lecture", "ur5", "kuka_lbr_iiwa14",
+           "jaco", "baxter_left", "abb_irb140", "cylindrical_wrist", "humanoid_upper_body", "quadruped",
+           "two_link_planar")
+# with meshes; Panda's gripper fingers: a mimic joint; Talos: mimic grippers and 48 meshes
+URDFS = {"talos": "talos_data/robots/talos_full_v2.urdf", "panda_urdf": "panda_description/urdf/panda.urdf",
+         "baxter": "baxter_description/urdf/baxter.urdf", "go2": "go2_description/urdf/go2.urdf",
+         "allegro": "allegro_hand_description/urdf/allegro_left_hand.urdf"}
+
+
+def robot(key: str) -> RigidBodyTree:
+    if key in LIBRARY:
+        return load_robot(key)
+    if EXAMPLE_ROBOTS is None:
+        pytest.skip("example-robot-data is not installed (the URDF robots with meshes)")
+    from kinetree.core import import_robot
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return import_robot(EXAMPLE_ROBOTS / URDFS[key], package_paths=(str(EXAMPLE_ROBOTS),))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (os.path.exists(CHROMIUM) and CHROMEDRIVER):
+        pytest.skip("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu-sandbox", "--enable-unsafe-swiftshader",
+                "--use-angle=swiftshader", "--window-size=1280,800"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    yield driver
+    driver.quit()
+
+
+def open_page(browser, path: Path) -> None:
+    browser.get(path.as_uri())
+    assert browser.execute_script("return typeof window.kinetree") == "object", browser.get_log("browser")
+
+
+def set_configuration(browser, tree, q) -> None:
+    """Every slider's joint to its value in ``q``, through the page's own setJoint."""
+    values = {name: float(q[tree.position_index(name)][0]) for name in tree.movable_joint_names}
+    browser.execute_script("for (const [n, v] of Object.entries(arguments[0])) window.kinetree.setJoint(n, v);",
+                           values)
+
+
+def check_page_matches_engine(browser, tree, q) -> None:
+    world = browser.execute_script("return window.kinetree.worldMatrices()")
+    assert set(world) == set(tree.body_names)
+    for name, m in world.items():
+        np.testing.assert_allclose(np.reshape(m, (4, 4)), tree.get_transform(q, name), rtol=0, atol=1e-12,
+                                   err_msg=name)
+    if tree.end_effector is not None:
+        # the dock's text of the page's pose; the angles are rounding-sensitive at gimbal lock (Panda's
+        # home has ZYZ θ = 180°, where 1e-17 in R moves φ and ψ by degrees), the matrix and position are not
+        shown = browser.execute_script("return window.kinetree.poseText()")
+        assert shown == pose_readouts(np.reshape(world[tree.end_effector], (4, 4)), 4, True)
+        engine = pose_readouts(tree.get_transform(q, tree.end_effector), 4, True)
+        assert [shown[k] for k in ("matrix", "x", "y", "z")] == [engine[k] for k in ("matrix", "x", "y", "z")]
+
+
+@pytest.mark.parametrize("key", [*LIBRARY, *URDFS])
+def test_page_kinematics_equal_the_engine(browser, tmp_path, key):
+    tree = robot(key)
+    path = tmp_path / f"{key}.html"
+    write_web_page(tree, path)
+    open_page(browser, path)
+    assert browser.execute_script("return window.kinetree.webgl()"), "no WebGL: the 3D view is missing"
+    q = tree.home_configuration()
+    check_page_matches_engine(browser, tree, q)
+    rng = np.random.default_rng(34)
+    for _ in range(3):
+        q = tree.random_configuration(rng)
+        set_configuration(browser, tree, q)
+        check_page_matches_engine(browser, tree, q)
+
+
+def test_sliders_move_the_robot(browser, tmp_path):
+    """Keys on a slider (the user's path: an input event) move its joint; the page's matrices
+    and readout follow the value the slider holds."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    tree = load_robot("puma560")
+    path = tmp_path / "puma.html"
+    write_web_page(tree, path)
+    open_page(browser, path)
+    before = browser.execute_script("return window.kinetree.poseText()")
+    sliders = browser.find_elements(By.CSS_SELECTOR, "#sliders input[type=range]")
+    assert [s.get_attribute("aria-label") for s in sliders] == tree.movable_joint_names
+    sliders[0].send_keys(Keys.ARROW_RIGHT * 5)
+    sliders[2].send_keys(Keys.ARROW_LEFT * 3)
+    q = tree.home_configuration()
+    for k in (0, 2):
+        q[k] = float(sliders[k].get_attribute("value"))
+    assert q[0] != 0 and q[2] != 0
+    check_page_matches_engine(browser, tree, q)
+    assert browser.execute_script("return window.kinetree.poseText()") != before
+    shown = browser.find_element(By.ID, "pose-matrix").text
+    assert shown == pose_readouts(tree.get_transform(q, tree.end_effector), 4, True)["matrix"]
+
+
+def test_page_formatter_rounds_as_the_dock(browser, tmp_path):
+    """Ties (0.03125 to 4 digits: Python rounds to even), near zeros, negative zeros, and the
+    rotation readouts of random poses near and at gimbal lock."""
+    path = tmp_path / "two.html"
+    write_web_page(load_robot("two_link_planar"), path)
+    open_page(browser, path)
+    values = [0.03125, -0.03125, 0.125, 0.375, 2.675, 0.5, 1.5, 2.5, -0.00004, -1e-10, 1e-9, 123.45675, -0.0, 7.0]
+    for d in (0, 2, 4, 6):
+        got = browser.execute_script("return arguments[0].map((v) => window.kinetree.fixedText(v, arguments[1], true))",
+                                     values, d)
+        assert got == [fixed_text(v, d, sign_space=True) for v in values]
+    rng = np.random.default_rng(5)
+    poses = [rotz(a) @ roty(b) @ rotx(c) for a, b, c in rng.uniform(-np.pi, np.pi, (20, 3))]
+    poses += [roty(np.pi / 2), roty(-np.pi / 2) @ rotz(0.3), rotx(np.pi), np.eye(4)]
+    for T in poses:
+        T = T.copy()
+        T[:3, 3] = rng.uniform(-2, 2, 3)
+        for deg in (True, False):
+            got = browser.execute_script("return window.kinetree.readouts(arguments[0], 4, arguments[1])",
+                                         T.reshape(-1).tolist(), deg)
+            assert got == pose_readouts(T, 4, deg)
+
+
+def test_robot_text_is_text(browser, tmp_path):
+    """A body, joint and pose named like markup are shown as those characters; none runs."""
+    evil = "</script><script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+    tree = RigidBodyTree(base_name="<b>base</b>&amp;")
+    body = RigidBody(evil)
+    body.joint = Joint("<!-- j1 -->", "revolute")
+    body.add_visual("box", (0.1, 0.1, 0.3))
+    tree.add_body(body, tree.base_name)
+    tree.named_poses["<i>up</i>"] = [0.5]
+    path = tmp_path / "evil.html"
+    write_web_page(tree, path, title=evil + "\u2028")  # U+2028 ends a line in old JavaScript
+    text = path.read_text()
+    assert text.count("<script") == 3 and "<script>window" not in text and "<img" not in text
+    open_page(browser, path)
+    assert browser.execute_script("return window.pwned === undefined")
+    from selenium.webdriver.common.by import By
+
+    panel = browser.find_element(By.ID, "panel").text
+    assert evil in panel and "<b>base</b>&amp;" in panel and "<i>up</i>" in panel and "<!-- j1 -->" in panel
+    assert browser.title == evil + "\u2028 — KineTree"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#panel img, #panel b, #panel i")
+
+
+def test_page_refuses_what_it_cannot_model():
+    tree = load_robot("two_link_planar")
+    body = RigidBody("carriage")
+    body.joint = Joint("slide_xy", "planar")
+    tree.add_body(body, tree.body_names[-1])
+    with pytest.raises(FileFormatError, match="joint 'slide_xy' of body 'carriage' is planar"):
+        web_page(tree)
+    tree = load_robot("two_link_planar")
+    tree.add_loop("closing", tree.body_names[-1], np.eye(4), tree.base_name, np.eye(4), kind="ball")
+    with pytest.raises(FileFormatError, match="loop 'closing'"):
+        web_page(tree)
+
+
+def test_no_network_at_view_time():
+    """The page carries its scripts and forbids every connection (CSP default-src 'none')."""
+    text, _notes = web_page(load_robot("puma560"))
+    head = text.split("</head>")[0]
+    assert "default-src 'none'" in head and "connect-src" not in head
+    assert "<script src" not in text and "<link" not in text and "@import" not in text
