@@ -205,7 +205,11 @@
       radius = Math.max(radius, sphere.radius);
     }
     const size = Math.max(0.02, radius * 0.12);
-    const axes = (parent) => { const a = new THREE.AxesHelper(size); parent.add(a); frameItems.push(a); };
+    const axes = (parent) => { // x red, y green, z blue (three's own helper fades each to another hue)
+      const a = new THREE.AxesHelper(size).setColors(0xff0000, 0x00c000, 0x2060ff);
+      parent.add(a);
+      frameItems.push(a);
+    };
     axes(base);
     groups.forEach(axes);
     // the DH overlay: z(i-1) and x(i) (standard DH), z(i) and x(i-1) (modified DH)
