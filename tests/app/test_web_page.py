@@ -197,3 +197,45 @@ def test_no_network_at_view_time():
     head = text.split("</head>")[0]
     assert "default-src 'none'" in head and "connect-src" not in head
     assert "<script src" not in text and "<link" not in text and "@import" not in text
+
+
+def _robot_mask(rgb: np.ndarray) -> np.ndarray:
+    """Pixels of the robot's surfaces: lit and grey (not the dark background or the coloured
+    frame axes), opened once so that the app's one-pixel grid lines drop out."""
+    from scipy import ndimage
+
+    rgb = rgb.astype(float)
+    return ndimage.binary_opening((rgb.mean(axis=2) > 60) & (rgb.max(axis=2) - rgb.min(axis=2) < 60))
+
+
+def test_page_shows_what_the_app_renders(browser, tmp_path, qtbot):
+    """The page, exported with the viewport's camera, and the app's offscreen render of the
+    same robot at the same configuration cover the same pixels (robot silhouettes overlap)."""
+    import io
+
+    from kinetree.app.cli.display import offscreen_view
+    from kinetree.app.web_export import view_camera
+    from PIL import Image
+
+    tree = load_robot("puma560")
+    q = tree.named_poses["qr"] if "qr" in tree.named_poses else tree.home_configuration()
+    size = (940, 800)  # the page's 3D view at 1280×800 (its panel takes 340 px)
+    doc, view = offscreen_view(tree, q, size, "dark", labels=False)
+    view.fit(size=size)
+    img = view.render_image(*size).convertToFormat(view.render_image(*size).Format.Format_RGB888)
+    app = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine())[:, :size[0] * 3]
+    app = app.reshape(size[1], size[0], 3)
+    camera = view_camera(view)
+    view.close()
+    path = tmp_path / "puma.html"
+    write_web_page(tree, path, q, camera=camera)
+    open_page(browser, path)
+    shot = np.asarray(Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB"))[:size[1], :size[0]]
+    Image.fromarray(shot).save(tmp_path / "page.png")
+    Image.fromarray(app).save(tmp_path / "app.png")
+    a, b = _robot_mask(app), _robot_mask(shot)
+    assert a.sum() > 2000 and b.sum() > 2000, (a.sum(), b.sum())
+    boxes = [(x.min(), x.max(), y.min(), y.max()) for y, x in (np.nonzero(a), np.nonzero(b))]
+    assert np.abs(np.subtract(*boxes)).max() <= 8, f"robot's box in the app {boxes[0]}, in the page {boxes[1]}"
+    iou = (a & b).sum() / (a | b).sum()  # 0.75 measured: the app shades the housings darker
+    assert iou > 0.65, f"silhouettes overlap {iou:.2f} (images in {tmp_path})"
