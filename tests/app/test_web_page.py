@@ -16,6 +16,7 @@ import pytest
 from kinetree.app.numbers import fixed_text
 from kinetree.app.panels.pose import pose_readouts
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
+from kinetree.core.dh import lecture_variables, variable_label
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io.web_page import web_page, write_web_page
 from kinetree.core.transforms import rotx, roty, rotz
@@ -130,6 +131,14 @@ def test_sliders_move_the_robot(browser, tmp_path):
     assert browser.execute_script("return window.kinetree.poseText()") != before
     shown = browser.find_element(By.ID, "pose-matrix").text
     assert shown == pose_readouts(tree.get_transform(q, tree.end_effector), 4, True)["matrix"]
+    # the lecture's notation on the sliders (θ₁ …), as the app's Sliders dock names them
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#sliders .name")]
+    assert labels == [variable_label(n, lecture_variables(tree)) for n in tree.movable_joint_names]
+    assert labels[0] == "θ₁"
+    # the DH toggle draws the DH axes: the view changes
+    before = browser.get_screenshot_as_png()
+    browser.find_element(By.ID, "show-dh").click()
+    assert browser.get_screenshot_as_png() != before
 
 
 def test_page_formatter_rounds_as_the_dock(browser, tmp_path):
