@@ -30,6 +30,7 @@ import numpy as np
 
 from ..dh import lecture_variables, variable_label
 from ..errors import FileFormatError
+from ..kinematics import frame_size
 from .safe_io import atomic_write_text
 from .web_meshes import MeshPacker
 
@@ -118,7 +119,7 @@ def page_data(tree, q=None, *, title: str = "", camera: dict | None = None,
         "format": "kinetree-web", "version": 1, "title": title or "robot", "base": tree.base_name,
         "baseVisuals": base_visuals, "endEffector": tree.end_effector, "q": [float(v) for v in q],
         "bodies": bodies, "joints": _joints(tree, q, variables), "poses": poses, "meshes": packer.pack(),
-        "digits": READOUT_DIGITS, "camera": camera,
+        "digits": READOUT_DIGITS, "camera": camera, "frameSize": frame_size(tree),
     }
     return data, packer.notes()
 

@@ -12,6 +12,7 @@
   const DEG = 180 / Math.PI; // numpy's degrees: x * (180 / pi)
   const status = document.getElementById("status");
   let lastFrame = NaN;
+  let syncFrames = false; // frameTime() up to the frame's last pixel, not only its submission (benchmarks)
   let firstFrameAt = NaN;
 
   // bodies in depth order: a parent is always composed before its children
@@ -172,7 +173,7 @@
   }
   function setupView() {
     try {
-      renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+      renderer = new THREE.WebGLRenderer({ antialias: true });
     } catch (e) {
       status.textContent = "3D view unavailable (WebGL: " + e.message + "); the sliders and the pose still work.";
       renderer = null;
@@ -204,9 +205,10 @@
       center = sphere.center.toArray();
       radius = Math.max(radius, sphere.radius);
     }
-    const size = Math.max(0.02, radius * 0.12);
     const axes = (parent) => { // x red, y green, z blue (three's own helper fades each to another hue)
-      const a = new THREE.AxesHelper(size).setColors(0xff0000, 0x00c000, 0x2060ff);
+      const a = new THREE.AxesHelper(data.frameSize).setColors(0xff0000, 0x00c000, 0x2060ff);
+      a.material.depthTest = false; // over the links, as the app draws its frames
+      a.renderOrder = 1;
       parent.add(a);
       frameItems.push(a);
     };
@@ -333,6 +335,10 @@
     const text = poseText();
     if (text) for (const key in poseCells) poseCells[key].textContent = text[key];
     draw();
+    if (syncFrames && renderer) { // wait for the GPU to finish the frame (a pixel read stalls until it has)
+      const gl = renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    }
     lastFrame = performance.now() - t0;
     if (Number.isNaN(firstFrameAt)) firstFrameAt = performance.now();
   }
@@ -383,6 +389,7 @@
     worldMatrices: () => Object.fromEntries(bodies.map((b, i) => [b.name, Array.from(world[i])])),
     poseText: poseText,
     frameTime: () => lastFrame,
+    syncFrames: (on) => { syncFrames = Boolean(on); },
     firstFrameAt: () => firstFrameAt,
     readouts: (m16, digits, deg) => readouts(Float64Array.from(m16), digits, deg),
     fixedText: fixedText,

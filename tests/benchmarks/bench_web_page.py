@@ -5,7 +5,9 @@
 
 Load-to-first-frame is ``performance.now()`` when the page's first render returned (from the
 start of navigation); a move is setJoint → forward kinematics, readout, render (the page's
-``frameTime()``), median of 50. ``--shots`` saves a 1280×800 screenshot of each page."""
+``frameTime()``), median of 50: "move" until the frame is submitted, "drawn" until its pixels are
+(a one-pixel read waits for the GPU, here SwiftShader on the CPU). ``--shots`` saves a 1280×800
+screenshot of each page."""
 
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def main() -> None:
     warm = folder / "warm.html"  # the browser's first page pays its own start-up: not the page's time
     write_web_page(load_robot("two_link_planar"), warm)
     d.get(warm.as_uri())
-    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}  notes")
+    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}{'drawn ms':>10}  notes")
     try:
         for key, tree in robots():
             path = folder / f"{key}.html"
@@ -73,16 +75,18 @@ def main() -> None:
             first = d.execute_script("return window.kinetree.firstFrameAt()")
             name = tree.movable_joint_names[0]
             j = d.execute_script("return window.kinetree.joints()")[0]
-            moves = []
-            for v in np.linspace(j["min"], j["max"], 50):
-                d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name, float(v))
-                moves.append(d.execute_script("return window.kinetree.frameTime()"))
+            moves, synced = [], []
+            for sync, out in ((False, moves), (True, synced)):
+                d.execute_script("window.kinetree.syncFrames(arguments[0])", sync)
+                for v in np.linspace(j["min"], j["max"], 50):
+                    d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name, float(v))
+                    out.append(d.execute_script("return window.kinetree.frameTime()"))
             d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name,
                              float(tree.home_configuration()[0]))
             if args.shots:
                 d.save_screenshot(os.path.join(args.shots, f"web_{key}.png"))
             print(f"{key:<12}{path.stat().st_size / 1e6:>7.2f}{export:>10.2f}{first:>16.0f}"
-                  f"{statistics.median(moves):>9.1f}  {'; '.join(notes)[:200]}")
+                  f"{statistics.median(moves):>9.1f}{statistics.median(synced):>10.1f}  {'; '.join(notes)[:200]}")
     finally:
         d.quit()
 
