@@ -248,3 +248,63 @@ def test_page_shows_what_the_app_renders(browser, tmp_path, qtbot):
     assert np.abs(np.subtract(*boxes)).max() <= 8, f"robot's box in the app {boxes[0]}, in the page {boxes[1]}"
     iou = (a & b).sum() / (a | b).sum()  # 0.75 measured: the app shades the housings darker
     assert iou > 0.65, f"silhouettes overlap {iou:.2f} (images in {tmp_path})"
+
+
+def page_json(path: Path) -> dict:
+    """The robot data a written page carries (its JSON element, unescaped by the JSON reader)."""
+    import json
+
+    text = path.read_text()
+    return json.loads(text.split('id="kinetree-data">', 1)[1].split("</script>", 1)[0])
+
+
+def test_export_web_page_from_the_window(window, monkeypatch, tmp_path):
+    """File ▸ Export web page: the window's robot at its configuration from the viewport's
+    camera; a joint the page cannot show is a message naming it (status bar), no file, no traceback."""
+    from kinetree.app.web_export import view_camera
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "robot.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    window.doc.open("puma560")
+    window.doc.set_configuration([0.3, -0.2, 0.1, 0.0, 0.5, -0.4])
+    action = window.export_web_page_action
+    assert action in window.menuBar().actions()[0].menu().actions()  # in the File menu
+    action.trigger()
+    data = page_json(path)
+    assert data["q"] == [0.3, -0.2, 0.1, 0.0, 0.5, -0.4]
+    assert data["camera"] == view_camera(window.viewport) and data["title"] == "robot"
+    assert window.statusBar().currentMessage().startswith(f"Exported the web page to {path}")
+
+    tree = load_robot("two_link_planar")
+    body = RigidBody("carriage")
+    body.joint = Joint("slide_xy", "planar")
+    tree.add_body(body, "link2")
+    window.doc.load(tree)
+    path.unlink()
+    action.trigger()
+    assert not path.exists()
+    assert "joint 'slide_xy' of body 'carriage' is planar" in window.statusBar().currentMessage()
+
+
+def test_cli_html(tmp_path, capsys):
+    from kinetree.app.main import main
+    from kinetree.core.io import save_project
+
+    out = tmp_path / "puma.html"
+    assert main(["html", "puma560", "-o", str(out), "--q", "10", "20", "30", "0", "0", "0", "--deg"]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out} (6 bodies, ")
+    data = page_json(out)
+    np.testing.assert_allclose(data["q"], np.radians([10, 20, 30, 0, 0, 0]), rtol=0, atol=1e-15)
+    assert data["camera"] is None and data["title"] == "puma"
+
+    tree = load_robot("two_link_planar")
+    body = RigidBody("carriage")
+    body.joint = Joint("slide_xy", "planar")
+    tree.add_body(body, "link2")
+    src = tmp_path / "planar.kinetree.json"
+    save_project(tree, src)
+    assert main(["html", str(src), "-o", str(tmp_path / "p.html")]) == 1
+    err = capsys.readouterr().err
+    assert "joint 'slide_xy' of body 'carriage' is planar" in err and "Traceback" not in err
+    assert not (tmp_path / "p.html").exists()
