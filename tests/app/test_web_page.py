@@ -308,3 +308,41 @@ def test_cli_html(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "joint 'slide_xy' of body 'carriage' is planar" in err and "Traceback" not in err
     assert not (tmp_path / "p.html").exists()
+
+
+def test_notebook_web_view(browser, tmp_path):
+    """``kinetree.app.web_view`` in a notebook's output: the page in a sandboxed iframe runs (its
+    FK equals the engine's) and a name with quotes and markup cannot leave the srcdoc attribute."""
+    from kinetree.app import web_view
+    from selenium.webdriver.common.by import By
+
+    tree = load_robot("puma560")
+    body = RigidBody('tool" onload="window.pwned=1"><script>window.pwned=2</script>')
+    tree.add_body(body, tree.end_effector)
+    q = tree.named_poses["qr"]
+    cell = web_view(tree, q)._repr_html_()
+    assert cell.count("<iframe") == 1 and "<script" not in cell
+    path = tmp_path / "notebook.html"
+    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{cell}</body></html>")
+    browser.get(path.as_uri())
+    frame = browser.find_element(By.CSS_SELECTOR, "iframe.kinetree-web-view")
+    assert browser.execute_script("return window.pwned === undefined")
+    browser.switch_to.frame(frame)
+    try:
+        assert browser.execute_script("return typeof window.kinetree") == "object"
+        assert browser.execute_script("return window.pwned === undefined")
+        check_page_matches_engine(browser, tree, q)
+        q = tree.random_configuration(np.random.default_rng(3))
+        set_configuration(browser, tree, q)
+        check_page_matches_engine(browser, tree, q)
+        assert browser.find_element(By.ID, "ee").text == f"{tree.end_effector} in {tree.base_name}"
+        assert tree.end_effector == body.name  # the quoted, marked-up name, shown as text
+    finally:
+        browser.switch_to.default_content()
+
+
+def test_web_view_refuses_a_bad_height():
+    from kinetree.app import web_view
+
+    with pytest.raises(ValueError, match="height"):
+        web_view(load_robot("two_link_planar"), height=10**9)
