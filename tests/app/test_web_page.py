@@ -346,3 +346,30 @@ def test_web_view_refuses_a_bad_height():
 
     with pytest.raises(ValueError, match="height"):
         web_view(load_robot("two_link_planar"), height=10**9)
+
+
+def test_notebook_cell_shows_the_live_page(browser, tmp_path, monkeypatch):
+    """A notebook kernel (no display) runs ``web_view``; its text/html output, opened in
+    Chromium as JupyterLab shows it, is the live page at the configuration given."""
+    nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat (the test extra)")
+    nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient (the test extra)")
+    pytest.importorskip("ipykernel", reason="the notebook test needs ipykernel (the test extra)")
+    from selenium.webdriver.common.by import By
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("from kinetree.app import web_view\nfrom kinetree.core import load_robot\n"
+                                          "web_view(load_robot('scara'), [0.3, -0.5, 0.1, 0.2])")]
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):  # the kernel inherits this environment
+        monkeypatch.delenv(name, raising=False)
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    [cell] = [o["data"]["text/html"] for o in nb.cells[0].outputs if "text/html" in o.get("data", {})]
+    path = tmp_path / "cell.html"
+    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{cell}</body></html>")
+    browser.get(path.as_uri())
+    browser.switch_to.frame(browser.find_element(By.CSS_SELECTOR, "iframe.kinetree-web-view"))
+    try:
+        tree = load_robot("scara")
+        check_page_matches_engine(browser, tree, np.array([0.3, -0.5, 0.1, 0.2]))
+    finally:
+        browser.switch_to.default_content()
