@@ -373,3 +373,26 @@ def test_notebook_cell_shows_the_live_page(browser, tmp_path, monkeypatch):
         check_page_matches_engine(browser, tree, np.array([0.3, -0.5, 0.1, 0.2]))
     finally:
         browser.switch_to.default_content()
+
+
+def test_big_meshes_are_decimated_to_the_budget_and_said(tmp_path):
+    """A mesh above the page's budget is decimated (and the note names the budget); a mesh file
+    that cannot be read is left out with a note naming it, the page still written."""
+    import trimesh
+    from kinetree.core.io.web_page import page_data
+
+    sphere = trimesh.creation.icosphere(subdivisions=5)  # 20,480 triangles
+    stl = tmp_path / "ball.stl"
+    sphere.export(stl)
+    tree = RigidBodyTree()
+    body = RigidBody("ball")
+    body.add_visual("mesh", (1, 1, 1), filename=str(stl))
+    body.add_visual("mesh", (1, 1, 1), filename=str(tmp_path / "missing.stl"))
+    tree.add_body(body, tree.base_name)
+    data, notes = page_data(tree, max_triangles=2000)
+    assert data["meshes"][0]["triangles"] <= 2000 and data["meshes"][0]["triangles"] > 1000
+    assert data["meshes"][1]["triangles"] == 0
+    assert any("20,480 triangles became" in n and "2,000 in all" in n for n in notes), notes
+    assert any("missing.stl" in n for n in notes), notes
+    data, notes = page_data(tree)  # within the default budget: kept whole
+    assert data["meshes"][0]["triangles"] == 20480 and not any("triangles became" in n for n in notes)
