@@ -11,7 +11,7 @@
   const DISPLAY_ZERO = 1e-9; // kinetree.core.number_text.DISPLAY_ZERO
   const DEG = 180 / Math.PI; // numpy's degrees: x * (180 / pi)
   const status = document.getElementById("status");
-  let lastFrame = NaN;
+  let lastFrame = NaN, lastLatency = NaN;
   let syncFrames = false; // frameTime() up to the frame's last pixel, not only its submission (benchmarks)
   let firstFrameAt = NaN;
 
@@ -246,7 +246,7 @@
     light.position.set(0.35, 0.45, 1.0);
     scene.add(camera);
     resize();
-    window.addEventListener("resize", () => { resize(); draw(); });
+    window.addEventListener("resize", () => { resize(); requestDraw(); });
   }
   function resize() {
     if (!renderer) return;
@@ -287,10 +287,10 @@
   }
   degrees.addEventListener("change", () => update());
   document.getElementById("show-frames").addEventListener("change", (e) => {
-    frameItems.forEach((o) => { o.visible = e.target.checked; }); draw();
+    frameItems.forEach((o) => { o.visible = e.target.checked; }); requestDraw();
   });
   document.getElementById("show-dh").addEventListener("change", (e) => {
-    dhItems.forEach((o) => { o.visible = e.target.checked; }); draw();
+    dhItems.forEach((o) => { o.visible = e.target.checked; }); requestDraw();
   });
   document.getElementById("title").textContent = data.title;
   document.getElementById("ee").textContent = data.endEffector === null ? "—" : data.endEffector + " in " + data.base;
@@ -324,6 +324,35 @@
     placeBodies();
     renderer.render(scene, camera);
   }
+  // a move updates the matrices and the readout at once; the view is drawn once per display frame
+  // however many moves came in it (slider events, a script's setJoint calls: drawing each one
+  // queued frames behind a slow software renderer)
+  let work = 0, movedAt = NaN, drawPending = false, waiting = [];
+  function requestDraw() {
+    if (Number.isNaN(movedAt)) movedAt = performance.now();
+    if (!drawPending) {
+      drawPending = true;
+      requestAnimationFrame(frame);
+    }
+  }
+  function frame() {
+    drawPending = false;
+    const t0 = performance.now();
+    draw();
+    if (syncFrames && renderer) { // wait for the GPU to finish the frame (a pixel read stalls until it has)
+      const gl = renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    }
+    const now = performance.now();
+    lastFrame = work + (now - t0);
+    lastLatency = now - movedAt;
+    work = 0;
+    movedAt = NaN;
+    if (Number.isNaN(firstFrameAt)) firstFrameAt = now;
+    const done = waiting;
+    waiting = [];
+    done.forEach((resolve) => resolve());
+  }
   function update() {
     const t0 = performance.now();
     fk();
@@ -334,13 +363,8 @@
     }
     const text = poseText();
     if (text) for (const key in poseCells) poseCells[key].textContent = text[key];
-    draw();
-    if (syncFrames && renderer) { // wait for the GPU to finish the frame (a pixel read stalls until it has)
-      const gl = renderer.getContext();
-      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-    }
-    lastFrame = performance.now() - t0;
-    if (Number.isNaN(firstFrameAt)) firstFrameAt = performance.now();
+    work += performance.now() - t0;
+    requestDraw();
   }
   function setJoint(name, value) {
     const j = byName.get(name);
@@ -388,7 +412,9 @@
     setJoint: setJoint,
     worldMatrices: () => Object.fromEntries(bodies.map((b, i) => [b.name, Array.from(world[i])])),
     poseText: poseText,
-    frameTime: () => lastFrame,
+    frameTime: () => lastFrame, // the last frame's work: its moves' kinematics and readout, and its drawing
+    frameLatency: () => lastLatency, // from the frame's first move to its drawing done (the display's wait included)
+    nextFrame: () => new Promise((resolve) => { if (drawPending) waiting.push(resolve); else resolve(); }),
     syncFrames: (on) => { syncFrames = Boolean(on); },
     firstFrameAt: () => firstFrameAt,
     readouts: (m16, digits, deg) => readouts(Float64Array.from(m16), digits, deg),

@@ -68,6 +68,12 @@ def browser():
 def open_page(browser, path: Path) -> None:
     browser.get(path.as_uri())
     assert browser.execute_script("return typeof window.kinetree") == "object", browser.get_log("browser")
+    next_frame(browser)
+
+
+def next_frame(browser) -> None:
+    """Wait until the page has drawn what it was asked to (it draws once per display frame)."""
+    browser.execute_async_script("window.kinetree.nextFrame().then(arguments[arguments.length - 1])")
 
 
 def set_configuration(browser, tree, q) -> None:
@@ -75,6 +81,7 @@ def set_configuration(browser, tree, q) -> None:
     values = {name: float(q[tree.position_index(name)][0]) for name in tree.movable_joint_names}
     browser.execute_script("for (const [n, v] of Object.entries(arguments[0])) window.kinetree.setJoint(n, v);",
                            values)
+    next_frame(browser)
 
 
 def check_page_matches_engine(browser, tree, q) -> None:
@@ -138,6 +145,7 @@ def test_sliders_move_the_robot(browser, tmp_path):
     # the DH toggle draws the DH axes: the view changes
     before = browser.get_screenshot_as_png()
     browser.find_element(By.ID, "show-dh").click()
+    next_frame(browser)
     assert browser.get_screenshot_as_png() != before
 
 

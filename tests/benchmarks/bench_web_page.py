@@ -5,8 +5,10 @@
 
 Load-to-first-frame is ``performance.now()`` when the page's first render returned (from the
 start of navigation); a move is setJoint → forward kinematics, readout, render (the page's
-``frameTime()``), median of 50: "move" until the frame is submitted, "drawn" until its pixels are
-(a one-pixel read waits for the GPU, here SwiftShader on the CPU). ``--shots`` saves a 1280×800
+``frameTime()``: the move's kinematics and readout plus the drawing), median of 50: "move" until
+the frame is submitted, "drawn" until its pixels are (a one-pixel read waits for the GPU, here
+SwiftShader on the CPU), "latency" from the move to the drawn frame (``frameLatency()``: the wait
+for the display's next frame included; the page draws once per display frame). ``--shots`` saves a 1280×800
 screenshot of each page."""
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from kinetree.core.io.web_page import write_web_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
+
+NEXT_FRAME = "window.kinetree.nextFrame().then(arguments[arguments.length - 1])"
 
 
 def robots():
@@ -63,7 +67,8 @@ def main() -> None:
     warm = folder / "warm.html"  # the browser's first page pays its own start-up: not the page's time
     write_web_page(load_robot("two_link_planar"), warm)
     d.get(warm.as_uri())
-    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}{'drawn ms':>10}  notes")
+    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}{'drawn ms':>10}"
+          f"{'latency ms':>12}  notes")
     try:
         for key, tree in robots():
             path = folder / f"{key}.html"
@@ -72,21 +77,26 @@ def main() -> None:
             export = time.perf_counter() - t
             d.get("about:blank")
             d.get(path.as_uri())
+            d.execute_async_script(NEXT_FRAME)
             first = d.execute_script("return window.kinetree.firstFrameAt()")
             name = tree.movable_joint_names[0]
             j = d.execute_script("return window.kinetree.joints()")[0]
-            moves, synced = [], []
+            moves, synced, latency = [], [], []
             for sync, out in ((False, moves), (True, synced)):
                 d.execute_script("window.kinetree.syncFrames(arguments[0])", sync)
                 for v in np.linspace(j["min"], j["max"], 50):
                     d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name, float(v))
+                    d.execute_async_script(NEXT_FRAME)
                     out.append(d.execute_script("return window.kinetree.frameTime()"))
+                    if sync:
+                        latency.append(d.execute_script("return window.kinetree.frameLatency()"))
             d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name,
                              float(tree.home_configuration()[0]))
             if args.shots:
                 d.save_screenshot(os.path.join(args.shots, f"web_{key}.png"))
             print(f"{key:<12}{path.stat().st_size / 1e6:>7.2f}{export:>10.2f}{first:>16.0f}"
-                  f"{statistics.median(moves):>9.1f}{statistics.median(synced):>10.1f}  {'; '.join(notes)[:200]}")
+                  f"{statistics.median(moves):>9.1f}{statistics.median(synced):>10.1f}"
+                  f"{statistics.median(latency):>12.1f}  {'; '.join(notes)[:200]}")
     finally:
         d.quit()
 
