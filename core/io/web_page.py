@@ -71,14 +71,19 @@ def _flat(m: np.ndarray) -> list[float]:
     return [float(v) for v in np.asarray(m, dtype=float).reshape(16)]
 
 
-def _joints(tree, q: np.ndarray, variables: dict) -> list[dict[str, Any]]:
-    """One entry per position of the configuration (a slider each)."""
+def _joints(tree, q: np.ndarray, variables: dict, notes: list[str]) -> list[dict[str, Any]]:
+    """One entry per position of the configuration (a slider each); a value outside its joint's
+    limits is kept (the pose is the configuration's) and said in ``notes``: its slider can only
+    show the nearest limit."""
     out = []
     for name in tree.movable_joint_names:
         j = tree.find_joint(name).joint
         lo, hi = (float(v) for v in np.asarray(j.position_limits, dtype=float).reshape(-1)[:2])
         value = float(q[tree.position_index(name)][0])
         bounded = math.isfinite(lo) and math.isfinite(hi)
+        if bounded and not lo <= value <= hi:
+            notes.append(f"joint {name!r:.80}: {value:.6g} is outside its limits [{lo:.6g}, {hi:.6g}]: the page "
+                         "shows the pose there, its slider the nearest limit until moved")
         if not bounded:
             r = UNBOUNDED_RANGE[j.type]
             lo, hi = min(-r, value), max(r, value)
@@ -103,6 +108,7 @@ def page_data(tree, q=None, *, title: str = "", camera: dict | None = None,
     plan = tree._kinematics()
     packer = MeshPacker() if max_triangles is None else MeshPacker(max_triangles)
     variables = lecture_variables(tree)
+    notes: list[str] = []
     bodies = []
     for i, b in enumerate(tree.bodies):
         kind = plan.kind[i]
@@ -118,10 +124,10 @@ def page_data(tree, q=None, *, title: str = "", camera: dict | None = None,
     data = {
         "format": "kinetree-web", "version": 1, "title": title or "robot", "base": tree.base_name,
         "baseVisuals": base_visuals, "endEffector": tree.end_effector, "q": [float(v) for v in q],
-        "bodies": bodies, "joints": _joints(tree, q, variables), "poses": poses, "meshes": packer.pack(),
+        "bodies": bodies, "joints": _joints(tree, q, variables, notes), "poses": poses, "meshes": packer.pack(),
         "digits": READOUT_DIGITS, "camera": camera, "frameSize": frame_size(tree),
     }
-    return data, packer.notes()
+    return data, notes + packer.notes()
 
 
 def web_page(tree, q=None, *, title: str = "", camera: dict | None = None,

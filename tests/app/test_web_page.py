@@ -404,3 +404,16 @@ def test_big_meshes_are_decimated_to_the_budget_and_said(tmp_path):
     assert any("missing.stl" in n for n in notes), notes
     data, notes = page_data(tree)  # within the default budget: kept whole
     assert data["meshes"][0]["triangles"] == 20480 and not any("triangles became" in n for n in notes)
+
+
+def test_a_configuration_outside_the_limits_is_kept_and_said():
+    """Puma's qn has q3 = π, beyond its −225°…45°: the page shows that pose and says the slider
+    cannot (never a value changed silently)."""
+    from kinetree.core.io.web_page import page_data
+
+    tree = load_robot("puma560")
+    qn = tree.named_poses["qn"]
+    data, notes = page_data(tree, qn)
+    assert data["q"] == list(qn)
+    assert any(n.startswith("joint 'q3': 3.14159 is outside its limits [-3.92699, 0.785398]") for n in notes), notes
+    assert not page_data(tree)[1]
