@@ -50,6 +50,7 @@ from .torques import install_torques
 from .undo_keys import add_window_keys, install_undo_keys
 from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
+from .web_export import install_web_export
 from .wheel_guard import install_wheel_guard
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
         self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
         install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
+        self.export_web_page_action = install_web_export(self)  # File ▸ Export web page (app/web_export.py)
         install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
         install_simulate(self)  # View ▸ Simulate (S): let the robot go
         self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…

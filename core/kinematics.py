@@ -457,3 +457,23 @@ class KinematicPlan:
                 J[:3, c : c + 4] = W
                 J[3:, c : c + 4] = np.cross(W.T, pe - o).T
         return J
+
+
+def frame_size(tree: RigidBodyTree, parent: np.ndarray | None = None) -> float:
+    """Length (m) of a drawn frame's axes (the viewport's triads, the exported web page's):
+    half the typical link length at home, so that a hand or a humanoid with many short links is
+    not buried under its own triads, within 3…15 % of the robot's size (at least 0.3 m) at home.
+    ``parent``: each body's parent index (−1 for the base) when the caller has it."""
+    bodies = tree.bodies
+    if not bodies:
+        return float(np.clip(0.15, 0.03 * 0.5, 0.15 * 0.5))
+    home = tree.forward_kinematics(tree.home_configuration())
+    extent = max(float(np.abs(home[:, :3, 3]).max()), 0.3)
+    if parent is None:
+        index = {b.name: i for i, b in enumerate(bodies)}
+        parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
+    origins = np.vstack([np.zeros((1, 3)), home[:, :3, 3]])
+    links = np.linalg.norm(origins[1:] - origins[np.asarray(parent) + 1], axis=1)
+    links = links[links > 1e-6]
+    typical = float(np.median(links)) if links.size else 0.3
+    return float(np.clip(0.5 * typical, 0.03 * extent, 0.15 * extent))

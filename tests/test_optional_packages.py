@@ -23,14 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # numpy paths must still work where it cannot be installed)
 HIDDEN_MODULES = ("pinocchio", "fcl", "numba", "imageio_ffmpeg", "example_robot_data", "xacrodoc",
                   "roboticstoolbox", "spatialmath", "pydrake", "gymnasium", "dm_control", "IPython", "nbclient",
-                  "nbformat", "ipykernel")
+                  "nbformat", "ipykernel", "selenium")
 HIDDEN_DISTRIBUTIONS = ("pin", "python-fcl", "numba", "imageio-ffmpeg", "example-robot-data", "xacrodoc",
                         "roboticstoolbox-python", "spatialmath-python", "drake", "gymnasium", "dm-control",
-                        "ipython", "nbclient", "nbformat", "ipykernel")
+                        "ipython", "nbclient", "nbformat", "ipykernel", "selenium")
 # a test file that mentions one of these (or a helper that looks for them) is run with them hidden
 MENTIONS = re.compile(r"pinocchio|pydrake|\bfcl\b|numba|imageio.ffmpeg|example.robot.data|xacrodoc|roboticstoolbox|"
                       r"gymnasium|dm.control|spatialmath|collision_available|check_collision|EXAMPLE_ROBOTS|"
-                      r"urdf_fixtures|\.mp4|IPython|nbclient|nbformat|ipykernel")
+                      r"urdf_fixtures|\.mp4|IPython|nbclient|nbformat|ipykernel|selenium")
 
 SITECUSTOMIZE = """
 import importlib.abc, importlib.metadata, importlib.util, sys

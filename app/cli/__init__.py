@@ -13,8 +13,8 @@ import importlib
 from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, check_outputs, run
 
 #: every command, in the order ``kinetree --help`` lists them, by its module's name
-COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "library", "ik", "symbolic", "dh", "dynamics",
-            "torques")
+COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "html", "library", "ik", "symbolic", "dh",
+            "dynamics", "torques")
 #: the commands that render with the GUI machinery (see :mod:`.display`)
 DISPLAY_COMMANDS = ("screenshot", "animate")
 

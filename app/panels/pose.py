@@ -35,6 +35,23 @@ ROWS = (("matrix", "T", "the 4×4 homogeneous transform"),
         ("axis_angle", "axis∠", "rotation axis [x y z] and angle"))
 
 
+def pose_readouts(T: np.ndarray, digits: int, degrees: bool) -> dict[str, str]:
+    """The panel's text of each readout of pose ``T`` (keys as :data:`ROWS` plus x, y, z); the
+    exported web page prints the same (resources/web/page.js, checked by its test)."""
+    ang = (lambda v: np.degrees(v)) if degrees else (lambda v: np.asarray(v))
+    unit = "°" if degrees else " rad"
+
+    def row(values) -> str:  # a space for "+": widths stay put while values change sign
+        return "  ".join(fixed_text(v, digits, sign_space=True) for v in np.asarray(values, dtype=float))
+
+    r = rotation_readouts(T)
+    out = {"matrix": matrix_text(T, "text", digits)}
+    out.update({key: row([T[k, 3]]) for k, key in enumerate("xyz")})
+    out.update(rpy=row(ang(r["rpy"])) + unit, zyz=row(ang(r["zyz"])) + unit, quat=row(r["quat"]),
+               axis_angle=f"[{row(r['axis'])}], {fixed_text(float(ang(r['angle'])), digits)}{unit}")
+    return out
+
+
 class PosePanel(QWidget):
     """Matrix, position, roll/pitch/yaw, ZYZ Euler, quaternion and axis–angle, live.
 
@@ -259,23 +276,8 @@ class PosePanel(QWidget):
             self.labels["matrix"].setText(str(exc))
             return
         self.T = T
-        d = self.precision.value()
-        deg = self.units.currentIndex() == 0
-        ang = (lambda v: np.degrees(v)) if deg else (lambda v: np.asarray(v))
-        unit = "°" if deg else " rad"
-
-        def row(values) -> str:  # a space for "+": widths stay put while values change sign
-            return "  ".join(fixed_text(v, d, sign_space=True) for v in np.asarray(values, dtype=float))
-
-        L = self.labels
-        L["matrix"].setText(matrix_text(T, "text", d))
-        for k, key in enumerate("xyz"):
-            L[key].setText(row([T[k, 3]]))
-        r = rotation_readouts(T)
-        L["rpy"].setText(row(ang(r["rpy"])) + unit)
-        L["zyz"].setText(row(ang(r["zyz"])) + unit)
-        L["quat"].setText(row(r["quat"]))
-        L["axis_angle"].setText(f"[{row(r['axis'])}], {fixed_text(float(ang(r['angle'])), d)}{unit}")
+        for key, text in pose_readouts(T, self.precision.value(), self.units.currentIndex() == 0).items():
+            self.labels[key].setText(text)
 
     def _show_go(self, on: bool) -> None:
         self.go_row.setVisible(on)

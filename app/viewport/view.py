@@ -6,6 +6,7 @@ import logging
 
 import numpy as np
 from kinetree.core.channels import is_axial
+from kinetree.core.kinematics import frame_size
 from OpenGL import GL
 from pyqtgraph.opengl import MeshData
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
@@ -256,19 +257,10 @@ class RobotViewport(SurfaceView):
                 if old in cache:
                     cache[new] = cache.pop(old)
         self._meshes = []
-        home = tree.forward_kinematics(tree.home_configuration())
-        extent = float(np.abs(home[:, :3, 3]).max()) if len(home) else 0.5
-        # frame size follows the typical link length, so that a hand or a humanoid with many
-        # short links is not buried under its own triads; bounded by the robot's size
-        origins = np.vstack([np.zeros((1, 3)), home[:, :3, 3]]) if len(home) else np.zeros((1, 3))
         bodies = tree.bodies
         index = {b.name: i for i, b in enumerate(bodies)}
         self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
-        parents = self._parent + 1
-        links = np.linalg.norm(origins[1:] - origins[parents], axis=1) if len(home) else np.zeros(0)
-        links = links[links > 1e-6]
-        typical = float(np.median(links)) if links.size else 0.3
-        self._scale = float(np.clip(0.5 * typical, 0.03 * max(extent, 0.3), 0.15 * max(extent, 0.3)))
+        self._scale = frame_size(tree, self._parent)  # as the exported web page draws them
         movable = [i for i, b in enumerate(bodies) if is_axial(b.joint)]
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)

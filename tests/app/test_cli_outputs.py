@@ -17,6 +17,7 @@ COMMANDS = {
     "torques": (["torques", "{src}", "--poses", "qz", "qr", "--csv", "{out}"], "torques"),
     "screenshot": (["screenshot", "{src}", "-o", "{out}"], "screenshot"),
     "animate": (["animate", "{src}", "--poses", "qz", "qr", "-o", "{out}"], "animation"),
+    "html": (["html", "{src}", "-o", "{out}"], "web page"),
 }
 
 
