@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 
+from kinetree.core.io.web_page import web_page
+
 #: The cell's default height in pixels (the page's panel holds six sliders and the pose above it).
 HEIGHT = 620
 
@@ -16,8 +18,6 @@ class WebView:
     left out or decimated."""
 
     def __init__(self, tree, q=None, *, height: int = HEIGHT, title: str = "") -> None:
-        from kinetree.core.io.web_page import web_page
-
         if not isinstance(height, int) or not 100 <= height <= 4000:
             raise ValueError(f"height must be a whole number of pixels in 100…4000, got {height!r:.40}")
         self.height = height
