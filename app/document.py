@@ -13,6 +13,7 @@ from kinetree.core.io import export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
 from kinetree.core.io.safe_io import MAX_BODIES
+from kinetree.core.loop_closing import check_actuation
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -413,8 +414,27 @@ class RobotDocument(QObject):
             for joint in passive:
                 t.find_joint(joint).joint.actuated = False
             t.add_loop(name, body_a, frame_a, body_b, frame_b, kind)
+            try:
+                check_actuation(t)
+            except LoopClosureError as exc:
+                raise LoopClosureError(f"loop {name!r} between {body_a!r} and {body_b!r}: {exc}") from None
 
         return self.edit(f"Close loop {name}", change)
+
+    def set_actuated(self, joint: str, on: bool) -> bool:
+        """Make ``joint`` actuated (driven by its slider) or passive (solved by the loops), as one
+        undo step; refused (:class:`LoopClosureError`) when the mechanism would be driven by no
+        joint, or by more or fewer joints than its degrees of freedom."""
+
+        def change(t: RigidBodyTree) -> None:
+            t.find_joint(joint).joint.actuated = bool(on)
+            try:
+                check_actuation(t)
+            except LoopClosureError as exc:
+                raise LoopClosureError(f"joint {joint!r} cannot be made {'actuated' if on else 'passive'}: "
+                                       f"{exc}") from None
+
+        return self.edit(f"Make {joint} {'actuated' if on else 'passive'}", change)
 
     def open_loop(self, name: str) -> bool:
         """Remove the loop ``name`` (its joints stay passive until made actuated), as one undo step."""

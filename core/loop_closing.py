@@ -1,0 +1,118 @@
+"""Closing a loop by hand (the app's Close loop tool), no Qt: the joints a loop between two
+bodies moves, which of them to make passive so that the mechanism keeps as many driven joints
+as it has degrees of freedom, the two loop frames at picked points, and the checks that refuse
+a loop or an actuation that makes no mechanism (each a :class:`LoopClosureError` naming the
+bodies or joints)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import LoopClosureError
+from .joint import AXIAL_TYPES
+from .transforms import inverse_transform
+
+if TYPE_CHECKING:
+    from .tree import RigidBodyTree
+
+__all__ = ["check_actuation", "loop_frames", "loop_joints", "loop_path", "propose_passive"]
+
+
+def _chain(tree: RigidBodyTree, body: str) -> list[str]:
+    """``body`` and its ancestors up to the base."""
+    out = [body]
+    while (parent := tree.parent_name(out[-1])) is not None:
+        out.append(parent)
+    return out
+
+
+def loop_path(tree: RigidBodyTree, body_a: str, body_b: str) -> list[str]:
+    """The bodies whose joints a loop between ``body_a`` and ``body_b`` moves (the tree path
+    between them, their common ancestor excluded), nearest the base first, then in tree order."""
+    ca, cb = _chain(tree, body_a), _chain(tree, body_b)
+    common = next(n for n in ca if n in set(cb))
+    bodies = ca[:ca.index(common)] + cb[:cb.index(common)]
+    depth = {n: len(_chain(tree, n)) for n in bodies}
+    return sorted(bodies, key=lambda n: (depth[n], tree.index_of(n)))
+
+
+def loop_joints(tree: RigidBodyTree) -> set[str]:
+    """Names of the joints on some loop's path (those the loops move; the Actuated check box)."""
+    out: set[str] = set()
+    for lp in tree.loops:
+        out.update(tree.get_body(n).joint.name for n in loop_path(tree, lp.body_a, lp.body_b)
+                   if tree.get_body(n).joint.position_count)
+    return out
+
+
+def loop_frames(pose_a: np.ndarray, point_a, pose_b: np.ndarray, point_b,
+                axis=None) -> tuple[np.ndarray, np.ndarray]:
+    """The loop frames ``(frame_a, frame_b)`` in the bodies' frames (``pose_a``, ``pose_b``: their
+    world poses) at the world points ``point_a`` and ``point_b``, both turned alike in the world:
+    z along the world vector ``axis`` (a hinge's or slider's axis), else the world's axes. Two
+    picks of one point give a loop closed at the current configuration."""
+    R = np.eye(3)
+    if axis is not None and np.linalg.norm(axis) > 0:
+        z = np.asarray(axis, float) / np.linalg.norm(axis)
+        x = np.cross((0.0, 1.0, 0.0) if abs(z[1]) < 0.9 else (1.0, 0.0, 0.0), z)
+        x /= np.linalg.norm(x)
+        R = np.column_stack([x, np.cross(z, x), z])
+    frames = []
+    for pose, point in ((pose_a, point_a), (pose_b, point_b)):
+        W = np.eye(4)
+        W[:3, :3], W[:3, 3] = R, np.asarray(point, float)
+        frames.append(inverse_transform(np.asarray(pose, float)) @ W)
+    return frames[0], frames[1]
+
+
+def _driven(tree: RigidBodyTree) -> list:
+    """The actuated joints that move (no fixed or mimic joint)."""
+    return [b.joint for b in tree.bodies if b.joint.actuated and b.joint.velocity_count]
+
+
+def propose_passive(tree: RigidBodyTree, body_a: str, body_b: str, mobility: int) -> list[str]:
+    """Joints to make passive when a loop joins ``body_a`` and ``body_b`` and leaves the
+    mechanism ``mobility`` degrees of freedom: the loop path's driven joints but the one
+    nearest the base, from the far end, until as many joints are driven as the mechanism has
+    degrees of freedom. Raises :class:`LoopClosureError` when the loop constrains nothing or more
+    than its path can follow."""
+    if body_a == body_b:
+        raise LoopClosureError(f"both points are on body {body_a!r}: a loop joins two different bodies")
+    if mobility <= 0:
+        raise LoopClosureError(f"a loop between {body_a!r} and {body_b!r} locks the mechanism "
+                               f"({mobility} degrees of freedom left): pick points that let it move")
+    path = loop_path(tree, body_a, body_b)
+    moving = [tree.get_body(n).joint for n in path]
+    candidates = [j for j in moving if j.actuated and j.velocity_count]
+    need = sum(j.velocity_count for j in _driven(tree)) - mobility
+    if need <= 0:
+        joints = ", ".join(repr(j.name) for j in moving) or "none"
+        raise LoopClosureError(f"a loop between {body_a!r} and {body_b!r} removes no degree of freedom (the "
+                               f"joints between them: {joints}): pick points on bodies further apart")
+    passive = [j.name for j in reversed(candidates[1:]) if j.type in AXIAL_TYPES and j.mimic is None][:need]
+    if len(passive) < need:
+        raise LoopClosureError(f"a loop between {body_a!r} and {body_b!r} over-constrains the mechanism: it leaves "
+                               f"{mobility} degrees of freedom, and only {len(passive)} of the joints between "
+                               f"them can follow it ({need} must)")
+    return passive
+
+
+def check_actuation(tree: RigidBodyTree) -> None:
+    """Raise :class:`LoopClosureError` when a tree with loops drives no joint, or more or fewer
+    joints than its mechanism has degrees of freedom (over-constrained: the loops fight the
+    drives; under: the passive joints are free)."""
+    if not tree.loops:
+        return
+    driven = _driven(tree)
+    if not driven:
+        raise LoopClosureError("no joint would be actuated: a mechanism needs at least one driven joint")
+    count, mobility = sum(j.velocity_count for j in driven), tree.mobility()
+    names = ", ".join(repr(j.name) for j in driven[:6]) + (" …" if len(driven) > 6 else "")
+    if count > mobility:
+        raise LoopClosureError(f"{count} driven joints ({names}) over-constrain the mechanism: its loops leave "
+                               f"{mobility} degrees of freedom; make a joint on a loop passive first")
+    if count < mobility:
+        raise LoopClosureError(f"{count} driven joints ({names}) leave the mechanism free: its loops leave "
+                               f"{mobility} degrees of freedom; make a passive joint actuated first")
