@@ -469,11 +469,33 @@ class RobotDocument(QObject):
                 locked.append(joint.name)
             name = tree.parent_name(name)
         goal = np.asarray(target, dtype=float) if base else tree.get_transform(q, frame) @ np.asarray(target, float)
+        if tree.loops and all(b.joint.position_count in (0, 1) for b in tree.bodies):
+            return self._move_closed(body, goal, drag, live, locked, position_only)
         result = inverse_kinematics(tree, body, goal, q, max_iterations=40 if live else 200,
                                     restarts=0 if live else 20, locked=locked,
                                     weights=(0, 0, 0, 1, 1, 1) if position_only else None)
         self.set_configuration(result.q, f"Move {body} to a pose", drag)
         return result
+
+    def _move_closed(self, body: str, goal: np.ndarray, drag: int | None, live: bool, locked: list[str],
+                     position_only: bool):
+        """:meth:`move_body_to` on a tree with closed loops: the actuated joints move, the passive
+        ones follow, every loop stays closed; at the mechanism's limit the motion stops at the
+        last closed configuration and ``message`` says why."""
+        from kinetree.core.ik import IKResult
+        from kinetree.core.loop_closing import follow_target
+
+        weights = (0, 0, 0, 1, 1, 1) if position_only else (1, 1, 1, 1, 1, 1)
+        q, reason = follow_target(self._tree, body, goal, self._q, weights=weights, iterations=10 if live else 100,
+                                  locked=locked)
+        if reason is not None:
+            self.message.emit(f"Move {body}: stopped at the mechanism's limit: {reason}")
+        self.set_configuration(q, f"Move {body} to a pose", drag)
+        T = self._tree.get_transform(q, body) if body != self._tree.base_name else np.eye(4)
+        position = float(np.linalg.norm(goal[:3, 3] - T[:3, 3]))
+        c = float(np.clip((np.trace(goal[:3, :3] @ T[:3, :3].T) - 1) / 2, -1.0, 1.0))
+        orientation = 0.0 if position_only else float(np.arccos(c))
+        return IKResult(q, position <= 1e-6 and orientation <= 1e-6, position, orientation, 0)
 
     def set_joint_position(self, joint: str, value, drag: int | None = None) -> None:
         q = self._q.copy()

@@ -6,6 +6,7 @@ bodies or joints)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +18,7 @@ from .transforms import inverse_transform
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
 
-__all__ = ["check_actuation", "loop_frames", "loop_joints", "loop_path", "propose_passive"]
+__all__ = ["check_actuation", "follow_target", "loop_frames", "loop_joints", "loop_path", "propose_passive"]
 
 
 def _chain(tree: RigidBodyTree, body: str) -> list[str]:
@@ -116,3 +117,69 @@ def check_actuation(tree: RigidBodyTree) -> None:
     if count < mobility:
         raise LoopClosureError(f"{count} driven joints ({names}) leave the mechanism free: its loops leave "
                                f"{mobility} degrees of freedom; make a passive joint actuated first")
+
+
+#: Gauss–Newton iterations of each warm-started closing in :func:`follow_target` (it converges in
+#: three to five from the predicted passive values; more only where the loop cannot close).
+SOLVE_ITERATIONS = 8
+
+
+def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndarray, *,
+                  weights=(1.0, 1.0, 1.0, 1.0, 1.0, 1.0), iterations: int = 20,
+                  locked: Iterable[str] = ()) -> tuple[np.ndarray, str | None]:
+    """Move ``body`` towards the 4×4 world ``target`` over a closed mechanism: Gauss–Newton on the
+    actuated joints (but ``locked``) with the passive ones solved after each step (the branch
+    kept), on the pose error weighted as :func:`~kinetree.core.ik.inverse_kinematics` does
+    (rows ``[rot; pos]``). ``q`` is closed. Returns the closed configuration nearest the target
+    reached, and the reason it stopped short (a :class:`LoopClosureError`'s message: the
+    mechanism's limit, a toggle) or None. For a tree of revolute and prismatic joints."""
+    from .loops import passive_indices, solve_loops
+    from .loops import rows as loop_rows
+
+    w = np.asarray(weights, dtype=float)
+    k = tree.index_of(body)
+    P = passive_indices(tree)
+    held = set(locked)
+    A = np.array([i for b, i in tree._positions() if b.joint.actuated and b.joint.name not in held
+                  and b.joint.position_count], dtype=int)
+    plan = tree._kinematics()
+
+    def error(x: np.ndarray) -> np.ndarray:
+        T = plan.fk_single(x)[k] if k >= 0 else np.eye(4)
+        Re = target[:3, :3] @ T[:3, :3].T  # rotation still to do, base frame
+        rot = 0.5 * np.array([Re[2, 1] - Re[1, 2], Re[0, 2] - Re[2, 0], Re[1, 0] - Re[0, 1]])
+        return np.concatenate([rot, target[:3, 3] - T[:3, 3]]) * w
+
+    x = np.array(q, dtype=float)
+    e = error(x)
+    reason = None
+    for _ in range(iterations):
+        if A.size == 0 or float(np.linalg.norm(e)) <= 1e-10 or k < 0:
+            break
+        J = tree.geometric_jacobian(x, body) * w[:, None]
+        C = loop_rows(tree, x, "positions")[1]
+        # the passive joints follow the actuated ones along the loops: dq_p = −C_p⁺ C_a dq_a
+        follow = -np.linalg.pinv(C[:, P]) @ C[:, A] if P.size else np.zeros((0, A.size))
+        Je = J[:, A] + (J[:, P] @ follow if P.size else 0.0)
+        step = np.linalg.lstsq(Je, e, rcond=1e-9)[0]
+        step *= min(1.0, 0.2 / max(float(np.abs(step).max()), 1e-300))  # small steps keep to the branch
+        t, better = 1.0, False
+        while t > 0.2:  # two halvings at most: at a limit every try is a failed solve (a live drag's time)
+            trial = x.copy()
+            trial[A] += t * step
+            if P.size:
+                trial[P] += t * (follow @ step)  # a warm start on the same branch
+            try:
+                trial = solve_loops(tree, trial, max_iterations=SOLVE_ITERATIONS)  # warm: a few suffice
+            except LoopClosureError as exc:
+                reason = str(exc)
+                t *= 0.5
+                continue
+            e2 = error(trial)
+            if float(np.linalg.norm(e2)) < float(np.linalg.norm(e)):
+                x, e, better, reason = trial, e2, True, None
+                break
+            t *= 0.5
+        if not better:
+            break
+    return x, reason

@@ -14,11 +14,11 @@ import pytest
 from kinetree.core import RigidBody
 from kinetree.core.joint import Joint
 from kinetree.core.loop_closing import check_actuation, loop_path, propose_passive
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 from test_frame_handle import key
-from test_ik_handle import pixel
+from test_ik_handle import drag, pixel
 from test_picking import box
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
@@ -222,3 +222,44 @@ def test_proposal_and_checks_name_the_bodies_and_joints():
     with pytest.raises(LoopClosureError, match=r"2 driven joints \('crank_joint', 'rocker_joint'\) over-constrain"):
         check_actuation(looped)
     assert CRANK < ROCKER  # the four-bar these tests close is a crank-rocker
+
+
+def test_dragging_the_ik_handle_keeps_the_loop_closed_in_one_undo_step(win, qtbot):
+    vp, doc = win.viewport, win.doc
+    for _ in range(2):
+        QTest.mouseClick(vp, LEFT, NONE, pixel(vp, tip_point(doc)))
+    ok(vp.close_loop.dialog)
+    doc.select("coupler_tip")
+    vp.repaint()
+    before, steps = doc.configuration, doc.undo_stack.count()
+    h = vp.ik_handle
+    T0 = doc.pose_of("coupler_tip")
+    start = pixel(vp, T0[:3, 3] + 0.7 * h.size * T0[:3, 0])  # on the x arrow
+    assert h.pick(start.x(), start.y()) == ("axis", 0)
+    a, b = vp.project(np.array([T0[:3, 3], T0[:3, 3] + h.size * T0[:3, 0]]))
+    direction = (b - a) / np.linalg.norm(b - a)
+    drag(vp, start, start + QPoint(int(round(15 * direction[0])), int(round(15 * direction[1]))))
+    q = doc.configuration
+    assert abs(q[0] - before[0]) > 1e-3  # the crank turned …
+    assert np.linalg.norm(doc.tree.loop_residual(q)) <= 1e-9  # … and the loop stayed closed
+    assert abs(wrap(q[2] - freudenstein(q[0]))) <= 1e-9
+    moved = doc.pose_of("coupler_tip")[:3, 3] - T0[:3, 3]
+    assert moved @ T0[:3, 0] > 0  # the tip went the way it was dragged (as far as its path lets it)
+    assert doc.undo_stack.count() == steps + 1
+
+
+def test_an_ik_drag_past_the_mechanisms_limit_stops_closed_and_says_why(make_window, qtbot):
+    w = make_window()
+    t = four_bar(a=0.4)  # crank too long for a full turn
+    w.doc.load(t, t.solve_loops(np.array([1.0, 2.0, 1.5])))
+    doc = w.doc
+    target = np.eye(4)
+    target[:3, 3] = [-0.4, 0.0, 0.0]  # the crank's tip at a half turn: no assembly there
+    token = doc.begin_drag()
+    with qtbot.waitSignal(doc.message, timeout=10000) as said:
+        for _ in range(30):  # mouse moves of one drag, each a few live iterations
+            doc.move_body_to("coupler", target, token, live=True, position_only=True)
+    assert "stopped at the mechanism's limit: loop 'close' cannot be assembled" in said.args[0]
+    q = doc.configuration
+    assert np.linalg.norm(doc.tree.loop_residual(q)) <= 1e-9 and 1.5 < q[0] < math.pi
+    assert "stopped at the mechanism's limit" in w.statusBar().currentMessage()
