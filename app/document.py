@@ -14,6 +14,7 @@ from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
 from kinetree.core.io.safe_io import MAX_BODIES
 from kinetree.core.loop_closing import check_actuation
+from kinetree.core.loops import solve_loops
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -62,6 +63,13 @@ def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None
     return q
 
 
+#: Gauss–Newton iterations of a warm-started closing (:func:`closed` with ``near``).
+WARM_ITERATIONS = 25
+#: Steps of a mouse move of the IK handle on a closed mechanism (each closes the loops again):
+#: a move is a few pixels, the next move goes on from there (more cost a frame's time).
+LIVE_ITERATIONS = 3
+
+
 def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
     """``q`` with the passive joints solved so that every loop of ``tree`` closes (``q`` itself
     for a tree without loops). ``near``: the configuration shown now, whose passive values warm
@@ -76,9 +84,13 @@ def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -
                 sl = tree.position_index(b.joint.name)
                 start[sl] = near[sl]
         try:
-            return tree.solve_loops(start)
+            # a slider tick converges in three or four steps from the shown values; at the
+            # mechanism's limit every step fails: capped, a refused tick stays within a frame
+            return solve_loops(tree, start, max_iterations=WARM_ITERATIONS)
         except LoopClosureError:
-            pass  # from the values asked for, below (an edit may have moved a passive joint on purpose)
+            if np.array_equal(start, q):  # the same solve again would fail the same way
+                raise
+            # else from the values asked for, below (an edit may have moved a passive joint on purpose)
     return tree.solve_loops(q)
 
 
@@ -486,8 +498,8 @@ class RobotDocument(QObject):
         from kinetree.core.loop_closing import follow_target
 
         weights = (0, 0, 0, 1, 1, 1) if position_only else (1, 1, 1, 1, 1, 1)
-        q, reason = follow_target(self._tree, body, goal, self._q, weights=weights, iterations=10 if live else 100,
-                                  locked=locked)
+        q, reason = follow_target(self._tree, body, goal, self._q, weights=weights,
+                                  iterations=LIVE_ITERATIONS if live else 100, locked=locked)
         if reason is not None:
             self.message.emit(f"Move {body}: stopped at the mechanism's limit: {reason}")
         self.set_configuration(q, f"Move {body} to a pose", drag)

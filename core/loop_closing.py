@@ -119,9 +119,36 @@ def check_actuation(tree: RigidBodyTree) -> None:
                                f"{mobility} degrees of freedom; make a passive joint actuated first")
 
 
-#: Gauss–Newton iterations of each warm-started closing in :func:`follow_target` (it converges in
-#: three to five from the predicted passive values; more only where the loop cannot close).
-SOLVE_ITERATIONS = 8
+#: Newton steps of each closing in :func:`follow_target`: from the predicted passive values it
+#: converges in two or three; a trial still open after these is past the mechanism's limit.
+CLOSING_STEPS = 6
+#: A closing that moves a passive joint further than this from its prediction (rad or m) has
+#: jumped to another assembly branch: refused as a limit.
+BRANCH_JUMP = 0.3
+
+
+def _close_near(tree: RigidBodyTree, x: np.ndarray, P: np.ndarray) -> np.ndarray:
+    """``x`` with its passive joints ``P`` closed by Newton steps from their (predicted) values;
+    :class:`LoopClosureError` naming the worst loop when they do not close near there."""
+    from .loops import rows as loop_rows
+
+    x = x.copy()
+    start = x[P].copy()
+    for _ in range(CLOSING_STEPS):
+        r, C, starts = loop_rows(tree, x, "positions")
+        if float(np.linalg.norm(r)) <= 1e-11:
+            return x
+        x[P] -= np.linalg.lstsq(C[:, P], r, rcond=1e-9)[0]
+        if float(np.abs(x[P] - start).max()) > BRANCH_JUMP:
+            break
+    r, _C, starts = loop_rows(tree, x, "positions")
+    if float(np.linalg.norm(r)) <= 1e-11 and float(np.abs(x[P] - start).max()) <= BRANCH_JUMP:
+        return x
+    names = list(tree._loops)
+    per = [float(np.linalg.norm(r[starts[k]:starts[k + 1]])) for k in range(len(names))]
+    worst = int(np.argmax(per))
+    raise LoopClosureError(f"loop {names[worst]!r} cannot be assembled a step further this way (residual "
+                           f"{per[worst]:.3g} left): the mechanism's limit, or a toggle between two assemblies")
 
 
 def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndarray, *,
@@ -133,7 +160,7 @@ def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndar
     (rows ``[rot; pos]``). ``q`` is closed. Returns the closed configuration nearest the target
     reached, and the reason it stopped short (a :class:`LoopClosureError`'s message: the
     mechanism's limit, a toggle) or None. For a tree of revolute and prismatic joints."""
-    from .loops import passive_indices, solve_loops
+    from .loops import passive_indices
     from .loops import rows as loop_rows
 
     w = np.asarray(weights, dtype=float)
@@ -170,7 +197,7 @@ def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndar
             if P.size:
                 trial[P] += t * (follow @ step)  # a warm start on the same branch
             try:
-                trial = solve_loops(tree, trial, max_iterations=SOLVE_ITERATIONS)  # warm: a few suffice
+                trial = _close_near(tree, trial, P) if P.size else trial
             except LoopClosureError as exc:
                 reason = str(exc)
                 t *= 0.5

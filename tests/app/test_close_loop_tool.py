@@ -263,3 +263,32 @@ def test_an_ik_drag_past_the_mechanisms_limit_stops_closed_and_says_why(make_win
     q = doc.configuration
     assert np.linalg.norm(doc.tree.loop_residual(q)) <= 1e-9 and 1.5 < q[0] < math.pi
     assert "stopped at the mechanism's limit" in w.statusBar().currentMessage()
+
+
+def test_a_refused_slider_tick_at_the_limit_costs_a_bounded_solve(qtbot, monkeypatch):
+    """At the mechanism's limit every tick of a drag is refused: each must stay within a frame's
+    time (it solved twice with 100 steps: up to 2,944 evaluations of the loop equations)."""
+    import kinetree.core.loops as loops
+    from kinetree.app.document import RobotDocument
+
+    count = [0]
+    rows = loops.rows
+
+    def counted(*args, **kwargs):
+        count[0] += 1
+        return rows(*args, **kwargs)
+
+    monkeypatch.setattr(loops, "rows", counted)
+    t = four_bar(a=0.4)  # crank too long for a full turn
+    doc = RobotDocument()
+    doc.load(t, t.solve_loops(np.array([1.0, 2.0, 1.5])))
+    said = []
+    doc.message.connect(said.append)
+    drag, theta, costs = doc.begin_drag(), doc.configuration[0], []
+    while len(said) < 5:  # 0.01 rad a tick, past the limit
+        theta += 0.01
+        count[0] = 0
+        doc.set_joint_position("crank_joint", theta, drag)
+        costs.append(count[0])
+    assert abs(doc.configuration[0] - (theta - 0.05)) < 1e-9  # stopped at the last closed tick
+    assert max(costs[:-5]) <= 6 and max(costs[-5:]) <= 400, costs[-5:]
