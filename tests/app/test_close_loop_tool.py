@@ -212,6 +212,12 @@ def test_proposal_and_checks_name_the_bodies_and_joints():
         propose_passive(t, "rocker", "rocker_tip", 0)
     with pytest.raises(LoopClosureError, match="removes no degree of freedom"):
         propose_passive(t, "rocker", "rocker_tip", 3)
+    # across the coupler's own joint, at that joint's axis: the hinge adds nothing the joint has not
+    across = t.copy()
+    across.add_loop("x", "crank", trans(CRANK), "coupler", np.eye(4), "hinge")
+    with pytest.raises(LoopClosureError, match=r"'crank' and 'coupler' removes no degree of freedom \(the joints "
+                                               r"between them: 'coupler_joint'\)"):
+        propose_passive(t, "crank", "coupler", across.mobility())
     looped = four_bar()
     check_actuation(looped)
     looped.get_body("crank").joint.actuated = False
