@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from kinetree.core import RigidBodyTree
+from kinetree.core.loop_closing import loop_path
 
 #: From narrowest to broadest. ``reset`` is a new document: everything is new.
 KINDS = ("rename", "properties", "visuals", "joint", "structure", "reset")
@@ -75,6 +76,11 @@ def _body_kind(old, new) -> str | None:
     return "properties" if keys else None
 
 
+def _loop_keys(tree: RigidBodyTree) -> set[tuple]:
+    """What each loop of ``tree`` is: name, bodies, kind and frames."""
+    return {(r.name, r.a.name, r.b.name, r.kind, r.xa.tobytes(), r.xb.tobytes()) for r in tree._loops.values()}
+
+
 def diff_trees(old: RigidBodyTree, new: RigidBodyTree) -> TreeChange:
     """What an edit turned ``old`` into ``new`` (both trees are read, never changed)."""
     old_names = [old.base_name, *old.body_names]
@@ -113,6 +119,13 @@ def diff_trees(old: RigidBodyTree, new: RigidBodyTree) -> TreeChange:
         if kind is not None:
             kinds.add(kind)
             touched.update((o, n))
+    if old._loops or new._loops:  # a loop closed, opened or changed: its bodies' rows and drawing
+        was, now = _loop_keys(old), _loop_keys(new)
+        if was != now:
+            kinds.add("joint")
+            for tree in (old, new):  # every body on the loop's path: its row shows the loop mark
+                for key in (was ^ now) & _loop_keys(tree):
+                    touched.update(loop_path(tree, key[1], key[2]))
     if not _same(old.gravity, new.gravity) or old.extensions != new.extensions:
         kinds.add("properties")
         touched.add(new.base_name)

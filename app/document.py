@@ -13,6 +13,8 @@ from kinetree.core.io import export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
 from kinetree.core.io.safe_io import MAX_BODIES
+from kinetree.core.loop_closing import check_actuation
+from kinetree.core.loops import solve_loops
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -61,6 +63,13 @@ def adapt_configuration(old_tree: RigidBodyTree | None, old_q: np.ndarray | None
     return q
 
 
+#: Gauss–Newton iterations of a warm-started closing (:func:`closed` with ``near``).
+WARM_ITERATIONS = 25
+#: Steps of a mouse move of the IK handle on a closed mechanism (each closes the loops again):
+#: a move is a few pixels, the next move goes on from there (more cost a frame's time).
+LIVE_ITERATIONS = 3
+
+
 def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
     """``q`` with the passive joints solved so that every loop of ``tree`` closes (``q`` itself
     for a tree without loops). ``near``: the configuration shown now, whose passive values warm
@@ -75,9 +84,13 @@ def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -
                 sl = tree.position_index(b.joint.name)
                 start[sl] = near[sl]
         try:
-            return tree.solve_loops(start)
+            # a slider tick converges in three or four steps from the shown values; at the
+            # mechanism's limit every step fails: capped, a refused tick stays within a frame
+            return solve_loops(tree, start, max_iterations=WARM_ITERATIONS)
         except LoopClosureError:
-            pass  # from the values asked for, below (an edit may have moved a passive joint on purpose)
+            if np.array_equal(start, q):  # the same solve again would fail the same way
+                raise
+            # else from the values asked for, below (an edit may have moved a passive joint on purpose)
     return tree.solve_loops(q)
 
 
@@ -413,8 +426,27 @@ class RobotDocument(QObject):
             for joint in passive:
                 t.find_joint(joint).joint.actuated = False
             t.add_loop(name, body_a, frame_a, body_b, frame_b, kind)
+            try:
+                check_actuation(t)
+            except LoopClosureError as exc:
+                raise LoopClosureError(f"loop {name!r} between {body_a!r} and {body_b!r}: {exc}") from None
 
         return self.edit(f"Close loop {name}", change)
+
+    def set_actuated(self, joint: str, on: bool) -> bool:
+        """Make ``joint`` actuated (driven by its slider) or passive (solved by the loops), as one
+        undo step; refused (:class:`LoopClosureError`) when the mechanism would be driven by no
+        joint, or by more or fewer joints than its degrees of freedom."""
+
+        def change(t: RigidBodyTree) -> None:
+            t.find_joint(joint).joint.actuated = bool(on)
+            try:
+                check_actuation(t)
+            except LoopClosureError as exc:
+                raise LoopClosureError(f"joint {joint!r} cannot be made {'actuated' if on else 'passive'}: "
+                                       f"{exc}") from None
+
+        return self.edit(f"Make {joint} {'actuated' if on else 'passive'}", change)
 
     def open_loop(self, name: str) -> bool:
         """Remove the loop ``name`` (its joints stay passive until made actuated), as one undo step."""
@@ -449,11 +481,33 @@ class RobotDocument(QObject):
                 locked.append(joint.name)
             name = tree.parent_name(name)
         goal = np.asarray(target, dtype=float) if base else tree.get_transform(q, frame) @ np.asarray(target, float)
+        if tree.loops and all(b.joint.position_count in (0, 1) for b in tree.bodies):
+            return self._move_closed(body, goal, drag, live, locked, position_only)
         result = inverse_kinematics(tree, body, goal, q, max_iterations=40 if live else 200,
                                     restarts=0 if live else 20, locked=locked,
                                     weights=(0, 0, 0, 1, 1, 1) if position_only else None)
         self.set_configuration(result.q, f"Move {body} to a pose", drag)
         return result
+
+    def _move_closed(self, body: str, goal: np.ndarray, drag: int | None, live: bool, locked: list[str],
+                     position_only: bool):
+        """:meth:`move_body_to` on a tree with closed loops: the actuated joints move, the passive
+        ones follow, every loop stays closed; at the mechanism's limit the motion stops at the
+        last closed configuration and ``message`` says why."""
+        from kinetree.core.ik import IKResult
+        from kinetree.core.loop_closing import follow_target
+
+        weights = (0, 0, 0, 1, 1, 1) if position_only else (1, 1, 1, 1, 1, 1)
+        q, reason = follow_target(self._tree, body, goal, self._q, weights=weights,
+                                  iterations=LIVE_ITERATIONS if live else 100, locked=locked)
+        if reason is not None:
+            self.message.emit(f"Move {body}: stopped at the mechanism's limit: {reason}")
+        self.set_configuration(q, f"Move {body} to a pose", drag)
+        T = self._tree.get_transform(q, body) if body != self._tree.base_name else np.eye(4)
+        position = float(np.linalg.norm(goal[:3, 3] - T[:3, 3]))
+        c = float(np.clip((np.trace(goal[:3, :3] @ T[:3, :3].T) - 1) / 2, -1.0, 1.0))
+        orientation = 0.0 if position_only else float(np.arccos(c))
+        return IKResult(q, position <= 1e-6 and orientation <= 1e-6, position, orientation, 0)
 
     def set_joint_position(self, joint: str, value, drag: int | None = None) -> None:
         q = self._q.copy()

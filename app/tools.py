@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 #: Steps (mm) a frame move can snap to; 10 mm by default.
 STEPS_MM = (1, 5, 10, 50, 100)
 TOOLS = (("pose", "&Pose handle (joints follow)", "Q"), ("move", "&Move frame", "W"),
-         ("rotate", "&Rotate frame", "E"), ("measure", "Mea&sure", "R"))
+         ("rotate", "&Rotate frame", "E"), ("measure", "Mea&sure", "R"), ("loop", "Close &loop…", "O"))
+SHORT = {"loop": "Loop"}  # the tool bar's text where the menu's first word says too little
 
 
 def install_tools(window: MainWindow) -> dict[str, QAction]:
@@ -36,7 +37,7 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         view.addAction(a)
         a.setObjectName(f"{tool}ToolAction")
-        a.setIconText(text.replace("&", "").split(" ")[0])  # short: the bar fits a 450-px view
+        a.setIconText(SHORT.get(tool, text.replace("&", "").split(" ")[0]))  # short: the bar fits a 450-px view
         a.setToolTip(f"{text.replace('&', '')} ({key})")
         a.setChecked(tool == view.tool)
         a.triggered.connect(lambda _on=False, t=tool: view.set_tool(t))

@@ -459,15 +459,17 @@ class KinematicPlan:
         return J
 
 
-def frame_size(tree: RigidBodyTree, parent: np.ndarray | None = None) -> float:
+def frame_size(tree: RigidBodyTree, parent: np.ndarray | None = None, home: np.ndarray | None = None) -> float:
     """Length (m) of a drawn frame's axes (the viewport's triads, the exported web page's):
     half the typical link length at home, so that a hand or a humanoid with many short links is
     not buried under its own triads, within 3…15 % of the robot's size (at least 0.3 m) at home.
-    ``parent``: each body's parent index (−1 for the base) when the caller has it."""
+    ``parent``: each body's parent index (−1 for the base) when the caller has it; ``home``: the
+    bodies' poses to measure instead of home's (a closed loop's home is often open)."""
     bodies = tree.bodies
     if not bodies:
         return float(np.clip(0.15, 0.03 * 0.5, 0.15 * 0.5))
-    home = tree.forward_kinematics(tree.home_configuration())
+    if home is None:
+        home = tree.forward_kinematics(tree.home_configuration())
     extent = max(float(np.abs(home[:, :3, 3]).max()), 0.3)
     if parent is None:
         index = {b.name: i for i, b in enumerate(bodies)}

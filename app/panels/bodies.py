@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kinetree.core import JOINT_TYPES, KineTreeError, RigidBodyTree
+from kinetree.core.loop_closing import loop_path
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVBoxLayout, QWidget
@@ -14,6 +15,7 @@ from ..icons import joint_icon, type_label
 from ..text import MAX_NAME, elide, plain_tip
 
 MIME = "application/x-kinetree-body"
+LOOP_MARK = "⟲"
 
 
 class BodyTreeModel(QAbstractItemModel):
@@ -23,7 +25,7 @@ class BodyTreeModel(QAbstractItemModel):
     rows it touched, so the view keeps its expansion, selection and scroll position. A new
     document, or an edit too large to follow row by row, resets the model."""
 
-    COLUMNS = ("Body", "Joint", "Type")
+    COLUMNS = ("Body", "Joint", "Type", "Loop")  # Loop: "⟲" on a body a closed loop moves
     MAX_ROW_CHANGES = 200  # more structural changes than this in one edit: reset instead
     MAX_DEPTH = 32  # bodies nested deeper are shown flat under their ancestor at this depth
 
@@ -129,7 +131,7 @@ class BodyTreeModel(QAbstractItemModel):
                     joint = tree.get_body(name).joint if i != 0 else None
                 except KineTreeError:
                     joint = None
-                texts = None if joint is None else (name, joint.name, joint.type)
+                texts = None if joint is None else (name, joint.name, joint.type, name in self._loop_bodies())
                 if texts is not None and shown.get(i) == texts:
                     continue
                 shown[i] = texts
@@ -181,6 +183,15 @@ class BodyTreeModel(QAbstractItemModel):
         return all([self._name[c] for c in cs] == kids.get(self._name[p], [])
                    for p, cs in self._children.items()) and len(self._id) == tree.num_bodies + 1
 
+    def _loop_bodies(self) -> frozenset[str]:
+        """The bodies a closed loop moves (the tree path between its two bodies), once per tree version."""
+        tree = self.doc.tree
+        key = (tree, tree.revision)
+        if self.__dict__.get("_loops_key") != key:
+            names = (n for lp in tree.loops for n in loop_path(tree, lp.body_a, lp.body_b)) if tree.loops else ()
+            self._loops_key, self._loops_in = key, frozenset(names)
+        return self._loops_in
+
     def index_of(self, name: str) -> QModelIndex:
         i = self._id.get(name)
         return QModelIndex() if i is None else self.createIndex(self._row[i], 0, i)
@@ -230,12 +241,17 @@ class BodyTreeModel(QAbstractItemModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
                 return body.name
+            if col == 3:
+                return LOOP_MARK if body.name in self._loop_bodies() else ""
             if is_base:
                 return "" if col == 1 else "base"
             return body.joint.name if col == 1 else body.joint.type
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return joint_icon("base" if is_base else body.joint.type)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == 3 and body.name in self._loop_bodies():
+                passive = "passive: solved by the loop" if not body.joint.actuated else "actuated"
+                return plain_tip(elide(f"{body.name} is on a closed loop ({passive})"))
             if is_base:
                 return plain_tip(elide(body.name))
             tip = f"{body.name}: {body.joint.type} joint {body.joint.name!r}"

@@ -13,9 +13,11 @@ import numpy as np
 from kinetree.core import JOINT_TYPES, KineTreeError, Mimic, RigidBodyTree
 from kinetree.core.joint import AXIAL_TYPES
 from kinetree.core.library import refit_visuals
+from kinetree.core.loop_closing import loop_joints
 from kinetree.core.transforms import matrix_to_rpy, rpy_to_matrix
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGridLayout,
@@ -91,6 +93,12 @@ class JointPanel(QWidget):
             self.type_combo.addItem(type_label(jt), jt)
         self.type_combo.activated.connect(self._set_type)
         names.addRow("Joint type", self.type_combo)
+        self.actuated = QCheckBox("Actuated")
+        self.actuated.setObjectName("jointActuated")
+        self.actuated.setToolTip("Checked: driven by its slider; else passive, the closed loop sets it (a "
+                                 "mechanism keeps as many driven joints as it has degrees of freedom)")
+        self.actuated.clicked.connect(self._set_actuated)
+        names.addRow("", self.actuated)
         lay.addLayout(names)
 
         motion = self.motion_group = QGroupBox("Motion")
@@ -299,6 +307,22 @@ class JointPanel(QWidget):
     def _set_joint_name(self, text: str) -> str | None:
         return self._joint_edit("Rename joint", lambda j: setattr(j, "name", text.strip()))
 
+    def _set_actuated(self, on: bool) -> None:
+        name = self.body()
+        if name is None:
+            return
+        joint = self.doc.tree.get_body(name).joint.name
+        try:
+            self.doc.set_actuated(joint, on)
+            message = None
+        except KineTreeError as exc:
+            message = str(exc)
+            self.doc.message.emit(message)  # the status bar too, as every refused edit
+        self.error_label.setText(elide(message or ""))
+        if message is not None:  # refused: the box shows the joint as it is
+            with signals_blocked(self.actuated):
+                self.actuated.setChecked(self.doc.tree.get_body(name).joint.actuated)
+
     def _set_type(self, _index: int) -> None:
         name = self.body()
         if name is None:
@@ -473,6 +497,7 @@ class JointPanel(QWidget):
         for w in (self.motion_group, self.fixed_group, self.type_combo, self.fields["joint_name"]):
             w.setEnabled(name is not None)  # the base has no joint: only its mass and shapes
         if name is None:  # nothing selected (or the base): no joint value of an earlier body stays
+            self.actuated.hide()
             self.title.setText("Select a body" if target is None else
                                f"{elide(target, MAX_NAME)}: the base (no joint; mass and shapes)")
             for f in self.fields.values():
@@ -526,6 +551,9 @@ class JointPanel(QWidget):
         self._show_dh(j)
         self._show_mimic(j)
         self._show_body(b)
+        self.actuated.setVisible(j.name in loop_joints(self.doc.tree) or not j.actuated)
+        with signals_blocked(self.actuated):
+            self.actuated.setChecked(j.actuated)
 
     def _show_body(self, b) -> None:
         """What every body has, the base included: name, mass properties, visuals, collisions."""

@@ -355,16 +355,15 @@ class JointsPanel(QWidget):
 
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
-        """(key, label, kind, lo, hi, (joint name, part)) for every scalar control, in
+        """(key, label, kind, lo, hi, (joint name, part), passive) for every scalar control, in
         configuration order (see :mod:`kinetree.core.channels`). A joint set by a DH row is labelled
-        with the lecture's variable (θ₁, d₃; its name too unless that is q1 or theta1)."""
+        with the lecture's variable (θ₁, d₃; its name too unless that is q1 or theta1). A passive
+        joint of a closed loop gets a read-only row: its value follows the loop, solved."""
         variables = lecture_variables(self.doc.tree)
         for b in self.doc.tree.bodies:
-            if not b.joint.actuated:  # a passive joint of a closed loop follows, solved: no control
-                continue
             for c in joint_channels(b.joint):
                 label = variable_label(c.label, variables) if c.part == "" and c.label == c.joint else c.label
-                yield c.key, label, c.kind, c.lo, c.hi, (c.joint, c.part)
+                yield c.key, label, c.kind, c.lo, c.hi, (c.joint, c.part), not b.joint.actuated
 
     def _on_tree_changed(self, change=None) -> None:
         """Rows follow the movable joints: untouched rows stay (with their focus and drag),
@@ -428,8 +427,13 @@ class JointsPanel(QWidget):
             self.show_page(page)
 
     def _add_row(self, spec: tuple, r: int) -> None:
-        key, label, kind, lo, hi, channel = spec
+        key, label, kind, lo, hi, channel, passive = spec
         row = JointRow(self, key, label, kind, lo, hi, None if channel[1] else channel[0])  # messages name the joint
+        if passive:  # shown, moving as the loop demands, never set by hand
+            for w in (row.slider, row.spin):
+                w.setEnabled(False)
+                w.setToolTip(f"{channel[0]} is passive: the closed loop sets it (Joint panel ▸ Actuated to drive it)")
+            row.name.setText(f"{row.name.text()} (passive)")
         self.rows[key] = row
         self.channels[key] = channel
         self._grid_row[key] = r

@@ -31,6 +31,19 @@ class Mark:
         return f"{self.body} frame" if self.pose is not None else f"a point on {self.body}"
 
 
+def pick_mark(view, x: float, y: float, other_than: str | None = None) -> Mark | None:
+    """The frame under (x, y) of ``view``, else the surface point there, else None. ``other_than``:
+    a body whose frame is passed over (a second pick where two frames coincide takes the other)."""
+    frames = [k for k in view.picker.frames_at(x, y) if other_than is None or view._name(k) != other_than]
+    if frames:
+        k = frames[0]
+        pose = view._slot_poses()[k].copy()
+        return Mark(view._name(k), pose[:3, 3].copy(), pose)
+    if (hit := view.picker.surface_point(x, y)) is not None:
+        return Mark(view._name(hit[0]), hit[1])
+    return None
+
+
 @dataclass(frozen=True)
 class Measurement:
     distance: float
@@ -78,14 +91,8 @@ class MeasureTool:
     def click(self, x: float, y: float) -> Mark | None:
         """Pick the frame (or else the surface point) under (x, y) as the next mark."""
         view = self.view
-        frames = view.picker.frames_at(x, y)
-        if frames:
-            k = frames[0]
-            pose = view._slot_poses()[k].copy()
-            mark = Mark(view._name(k), pose[:3, 3].copy(), pose)
-        elif (hit := view.picker.surface_point(x, y)) is not None:
-            mark = Mark(view._name(hit[0]), hit[1])
-        else:
+        mark = pick_mark(view, x, y)
+        if mark is None:
             return None
         if len(self.marks) >= 2:
             self.marks = []

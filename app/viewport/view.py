@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+from kinetree.core import LoopClosureError
 from kinetree.core.channels import is_axial
 from kinetree.core.kinematics import frame_size
 from OpenGL import GL
@@ -16,6 +17,7 @@ from ..changes import TreeChange
 from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
+from .close_loop import CloseLoopTool, LoopsDrawing
 from .dh_handle import DhFrameHandle
 from .drag_preview import DragPreview
 from .ik_handle import IkHandle
@@ -108,6 +110,8 @@ class RobotViewport(SurfaceView):
         self.preview = DragPreview(self)  # a frame drag's poses, drawn before the document has them
         self.picker = Picker(self)  # click or hover: the body under the cursor
         self.measure = MeasureTool(self)  # R: distance and angle between two picked frames or points
+        self.close_loop = CloseLoopTool(self)  # O: two picks on two bodies close a loop
+        self.loops = LoopsDrawing(self)  # every closed loop: a dashed closure
         self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
@@ -139,6 +143,7 @@ class RobotViewport(SurfaceView):
         self.axes.setData(color=t["axis"])
         self.labels.set_data(color=QColor(*t["label"]))
         self.camera.letters.set_data(color=QColor(*t["label"]))
+        self.loops.update(self._poses)  # the closures' grey follows the theme
         self.update()
 
     LINE_WIDTHS = {"base_triad": 3, "triads": 3, "selected_triad": 7, "links": 6, "axes": 2}
@@ -257,10 +262,14 @@ class RobotViewport(SurfaceView):
                 if old in cache:
                     cache[new] = cache.pop(old)
         self._meshes = []
+        try:
+            home = tree.forward_kinematics(tree.home_configuration())
+        except LoopClosureError:  # a closed loop's home is often open: its closed, shown pose instead
+            home = self.doc.poses()
         bodies = tree.bodies
         index = {b.name: i for i, b in enumerate(bodies)}
         self._parent = np.array([index.get(tree.parent_name(b.name), -1) for b in bodies], dtype=int)
-        self._scale = frame_size(tree, self._parent)  # as the exported web page draws them
+        self._scale = frame_size(tree, self._parent, home)  # as the exported web page draws them
         movable = [i for i, b in enumerate(bodies) if is_axial(b.joint)]
         self._axis_bodies = np.array(movable, dtype=int)
         self._axis_dirs = np.array([bodies[i].joint.axis for i in movable]).reshape(-1, 3)
@@ -458,6 +467,7 @@ class RobotViewport(SurfaceView):
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
         self.batch.set_transforms(self._batch_poses())
         self._place_collisions()
+        self.loops.update(poses)
         moved = self.preview.moved
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s,
                              moving=None if moved is None or len(moved) != n else np.r_[False, moved])
@@ -516,13 +526,15 @@ class RobotViewport(SurfaceView):
         return self.ik_handle if self.tool == "pose" else self.frame_handle
 
     def set_tool(self, tool: str) -> None:
-        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame, ``"measure"`` (R)."""
-        if tool not in ("pose", "move", "rotate", "measure"):
+        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame,
+        ``"measure"`` (R), ``"loop"`` (O: close a loop)."""
+        if tool not in ("pose", "move", "rotate", "measure", "loop"):
             raise ValueError(f"unknown viewport tool {tool!r}")
         if self.handle.dragging:
             self.handle.cancel()
         self.tool = tool
         self.measure.set_active(tool == "measure")
+        self.close_loop.set_active(tool == "loop")
         self.ik_handle.refresh()
         self.frame_handle.refresh()
         self.toolChanged.emit(tool)
@@ -534,6 +546,8 @@ class RobotViewport(SurfaceView):
                 self._press = None
                 return
             if self.tool == "measure" and self.measure.clear():
+                return
+            if self.tool == "loop" and self.close_loop.clear():
                 return
             if self.doc.selection is not None:
                 self.doc.select(None)  # Esc clears the selection, as a click on empty space does
@@ -573,6 +587,8 @@ class RobotViewport(SurfaceView):
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
                 if self.tool == "measure":
                     self.measure.click(ev.position().x(), ev.position().y())
+                elif self.tool == "loop":
+                    self.close_loop.click(ev.position().x(), ev.position().y())
                 elif ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                     self.picker.add_child_at(ev.position().x(), ev.position().y())
                 else:

@@ -1,6 +1,6 @@
 """Closed loops in the app: "Close loop" is one undoable edit that closes the configuration,
-sliders drive the actuated joints only (the passive ones are solved on each move, on the shown
-branch), and a move the mechanism cannot make is refused with a message, never a traceback."""
+sliders drive the actuated joints only (the passive ones, shown read-only, are solved on each
+move, on the shown branch), and a move the mechanism cannot make is refused with a message, never a traceback."""
 
 from __future__ import annotations
 
@@ -40,12 +40,15 @@ def test_close_loop_is_one_undoable_edit_and_sliders_follow(qtbot):
     assert doc.undo_stack.count() == steps + 1
     assert [lp.name for lp in doc.tree.loops] == ["close"]
     assert np.linalg.norm(doc.tree.loop_residual(doc.configuration)) <= 1e-12
-    assert list(panel.rows) == ["crank_joint"]  # passive joints have no slider
+    # passive joints: read-only rows that follow the loop; the crank's slider alone drives
+    assert list(panel.rows) == ["crank_joint", "coupler_joint", "rocker_joint"]
+    assert [r.slider.isEnabled() for r in panel.rows.values()] == [True, False, False]
     doc.undo_stack.undo()
     assert doc.tree.loops == () and list(panel.rows) == ["crank_joint", "coupler_joint", "rocker_joint"]
     assert np.array_equal(doc.configuration, [0.0, 1.0, 1.9])
     doc.undo_stack.redo()
-    assert [lp.name for lp in doc.tree.loops] == ["close"] and list(panel.rows) == ["crank_joint"]
+    assert [lp.name for lp in doc.tree.loops] == ["close"]
+    assert [r.slider.isEnabled() for r in panel.rows.values()] == [True, False, False]
 
 
 def test_moving_the_crank_solves_the_passive_joints_on_the_shown_branch(qtbot):
@@ -69,7 +72,8 @@ def test_a_move_the_mechanism_cannot_make_is_refused_with_a_message(qtbot):
         doc.set_joint_position("crank_joint", math.pi)
     assert "loop 'close' cannot be assembled" in said.args[0]
     assert np.array_equal(doc.configuration, before)
-    with pytest.raises(LoopClosureError, match="loop 'again' cannot be assembled"):  # refused: nothing changes
+    # a second loop on a one-degree-of-freedom four-bar: refused (over-constrained), nothing changes
+    with pytest.raises(LoopClosureError, match="loop 'again' between 'coupler' and 'rocker': .* over-constrain"):
         doc.close_loop("again", "coupler", trans(COUPLER + CRANK * 9), "rocker", trans(ROCKER), "ball")
     assert [lp.name for lp in doc.tree.loops] == ["close"]
 
