@@ -9,11 +9,12 @@ from pathlib import Path
 
 import numpy as np
 from kinetree.core import KineTreeError, LoopClosureError, PhysicsWarning, RigidBodyTree
+from kinetree.core.ik import IKResult
 from kinetree.core.io import export_robot, open_robot, save_project
 from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
 from kinetree.core.io.safe_io import MAX_BODIES
-from kinetree.core.loop_closing import check_actuation
+from kinetree.core.loop_closing import check_actuation, follow_target
 from kinetree.core.loops import solve_loops
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
@@ -494,8 +495,6 @@ class RobotDocument(QObject):
         """:meth:`move_body_to` on a tree with closed loops: the actuated joints move, the passive
         ones follow, every loop stays closed; at the mechanism's limit the motion stops at the
         last closed configuration and ``message`` says why."""
-        from kinetree.core.ik import IKResult
-        from kinetree.core.loop_closing import follow_target
 
         weights = (0, 0, 0, 1, 1, 1) if position_only else (1, 1, 1, 1, 1, 1)
         q, reason = follow_target(self._tree, body, goal, self._q, weights=weights,

@@ -13,6 +13,8 @@ import numpy as np
 
 from .errors import LoopClosureError
 from .joint import AXIAL_TYPES
+from .loops import passive_indices
+from .loops import rows as loop_rows
 from .transforms import inverse_transform
 
 if TYPE_CHECKING:
@@ -130,8 +132,6 @@ BRANCH_JUMP = 0.3
 def _close_near(tree: RigidBodyTree, x: np.ndarray, P: np.ndarray) -> np.ndarray:
     """``x`` with its passive joints ``P`` closed by Newton steps from their (predicted) values;
     :class:`LoopClosureError` naming the worst loop when they do not close near there."""
-    from .loops import rows as loop_rows
-
     x = x.copy()
     start = x[P].copy()
     for _ in range(CLOSING_STEPS):
@@ -160,9 +160,6 @@ def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndar
     (rows ``[rot; pos]``). ``q`` is closed. Returns the closed configuration nearest the target
     reached, and the reason it stopped short (a :class:`LoopClosureError`'s message: the
     mechanism's limit, a toggle) or None. For a tree of revolute and prismatic joints."""
-    from .loops import passive_indices
-    from .loops import rows as loop_rows
-
     w = np.asarray(weights, dtype=float)
     k = tree.index_of(body)
     P = passive_indices(tree)

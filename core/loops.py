@@ -35,6 +35,7 @@ from .errors import (
     InvalidPropertyError,
     LoopClosureError,
 )
+from .names import text_problem
 from .transforms import MAX_LENGTH, validate_transform
 
 if TYPE_CHECKING:
@@ -86,7 +87,6 @@ class _Record:
 def make_record(tree: RigidBodyTree, name: str, body_a: str, frame_a: ArrayLike, body_b: str,
                 frame_b: ArrayLike, kind: str) -> _Record:
     """A checked loop record for ``tree`` (names, kind, frames; the two bodies must differ)."""
-    from .names import text_problem
 
     if not isinstance(name, str):
         raise InvalidPropertyError(f"loop name must be text, got {name!r:.80}")

@@ -22,6 +22,7 @@ from kinetree.core.loops import LOOP_KINDS
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout
 
 from ..text import MAX_NAME, elide
+from .gl_programs import ON_TOP
 from .lines import DotsItem, LineItem
 from .measure import Mark, pick_mark
 
@@ -51,8 +52,6 @@ class LoopsDrawing:
     """The dashed closures of the document's loops (nothing drawn for a tree without loops)."""
 
     def __init__(self, view) -> None:
-        from .view import ON_TOP
-
         self.view = view
         self.lines = LineItem(mode="lines", width=3, antialias=True, color=LOOP_RGBA["dark"])
         self.dots = DotsItem(size=11, pxMode=True, color=LOOP_RGBA["dark"])
@@ -173,8 +172,6 @@ class CloseLoopTool:
     """Two picks, then :class:`CloseLoopDialog`; the marks and the pending closure drawn on top."""
 
     def __init__(self, view) -> None:
-        from .view import ON_TOP
-
         self.view = view
         self.marks: list[Mark] = []
         self.dialog: CloseLoopDialog | None = None

@@ -26,6 +26,7 @@ from kinetree.core.library_visuals import derived_look
 from ..dh_colors import rgba
 from ..numbers import decimal_sum, signed_text
 from .drag_preview import screw_motion
+from .gl_programs import ON_TOP
 from .ik_handle import PICK_PX, RING_SEGMENTS, _segment_distance, mouse_ray
 from .labels import project_points, view_mvp
 from .lines import DotsItem, LineItem
@@ -60,8 +61,6 @@ class DhFrameHandle(VisualFrameHandle):
 
     def __init__(self, view) -> None:
         super().__init__(view)
-        from .view import ON_TOP
-
         self.parts: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DH cell → (kind, origin, direction)
         self.axis_part: tuple[np.ndarray, np.ndarray] | None = None  # joint axis: origin, world direction
         self.dh_lines = LineItem(mode="lines", width=4, antialias=True)

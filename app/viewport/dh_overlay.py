@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from ..dh_colors import rgba
 from ..numbers import fixed_text
+from .gl_programs import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"
 from .label_layout import (
     LabelLayout,
     Placed,
@@ -472,7 +473,6 @@ class DHOverlay:
         self.ghost = LineItem(mode="lines", width=8, antialias=True)
         self.text = DHTextItem()  # placed before the frame names (depth 98): the values matter more
         self.text.restyle = self._update
-        from .view import ON_TOP as VIEW_ON_TOP  # the viewport's own "drawn over the meshes"
 
         for depth, item in ((20, self.lines["thin"]), (21, self.lines["frames"]), (22, self.lines["params"]),
                             (23, self.ghost), (98, self.text)):

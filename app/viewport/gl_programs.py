@@ -10,6 +10,10 @@ from OpenGL import GL
 from pyqtgraph.opengl import shaders
 from PySide6.QtGui import QOpenGLContext
 
+#: GL options of items drawn over everything else (handles, markers): no depth test, blended.
+ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
+          "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
+
 log = logging.getLogger(__name__)
 
 #: (vertex header, fragment header) of each variant, in the order they are tried

@@ -18,6 +18,7 @@ import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.transforms import axis_angle_rotation
 
+from .gl_programs import ON_TOP
 from .labels import project_points, view_mvp
 from .lines import DotsItem, LineItem
 
@@ -56,8 +57,6 @@ class IkHandle:
     is changed only through ``doc.set_configuration`` (one undo step per drag)."""
 
     def __init__(self, view) -> None:
-        from .view import ON_TOP
-
         self.view = view
         self.enabled = True
         self.body: str | None = None

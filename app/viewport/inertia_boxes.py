@@ -23,6 +23,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from kinetree.core.number_text import short_text
 
+from .gl_programs import ON_TOP
 from .lines import LineItem
 
 #: Translucent amber faces and solid edges: unlike the axes (RGB), the path (cyan) and collisions (magenta).
@@ -101,8 +102,6 @@ class InertiaBoxes:
     """The boxes drawn in ``view``: :meth:`set_tree` after an edit, :meth:`set_poses` after a move."""
 
     def __init__(self, view) -> None:
-        from .view import ON_TOP
-
         self.boxes: list[InertiaBox] = []
         self.skipped: list[tuple[str, str]] = []
         self._slots = np.zeros(0, dtype=int)  # each box's body: index into the poses, -1 = the base

@@ -12,6 +12,7 @@ import numpy as np
 from PySide6.QtGui import QFont
 
 from ..numbers import fixed_text
+from .gl_programs import ON_TOP
 from .labels import LabelsItem
 from .lines import DotsItem, LineItem
 
@@ -74,7 +75,6 @@ class MeasureTool:
     """Clicks pick marks; the line, the marks and the reading are drawn on top."""
 
     def __init__(self, view) -> None:
-        from .view import ON_TOP
 
         self.view = view
         self.marks: list[Mark] = []

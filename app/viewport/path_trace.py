@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .gl_programs import ON_TOP
 from .lines import DotsItem, LineItem
 
 #: samples per second of motion, and the most a path holds (a long motion is sampled coarser)
@@ -26,7 +27,6 @@ class PathTrace:
     """Adds its items to ``view``; follows ``state.changed``."""
 
     def __init__(self, view, doc, state, active: bool = True) -> None:
-        from .view import ON_TOP
 
         self.view, self.doc, self.state = view, doc, state
         self.visible = True  # Trace checked

@@ -8,7 +8,6 @@ import numpy as np
 from kinetree.core import LoopClosureError
 from kinetree.core.channels import is_axial
 from kinetree.core.kinematics import frame_size
-from OpenGL import GL
 from pyqtgraph.opengl import MeshData
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4
@@ -20,6 +19,7 @@ from .camera import Camera
 from .close_loop import CloseLoopTool, LoopsDrawing
 from .dh_handle import DhFrameHandle
 from .drag_preview import DragPreview
+from .gl_programs import ON_TOP
 from .ik_handle import IkHandle
 from .labels import LabelsItem, label_order, project_points, view_mvp
 from .lines import GridItem, LineItem
@@ -41,8 +41,6 @@ THEMES = {
     "light": {"bg": (245, 245, 245), "grid": (0, 0, 0, 50), "link": (0.2, 0.2, 0.25, 1.0),
               "axis": (0.85, 0.45, 0.0, 1.0), "label": (20, 20, 20)},
 }
-ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
-          "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
 #: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;

@@ -14,6 +14,7 @@ from kinetree.core import KineTreeError
 
 from ..numbers import fixed_text
 from .frame_handle import FrameHandle
+from .gl_programs import ON_TOP
 from .ik_handle import AXIS_RGBA, PICK_PX, IkHandle, mouse_ray
 from .labels import project_points, view_mvp
 from .lines import DotsItem
@@ -42,7 +43,6 @@ class VisualFrameHandle(FrameHandle):
 
     def __init__(self, view) -> None:
         super().__init__(view)
-        from .view import ON_TOP
 
         self.scale_tips = DotsItem(size=13, pxMode=True)
         self.scale_tips.setGLOptions(ON_TOP)
