@@ -1,21 +1,26 @@
 """Configurations of a tree: home, random, vector ↔ ``{joint name: value}``, validation.
 
-A mixin of :class:`~kinetree.core.tree.RigidBodyTree` (its own module to keep tree.py short);
-it uses the tree's ``_positions()`` and ``_not_a_position()``.
+A mixin of :class:`~kinetree.core.tree.RigidBodyTree` (its own module to keep tree.py short),
+also holding which slots of a configuration vector each joint takes (``_positions()``,
+``position_index``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .errors import InvalidConfigurationError, UnknownBodyError
+from .errors import InvalidConfigurationError, KineTreeError, UnknownBodyError
 from .joint import QUATERNION_ROWS
 from .transforms import MAX_LENGTH
+
+if TYPE_CHECKING:
+    from .body import RigidBody
+    from .joint import Joint
 
 Configuration = ArrayLike | Mapping[str, Any]
 #: Half-width of the window :meth:`ConfigurationMixin.random_configuration` samples in where
@@ -94,6 +99,66 @@ def _complex_text(value: Any, index: int) -> str:
 
 class ConfigurationMixin:
     """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
+
+    # --- the slots of a configuration vector ---------------------------------------------------
+    def _positions(self) -> list[tuple[RigidBody, int]]:
+        """Movable bodies with the start index of their joint's positions (cached until the
+        tree changes; callers must not modify the list)."""
+        if self._position_cache is None:
+            out, slots, i = [], {}, 0
+            for b in self._bodies:
+                n = b.joint.position_count
+                if n:
+                    out.append((b, i))
+                    slots[b.joint.name] = slice(i, i + n)  # joint names only, never body names
+                    i += n
+            self._position_cache, self._slot_cache, self._position_total = out, slots, i
+        return self._position_cache
+
+    @property
+    def position_count(self) -> int:
+        """Length of a configuration vector (cached with the slots: it is checked on every FK call)."""
+        self._positions()
+        return self._position_total
+
+    def position_index(self, name: str) -> slice:
+        """Slice of a configuration vector held by the joint called ``name``.
+
+        Joint names only: a body may be called like another body's joint (URDF allows it), so
+        a body name is never taken for a joint name."""
+        self._positions()
+        try:
+            sl = self._slot_cache.get(name)
+        except TypeError:  # unhashable
+            raise UnknownBodyError(f"no joint named {name!r}") from None
+        if sl is not None:
+            return sl
+        raise self._not_a_position(name)
+
+    def _not_a_position(self, name: str) -> KineTreeError:
+        """The error for ``name`` that is not a movable joint's name (saying what it is)."""
+        b = self._by_joint.get(name)
+        if b is not None:
+            return InvalidConfigurationError(f"joint {name!r} {self._no_position_reason(b.joint)}")
+        b = self._by_name.get(name)
+        if b is self._base:
+            return InvalidConfigurationError(f"{name!r} is the base body, not a joint: it has no position")
+        if b is not None:
+            j = b.joint
+            what = f"{j.name!r}" + ("" if j.position_count else f", which {self._no_position_reason(j)}")
+            return InvalidConfigurationError(f"{name!r} is a body, not a joint (positions are named by "
+                                             f"joint; the joint of body {name!r} is {what})")
+        return UnknownBodyError(f"no joint named {name!r}")
+
+    @staticmethod
+    def _no_position_reason(joint: Joint) -> str:
+        if joint.mimic is not None:
+            return f"mimics {joint.mimic.joint!r}: it has no position of its own"
+        return "is fixed: it has no position"
+
+    @property
+    def movable_joint_names(self) -> list[str]:
+        return [b.joint.name for b, _ in self._positions()]
 
     def home_configuration(self) -> np.ndarray:
         """Every movable joint at its home position, as a flat vector."""

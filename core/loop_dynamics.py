@@ -259,3 +259,38 @@ def actuator_split(J: np.ndarray, act: np.ndarray, tau: np.ndarray) -> tuple[np.
     out = np.zeros_like(tau)
     out[act] = x[: int(act.sum())]
     return out, Ur @ x[int(act.sum()):]
+
+
+def check_start(tree: RigidBodyTree, q: np.ndarray, qd: np.ndarray) -> None:
+    """Refuse a simulation state the loops leave open, in position or velocity (never moved
+    silently): :class:`LoopClosureError` naming the loop. Nothing for a tree without loops."""
+    if not tree._loops:
+        return
+    _closed(tree, q)
+    _, J, starts = loop_rows(tree, q)
+    bad = np.abs(J @ qd)
+    if bad.max(initial=0.0) > 1e-9 * (1.0 + float(np.abs(qd).max(initial=0.0))):
+        k = int(np.searchsorted(starts, int(np.argmax(bad)), side="right")) - 1
+        raise LoopClosureError(f"the velocities leave loop {list(tree._loops)[k]!r} open (its equations "
+                               f"change at {float(bad.max()):.3g}/s): start from velocities the closed "
+                               "mechanism can have, e.g. at rest")
+
+
+def project_state(tree: RigidBodyTree, q: np.ndarray, v: np.ndarray, mass) -> tuple[np.ndarray, np.ndarray]:
+    """After a simulation step: ``q`` put back on the loops (Gauss–Newton, least-norm over every
+    joint: the dynamics does not care which joints are actuated, and unlike
+    :func:`~kinetree.core.loops.solve_loops` it has no singular toggle positions) and ``v``
+    projected on ``J q̇ = 0`` in the mass metric (an inelastic constraint impulse), so the loops
+    stay closed to ~1e-13. ``mass(q)``: the mass matrix."""
+    # without quaternion joints the positions' Jacobian is the velocities': the last one serves both
+    same, Jv = tree.position_count == tree.dof_count, None
+    for _ in range(8):
+        r, J, _ = loop_rows(tree, q, "positions")
+        if float(np.abs(r).max(initial=0.0)) <= 1e-14:
+            Jv = J if same else None
+            break
+        q = q - np.linalg.lstsq(J, r, rcond=None)[0]
+    if Jv is None:
+        Jv = loop_rows(tree, q)[1]
+    M = mass(q)
+    return q, _kkt(M, M @ v, Jv, np.zeros(Jv.shape[0]))[0]

@@ -26,12 +26,8 @@ under gravity, with Corke's joint friction, hard joint stops and a "Hold" PD con
   friction, the controller and the stops, so that ``E − E₀ − W`` (:meth:`Simulator.energy`'s
   drift) checks the integrator with friction on as well as off.
 * **Closed loops** (:mod:`~kinetree.core.loops`): each stage's accelerations are the constrained
-  ones (:mod:`~kinetree.core.loop_dynamics`, the KKT system), and after each step the positions
-  are put back on the loops (Gauss–Newton, least-norm over every joint: the dynamics does not
-  care which joints are actuated, and unlike :func:`~kinetree.core.loops.solve_loops` it has no
-  singular toggle positions) and the velocities projected on ``J q̇ = 0`` in the mass metric
-  (an inelastic constraint impulse), so the loops stay closed to ~1e-13 (measured in the README).
-  A looped tree takes the Python path, not the compiled step.
+  ones, and after each step the state is put back on the loops
+  (:func:`~kinetree.core.loop_dynamics.project_state`); a looped tree takes the Python path.
 """
 
 from __future__ import annotations
@@ -45,9 +41,8 @@ from numpy.typing import ArrayLike
 
 from . import loop_dynamics as _ld
 from . import rigid_body_dynamics as _rbd
-from .errors import InvalidPropertyError, KineTreeError, LoopClosureError
+from .errors import InvalidPropertyError, KineTreeError
 from .joint_space import _quat_exp, _quat_log, _quat_mul
-from .loops import rows as _loop_rows
 
 if TYPE_CHECKING:
     from .tree import RigidBodyTree
@@ -375,7 +370,7 @@ class Simulator:
         self._fast = CompiledStep.make(self) if integrator == "rk4" and not self._model.loops else None
         q0 = self.tree.home_configuration() if q is None else self.tree.config_to_vector(q)
         qd0 = np.zeros(self._joints.ndof) if qd is None else _rbd._rates(self.tree, self._model.plan, qd, "qd", ())
-        self._check_loops(q0, qd0)
+        _ld.check_start(self.tree, q0, qd0)
         self._start = (q0.copy(), np.array(qd0, dtype=float))
         self._hold: tuple[np.ndarray, float, float] | None = None
         self.substeps = 1
@@ -415,40 +410,10 @@ class Simulator:
         q = self.tree.config_to_vector(q).copy()
         qd = np.zeros(self._joints.ndof) if qd is None else np.array(
             _rbd._rates(self.tree, self._model.plan, qd, "qd", ()), dtype=float)
-        self._check_loops(q, qd)  # (a refused state leaves the simulation as it was)
+        _ld.check_start(self.tree, q, qd)  # (a refused state leaves the simulation as it was)
         self._q, self._qd = q, qd
         self._work, self._e0 = 0.0, self._energy(self._q, self._qd)
         self._v0 = self._model.potential(self._q)
-
-    def _check_loops(self, q: np.ndarray, qd: np.ndarray) -> None:
-        """Refuse a start the loops leave open, in position or velocity (never moved silently)."""
-        if not self._model.loops:
-            return
-        _ld._closed(self.tree, q)
-        _, J, starts = _loop_rows(self.tree, q)
-        bad = np.abs(J @ qd)
-        if bad.max(initial=0.0) > 1e-9 * (1.0 + float(np.abs(qd).max(initial=0.0))):
-            k = int(np.searchsorted(starts, int(np.argmax(bad)), side="right")) - 1
-            raise LoopClosureError(f"the velocities leave loop {list(self.tree._loops)[k]!r} open (its equations "
-                                   f"change at {float(bad.max()):.3g}/s): start from velocities the closed "
-                                   "mechanism can have, e.g. at rest")
-
-    def _project(self, q: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``q`` put back on the loops (least-norm Gauss–Newton over every joint) and ``v`` projected
-        on ``J q̇ = 0`` in the mass metric (see the module docstring)."""
-        tree = self._model.tree
-        # without quaternion joints the positions' Jacobian is the velocities': the last one serves both
-        same, Jv = tree.position_count == tree.dof_count, None
-        for _ in range(8):
-            r, J, _ = _loop_rows(tree, q, "positions")
-            if float(np.abs(r).max(initial=0.0)) <= 1e-14:
-                Jv = J if same else None
-                break
-            q = q - np.linalg.lstsq(J, r, rcond=None)[0]
-        if Jv is None:
-            Jv = _loop_rows(tree, q)[1]
-        M = self._model.mass(q)
-        return q, _ld._kkt(M, M @ v, Jv, np.zeros(Jv.shape[0]))[0]
 
     # --- the controller --------------------------------------------------------------------
     @property
@@ -561,7 +526,7 @@ class Simulator:
                 q, v = self._stops(q, v, Mi, *hit)
             self._work += self._model.energy(q, v)[1] - e_before
         if self._model.loops:
-            q, v = self._project(q, v)
+            q, v = _ld.project_state(self._model.tree, q, v, self._model.mass)
         if not (np.isfinite(v).all() and np.abs(v).max(initial=0.0) < 1e6):
             raise SimulationError(f"the simulation diverged at t = {self.time:.3f} s (joint velocities beyond 1e6): "
                                   "lower the hold gains or the friction")

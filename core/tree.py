@@ -7,7 +7,6 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import loop_dynamics as _loop_dynamics
 from .body import RigidBody
 from .collision import CollisionMixin
 from .configuration import Configuration, ConfigurationMixin
@@ -19,19 +18,18 @@ from .errors import (
     InvalidConfigurationError,
     InvalidJointError,
     InvalidPropertyError,
-    KineTreeError,
     LoopClosureError,
     UnknownBodyError,
 )
 from .jacobians import JacobianMixin
 from .joint import AXIAL_TYPES, Joint, Mimic
 from .joint_space import JointSpaceMixin
-from .loops import Loop, check_closed, loop_ik, make_record, solve_loops
-from .loops import rows as loop_rows
+from .loops import check_closed
 from .names import derived_name
 from .poses import NamedPoses
 from .rigid_body_dynamics import DynamicsMixin
 from .transforms import MAX_LENGTH
+from .tree_loops import LoopsMixin
 
 __all__ = ["Configuration", "RigidBodyTree", "unique_name"]
 
@@ -54,7 +52,7 @@ def _take_properties(mine: RigidBody, base: RigidBody) -> None:
 
 
 class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, JointSpaceMixin, JacobianMixin,
-                    DynamicsTableMixin, CollisionMixin):
+                    DynamicsTableMixin, CollisionMixin, LoopsMixin):
     """A tree of rigid bodies connected by joints, as MATLAB's ``rigidBodyTree``.
 
     The tree is stateless: joint positions live in a configuration (a flat vector in body
@@ -490,66 +488,6 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         """Give this tree's base the mass, inertia and visuals of ``base`` (another tree's)."""
         _take_properties(self._base, base)
 
-    # --- configurations ----------------------------------------------------------------------
-    def _positions(self) -> list[tuple[RigidBody, int]]:
-        """Movable bodies with the start index of their joint's positions (cached until the
-        tree changes; callers must not modify the list)."""
-        if self._position_cache is None:
-            out, slots, i = [], {}, 0
-            for b in self._bodies:
-                n = b.joint.position_count
-                if n:
-                    out.append((b, i))
-                    slots[b.joint.name] = slice(i, i + n)  # joint names only, never body names
-                    i += n
-            self._position_cache, self._slot_cache, self._position_total = out, slots, i
-        return self._position_cache
-
-    @property
-    def position_count(self) -> int:
-        """Length of a configuration vector (cached with the slots: it is checked on every FK call)."""
-        self._positions()
-        return self._position_total
-
-    def position_index(self, name: str) -> slice:
-        """Slice of a configuration vector held by the joint called ``name``.
-
-        Joint names only: a body may be called like another body's joint (URDF allows it), so
-        a body name is never taken for a joint name."""
-        self._positions()
-        try:
-            sl = self._slot_cache.get(name)
-        except TypeError:  # unhashable
-            raise UnknownBodyError(f"no joint named {name!r}") from None
-        if sl is not None:
-            return sl
-        raise self._not_a_position(name)
-
-    def _not_a_position(self, name: str) -> KineTreeError:
-        """The error for ``name`` that is not a movable joint's name (saying what it is)."""
-        b = self._by_joint.get(name)
-        if b is not None:
-            return InvalidConfigurationError(f"joint {name!r} {self._no_position_reason(b.joint)}")
-        b = self._by_name.get(name)
-        if b is self._base:
-            return InvalidConfigurationError(f"{name!r} is the base body, not a joint: it has no position")
-        if b is not None:
-            j = b.joint
-            what = f"{j.name!r}" + ("" if j.position_count else f", which {self._no_position_reason(j)}")
-            return InvalidConfigurationError(f"{name!r} is a body, not a joint (positions are named by "
-                                             f"joint; the joint of body {name!r} is {what})")
-        return UnknownBodyError(f"no joint named {name!r}")
-
-    @staticmethod
-    def _no_position_reason(joint: Joint) -> str:
-        if joint.mimic is not None:
-            return f"mimics {joint.mimic.joint!r}: it has no position of its own"
-        return "is fixed: it has no position"
-
-    @property
-    def movable_joint_names(self) -> list[str]:
-        return [b.joint.name for b, _ in self._positions()]
-
     # --- kinematics --------------------------------------------------------------------------
     def _kinematics(self):
         if self._plan is None:
@@ -606,100 +544,6 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         if self._loops:
             check_closed(self, plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q))
         return T
-
-    # --- closed loops (kinetree.core.loops) ----------------------------------------------------
-    def add_loop(self, name: str, body_a: str, frame_a: ArrayLike, body_b: str, frame_b: ArrayLike,
-                 kind: str = "hinge") -> Loop:
-        """Close a loop: ``frame_a`` (4×4, in ``body_a``'s frame) meets ``frame_b`` on ``body_b``.
-        ``kind``: ``"ball"`` (3 equations), ``"hinge"`` (5), ``"slider"`` (5) or ``"weld"`` (6),
-        see :mod:`kinetree.core.loops`. Mark the joints the loop moves passive
-        (``joint.actuated = False``) for :meth:`solve_loops`."""
-        rec = make_record(self, name, body_a, frame_a, body_b, frame_b, kind)
-        self._loops[name] = rec
-        self._invalidate()
-        return rec.public()
-
-    def remove_loop(self, name: str) -> Loop:
-        """Remove the loop called ``name`` and return it."""
-        rec = self._loops.pop(name, None) if isinstance(name, str) else None
-        if rec is None:
-            raise LoopClosureError(f"no loop named {name!r:.80}; loops are: {', '.join(self._loops) or '(none)'}")
-        self._invalidate()
-        return rec.public()
-
-    @property
-    def loops(self) -> tuple[Loop, ...]:
-        """The loop-closure constraints, in the order they were added."""
-        return tuple(rec.public() for rec in self._loops.values())
-
-    def loop_residual(self, q: Configuration) -> np.ndarray:
-        """The stacked residual of every loop's equations at one configuration (zero when closed)."""
-        return loop_rows(self, self._one_config(q))[0]
-
-    def constraint_jacobian(self, q: Configuration) -> np.ndarray:
-        """(equations, dof_count) Jacobian of :meth:`loop_residual`: a row per loop equation, a
-        column per velocity (:meth:`dof_names`)."""
-        return loop_rows(self, self._one_config(q))[1]
-
-    def mobility(self, q: Configuration | None = None) -> int:
-        """Degrees of freedom of the closed mechanism: ``dof_count`` minus the rank of the
-        constraint Jacobian (the rank form of Grübler's count), at ``q``; by default at a generic
-        configuration: the largest rank at three seeded random configurations, each closed by
-        :meth:`solve_loops` when it can be (home is often a special, folded pose)."""
-        if not self._loops:
-            return self.dof_count
-        if q is not None:
-            return self.dof_count - self._constraint_rank(self._one_config(q))
-        rng = np.random.default_rng(0)
-        ranks = []
-        for _ in range(3):
-            x = self.random_configuration(rng)
-            try:
-                x = self.solve_loops(x)
-            except LoopClosureError:
-                pass  # the rank at an open configuration is still the generic rank of the equations
-            ranks.append(self._constraint_rank(x))
-        return self.dof_count - max(ranks)
-
-    def _constraint_rank(self, x: np.ndarray) -> int:
-        s = np.linalg.svd(loop_rows(self, x)[1], compute_uv=False)
-        return int(np.sum(s > 1e-9 * max(1.0, float(s[0]))))
-
-    def solve_loops(self, q: Configuration, tol: float = 1e-12) -> np.ndarray:
-        """``q`` with the actuated joints kept and the passive ones solved so that every loop
-        closes (residual ≤ ``tol``), warm-started from ``q`` so the assembly stays on its branch.
-        Raises :class:`LoopClosureError` naming the loop when the mechanism cannot be assembled
-        there or sits at a singular (toggle) configuration."""
-        return solve_loops(self, q, tol)
-
-    def loop_ik(self, body: str, target: ArrayLike, q0: Configuration | None = None, **options) -> np.ndarray:
-        """A closed configuration putting ``body`` at ``target`` (see :func:`kinetree.core.loops.loop_ik`);
-        its actuated values drive a parallel robot there."""
-        return loop_ik(self, body, target, q0, **options)
-
-    # --- dynamics of closed loops (kinetree.core.loop_dynamics, RBDL's names) ------------------
-    def forward_dynamics_constraints_direct(self, q: Configuration, qd: ArrayLike | None = None,
-                                            tau: ArrayLike | None = None, fext: ArrayLike | None = None,
-                                            baumgarte: ArrayLike = (0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
-        """``(q̈, λ)`` with every loop held by its constraint forces λ (RBDL's
-        ``ForwardDynamicsConstraintsDirect``; see :mod:`kinetree.core.loop_dynamics`)."""
-        return _loop_dynamics.forward_dynamics_constraints_direct(self, q, qd, tau, fext, baumgarte)
-
-    def inverse_dynamics_constraints(self, q: Configuration, qd: ArrayLike | None = None,
-                                     qdd: ArrayLike | None = None,
-                                     fext: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``(τ, λ)``: the actuated joints' torques (passive ones 0) and the constraint forces giving
-        the motion (RBDL's ``InverseDynamicsConstraints``; see :mod:`kinetree.core.loop_dynamics`)."""
-        return _loop_dynamics.inverse_dynamics_constraints(self, q, qd, qdd, fext)
-
-    def constraint_bias(self, q: Configuration, qd: ArrayLike | None = None) -> np.ndarray:
-        """``J̇q̇`` of the loop equations (RBDL's ``γ`` is its negative)."""
-        return _loop_dynamics.constraint_bias(self, q, qd)
-
-    def compute_constraint_impulses(self, q: Configuration, qd: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(q̇⁺, Λ)``: ``qd`` after the inelastic impulse that closes the loops at the velocity level
-        (RBDL's ``ComputeConstraintImpulsesDirect``)."""
-        return _loop_dynamics.compute_constraint_impulses(self, q, qd)
 
     def _one_config(self, q: Configuration) -> np.ndarray:
         Q = self._config_array(q)

@@ -58,14 +58,15 @@ PANELS_TO_VIEWPORT = {
 #: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
 MAX_LOCAL_IMPORTS = {"kinetree.core": 77, "kinetree.app": 92}
 
-#: ratchet: the KineTree modules ``import kinetree.core.transforms`` loads (the eager front door
-#: ``core/__init__.py`` imports the whole engine); lower it when the front door becomes lazy
-MAX_TRANSFORMS_IMPORTS = 44
+#: the KineTree modules ``import kinetree.core.transforms`` loads: the package, its lazy front
+#: door (``core/__init__.py`` loads a name's module when it is first used), errors and transforms
+#: (issue 33 asks for at most 5; it was 44 with the eager front door)
+MAX_TRANSFORMS_IMPORTS = 4
 
 #: a module over this many lines is to be split; the listed ones are, today, with their
 #: counts as ceilings (lower the ceiling as they shrink; delete the entry at MAX_LINES)
 MAX_LINES = 600
-LONG_MODULES = {"core/tree.py": 705, "app/viewport/dh_overlay.py": 614}
+LONG_MODULES = {"app/viewport/dh_overlay.py": 614}
 
 
 def _sources() -> list[tuple[str, bool, Path]]:

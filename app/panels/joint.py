@@ -311,15 +311,12 @@ class JointPanel(QWidget):
         name = self.body()
         if name is None:
             return
-        joint = self.doc.tree.get_body(name).joint.name
         try:
-            self.doc.set_actuated(joint, on)
-            message = None
-        except KineTreeError as exc:
-            message = str(exc)
-            self.doc.message.emit(message)  # the status bar too, as every refused edit
-        self.error_label.setText(elide(message or ""))
-        if message is not None:  # refused: the box shows the joint as it is
+            self.doc.set_actuated(self.doc.tree.get_body(name).joint.name, on)
+            self.error_label.setText("")
+        except KineTreeError as exc:  # refused: said, and the box shows the joint as it is
+            self.doc.message.emit(str(exc))  # the status bar too, as every refused edit
+            self.error_label.setText(elide(str(exc)))
             with signals_blocked(self.actuated):
                 self.actuated.setChecked(self.doc.tree.get_body(name).joint.actuated)
 
