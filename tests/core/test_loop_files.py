@@ -1,0 +1,101 @@
+"""Closed loops in robot files: round trips (loops, kinds, frames, actuated flags), the warnings
+that say what a format cannot hold, the default actuation of a file that marks no joint passive,
+and hostile loops (unknown bodies, bad numbers, over-constraint) refused naming file and line."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+from kinetree.core import load_robot
+from kinetree.core.errors import FileFormatError
+from kinetree.core.io import export_robot, import_robot
+from kinetree.core.io.urdf_check import UrdfWarning
+
+MECHANISMS = ["four_bar", "slider_crank", "parallelogram_arm", "gripper_four_bar", "planar_3rrr", "delta_robot"]
+
+
+def same_loops(a, b) -> None:
+    assert [(lp.name, lp.kind, lp.body_a, lp.body_b) for lp in a.loops] == [
+        (lp.name, lp.kind, lp.body_a, lp.body_b) for lp in b.loops]
+    for x, y in zip(a.loops, b.loops):
+        assert np.array_equal(x.frame_a, y.frame_a) and np.array_equal(x.frame_b, y.frame_b)
+    flags = [{bd.joint.name: bd.joint.actuated for bd in t.bodies} for t in (a, b)]
+    assert flags[0] == flags[1]
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+def test_urdf_writes_the_spanning_tree_warns_per_cut_loop_and_reads_its_loops_back(tmp_path, name):
+    t = load_robot(name)
+    path = tmp_path / f"{name}.urdf"
+    with pytest.warns(UrdfWarning) as record:
+        export_robot(t, path)
+    cut = [str(w.message) for w in record if "cannot hold a closed loop" in str(w.message)]
+    assert len(cut) == len(t.loops) and all(f"loop {lp.name!r}" in m for lp, m in zip(t.loops, cut))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the file marks its passive joints: no default actuation
+        back = import_robot(path)
+    same_loops(t, back)
+    q = t.home_configuration()  # URDF has no home positions: the closed configuration, given again, is closed
+    assert np.abs(back.loop_residual(q)).max() <= 1e-12
+    assert np.allclose(back.forward_kinematics(q), t.forward_kinematics(q), atol=1e-12)
+
+
+def urdf_text(tmp_path, name: str = "four_bar") -> str:
+    path = tmp_path / "x.urdf"
+    with pytest.warns(UrdfWarning):
+        export_robot(load_robot(name), path)
+    return path.read_text()
+
+
+def test_urdf_without_passive_joints_gets_the_first_free_joints_actuated(tmp_path):
+    text = re.sub(r"\s*<passive joint=\"[^\"]+\"/>", "", urdf_text(tmp_path, "delta_robot"))
+    path = tmp_path / "delta.urdf"
+    path.write_text(text)
+    with pytest.warns(UrdfWarning, match=r"no joint is marked passive: 'leg1_arm_joint', 'leg1_elbow_joint', "
+                                         r"'leg1_forearm_joint' actuated"):
+        t = import_robot(path)
+    assert [b.joint.name for b in t.bodies if b.joint.actuated and b.joint.type != "fixed"] == [
+        "leg1_arm_joint", "leg1_elbow_joint", "leg1_forearm_joint"]
+    t.get_body("leg1_elbow").joint.actuated = True  # changeable in the API: the library's choice back
+    for k in (1, 2, 3):
+        t.get_body(f"leg{k}_arm").joint.actuated = True
+    t.get_body("leg1_elbow").joint.actuated = False
+    t.get_body("leg1_forearm").joint.actuated = False
+    assert t.mobility() == 3
+    t.solve_loops(load_robot("delta_robot").home_configuration())
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('body_b="rocker"', 'body_b="nowhere"', r"x\.urdf:\d+: loop 'coupler_rocker': .*no body named 'nowhere'"),
+    ('kind="hinge"', 'kind="cam"', r"x\.urdf:\d+: <loop name='coupler_rocker'>: unknown kind 'cam'"),
+    ('frame_a="1.0 0.0 0.0 0.35', 'frame_a="1.0 0.0 0.0 nan', r"x\.urdf:\d+: <loop name='coupler_rocker'>: "
+                                                              r"attribute 'frame_a' holds a non-finite number"),
+    ('frame_a="1.0 0.0 0.0 0.35', 'frame_a="1.0 0.0 0.0', r"attribute 'frame_a' must be 12 numbers"),
+    ('frame_a="1.0 0.0 0.0 0.35', 'frame_a="2.0 0.0 0.0 0.35', r"x\.urdf:\d+: loop 'coupler_rocker': .*frame_a"),
+    ('<passive joint="coupler_joint"/>', '<passive joint="ghost"/>', r"x\.urdf:\d+: <passive joint='ghost'>: no joint"),
+    ('<passive joint="coupler_joint"/>', '<cam/>', r"x\.urdf:\d+: <kinetree_loops>: unknown element <cam>"),
+    ('kind="hinge"', 'kind="weld"', r"x\.urdf:\d+: loop 'coupler_rocker': over-constrains the mechanism"),
+])
+def test_urdf_refuses_a_bad_loop_naming_file_line_and_element(tmp_path, old, new, message):
+    text = urdf_text(tmp_path)
+    assert old in text
+    path = tmp_path / "x.urdf"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(FileFormatError, match=message):
+        import_robot(path)
+
+
+def test_urdf_refuses_a_second_loops_element_and_too_many_loops(tmp_path):
+    text = urdf_text(tmp_path)
+    block = text[text.index("<kinetree_loops>"):text.index("</kinetree_loops>") + len("</kinetree_loops>")]
+    path = tmp_path / "x.urdf"
+    path.write_text(text.replace(block, block + block))
+    with pytest.raises(FileFormatError, match=r"x\.urdf:\d+: <kinetree_loops>: a robot has at most one"):
+        import_robot(path)
+    loop = re.search(r"<loop [^>]+/>", text).group(0)
+    path.write_text(text.replace(loop, loop * 1001))
+    with pytest.raises(FileFormatError, match=r"more than the 1000 loops"):
+        import_robot(path)
