@@ -65,8 +65,8 @@ def _frame(el, key: str, error: Callable[[object, str, str], FileFormatError], w
 
 def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) -> tuple[list, list]:
     """``(loops, passive)`` of a ``<kinetree_loops>`` element: loops as ``(line, name, kind, body_a,
-    frame_a, body_b, frame_b)``, passive joints as ``(line, joint)``; ``error(element, what, message)``
-    makes the exception (naming file and line)."""
+    frame_a, body_b, frame_b)`` (``line``: the element's line), passive joints as ``(line, joint)``;
+    ``error(element, what, message)`` makes the exception (naming file and line)."""
     loops, passive = [], []
     for child in el:
         if not isinstance(child.tag, str):
@@ -95,15 +95,15 @@ def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) 
     return loops, passive
 
 
-def add_file_loops(tree: RigidBodyTree, loops: list, source: str) -> None:
-    """Add ``loops`` (``(line, name, kind, body_a, frame_a, body_b, frame_b)``, each body given by
-    name) to ``tree``; a bad one, or one that leaves the mechanism no freedom, raises
-    :class:`FileFormatError` naming ``source``, its line and the loop."""
+def add_file_loops(tree: RigidBodyTree, loops: list) -> None:
+    """Add ``loops`` (``(where, name, kind, body_a, frame_a, body_b, frame_b)``, ``where`` being
+    ``file:line``, each body given by name) to ``tree``; a bad one, or one that leaves the mechanism
+    no freedom, raises :class:`FileFormatError` naming the file, line and loop."""
     rank = 0
     rng = np.random.default_rng(0)
     x = tree.random_configuration(rng) if loops else None
-    for line, name, kind, body_a, Xa, body_b, Xb in loops:
-        where = f"{source}:{line}: loop {name!r}"
+    for at, name, kind, body_a, Xa, body_b, Xb in loops:
+        where = f"{at}: loop {name!r}"
         try:
             tree.add_loop(name, body_a, Xa, body_b, Xb, kind)
         except KineTreeError as exc:

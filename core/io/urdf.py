@@ -484,7 +484,7 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
 def _read_loops(tree: RigidBodyTree, out: _Checked, ctx: _Ctx) -> None:
     """Loops and passive joints from KineTree's ``<kinetree_loops>`` (see :mod:`.loop_files`)."""
     loops, passive = out.loops
-    add_file_loops(tree, loops, ctx.source)
+    add_file_loops(tree, [(f"{ctx.source}:{line}", *rest) for line, *rest in loops])
     joints = {b.joint.name: b.joint for b in tree.bodies}
     for line, name in passive:
         if name not in joints:

@@ -12,6 +12,7 @@ import pytest
 from kinetree.core import load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot, import_robot
+from kinetree.core.io.sdf_model import SdfWarning
 from kinetree.core.io.urdf_check import UrdfWarning
 
 MECHANISMS = ["four_bar", "slider_crank", "parallelogram_arm", "gripper_four_bar", "planar_3rrr", "delta_robot"]
@@ -98,4 +99,85 @@ def test_urdf_refuses_a_second_loops_element_and_too_many_loops(tmp_path):
     loop = re.search(r"<loop [^>]+/>", text).group(0)
     path.write_text(text.replace(loop, loop * 1001))
     with pytest.raises(FileFormatError, match=r"more than the 1000 loops"):
+        import_robot(path)
+
+
+def default_flags(tree):
+    """``tree``'s joints' actuated flags as a file without passive markers gives them."""
+    from kinetree.core.io.loop_files import default_actuation
+
+    t = tree.copy()
+    for b in t.bodies:
+        b.joint.actuated = True
+    default_actuation(t)
+    return t
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+def test_sdformat_writes_loops_as_a_model_graph_cycle_and_reads_them_back(tmp_path, name):
+    t = load_robot(name)
+    path = tmp_path / f"{name}.sdf"
+    with pytest.warns(SdfWarning, match=r"SDFormat cannot mark joints passive"):
+        export_robot(t, path)
+    with pytest.warns(SdfWarning, match=r"SDFormat marks no joint passive: '[^']+'.* actuated"):
+        back = import_robot(path)
+    assert [(lp.name, lp.kind, lp.body_a, lp.body_b) for lp in t.loops] == [
+        (lp.name, lp.kind, lp.body_a, lp.body_b) for lp in back.loops]
+    for x, y in zip(t.loops, back.loops):  # through rpy text: equal to rounding
+        assert np.abs(x.frame_a - y.frame_a).max() <= 1e-12 and np.abs(x.frame_b - y.frame_b).max() <= 1e-12
+    expected = default_flags(t)
+    assert [b.joint.actuated for b in back.bodies] == [b.joint.actuated for b in expected.bodies]
+    q = t.home_configuration()
+    assert np.abs(back.loop_residual(q)).max() <= 1e-12
+    back.solve_loops(q)  # the default actuation leaves a solvable mechanism
+    assert back.mobility() == t.mobility()
+
+
+FOUR_BAR_SDF = """<?xml version="1.0"?>
+<sdf version="1.9"><model name="four_bar">
+  <link name="ground"/>
+  <link name="crank"/>
+  <link name="coupler"><pose>0.1 0 0 0 0 0</pose></link>
+  <link name="rocker"><pose>0.4 0 0 0 0 0</pose></link>
+  <joint name="crank_joint" type="revolute"><parent>ground</parent><child>crank</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-7</lower><upper>7</upper></limit></axis></joint>
+  <joint name="coupler_joint" type="revolute"><parent>crank</parent><child>coupler</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-7</lower><upper>7</upper></limit></axis></joint>
+  <joint name="rocker_joint" type="revolute"><parent>ground</parent><child>rocker</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-7</lower><upper>7</upper></limit></axis></joint>
+  <joint name="pin" type="revolute"><pose>0 0.3 0 0 0 0</pose><parent>coupler</parent><child>rocker</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-7</lower><upper>7</upper></limit></axis></joint>
+</model></sdf>
+"""
+
+
+def test_sdformat_loop_from_another_tool_is_read_at_its_joint_frame(tmp_path):
+    """A four-bar closed at the file's zero configuration, the loop joint's frame given in the child
+    (SDFormat's default) only: the parent's side is where that frame sits at zero."""
+    path = tmp_path / "four_bar.sdf"
+    path.write_text(FOUR_BAR_SDF)
+    with pytest.warns(SdfWarning, match=r"'crank_joint' actuated"):
+        t = import_robot(path)
+    (lp,) = t.loops
+    assert (lp.name, lp.kind, lp.body_a, lp.body_b) == ("pin", "hinge", "coupler", "rocker")
+    Xa, Xb = np.eye(4), np.eye(4)
+    Xa[:2, 3], Xb[:2, 3] = (0.3, 0.3), (0.0, 0.3)
+    assert np.allclose(lp.frame_a, Xa, atol=1e-15) and np.allclose(lp.frame_b, Xb, atol=1e-15)
+    assert t.mobility() == 1 and [b.joint.actuated for b in t.bodies] == [True, False, False]
+    q = t.solve_loops([0.5, -0.5, 0.1])
+    assert np.abs(t.loop_residual(q)).max() <= 1e-12
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('name="pin" type="revolute"', 'name="pin" type="universal"', r"four_bar\.sdf:\d+: joint 'pin': link 'rocker' is "
+                                                                  r"already the child of joint 'rocker_joint', so this "
+                                                                  r"joint closes a loop, and a universal joint cannot"),
+    ('name="pin" type="revolute"', 'name="pin" type="fixed"', r"four_bar\.sdf:\d+: loop 'pin': over-constrains"),
+    ("<parent>coupler</parent>", "<parent>nowhere</parent>", r"four_bar\.sdf:\d+: .*'nowhere'"),
+])
+def test_sdformat_refuses_a_bad_loop_naming_file_line_and_joint(tmp_path, old, new, message):
+    assert old in FOUR_BAR_SDF
+    path = tmp_path / "four_bar.sdf"
+    path.write_text(FOUR_BAR_SDF.replace(old, new, 1))
+    with pytest.raises(FileFormatError, match=message):
         import_robot(path)
