@@ -12,6 +12,7 @@ import pytest
 from kinetree.core import load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot, import_robot
+from kinetree.core.io.mjcf_read import MjcfWarning
 from kinetree.core.io.sdf_model import SdfWarning
 from kinetree.core.io.urdf_check import UrdfWarning
 
@@ -179,5 +180,97 @@ def test_sdformat_refuses_a_bad_loop_naming_file_line_and_joint(tmp_path, old, n
     assert old in FOUR_BAR_SDF
     path = tmp_path / "four_bar.sdf"
     path.write_text(FOUR_BAR_SDF.replace(old, new, 1))
+    with pytest.raises(FileFormatError, match=message):
+        import_robot(path)
+
+
+def movable_flags(tree) -> dict[str, bool]:
+    return {b.joint.name: b.joint.actuated for b in tree.bodies if b.joint.type != "fixed"}
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+def test_mjcf_writes_loops_as_site_equalities_and_actuators_and_reads_them_back(tmp_path, name):
+    t = load_robot(name)
+    path = tmp_path / f"{name}.xml"
+    with pytest.warns(MjcfWarning, match=r"MJCF has no hinge equality: loops? '") as record:
+        export_robot(t, path)
+    hinges = [lp.name for lp in t.loops if lp.kind == "hinge"]
+    assert all(f"{n!r}" in str(record[0].message) for n in hinges)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the actuators mark the actuated joints: no default actuation
+        back = import_robot(path)
+    assert [(lp.name, lp.kind, lp.body_a, lp.body_b) for lp in t.loops] == [
+        (lp.name, lp.kind, lp.body_a, lp.body_b) for lp in back.loops]
+    for x, y in zip(t.loops, back.loops):
+        assert np.abs(x.frame_a - y.frame_a).max() <= 1e-12 and np.abs(x.frame_b - y.frame_b).max() <= 1e-12
+    assert movable_flags(back) == movable_flags(t)
+    assert not any("kinetree_" in x for x in back.extensions)  # our sites, constraints and motors are not kept
+    assert back.mobility() == t.mobility()
+
+
+def test_mjcf_refuses_a_slider_loop_and_warns_for_passive_joints_without_loops(tmp_path):
+    t = load_robot("four_bar")
+    lp = t.remove_loop("coupler_rocker")
+    t.add_loop("guide", lp.body_a, lp.frame_a, lp.body_b, lp.frame_b, "slider")
+    with pytest.raises(FileFormatError, match=r"MJCF cannot hold the slider loop 'guide'"):
+        export_robot(t, tmp_path / "s.xml")
+    t = load_robot("four_bar")
+    t.remove_loop("coupler_rocker")
+    with pytest.warns(MjcfWarning, match=r"passive joints only in a model with loops: 'coupler_joint', 'rocker_joint'"):
+        export_robot(t, tmp_path / "open.xml")
+    assert not list(tmp_path.glob("s.xml"))
+
+
+FOUR_BAR_MJCF = """<mujoco model="four_bar">
+  <worldbody>
+    <body name="crank">
+      <joint name="crank_joint" type="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01"/>
+      <body name="coupler" pos="0.1 0 0">
+        <joint name="coupler_joint" type="hinge" axis="0 0 1"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0.3 0" size="0.01"/>
+      </body>
+    </body>
+    <body name="rocker" pos="0.4 0 0">
+      <joint name="rocker_joint" type="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0 0.3 0" size="0.01"/>
+    </body>
+  </worldbody>
+  <equality>
+    <connect name="pin" body1="coupler" body2="rocker" anchor="0.3 0.3 0"/>
+  </equality>
+  <actuator>
+    <motor joint="crank_joint"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def test_mjcf_connect_from_another_tool_is_a_ball_loop_and_its_actuator_marks_the_crank(tmp_path):
+    path = tmp_path / "four_bar.xml"
+    path.write_text(FOUR_BAR_MJCF)
+    t = import_robot(path)
+    (lp,) = t.loops
+    assert (lp.name, lp.kind, lp.body_a, lp.body_b) == ("pin", "ball", "coupler", "rocker")
+    assert np.allclose(lp.frame_a[:3, 3], [0.3, 0.3, 0.0]) and np.allclose(lp.frame_b[:3, 3], [0.0, 0.3, 0.0])
+    assert movable_flags(t) == {"crank_joint": True, "coupler_joint": False, "rocker_joint": False}
+    assert t.mobility() == 1
+    q = t.solve_loops([0.5, -0.5, 0.1])
+    assert np.abs(t.loop_residual(q)).max() <= 1e-12
+    assert any("<actuator>" in x for x in t.extensions) and not any("<connect" in x for x in t.extensions)
+    path.write_text(FOUR_BAR_MJCF.replace('<motor joint="crank_joint"/>', ""))
+    with pytest.warns(MjcfWarning, match=r"no joint has an actuator: 'crank_joint' actuated"):
+        t = import_robot(path)
+    assert movable_flags(t) == {"crank_joint": True, "coupler_joint": False, "rocker_joint": False}
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('<connect name="pin" body1="coupler" body2="rocker" anchor="0.3 0.3 0"/>',
+     '<weld name="pin" body1="coupler" body2="rocker"/>', r"four_bar\.xml:\d+: loop 'pin': over-constrains"),
+    ('body2="rocker"', 'body2="nowhere"', r"four_bar\.xml.*nowhere"),
+])
+def test_mjcf_refuses_a_bad_loop_naming_the_file(tmp_path, old, new, message):
+    path = tmp_path / "four_bar.xml"
+    path.write_text(FOUR_BAR_MJCF.replace(old, new))
     with pytest.raises(FileFormatError, match=message):
         import_robot(path)
