@@ -95,60 +95,88 @@ def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) 
     return loops, passive
 
 
+def _row_basis(tree: RigidBodyTree) -> tuple[np.ndarray, int | None]:
+    """An orthonormal basis (rows) of the constraint Jacobian's row space at a generic (random,
+    open) configuration, built loop by loop, and the index of the loop with which the rank first
+    reaches ``dof_count`` (None: it never does). Cost: one Jacobian and O(rows · dof · rank)."""
+    J = tree.constraint_jacobian(tree.random_configuration(np.random.default_rng(0)))
+    n = J.shape[1]
+    tol = _RANK_TOL * max(1.0, float(np.abs(J).max(initial=0.0)))
+    B = np.empty((n, n))
+    r = 0
+    starts = np.cumsum([0] + [lp.equation_count for lp in tree.loops])
+    loops = len(starts) - 1
+    for c0 in range(0, loops, 16):  # 16 loops at a time against the basis (matrix products), then
+        c1 = min(c0 + 16, loops)    # each row against the rows those loops added (Gram–Schmidt)
+        block = J[starts[c0]:starts[c1]].copy()
+        for _ in range(2):  # twice: orthogonal to rounding
+            block -= (block @ B[:r].T) @ B[:r]
+        first = r
+        for k in range(c0, c1):
+            for v in block[starts[k] - starts[c0]:starts[k + 1] - starts[c0]]:
+                for _ in range(2):
+                    v = v - (B[first:r] @ v) @ B[first:r]
+                norm = float(np.linalg.norm(v))
+                if norm > tol and r < n:
+                    B[r] = v / norm
+                    r += 1
+            if r == n and n:
+                return B[:r], k
+    return B[:r], None
+
+
 def add_file_loops(tree: RigidBodyTree, loops: list) -> None:
     """Add ``loops`` (``(where, name, kind, body_a, frame_a, body_b, frame_b)``, ``where`` being
     ``file:line``, each body given by name) to ``tree``; a bad one, or one that leaves the mechanism
     no freedom, raises :class:`FileFormatError` naming the file, line and loop."""
-    rank = 0
-    rng = np.random.default_rng(0)
-    x = tree.random_configuration(rng) if loops else None
+    before = len(tree.loops)
     for at, name, kind, body_a, Xa, body_b, Xb in loops:
-        where = f"{at}: loop {name!r}"
         try:
             tree.add_loop(name, body_a, Xa, body_b, Xb, kind)
         except KineTreeError as exc:
-            raise FileFormatError(f"{where}: {exc}") from None
-        # the rank at a generic (random, open) configuration: the loops' independent equations
-        s = np.linalg.svd(tree.constraint_jacobian(x), compute_uv=False)
-        new = int(np.sum(s > _RANK_TOL * max(1.0, float(s[0]))))
-        if new >= tree.dof_count and new > rank:
-            raise FileFormatError(f"{where}: over-constrains the mechanism: with it the loops fix all {tree.dof_count} "
-                                  "degrees of freedom (nothing can move); remove the loop or free a joint")
-        rank = new
+            raise FileFormatError(f"{at}: loop {name!r}: {exc}") from None
+    if not loops:
+        return
+    _, full = _row_basis(tree)
+    if full is not None:
+        at, name = loops[max(full - before, 0)][:2]
+        raise FileFormatError(f"{at}: loop {name!r}: over-constrains the mechanism: with it the loops fix all "
+                              f"{tree.dof_count} degrees of freedom (nothing can move); remove the loop or free a "
+                              "joint")
 
 
 def default_actuation(tree: RigidBodyTree) -> list[str]:
     """When ``tree`` has loops and no passive joint: mark passive every revolute or prismatic joint
     but the first ones in body (document) order that the loops leave free, as many as the
-    mechanism's mobility; return the names of the joints left actuated (empty: nothing changed)."""
+    mechanism's mobility; return the names of the joints left actuated (empty: nothing changed).
+
+    The passive joints are the columns of the constraint Jacobian (at a generic configuration)
+    that a basis takes when built from the last column back: every earlier column it does not
+    need is a joint the loops leave free. The columns are taken in the Jacobian's row-space basis
+    (the same dependencies, at most ``dof`` rows)."""
     if not tree.loops or any(not b.joint.actuated for b in tree.bodies):
         return []
-    x = tree.random_configuration(np.random.default_rng(0))
-    J = tree.constraint_jacobian(x)
-
-    def rank(cols: list[int]) -> int:
-        if not cols:
-            return 0
-        s = np.linalg.svd(J[:, cols], compute_uv=False)
-        return int(np.sum(s > _RANK_TOL * max(1.0, float(s[0]))))
-
-    full = rank(list(range(J.shape[1])))
+    B, _ = _row_basis(tree)
     col, movable = 0, []
     for b in tree.bodies:
-        n = b.joint.velocity_count
         if b.joint.type in ("revolute", "prismatic") and b.joint.mimic is None:
             movable.append((b, col))
-        col += n
-    fixed_cols = [c for c in range(J.shape[1]) if c not in {c for _, c in movable}]
-    passive = [c for _, c in movable]
-    actuated = []
-    for b, c in movable:  # actuate a joint when the other passive ones still carry every equation
-        rest = [p for p in passive if p != c]
-        if len(fixed_cols) + len(actuated) >= J.shape[1] - full:
-            break
-        if rank(rest) == rank(passive):
-            passive, actuated = rest, [*actuated, b]
+        col += b.joint.velocity_count
+    r = B.shape[0]
+    Q, k, free = np.empty((r, r)), 0, set()  # the basis taken so far, one vector a row (contiguous)
+    tol = _RANK_TOL * max(1.0, float(np.abs(B).max(initial=0.0)))
+    cols = np.ascontiguousarray(B.T)
+    for b, c in reversed(movable):
+        v = cols[c].copy()
+        for _ in range(2):
+            v -= (Q[:k] @ v) @ Q[:k]
+        norm = float(np.linalg.norm(v))
+        if norm > tol and k < r:
+            Q[k] = v / norm
+            k += 1
+        else:
+            free.add(b.name)
     for b, _ in movable:
-        if b not in actuated:
+        if b.name not in free:
             b.joint.actuated = False
-    return [b.joint.name for b in actuated]
+    return [b.joint.name for b, _ in movable if b.name in free]
