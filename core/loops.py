@@ -35,6 +35,7 @@ from .errors import (
     InvalidPropertyError,
     LoopClosureError,
 )
+from .kinematics import compiled_backend
 from .transforms import MAX_LENGTH, validate_transform
 
 if TYPE_CHECKING:
@@ -221,12 +222,6 @@ def _singular_loop(tree: RigidBodyTree, Jp: np.ndarray, starts: list[int]) -> st
     return None
 
 
-def _compiled() -> bool:
-    from .kinematics import compiled_backend
-
-    return compiled_backend() == "numba"
-
-
 def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_iterations: int = 100,
                 compiled: bool | None = None) -> np.ndarray:
     """The closed configuration reached from ``q`` with the actuated joints kept (see
@@ -245,7 +240,7 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     if not tree._loops:
         return x
     P = passive_indices(tree)
-    if compiled is not False and P.size and _compiled():
+    if compiled is not False and P.size and compiled_backend() == "numba":
         from . import loops_numba  # numba's import: ~0.3 s, paid on the first solve only
 
         closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
