@@ -215,6 +215,9 @@ def solve(tree: RigidBodyTree, x: np.ndarray, P: np.ndarray, tol: float, max_ite
     data = _arrays(tree, tree._kinematics())
     if data is None or P.size == 0:
         return None
-    out, err, singular = _solve(x.copy(), P.astype(np.int64), tree.position_count, *data, float(tol),
-                                int(max_iterations), float(singular_ratio))
+    try:
+        out, err, singular = _solve(x.copy(), P.astype(np.int64), tree.position_count, *data, float(tol),
+                                    int(max_iterations), float(singular_ratio))
+    except np.linalg.LinAlgError:  # a singular normal matrix (the passive joints' Jacobian loses rank)
+        return None
     return out if err <= tol and not singular else None

@@ -206,3 +206,13 @@ def test_compiled_solver_equals_the_numpy_solver_and_reports_the_same_errors(nam
             solve_loops(t, x, 1e-12, compiled=False)
         with pytest.raises(LoopClosureError, match=re.escape(str(slow.value))):
             solve_loops(t, x, 1e-12)
+
+
+def test_a_singular_start_gives_the_solvers_error_not_a_linear_algebra_one():
+    """All joints at zero: the 3-RRR's legs stretched along x, the passive Jacobian singular (the
+    compiled kernel's normal equations cannot be solved): numpy's error naming the loop."""
+    from kinetree.core.errors import LoopClosureError
+
+    t = load_robot("planar_3rrr")
+    with pytest.raises(LoopClosureError, match=r"loop 'leg\d_platform'"):
+        t.solve_loops(np.zeros(t.position_count))
