@@ -209,10 +209,13 @@ def test_compiled_solver_equals_the_numpy_solver_and_reports_the_same_errors(nam
 
 
 def test_a_singular_start_gives_the_solvers_error_not_a_linear_algebra_one():
-    """All joints at zero: the 3-RRR's legs stretched along x, the passive Jacobian singular (the
+    """The 3-RRR driven through leg 1 (its joints and the platform's actuated, as a file without
+    actuators reads), every joint at zero: legs 2 and 3 stretched, their Jacobian singular (the
     compiled kernel's normal equations cannot be solved): numpy's error naming the loop."""
     from kinetree.core.errors import LoopClosureError
 
     t = load_robot("planar_3rrr")
+    for b in t.bodies:
+        b.joint.actuated = b.name in ("leg1_proximal", "leg1_distal", "platform")
     with pytest.raises(LoopClosureError, match=r"loop 'leg\d_platform'"):
         t.solve_loops(np.zeros(t.position_count))
