@@ -2,7 +2,8 @@
 
 - :func:`loop_element` / :func:`read_loop_element`: KineTree's own ``<kinetree_loops>`` element
   (``<loop name kind body_a frame_a body_b frame_b/>``, each frame 12 numbers: the 3×4 top of the
-  4×4 matrix, row by row, written with ``repr``; ``<passive joint/>`` for each passive joint).
+  4×4 matrix, row by row, written with ``repr``; ``<passive joint/>`` for each passive joint;
+  ``<home joint value/>`` for each non-zero home position: the closed configuration).
   URDF keeps loops and passive joints there (a tree format has no loop); other URDF readers
   ignore an element they do not know.
 - :func:`add_file_loops`: adds loops read from a file, each error naming the file, line and
@@ -23,6 +24,7 @@ from lxml import etree
 from ..errors import FileFormatError, KineTreeError
 from ..loops import LOOP_KINDS, MAX_LOOPS
 from ..tree import RigidBodyTree
+from .safe_io import MAX_BODIES
 
 #: The element KineTree writes into a URDF for loops and passive joints.
 LOOPS_TAG = "kinetree_loops"
@@ -44,6 +46,10 @@ def loop_element(tree: RigidBodyTree) -> etree._Element | None:
                          body_b=lp.body_b, frame_b=_matrix_text(lp.frame_b))
     for name in passive:
         etree.SubElement(el, "passive", joint=name)
+    if tree.loops:  # the closed configuration: URDF has no home positions
+        for b in tree.bodies:
+            if b.joint.type in ("revolute", "prismatic") and float(b.joint.home_position) != 0.0:
+                etree.SubElement(el, "home", joint=b.joint.name, value=repr(float(b.joint.home_position)))
     return el
 
 
@@ -63,11 +69,12 @@ def _frame(el, key: str, error: Callable[[object, str, str], FileFormatError], w
     return X
 
 
-def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) -> tuple[list, list]:
+def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) -> tuple[list, list, list]:
     """``(loops, passive)`` of a ``<kinetree_loops>`` element: loops as ``(line, name, kind, body_a,
     frame_a, body_b, frame_b)`` (``line``: the element's line), passive joints as ``(line, joint)``;
-    ``error(element, what, message)`` makes the exception (naming file and line)."""
-    loops, passive = [], []
+    ``error(element, what, message)`` makes the exception (naming file and line); home positions
+    as ``(line, joint, value)``."""
+    loops, passive, homes = [], [], []
     for child in el:
         if not isinstance(child.tag, str):
             continue
@@ -90,9 +97,23 @@ def read_loop_element(el, error: Callable[[object, str, str], FileFormatError]) 
             if not child.get("joint"):
                 raise error(child, "<passive>", "needs a non-empty joint attribute")
             passive.append((child.sourceline or 0, child.get("joint")))
+        elif child.tag == "home":
+            what = f"<home joint={child.get('joint')!r:.80}>"
+            if not child.get("joint"):
+                raise error(child, "<home>", "needs a non-empty joint attribute")
+            try:
+                value = float(child.get("value", ""))
+            except ValueError:
+                raise error(child, what, f"value {child.get('value')!r:.80} is not a number") from None
+            if not math.isfinite(value):
+                raise error(child, what, f"value {value} is not finite")
+            homes.append((child.sourceline or 0, child.get("joint"), value))
         else:
-            raise error(child, f"<{LOOPS_TAG}>", f"unknown element <{child.tag:.80}>; expected <loop> or <passive>")
-    return loops, passive
+            raise error(child, f"<{LOOPS_TAG}>", f"unknown element <{child.tag:.80}>; expected <loop>, <passive> "
+                                                 "or <home>")
+    if len(passive) + len(homes) > 2 * MAX_BODIES:
+        raise error(el, f"<{LOOPS_TAG}>", f"more than {2 * MAX_BODIES} <passive> and <home> elements")
+    return loops, passive, homes
 
 
 def _row_basis(tree: RigidBodyTree) -> tuple[np.ndarray, int | None]:

@@ -30,6 +30,8 @@ from ..tree import RigidBodyTree
 #: The names KineTree gives its own sites, constraints and motors (left out of what the import keeps).
 MARK = "__kinetree_"
 AXIS_LENGTH = 0.1
+#: The keyframe holding a looped tree's closed home.
+HOME_KEY = f"{MARK}home"
 _CONNECT, _WELD = 0, 1  # mjEQ_CONNECT, mjEQ_WELD
 _OBJ_SITE = 6  # mjOBJ_SITE
 _TRN_JOINT = 0  # mjTRN_JOINT
@@ -85,7 +87,28 @@ def write_loops(root: etree._Element, tree: RigidBodyTree) -> list[str]:
             eq.addnext(act)
         for name in motors:
             etree.SubElement(act, "motor", name=f"{name}{MARK}motor", joint=name)
+    _home_key(root, world, tree)
     return hinges
+
+
+def _home_key(root: etree._Element, world: etree._Element, tree: RigidBodyTree) -> None:
+    """The closed home as a keyframe ``<key name="__kinetree_home" qpos>`` (MJCF has no home
+    positions), when every joint is a hinge or slide of the tree (qpos then lists their positions
+    in document order)."""
+    joints = {b.joint.name: b.joint for b in tree.bodies}
+    qpos = []
+    for el in world.iter("joint", "freejoint"):
+        j = joints.get(el.get("name"))
+        if el.tag != "joint" or el.get("type") not in ("hinge", "slide") or j is None or j.position_count != 1:
+            return
+        qpos.append(float(j.home_position))
+    if not any(qpos):
+        return
+    frames = root.find("keyframe")
+    if frames is None:
+        frames = etree.Element("keyframe")
+        root.append(frames)
+    etree.SubElement(frames, "key", name=HOME_KEY, qpos=_vec(qpos))
 
 
 def _frame(m, e: int, side: int, mj_body) -> tuple[object, np.ndarray, bool]:
@@ -150,6 +173,18 @@ def read_loops(m, mj_body: dict, names: list[str], elements: list, source: str) 
         used.add(e)
         e += 1
     return loops, used
+
+
+def read_home(m, jnt_of: dict) -> None:
+    """Home positions from the keyframe :data:`HOME_KEY`, when the model has it."""
+    import mujoco
+
+    k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY, HOME_KEY)
+    if k < 0:
+        return
+    for jid, joint in jnt_of.items():
+        if joint.type in ("revolute", "prismatic") and joint.mimic is None:
+            joint.home_position = float(m.key_qpos[k][m.jnt_qposadr[jid]])
 
 
 def actuated_joints(m, jnt_of: dict) -> set[str]:

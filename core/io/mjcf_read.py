@@ -22,7 +22,7 @@ from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
 from .loop_files import add_file_loops, default_actuation
 from .mjcf_files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, vet_model
-from .mjcf_loops import MARK, actuated_joints, read_loops
+from .mjcf_loops import MARK, actuated_joints, read_home, read_loops
 from .project_check import check_mass
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
@@ -472,7 +472,7 @@ class _Reader:
                         el.remove(e)
                 if not len(el):
                     continue
-            if el.tag == "actuator":  # the motors KineTree wrote to mark actuated joints
+            if el.tag in ("actuator", "keyframe"):  # KineTree's motors marking actuated joints, its home key
                 for e in list(el):
                     if isinstance(e.tag, str) and MARK in (e.get("name") or ""):
                         el.remove(e)
@@ -566,6 +566,7 @@ def _loops(r: _Reader, tree: RigidBodyTree, v: Vetted, warn: list[str]) -> None:
     if not loops:
         return
     add_file_loops(tree, loops)
+    read_home(m, r.jnt_of)
     r.loop_xml = {at[e][:2] for e in used if e < len(at)}
     driven = actuated_joints(m, r.jnt_of)
     if driven:

@@ -302,7 +302,9 @@ def _set_axis(joint: Joint, axis: dict, continuous: bool) -> None:
     lo, hi = (-math.inf, math.inf) if continuous else (axis["lower"], axis["upper"])
     lo = -math.inf if lo <= -_BIG else lo
     hi = math.inf if hi >= _BIG else hi
-    joint.set_limits((lo, hi), home=min(max(0.0, lo), hi))
+    # <initial_position> outside the limits is refused (naming the joint), not moved into them
+    home = axis["initial"] if axis["initial"] is not None else min(max(0.0, lo), hi)
+    joint.set_limits((lo, hi), home=home)
     joint.viscous_friction = axis["damping"]
     joint.coulomb_friction = axis["friction"]
     if axis["limit_ext"] is not None:

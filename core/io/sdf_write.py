@@ -166,6 +166,8 @@ class _Writer:
             for k in ("effort", "velocity"):
                 if k in limit:
                     _sub(lim, k, _num(float(limit[k])))
+        if self.tree.loops and float(j.home_position) != 0.0:  # a looped tree's home: its closed configuration
+            _sub(ax, "initial_position", _num(float(j.home_position)))
         g = abs(j.gear_ratio)
         tcp, tcm = j.coulomb_friction
         if j.viscous_friction or tcp:

@@ -483,7 +483,7 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
 
 def _read_loops(tree: RigidBodyTree, out: _Checked, ctx: _Ctx) -> None:
     """Loops and passive joints from KineTree's ``<kinetree_loops>`` (see :mod:`.loop_files`)."""
-    loops, passive = out.loops
+    loops, passive, homes = out.loops
     add_file_loops(tree, [(f"{ctx.source}:{line}", *rest) for line, *rest in loops])
     joints = {b.joint.name: b.joint for b in tree.bodies}
     for line, name in passive:
@@ -493,6 +493,13 @@ def _read_loops(tree: RigidBodyTree, out: _Checked, ctx: _Ctx) -> None:
             joints[name].actuated = False
         except KineTreeError as exc:
             raise ctx.error(line, f"<passive joint={name!r:.80}>", str(exc)) from None
+    for line, name, value in homes:  # the closed configuration (URDF has no home positions)
+        if name not in joints:
+            raise ctx.error(line, f"<home joint={name!r:.80}>", "no joint of that name")
+        try:
+            joints[name].home_position = value
+        except KineTreeError as exc:
+            raise ctx.error(line, f"<home joint={name!r:.80}>", str(exc)) from None
     if actuated := default_actuation(tree):
         out.warnings.append((UrdfWarning, f"{ctx.source}: no joint is marked passive: {', '.join(map(repr, actuated))} "
                                           "actuated (the first the loops leave free), the others passive; change "

@@ -119,7 +119,7 @@ class _Checked:
         self.root = ""
         self.warnings: list[tuple[type[Warning], str]] = []
         self.robot_ext: list[str] = []
-        self.loops: tuple[list, list] | None = None  # <kinetree_loops>: (loops, passive joints)
+        self.loops: tuple[list, list, list] | None = None  # <kinetree_loops>: (loops, passive joints, homes)
         self.link_ext: dict[str, list[str]] = {}
         self.joint_ext: dict[str, list[str]] = {}
         # the numbers as read, for export to write back while unchanged (see urdf_export)

@@ -40,9 +40,18 @@ def test_urdf_writes_the_spanning_tree_warns_per_cut_loop_and_reads_its_loops_ba
         warnings.simplefilter("error")  # the file marks its passive joints: no default actuation
         back = import_robot(path)
     same_loops(t, back)
-    q = t.home_configuration()  # URDF has no home positions: the closed configuration, given again, is closed
-    assert np.abs(back.loop_residual(q)).max() <= 1e-12
+    reopens_closed(t, back)
+    q = t.home_configuration()
     assert np.allclose(back.forward_kinematics(q), t.forward_kinematics(q), atol=1e-12)
+
+
+def reopens_closed(t, back) -> None:
+    """``back`` (read from a file of ``t``) has ``t``'s home positions, and its home is closed."""
+    homes = [{b.joint.name: b.joint.home_position for b in x.bodies if b.joint.type != "fixed"} for x in (t, back)]
+    assert homes[0] == homes[1]
+    q = back.home_configuration()
+    assert np.abs(back.loop_residual(q)).max() <= 1e-12
+    back.forward_kinematics(q)
 
 
 def urdf_text(tmp_path, name: str = "four_bar") -> str:
@@ -79,6 +88,11 @@ def test_urdf_without_passive_joints_gets_the_first_free_joints_actuated(tmp_pat
     ('frame_a="1.0 0.0 0.0 0.35', 'frame_a="2.0 0.0 0.0 0.35', r"x\.urdf:\d+: loop 'coupler_rocker': .*frame_a"),
     ('<passive joint="coupler_joint"/>', '<passive joint="ghost"/>', r"x\.urdf:\d+: <passive joint='ghost'>: no joint"),
     ('<passive joint="coupler_joint"/>', '<cam/>', r"x\.urdf:\d+: <kinetree_loops>: unknown element <cam>"),
+    ('<home joint="crank_joint"', '<home joint="ghost"', r"x\.urdf:\d+: <home joint='ghost'>: no joint"),
+    ('<home joint="crank_joint" value="', '<home joint="crank_joint" value="9', r"x\.urdf:\d+: <home joint='crank_"
+                                                                            r"joint'>: .*home position"),
+    ('<home joint="crank_joint" value="', '<home joint="crank_joint" value="x', r"<home joint='crank_joint'>: value "
+                                                                            r"'x.*' is not a number"),
     ('kind="hinge"', 'kind="weld"', r"x\.urdf:\d+: loop 'coupler_rocker': over-constrains the mechanism"),
 ])
 def test_urdf_refuses_a_bad_loop_naming_file_line_and_element(tmp_path, old, new, message):
@@ -128,9 +142,8 @@ def test_sdformat_writes_loops_as_a_model_graph_cycle_and_reads_them_back(tmp_pa
         assert np.abs(x.frame_a - y.frame_a).max() <= 1e-12 and np.abs(x.frame_b - y.frame_b).max() <= 1e-12
     expected = default_flags(t)
     assert [b.joint.actuated for b in back.bodies] == [b.joint.actuated for b in expected.bodies]
-    q = t.home_configuration()
-    assert np.abs(back.loop_residual(q)).max() <= 1e-12
-    back.solve_loops(q)  # the default actuation leaves a solvable mechanism
+    reopens_closed(t, back)  # the home as <initial_position>
+    back.solve_loops(back.home_configuration())  # the default actuation leaves a solvable mechanism
     assert back.mobility() == t.mobility()
 
 
@@ -204,7 +217,8 @@ def test_mjcf_writes_loops_as_site_equalities_and_actuators_and_reads_them_back(
     for x, y in zip(t.loops, back.loops):
         assert np.abs(x.frame_a - y.frame_a).max() <= 1e-12 and np.abs(x.frame_b - y.frame_b).max() <= 1e-12
     assert movable_flags(back) == movable_flags(t)
-    assert not any("kinetree_" in x for x in back.extensions)  # our sites, constraints and motors are not kept
+    assert not any("kinetree_" in x for x in back.extensions)  # our sites, constraints, motors, key: not kept
+    reopens_closed(t, back)  # the home as the keyframe __kinetree_home
     assert back.mobility() == t.mobility()
 
 
