@@ -1,7 +1,7 @@
 """Compile (or load from numba's cache) the compiled kernels ahead of their first use.
 
 numba compiles a kernel the first time it is called: on a machine that has never run KineTree
-the dynamics kernels and the simulator's step take ~50 s together (~3 s to load once cached).
+the dynamics kernels, the simulator's step and the closed-loop solver take ~50 s together (~3 s to load once cached).
 Called on a thread at the GUI's start, :func:`warm_up` pays that while the user looks at the
 window, instead of freezing it at the first Simulate or Torques. The kernels are typed by their
 arguments' dtypes and dimensions, not by the tree, so one robot (Corke's Puma 560: motors,
@@ -40,4 +40,8 @@ def warm_up() -> float:
     sim.step(2)
     sim.hold(10.0, 1.0)
     sim.step(2)
+    linkage = load_robot("four_bar")  # the closed-loop solver's kernel (revolute and prismatic trees)
+    q = linkage.home_configuration()
+    q[0] += 0.01
+    linkage.solve_loops(q)
     return time.perf_counter() - t

@@ -21,6 +21,7 @@ import numpy as np
 
 from .dh import DHLink, dh_chain
 from .errors import UnknownRobotError
+from .library_mechanisms import MECHANISMS
 from .library_poses import LECTURE_POSES
 from .library_sources import SHORT_SOURCES
 from .library_visuals import _add_tool, _add_visuals, _Style, _tz, refit_visuals  # noqa: F401 - refit_visuals: public here
@@ -481,6 +482,10 @@ def humanoid_upper_body() -> RigidBodyTree:
     return _bundled_urdf("humanoid_upper_body.urdf")
 
 
+for _make, _source in MECHANISMS.values():  # closed-loop mechanisms, with their own visuals
+    _robot(source=_source, convention="loops", style=None)(_make)
+
+
 # --- published named poses ---------------------------------------------------------------------
 _UR_POSES = {"home": tuple(_UR_HOME), "qz": (0.0,) * 6, "qr": (pi, 0.0, 0.0, 0.0, pi / 2, 0.0)}
 #: ``{robot: {pose name: q}}``, each robot's poses as its source publishes them (radians, metres):
@@ -542,8 +547,9 @@ def describe_robot(name: str) -> str:
 
 def robot_info(name: str) -> dict[str, Any]:
     """``name``, ``description`` (as :func:`describe_robot`), ``source`` (citation), ``short_source``
-    (one short line), ``convention`` (``"dh"``/``"mdh"``/``"urdf"``), ``dof`` and ``tool`` (4×4 nested
-    list in the last body's frame, or ``None``) and ``poses`` (the published named poses, ``{name: q}``)."""
+    (one short line), ``convention`` (``"dh"``/``"mdh"``/``"urdf"``; ``"loops"``: a closed-loop
+    mechanism), ``dof`` and ``tool`` (4×4 nested list in the last body's frame, or ``None``) and
+    ``poses`` (the published named poses, ``{name: q}``)."""
     entry = _entry(name)
     return {"name": name, "description": describe_robot(name), "source": entry.source,
             "short_source": SHORT_SOURCES.get(name) or entry.source.split(";")[0],

@@ -35,6 +35,7 @@ from .errors import (
     InvalidPropertyError,
     LoopClosureError,
 )
+from .kinematics import compiled_backend
 from .names import text_problem
 from .transforms import MAX_LENGTH, validate_transform
 
@@ -235,11 +236,15 @@ def _singular_loop(tree: RigidBodyTree, Jp: np.ndarray, starts: list[int]) -> st
     return None
 
 
-def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_iterations: int = 100) -> np.ndarray:
+def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_iterations: int = 100,
+                compiled: bool | None = None) -> np.ndarray:
     """The closed configuration reached from ``q`` with the actuated joints kept (see
     :meth:`~kinetree.core.tree.RigidBodyTree.solve_loops`). Passive joints the loops leave free
     (more passive joints than independent loop equations, such as a coupler's idle spin) make
-    the passive Jacobian rank-deficient everywhere: reported as singular, keep one actuated."""
+    the passive Jacobian rank-deficient everywhere: reported as singular, keep one actuated.
+
+    ``compiled``: None (default) solves a tree of revolute, prismatic and fixed joints in the
+    compiled kernel (:mod:`.loops_numba`) when numba is available, False always in numpy."""
     if not (isinstance(tol, (int, float)) and 0 < tol < 1):
         raise InvalidIKOptionError(f"solve_loops: tol must be a number in (0, 1), got {tol!r:.80}")
     Q = tree._config_array(q)
@@ -249,6 +254,12 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     if not tree._loops:
         return x
     P = passive_indices(tree)
+    if compiled is not False and P.size and compiled_backend() == "numba":
+        from . import loops_numba  # numba's import: ~0.3 s, paid on the first solve only
+
+        closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
+        if closed is not None:
+            return closed
     r, J, starts = rows(tree, x, "positions")
     err = float(np.linalg.norm(r))
     for _ in range(max_iterations):

@@ -6,7 +6,7 @@ import argparse
 
 from kinetree.core import list_robots, robot_info
 
-KINDS = {"dh": "DH", "mdh": "MDH", "urdf": "URDF tree"}
+KINDS = {"dh": "DH", "mdh": "MDH", "urdf": "URDF tree", "loops": "closed loops"}
 
 
 def library_table() -> list[tuple[str, str, str, str]]:

@@ -20,7 +20,9 @@ from ..joint import Joint, Mimic
 from ..transforms import quat_to_rotation
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
+from .loop_files import add_file_loops, default_actuation
 from .mjcf_files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, vet_model
+from .mjcf_loops import MARK, actuated_joints, read_home, read_loops
 from .project_check import check_mass
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
@@ -151,6 +153,8 @@ def _body_kept(body_el: etree._Element, childclass: str | None) -> list[str]:
         if not isinstance(child.tag, str):
             continue
         cls = child.get("childclass", childclass) if child.tag == "frame" else childclass
+        if child.tag == "site" and MARK in (child.get("name") or ""):
+            continue  # a loop's frame KineTree wrote: the loop is read from its equality
         if child.tag in _BODY_KEPT:
             c = copy.deepcopy(child)
             if cls and c.get("class") is None:
@@ -203,6 +207,7 @@ class _Reader:
         self.mimicked: set[tuple[str, str]] = set()
         self.mesh_files: list[str] | None = None
         self.clipped: list[str] = []  # joints whose ref is outside their range
+        self.loop_xml: set[tuple[int, int]] = set()  # (<equality> section, child) of the elements read as loops
 
     def name(self, kind: str, i: int, stem: str) -> str:
         import mujoco
@@ -447,6 +452,7 @@ class _Reader:
     def keep(self, tree: RigidBodyTree) -> None:
         root = self.v.root
         kept: list[str] = []
+        section = -1  # <equality> sections seen
         for el in root:
             if not isinstance(el.tag, str) or el.tag not in KEPT_SECTIONS:
                 continue
@@ -458,9 +464,17 @@ class _Reader:
                 if not len(el):
                     continue
             if el.tag == "equality":
-                for e in list(el):
+                section += 1
+                for i, e in enumerate(list(el)):
                     pair = (e.get("joint1"), e.get("joint2"))
-                    if isinstance(e.tag, str) and e.tag == "joint" and pair in self.mimicked:
+                    if isinstance(e.tag, str) and e.tag == "joint" and pair in self.mimicked \
+                            or (section, i) in self.loop_xml:
+                        el.remove(e)
+                if not len(el):
+                    continue
+            if el.tag in ("actuator", "keyframe"):  # KineTree's motors marking actuated joints, its home key
+                for e in list(el):
+                    if isinstance(e.tag, str) and MARK in (e.get("name") or ""):
                         el.remove(e)
                 if not len(el):
                     continue
@@ -536,6 +550,35 @@ class _Reader:
                     e.set(attr, path)
 
 
+def _loops(r: _Reader, tree: RigidBodyTree, v: Vetted, warn: list[str]) -> None:
+    """The model's connect and weld equalities as loops, its joint actuators as the actuated joints
+    (see :mod:`.mjcf_loops`)."""
+    import mujoco
+
+    m = r.m
+    if not m.neq:
+        return
+    names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, e) or "" for e in range(m.neq)]
+    at = [(k, i, c) for k, sec in enumerate(v.root.iter("equality")) for i, c in enumerate(sec)
+          if isinstance(c.tag, str)]
+    elements = [c for _, _, c in at]
+    loops, used = read_loops(m, r.mj_body, names, elements, v.source)
+    if not loops:
+        return
+    add_file_loops(tree, loops)
+    read_home(m, r.jnt_of)
+    r.loop_xml = {at[e][:2] for e in used if e < len(at)}
+    driven = actuated_joints(m, r.jnt_of)
+    if driven:
+        for b in tree.bodies:
+            j = b.joint
+            if j.type in ("revolute", "prismatic") and j.mimic is None and j.name not in driven:
+                j.actuated = False
+    elif actuated := default_actuation(tree):
+        warn.append(f"{v.source}: no joint has an actuator: {', '.join(map(repr, actuated))} actuated (the first the "
+                    "loops leave free), the others passive; change with joint.actuated")
+
+
 def import_mjcf(path: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
     """Read an MJCF (MuJoCo XML) robot (see :mod:`kinetree.core.io.mjcf`)."""
     v = vet_model(path)
@@ -544,6 +587,7 @@ def import_mjcf(path: str | os.PathLike, *, on_warning: Callable[[str], None] | 
     r = _Reader(v, spec, model, warn)
     try:
         tree = r.build()
+        _loops(r, tree, v, warn)
         r.keep(tree)
     except FileFormatError:
         raise

@@ -56,13 +56,13 @@ import numpy as np
 from lxml import etree
 
 from ..errors import FileFormatError
-from ..loops import refuse_loops
 from ..transforms import inverse_transform, matrix_to_quat
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
 from .mesh_copy import MeshCopies
 from .mesh_reader import read_mesh
 from .mjcf_files import BASE_TEXT
+from .mjcf_loops import write_loops
 from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
 from .project_check import check_mass
 from .safe_io import atomic_write_text
@@ -437,12 +437,24 @@ def _bodies_read_back(root: etree._Element) -> int:
 
 
 def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts: list | None = None) -> str:
-    refuse_loops(tree, "MJCF export")
     if "world" in tree.body_names:  # the base may be the world; MuJoCo refuses another body of its name
         raise FileFormatError("body 'world': MJCF reserves the name 'world' for its worldbody (MuJoCo refuses a "
                               "second one); rename the body before exporting")
     w = _Writer(tree, out)
     root = w.document(model_name or tree.base_name)
+    hinges = write_loops(root, tree)
+    passive = [b.joint.name for b in tree.bodies if not b.joint.actuated]
+    if passive and not tree.loops:  # the actuators mark them only in a file with loops
+        from .mjcf_read import MjcfWarning
+
+        warnings.warn(f"MJCF marks passive joints only in a model with loops: {', '.join(map(repr, passive[:5]))} "
+                      "read back actuated (a project keeps them)", MjcfWarning, stacklevel=3)
+    if hinges:
+        from .mjcf_read import MjcfWarning
+
+        warnings.warn(f"MJCF has no hinge equality: loop{'s' if len(hinges) > 1 else ''} "
+                      f"{', '.join(map(repr, hinges))} written as two <connect> constraints along the axis (the "
+                      "MuJoCo idiom), which KineTree reads back as one hinge", MjcfWarning, stacklevel=3)
     if counts is not None:
         counts.append(_bodies_read_back(root) - (tree.base_name != "world"))  # the base's own <body>
     warn_motors_dropped(w.motors_lost, "MJCF", "frictionloss holds the larger of Tc+ and −Tc− (link side)")

@@ -269,16 +269,19 @@ def _axis(el, ctx, what: str, frame: Frame, version, prefix: str, state: dict) -
     from .sdf_read import floats
 
     out = {"xyz": np.array([0.0, 0.0, 1.0]), "lower": -math.inf, "upper": math.inf, "damping": 0.0,
-           "friction": 0.0, "limit_ext": None, "in": None}
+           "friction": 0.0, "limit_ext": None, "in": None, "initial": None}
     if el is None:
         return out
-    read = {"xyz", "limit", "dynamics", "use_parent_model_frame"}
+    read = {"xyz", "limit", "dynamics", "use_parent_model_frame", "initial_position"}
+    initial = el.find("initial_position")
+    if initial is not None:  # the joint's home (KineTree writes a looped tree's closed home there)
+        out["initial"] = floats(initial.text, 1, ctx, initial, f"{what} initial_position", 1e6)[0]
     rest = sorted({c.tag for c in el if isinstance(c.tag, str)} - read)
     lim = el.find("limit")
     if lim is not None:
         rest += [f"limit {t}" for t in sorted({c.tag for c in lim if isinstance(c.tag, str)}
                                               - {"lower", "upper", "effort", "velocity"})]
-    if rest:  # <mimic> (1.11), <initial_position>, limit stiffness …: said, not silently dropped
+    if rest:  # <mimic> (1.11), limit stiffness …: said, not silently dropped
         state["found"].append((SdfWarning, f"{ctx.where(el)}: {what}: {', '.join(rest)} not kept"))
     xyz = el.find("xyz")
     if xyz is not None:

@@ -20,9 +20,11 @@ from lxml import etree
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint
+from ..kinematics import _z_to_axis
 from ..transforms import MAX_LENGTH, inverse_transform, quat_to_rotation, rpy_to_matrix
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
+from .loop_files import add_file_loops, default_actuation
 from .mjcf_files import vet_kept_files
 from .safe_io import MAX_BODIES, IncludeBudget, read_regular_file, xml_root
 from .sdf_frames import FrameGraph
@@ -130,6 +132,7 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
     for name in graph.frames:  # every pose, used or not: a cycle or unknown name anywhere is refused
         graph.pose(name)
     child_of: dict[str, dict] = {}
+    loops: list = []
     for j in joints:
         j["parent_link"] = graph.link_of(j["parent"], j["frame"], "parent")
         j["child_link"] = graph.link_of(j["child"], j["frame"], "child")
@@ -138,11 +141,11 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
         if j["child_link"] == j["parent_link"]:
             raise FileFormatError(f"{j['frame'].where}: joint {j['name']!r}: parent and child are both link "
                                   f"{j['child_link']!r}")
-        if j["child_link"] in child_of:
-            other = child_of[j["child_link"]]
-            raise FileFormatError(f"{j['frame'].where}: joint {j['name']!r}: link {j['child_link']!r} is already the "
-                                  f"child of joint {other['name']!r}; a kinematic loop KineTree cannot hold")
+        if j["child_link"] in child_of:  # a cycle in the model graph: this joint closes a loop
+            loops.append(_loop_of(j, graph, child_of[j["child_link"]]))
+            continue
         child_of[j["child_link"]] = j
+    joints = [j for j in joints if child_of.get(j["child_link"]) is j]
     roots = [n for n in links if n not in child_of]
     to_world = any(j["parent_link"] == "world" for j in joints)
     if not roots and not to_world:
@@ -205,7 +208,42 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
         raise FileFormatError(f"{ctx.source}: links {', '.join(map(repr, lost[:5]))} are not connected to the "
                               f"base {base!r}: the joints form a loop")
     tree._touch()
+    if loops:
+        add_file_loops(tree, loops)
+        if actuated := default_actuation(tree):
+            shown = ", ".join(map(repr, actuated))
+            found.append((SdfWarning, f"{ctx.source}: SDFormat marks no joint passive: {shown} actuated (the first "
+                                      "the loops leave free), the others passive; change with joint.actuated"))
     return tree
+
+
+#: SDFormat joint types a loop may be, and the loop kind each reads as.
+_LOOP_KINDS = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slider", "ball": "ball", "fixed": "weld"}
+
+
+def _loop_of(j: dict, graph: FrameGraph, first: dict) -> tuple:
+    """The loop that joint ``j`` closes (its child link already hangs on joint ``first``): ``(where,
+    name, kind, parent link, frame there, child link, frame there)``. The frame is the joint's, turned
+    so that z is its axis; on the parent the frame ``<joint>__kinetree_parent`` when the file has one
+    (KineTree writes it: the parent's side of a loop open at the zero configuration), else the
+    joint's frame at the zero configuration the file describes."""
+    where, name, t = j["frame"].where, j["name"], j["type"]
+    if t not in _LOOP_KINDS:
+        raise FileFormatError(f"{where}: joint {name!r}: link {j['child_link']!r} is already the child of joint "
+                              f"{first['name']!r}, so this joint closes a loop, and a {t} joint cannot "
+                              f"(a loop is {', '.join(_LOOP_KINDS)})")
+    frame = j["frame"].name
+    R = np.eye(4)
+    if j["axes"]:
+        ax = j["axes"][0]
+        u = np.asarray(ax["xyz"], dtype=float)
+        if ax["in"] is not None:
+            u = graph.relative(frame, ax["in"])[:3, :3] @ u
+        R = _z_to_axis(u / np.linalg.norm(u))
+    side = frame + "__kinetree_parent"
+    Xa = graph.relative(j["parent_link"], side if side in graph.frames else frame) @ R
+    Xb = graph.relative(j["child_link"], frame) @ R
+    return (where, name, _LOOP_KINDS[t], j["parent_link"], Xa, j["child_link"], Xb)
 
 
 def _joint_bodies(j: dict, graph: FrameGraph, taken_bodies: set, taken_joints: set) -> list[RigidBody]:
@@ -264,7 +302,9 @@ def _set_axis(joint: Joint, axis: dict, continuous: bool) -> None:
     lo, hi = (-math.inf, math.inf) if continuous else (axis["lower"], axis["upper"])
     lo = -math.inf if lo <= -_BIG else lo
     hi = math.inf if hi >= _BIG else hi
-    joint.set_limits((lo, hi), home=min(max(0.0, lo), hi))
+    # <initial_position> outside the limits is refused (naming the joint), not moved into them
+    home = axis["initial"] if axis["initial"] is not None else min(max(0.0, lo), hi)
+    joint.set_limits((lo, hi), home=home)
     joint.viscous_friction = axis["damping"]
     joint.coulomb_friction = axis["friction"]
     if axis["limit_ext"] is not None:

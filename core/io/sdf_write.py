@@ -12,7 +12,6 @@ from lxml import etree
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
-from ..loops import refuse_loops
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree
 from ..xml_fragment import fragment_element
@@ -167,6 +166,8 @@ class _Writer:
             for k in ("effort", "velocity"):
                 if k in limit:
                     _sub(lim, k, _num(float(limit[k])))
+        if self.tree.loops and float(j.home_position) != 0.0:  # a looped tree's home: its closed configuration
+            _sub(ax, "initial_position", _num(float(j.home_position)))
         g = abs(j.gear_ratio)
         tcp, tcm = j.coulomb_friction
         if j.viscous_friction or tcp:
@@ -254,12 +255,50 @@ class _Writer:
         return (kids[0],)
 
 
+#: The SDFormat joint type each loop kind is written as (read back by sdf_read._LOOP_KINDS).
+_LOOP_TYPES = {"hinge": "continuous", "slider": "prismatic", "ball": "ball", "weld": "fixed"}
+
+
+def _write_loops(w: _Writer, tree: RigidBodyTree, world: bool) -> None:
+    """Each loop as a joint whose child link already has a parent (a cycle in the model graph), at
+    the loop's frame on the child (z: the hinge's or slider's axis), with the frame on the parent
+    as ``<frame name="<loop>__kinetree_parent">`` (exact also where the loop is open at the zero
+    configuration the file describes). SDFormat marks no joint passive: a warning says so."""
+    taken = {b.joint.name for b in tree.bodies}
+    for lp in tree.loops:
+        a, Xa, b, Xb = lp.body_a, lp.frame_a, lp.body_b, lp.frame_b
+        if world and b == tree.base_name:  # the world cannot be a child: the loop seen from its other side
+            a, Xa, b, Xb = b, Xb, a, Xa
+        if lp.name in taken or reserved_name(lp.name) or "::" in lp.name + a + b:
+            raise FileFormatError(f"loop {lp.name!r}: SDFormat writes a loop as a joint of that name, which clashes "
+                                  "with a joint or is reserved, or joins a nested model's link; rename it first")
+        parent = "world" if world and a == tree.base_name else a
+        rel = "__model__" if parent == "world" else parent
+        frame = etree.SubElement(w.model, "frame", name=f"{lp.name}__kinetree_parent", attached_to=rel)
+        _pose(frame, Xa, rel)
+        el = etree.SubElement(w.model, "joint", name=lp.name, type=_LOOP_TYPES[lp.kind])
+        _pose(el, Xb, b)
+        _sub(el, "parent", parent)
+        _sub(el, "child", b)
+        if lp.kind in ("hinge", "slider"):
+            axis = etree.SubElement(el, "axis")
+            _sub(axis, "xyz", "0 0 1")
+            if lp.kind == "slider":
+                limit = etree.SubElement(axis, "limit")
+                _sub(limit, "lower", _num(-_BIG))
+                _sub(limit, "upper", _num(_BIG))
+    passive = [b.joint.name for b in tree.bodies if not b.joint.actuated]
+    if passive:
+        shown = ", ".join(map(repr, passive[:5])) + (" …" if len(passive) > 5 else "")
+        warnings.warn(f"SDFormat cannot mark joints passive ({shown}): reading the file back actuates the first "
+                      "joints the loops leave free instead (a project keeps them)", SdfWarning, stacklevel=4)
+
+
 def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path | None = None, *,
                out_file: Path | None = None) -> str:
     """The SDFormat 1.9 text of ``tree``; the model is named ``model_name``, else as read, else ``robot``.
     ``out_file``: the file it is written to (in ``out_dir``): meshes outside the folder tree it
     is read with are copied into ``<name>_assets/`` beside it."""
-    refuse_loops(tree, "SDFormat export")
     if len(tree.bodies) > MAX_BODIES:
         raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} an SDFormat file may have "
                               "to be read back")
@@ -287,6 +326,7 @@ def sdf_string(tree: RigidBodyTree, model_name: str | None = None, out_dir: Path
     for b in tree.bodies:
         if b.name not in w.written:
             w.joint(b, tree.parent_name(b.name), world)
+    _write_loops(w, tree, world)
     w.keep(w.model, tree.extensions, _MODEL_KEEP, "robot")
     if w.dropped:
         shown = "; ".join(f"{tag} of {', '.join(o[:3])}{' …' if len(o) > 3 else ''}"

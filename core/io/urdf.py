@@ -80,6 +80,7 @@ from ..errors import FileFormatError, KineTreeError
 from ..joint import Joint, Mimic
 from ..transforms import axis_angle_rotation
 from ..tree import RigidBodyTree
+from .loop_files import add_file_loops, default_actuation
 from .mjcf_files import vet_kept_files
 from .safe_io import MAX_BODIES, _kind, read_regular_file, xml_root
 from .urdf_check import MeshNotFoundWarning, UrdfWarning, _Checked, check_document
@@ -469,6 +470,8 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
             # names, parents and order were checked above: attach without add_body's O(n) checks
             tree._attach(body, tree._by_name[uj.parent])
         tree._touch()
+        if out.loops is not None:
+            _read_loops(tree, out, ctx)
     except FileFormatError:
         raise
     except KineTreeError as exc:
@@ -476,6 +479,31 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
         raise ctx.error(line, f"{kind} {name!r}", str(exc)) from None
     out.warnings += [(UrdfWarning, msg) for msg in vet_kept_files(tree, base_dir, ctx.source)]
     return tree, out.warnings
+
+
+def _read_loops(tree: RigidBodyTree, out: _Checked, ctx: _Ctx) -> None:
+    """Loops and passive joints from KineTree's ``<kinetree_loops>`` (see :mod:`.loop_files`)."""
+    loops, passive, homes = out.loops
+    add_file_loops(tree, [(f"{ctx.source}:{line}", *rest) for line, *rest in loops])
+    joints = {b.joint.name: b.joint for b in tree.bodies}
+    for line, name in passive:
+        if name not in joints:
+            raise ctx.error(line, f"<passive joint={name!r:.80}>", "no joint of that name")
+        try:
+            joints[name].actuated = False
+        except KineTreeError as exc:
+            raise ctx.error(line, f"<passive joint={name!r:.80}>", str(exc)) from None
+    for line, name, value in homes:  # the closed configuration (URDF has no home positions)
+        if name not in joints:
+            raise ctx.error(line, f"<home joint={name!r:.80}>", "no joint of that name")
+        try:
+            joints[name].home_position = value
+        except KineTreeError as exc:
+            raise ctx.error(line, f"<home joint={name!r:.80}>", str(exc)) from None
+    if actuated := default_actuation(tree):
+        out.warnings.append((UrdfWarning, f"{ctx.source}: no joint is marked passive: {', '.join(map(repr, actuated))} "
+                                          "actuated (the first the loops leave free), the others passive; change "
+                                          "with joint.actuated"))
 
 
 def _fill_body(body: RigidBody, link, materials, base_dir, package_paths, ctx: _Ctx, out: _Checked) -> None:

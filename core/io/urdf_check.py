@@ -15,6 +15,7 @@ from lxml import etree
 
 from ..transforms import MAX_LENGTH
 from ..xml_fragment import fragment_text, xinclude_elements, xinclude_text
+from .loop_files import LOOPS_TAG, read_loop_element
 
 __all__ = ["MeshNotFoundWarning", "UrdfWarning"]
 
@@ -118,6 +119,7 @@ class _Checked:
         self.root = ""
         self.warnings: list[tuple[type[Warning], str]] = []
         self.robot_ext: list[str] = []
+        self.loops: tuple[list, list, list] | None = None  # <kinetree_loops>: (loops, passive joints, homes)
         self.link_ext: dict[str, list[str]] = {}
         self.joint_ext: dict[str, list[str]] = {}
         # the numbers as read, for export to write back while unchanged (see urdf_export)
@@ -348,7 +350,12 @@ def check_document(root, ctx: Any, max_links: int) -> _Checked:
     if n_links > max_links:
         raise ctx.error(root, "robot", f"{n_links} links is more than the {max_links} KineTree accepts")
     for el in list(root):  # <transmission>, <gazebo>, <ros2_control>, <sensor> … in document order
-        if isinstance(el.tag, str) and el.tag not in _ROBOT_MODELLED:
+        if el.tag == LOOPS_TAG:  # KineTree's own: closed loops and passive joints
+            if out.loops is not None:
+                raise ctx.error(el, f"<{LOOPS_TAG}>", "a robot has at most one")
+            out.loops = read_loop_element(el, ctx.error)
+            root.remove(el)
+        elif isinstance(el.tag, str) and el.tag not in _ROBOT_MODELLED:
             _set_aside(el, out.robot_ext)
     for el in root.findall("material"):
         out.robot_materials.append(fragment_text(el))

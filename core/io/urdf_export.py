@@ -71,11 +71,11 @@ from lxml import etree
 
 from ..body import RigidBody, Visual
 from ..errors import FileFormatError, KineTreeError
-from ..loops import refuse_loops
 from ..names import derived_name
 from ..transforms import axis_angle_rotation, matrix_to_rpy
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_element
+from .loop_files import LOOPS_TAG, loop_element
 from .project import atomic_write_text
 from .project_check import MAX_MASS, check_extensions, check_mass
 from .safe_io import MAX_BODIES
@@ -451,7 +451,10 @@ def urdf_string(tree: RigidBodyTree, robot_name: str | None = None) -> str:
 
 
 def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
-    refuse_loops(tree, "URDF")
+    for lp in tree.loops:  # URDF is a tree: its readers see the spanning tree only
+        warnings.warn(f"URDF cannot hold a closed loop: loop {lp.name!r} ({lp.kind} between {lp.body_a!r} and "
+                      f"{lp.body_b!r}) is cut, the URDF holds the spanning tree; the loop is kept in "
+                      f"<{LOOPS_TAG}>, which KineTree's URDF import reads back", UrdfWarning, stacklevel=4)
     if len(tree.bodies) > MAX_BODIES:  # early: the links counted below may only add to this
         raise FileFormatError(f"{len(tree.bodies)} bodies is more than the {MAX_BODIES} a URDF may have "
                               "to be read back")
@@ -467,6 +470,8 @@ def _export(tree: RigidBodyTree, robot_name: str, out_dir: Path | None) -> str:
     warn_motors_dropped(w.motors_lost)
     check_extensions(tree.extensions, "robot", "robot")
     w.extensions(w.root, tree.extensions, "robot", "robot")
+    if (kept := loop_element(tree)) is not None:
+        w.root.append(kept)
     n_links = sum(1 for _ in w.root.iterchildren("link"))
     if n_links > MAX_BODIES + 1:  # the URDF reader's limit
         raise FileFormatError(f"{n_links} URDF links (with the root and any <joint>_frame links) is more than "

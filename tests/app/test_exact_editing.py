@@ -17,7 +17,7 @@ from kinetree.app.panels.field import ERROR_STYLE
 from kinetree.app.text import plain_tip
 from kinetree.core import load_robot
 from kinetree.core.io import import_robot
-from kinetree.core.library import list_robots
+from kinetree.core.library import list_robots, robot_info
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -199,7 +199,8 @@ def test_joint_panel_unchanged_xyz_keeps_a_dh_frame(window, qtbot):
 
 def robots(tmp_path):
     for name in list_robots():
-        yield name, load_robot(name)
+        if robot_info(name)["convention"] != "loops":  # a looped tree's random configurations are open
+            yield name, load_robot(name)
     for name, text in (("urdf_chain", CHAIN), ("urdf_all_types", ALL_TYPES)):
         path = tmp_path / f"{name}.urdf"
         path.write_text(text)

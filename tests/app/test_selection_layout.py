@@ -380,12 +380,13 @@ def test_library_prints_a_table(capsys):
     assert lines[0].split() == ["name", "joints", "kind", "source"]
     assert [line.split()[0] for line in lines[1:]] == list_robots()
     for line, (name, joints, kind, source) in zip(lines[1:], cli.library_table()[1:]):
-        assert int(joints) >= 1 and kind in ("DH", "MDH", "URDF tree")
+        assert int(joints) >= 1 and kind in ("DH", "MDH", "URDF tree", "closed loops")
         assert line.endswith(source) and source == SHORT_SOURCES[name]
         assert "``" not in line and ":math:" not in line and len(line) < 120
     row = {r[0]: r for r in cli.library_table()}
     assert row["puma560"][1:3] == ("6", "DH") and row["panda"][2] == "MDH"
     assert row["quadruped"][2] == "URDF tree"
+    assert row["delta_robot"][1:3] == ("13", "closed loops")
 
 
 def test_the_dh_docks_buttons_stay_in_view_with_rows_that_are_not_dh_rows(window, qtbot, screen_size):

@@ -16,6 +16,12 @@ def test_warm_up_compiles_the_simulator_step_and_the_dynamics_kernels():
     assert warm_up() > 0.0
     assert simulation_numba.simulate.signatures
     assert dynamics_numba.cholesky_solve.signatures
+    from kinetree.core import loops_numba
+
+    assert loops_numba._solve.signatures  # the closed-loop solver: the Delta uses what the four-bar compiled
+    delta = load_robot("delta_robot")
+    delta.solve_loops(delta.home_configuration())
+    assert len(loops_numba._solve.signatures) == 1
     # what the warm-up compiled is what another robot (mimic joints, no motors) uses too
     tree = load_robot("humanoid_upper_body")
     before = len(simulation_numba.simulate.signatures)
