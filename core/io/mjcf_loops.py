@@ -26,6 +26,7 @@ from ..errors import FileFormatError
 from ..kinematics import _z_to_axis
 from ..transforms import matrix_to_quat, quat_to_rotation
 from ..tree import RigidBodyTree
+from .loop_files import add_file_loops, default_actuation
 
 #: The names KineTree gives its own sites, constraints and motors (left out of what the import keeps).
 MARK = "__kinetree_"
@@ -191,3 +192,33 @@ def actuated_joints(m, jnt_of: dict) -> set[str]:
     """Names of the joints driven by an actuator with a joint transmission."""
     return {jnt_of[int(m.actuator_trnid[a, 0])].name for a in range(m.nu)
             if int(m.actuator_trntype[a]) == _TRN_JOINT and int(m.actuator_trnid[a, 0]) in jnt_of}
+
+
+def read_file_loops(r, tree: RigidBodyTree, v, warn: list[str]) -> None:
+    """For the MJCF reader ``r`` (its compiled model, bodies and joints) of the vetted file ``v``:
+    the model's connect and weld equalities as loops of ``tree``, its joint actuators as the
+    actuated joints (the first the loops leave free when none has one, said in ``warn``)."""
+    import mujoco
+
+    m = r.m
+    if not m.neq:
+        return
+    names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, e) or "" for e in range(m.neq)]
+    at = [(k, i, c) for k, sec in enumerate(v.root.iter("equality")) for i, c in enumerate(sec)
+          if isinstance(c.tag, str)]
+    elements = [c for _, _, c in at]
+    loops, used = read_loops(m, r.mj_body, names, elements, v.source)
+    if not loops:
+        return
+    add_file_loops(tree, loops)
+    read_home(m, r.jnt_of)
+    r.loop_xml = {at[e][:2] for e in used if e < len(at)}
+    driven = actuated_joints(m, r.jnt_of)
+    if driven:
+        for b in tree.bodies:
+            j = b.joint
+            if j.type in ("revolute", "prismatic") and j.mimic is None and j.name not in driven:
+                j.actuated = False
+    elif actuated := default_actuation(tree):
+        warn.append(f"{v.source}: no joint has an actuator: {', '.join(map(repr, actuated))} actuated (the first the "
+                    "loops leave free), the others passive; change with joint.actuated")

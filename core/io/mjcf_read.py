@@ -20,9 +20,8 @@ from ..joint import Joint, Mimic
 from ..transforms import quat_to_rotation
 from ..tree import RigidBodyTree, unique_name
 from ..xml_fragment import fragment_text
-from .loop_files import add_file_loops, default_actuation
 from .mjcf_files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, vet_model
-from .mjcf_loops import MARK, actuated_joints, read_home, read_loops
+from .mjcf_loops import MARK, read_file_loops
 from .project_check import check_mass
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
@@ -550,35 +549,6 @@ class _Reader:
                     e.set(attr, path)
 
 
-def _loops(r: _Reader, tree: RigidBodyTree, v: Vetted, warn: list[str]) -> None:
-    """The model's connect and weld equalities as loops, its joint actuators as the actuated joints
-    (see :mod:`.mjcf_loops`)."""
-    import mujoco
-
-    m = r.m
-    if not m.neq:
-        return
-    names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, e) or "" for e in range(m.neq)]
-    at = [(k, i, c) for k, sec in enumerate(v.root.iter("equality")) for i, c in enumerate(sec)
-          if isinstance(c.tag, str)]
-    elements = [c for _, _, c in at]
-    loops, used = read_loops(m, r.mj_body, names, elements, v.source)
-    if not loops:
-        return
-    add_file_loops(tree, loops)
-    read_home(m, r.jnt_of)
-    r.loop_xml = {at[e][:2] for e in used if e < len(at)}
-    driven = actuated_joints(m, r.jnt_of)
-    if driven:
-        for b in tree.bodies:
-            j = b.joint
-            if j.type in ("revolute", "prismatic") and j.mimic is None and j.name not in driven:
-                j.actuated = False
-    elif actuated := default_actuation(tree):
-        warn.append(f"{v.source}: no joint has an actuator: {', '.join(map(repr, actuated))} actuated (the first the "
-                    "loops leave free), the others passive; change with joint.actuated")
-
-
 def import_mjcf(path: str | os.PathLike, *, on_warning: Callable[[str], None] | None = None) -> RigidBodyTree:
     """Read an MJCF (MuJoCo XML) robot (see :mod:`kinetree.core.io.mjcf`)."""
     v = vet_model(path)
@@ -587,7 +557,7 @@ def import_mjcf(path: str | os.PathLike, *, on_warning: Callable[[str], None] | 
     r = _Reader(v, spec, model, warn)
     try:
         tree = r.build()
-        _loops(r, tree, v, warn)
+        read_file_loops(r, tree, v, warn)
         r.keep(tree)
     except FileFormatError:
         raise

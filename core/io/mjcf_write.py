@@ -63,7 +63,7 @@ from .mesh_copy import MeshCopies
 from .mesh_reader import read_mesh
 from .mjcf_files import BASE_TEXT
 from .mjcf_loops import write_loops
-from .mjcf_read import KEPT_SECTIONS, KEPT_TAG
+from .mjcf_read import KEPT_SECTIONS, KEPT_TAG, MjcfWarning
 from .project_check import check_mass
 from .safe_io import atomic_write_text
 from .urdf_export import motor_losses, warn_motors_dropped
@@ -445,13 +445,9 @@ def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts:
     hinges = write_loops(root, tree)
     passive = [b.joint.name for b in tree.bodies if not b.joint.actuated]
     if passive and not tree.loops:  # the actuators mark them only in a file with loops
-        from .mjcf_read import MjcfWarning
-
         warnings.warn(f"MJCF marks passive joints only in a model with loops: {', '.join(map(repr, passive[:5]))} "
                       "read back actuated (a project keeps them)", MjcfWarning, stacklevel=3)
     if hinges:
-        from .mjcf_read import MjcfWarning
-
         warnings.warn(f"MJCF has no hinge equality: loop{'s' if len(hinges) > 1 else ''} "
                       f"{', '.join(map(repr, hinges))} written as two <connect> constraints along the axis (the "
                       "MuJoCo idiom), which KineTree reads back as one hinge", MjcfWarning, stacklevel=3)
