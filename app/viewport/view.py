@@ -42,6 +42,8 @@ ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
+#: a tree with more end effectors labels only the selected body and the one under the cursor
+MANY_END_EFFECTORS = 6
 #: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;
 #: thousands of bodies naming a mesh each would otherwise fill the memory). Meshes past it are
 #: not drawn, with a warning.
@@ -178,6 +180,8 @@ class RobotViewport(SurfaceView):
         has_child = np.zeros(n, dtype=bool)
         has_child[self._parent[self._parent >= 0]] = True
         leaves = (np.flatnonzero(~has_child) + 1).tolist()  # label 0 is the base
+        if len(leaves) > MANY_END_EFFECTORS:
+            leaves = []  # Talos's hands, feet and sensor frames would cover the robot: selected and hovered only
         self.labels.set_data(order=label_order(n + 1, self._label_index(self.doc.selection), self._hovered,
                                                leaves, self.all_labels))
 
@@ -391,8 +395,8 @@ class RobotViewport(SurfaceView):
         lod = [item for item in items if item.coarse is not None]
         for item in (*lod, self.batch):
             item.set_detailed(False)
-        if lod or self.batch.drawn_face_count() < self.batch.face_count:
-            self._idle.start()  # a light scene has no decimated copies: nothing to switch back
+        self.labels.sticky = True  # labels keep their side of their point while the robot moves
+        self._idle.start()
 
     def _coarse_parts(self, ratio: float) -> list[Part]:
         """The batch's parts with ``ratio`` of their triangles (no part under ``MIN_FACES``)."""
@@ -411,6 +415,9 @@ class RobotViewport(SurfaceView):
         self._idle.stop()
         for item in (self.batch, *(item for _, item, _ in self._meshes)):
             item.set_detailed(True)  # repaints only if it was drawing its decimated copy
+        if self.labels.sticky:
+            self.labels.sticky = False
+            self.labels.update()  # still: labelled afresh, each at its best spot
 
     def drawn_faces(self) -> int:
         """Mesh triangles the scene draws now (decimated while interacting)."""
