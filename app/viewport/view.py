@@ -69,6 +69,7 @@ class RobotViewport(SurfaceView):
         self.show_labels = True
         self.all_labels = False  # by default: selected body, end effectors and the body under the cursor
         self._hovered: int | None = None  # label index (0: the base) of the body under the cursor
+        self._cancelled = False  # Esc cancelled a handle drag whose mouse button is still down
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click gives it the keys (Q/W/E/R, Esc)
         self.show_collisions = False
@@ -547,6 +548,7 @@ class RobotViewport(SurfaceView):
             if self.handle.dragging:  # Esc during a drag puts it back
                 self.handle.cancel()
                 self._press = None
+                self._cancelled = True  # the button still held does nothing more (no orbit) until released
                 return
             if self.tool == "measure" and self.measure.clear():
                 return
@@ -556,6 +558,7 @@ class RobotViewport(SurfaceView):
         super().keyPressEvent(ev)
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
+        self._cancelled = False
         self._press = ev.position()
         if ev.button() == Qt.MouseButton.LeftButton and self.handle.press(ev.position().x(), ev.position().y()):
             self._interacting()
@@ -563,6 +566,8 @@ class RobotViewport(SurfaceView):
         super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if self._cancelled and ev.buttons():
+            return
         if self.handle.dragging:
             self.handle.move(ev.position().x(), ev.position().y(),
                              free=bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier))
@@ -582,6 +587,9 @@ class RobotViewport(SurfaceView):
         super().wheelEvent(ev)
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self._cancelled:  # the end of a drag Esc cancelled: neither a click nor a camera move
+            self._cancelled = ev.buttons() != Qt.MouseButton.NoButton
+            return
         handle = self.handle.dragging
         self.handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
