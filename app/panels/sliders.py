@@ -35,7 +35,7 @@ PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, met
 ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
 #: A slider's minimum width without and with the torque column (the default dock stays unscrolled).
-SLIDER_MIN_PX = {False: 120, True: 80}
+SLIDER_MIN_PX = {False: 80, True: 80}
 #: The most rows the panel builds at once: more joints are shown a page at a time. Qt lays out
 #: a grid of rows in time that grows with the square of their number (4000 rows: 50 s).
 PAGE_ROWS = 100
