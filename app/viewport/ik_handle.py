@@ -23,6 +23,8 @@ from .lines import DotsItem, LineItem
 
 #: On-screen length (pixels) of the handle's arrows.
 HANDLE_PX = 80.0
+#: the arrows are at least this many times as long as a drawn joint axis runs from its origin
+ARROW_OVER_AXIS = 1.3
 #: Segments of a ring.
 RING_SEGMENTS = 48
 #: How near (pixels) the cursor must be to grab a part of the handle.
@@ -172,7 +174,11 @@ class IkHandle:
             forward = np.array([centre.x(), centre.y(), centre.z()]) - eye
             forward /= max(np.linalg.norm(forward), 1e-12)
             depth = max(float((self.pose[:3, 3] - eye) @ forward), 1e-6)
-        return HANDLE_PX * 2 * depth * half / w
+        size = HANDLE_PX * 2 * depth * half / w
+        # past the orange joint axis drawn through the frame: shorter, the axis ran on beyond the
+        # blue z arrow's tip and read as its continuation (zoomed in, 80 px is a short arrow)
+        reach = getattr(view, "joint_axis_reach", None)
+        return max(size, ARROW_OVER_AXIS * reach()) if reach is not None else size
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = bool(on)

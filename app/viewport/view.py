@@ -44,6 +44,8 @@ ON_TOP = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
 #: a tree with more end effectors labels only the selected body and the one under the cursor
 MANY_END_EFFECTORS = 6
+#: a joint's axis is drawn this many frame lengths to either side of its joint frame's origin
+JOINT_AXIS_HALF = 0.9
 #: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;
 #: thousands of bodies naming a mesh each would otherwise fill the memory). Meshes past it are
 #: not drawn, with a warning.
@@ -420,6 +422,10 @@ class RobotViewport(SurfaceView):
             self.labels.sticky = False
             self.labels.update()  # still: labelled afresh, each at its best spot
 
+    def joint_axis_reach(self) -> float:
+        """How far (m) a drawn joint axis runs from its joint frame's origin."""
+        return JOINT_AXIS_HALF * self._scale
+
     def drawn_faces(self) -> int:
         """Mesh triangles the scene draws now (decimated while interacting)."""
         return self.batch.drawn_face_count() + sum(item.drawn_face_count() for _, item, _ in self._meshes)
@@ -463,7 +469,7 @@ class RobotViewport(SurfaceView):
             par = self._parent[self._axis_bodies]
             Tp = np.where((par >= 0)[:, None, None], poses[np.maximum(par, 0)], np.eye(4))
             Tj = Tp @ self._joint_frames
-            d = np.einsum("nij,nj->ni", Tj[:, :3, :3], self._axis_dirs) * s * 0.9
+            d = np.einsum("nij,nj->ni", Tj[:, :3, :3], self._axis_dirs) * s * JOINT_AXIS_HALF
             a = np.empty((len(d), 2, 3))
             a[:, 0] = Tj[:, :3, 3] - d
             a[:, 1] = Tj[:, :3, 3] + d

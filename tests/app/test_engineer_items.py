@@ -68,3 +68,24 @@ def test_the_mouse_still_held_after_esc_does_nothing_until_released(arm, qtbot):
         held_move(vp, corner + QPoint(20 * k, 0))
     QTest.mouseRelease(vp, LEFT, NONE, corner + QPoint(60, 0))
     assert camera(vp) != before
+
+
+@pytest.mark.parametrize("tool", [Qt.Key.Key_W, Qt.Key.Key_Q])
+def test_the_handles_z_arrow_runs_past_the_joint_axis_drawn_through_it(arm, qtbot, tool):
+    """The orange joint axis must not run on beyond the blue z arrow's tip (it read as the
+    arrow's continuation), also zoomed in, where the arrow's 80 px are a short length."""
+    vp = arm.viewport
+    key(qtbot, arm, tool)
+    for distance in (3.0, 0.6):  # as opened, and zoomed in close
+        vp.setCameraPosition(distance=distance)
+        vp.repaint()
+        h = vp.handle
+        o = h.pose[:3, 3]
+        arrow = h.arrows.pos.reshape(3, 2, 3)[2]  # the z arrow: origin, tip
+        axes = vp.axes.pos.reshape(-1, 2, 3)
+        # the joint axis drawn through the forearm's origin (its joint frame's)
+        axis = next(a for a in axes if np.linalg.norm(a.mean(axis=0) - o) < 1e-6)
+        px = vp.project(np.vstack([o[None], arrow[1:], axis]))
+        tip = np.linalg.norm(px[1] - px[0])
+        axis_end = max(np.linalg.norm(px[2] - px[0]), np.linalg.norm(px[3] - px[0]))
+        assert tip > 1.2 * axis_end, (distance, tip, axis_end)
