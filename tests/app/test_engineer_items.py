@@ -89,3 +89,28 @@ def test_the_handles_z_arrow_runs_past_the_joint_axis_drawn_through_it(arm, qtbo
         tip = np.linalg.norm(px[1] - px[0])
         axis_end = max(np.linalg.norm(px[2] - px[0]), np.linalg.norm(px[3] - px[0]))
         assert tip > 1.2 * axis_end, (distance, tip, axis_end)
+
+
+def test_the_ticked_poses_of_a_file_are_there_again_when_it_is_reopened(make_window, tmp_path):
+    from kinetree.core import load_robot
+    from kinetree.core.io import save_project
+
+    tree = load_robot("puma560")
+    for name in list(tree.named_poses):  # the library's own (qz, qr, …)
+        del tree.named_poses[name]
+    for k, name in enumerate(("ready", "reach", "stow")):
+        tree.named_poses[name] = np.full(6, 0.1 * k)
+    saved, other = tmp_path / "cell.kinetree.json", tmp_path / "other.kinetree.json"
+    save_project(tree, saved)
+    save_project(tree, other)
+    w = make_window("shared.ini")
+    w.doc.open(saved)
+    assert w.poses.checked() == ["ready", "reach", "stow"]
+    w.poses.set_checked("reach", False)
+    assert w.poses.checked() == ["ready", "stow"]
+    w.doc.open(other)  # another file with the same pose names: its own ticks (all)
+    assert w.poses.checked() == ["ready", "reach", "stow"]
+    w.close()
+    again = make_window("shared.ini")  # a new window (the settings as the next start reads them)
+    again.doc.open(saved)
+    assert again.poses.checked() == ["ready", "stow"] and again.playback.names == ["ready", "stow"]
