@@ -51,21 +51,10 @@ def run_gui(source: str | None) -> int:
 def warm_up_in_background():
     """Compile (or load) the engine's compiled kernels on a thread, so that the first Simulate
     or Torques does not freeze the window for the compilation (~1 min on a new machine).
-    Returns the thread."""
-    import logging
-    import threading
+    Returns the thread (the Simulate dock waits for the same one)."""
+    from kinetree.core.compiled_warmup import warm_up_in_background as start_warm_up
 
-    from kinetree.core.compiled_warmup import warm_up
-
-    def run() -> None:
-        try:
-            logging.getLogger(__name__).info("compiled kernels ready in %.1f s", warm_up())
-        except Exception:  # noqa: BLE001 - the kernels then compile at their first use, as without this
-            logging.getLogger(__name__).exception("warming up the compiled kernels failed")
-
-    thread = threading.Thread(target=run, name="kinetree-warm-up", daemon=True)
-    thread.start()
-    return thread
+    return start_warm_up()
 
 
 def start(window, source: str | None) -> None:

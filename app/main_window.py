@@ -308,8 +308,8 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             from kinetree.core import RigidBodyTree
 
+            self.origin_name = None  # before the load, whose signals set the title: not the old robot's name
             self.doc.load(RigidBodyTree())
-            self.origin_name = None
             self.viewport.fit()
 
     def open_source(self, source: str | Path, ask: bool = True) -> bool:

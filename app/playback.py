@@ -264,7 +264,7 @@ def install_playback(window: MainWindow) -> PlaybackState:
 
     state = PlaybackState(window.doc, window)
     window.playback = state
-    window.poses = PosesPanel(window.doc, state)
+    window.poses = PosesPanel(window.doc, state, settings=window.settings)
     window.timeline = TimelinePanel(window.doc, state)
     window.path_trace = PathTrace(window.viewport, window.doc, state, active=False)
     window.timeline.traceToggled.connect(window.path_trace.set_visible)

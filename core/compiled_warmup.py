@@ -10,14 +10,56 @@ friction, limits) compiles what every tree uses.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 
 import numpy as np
+
+_done = threading.Event()  # a warm-up has finished (or failed: the kernels then compile at first use)
+_lock = threading.Lock()  # one warm-up at a time: a second caller waits for the first's compilation
+_thread: list[threading.Thread] = []  # the background warm-up, once started
+
+
+def ready() -> bool:
+    """Whether the simulator's compiled step can run without compiling first (warmed up, already
+    used in this process, or no numba: nothing to compile)."""
+    if _done.is_set():
+        return True
+    from .kinematics import compiled_backend
+
+    if compiled_backend() is None:
+        return True
+    from . import simulation_numba
+
+    return bool(simulation_numba.simulate.signatures)
+
+
+def warm_up_in_background() -> threading.Thread:
+    """:func:`warm_up` on a daemon thread, started once: later calls return the same thread."""
+    if not _thread:
+        def run() -> None:
+            try:
+                logging.getLogger(__name__).info("compiled kernels ready in %.1f s", warm_up())
+            except Exception:  # noqa: BLE001 - the kernels then compile at their first use, as without this
+                logging.getLogger(__name__).exception("warming up the compiled kernels failed")
+                _done.set()
+
+        _thread.append(threading.Thread(target=run, name="kinetree-warm-up", daemon=True))
+        _thread[0].start()
+    return _thread[0]
 
 
 def warm_up() -> float:
     """Run every compiled kernel once; returns the seconds it took (0 without numba: nothing
     to compile)."""
+    with _lock:
+        seconds = _warm_up()
+    _done.set()
+    return seconds
+
+
+def _warm_up() -> float:
     from .kinematics import compiled_backend
     from .library import load_robot
     from .simulation import Simulator

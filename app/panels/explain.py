@@ -83,8 +83,11 @@ class ExplainPanel(QWidget):
         self.from_zero.toggled.connect(lambda _on: self.reset())
         top.addWidget(self.from_zero)
         self.convention = QComboBox(objectName="explainConvention")
-        self.convention.addItem("extracted as standard DH", "dh")
-        self.convention.addItem("extracted as modified DH", "mdh")
+        self.convention.addItem("standard DH (extracted)", "dh")
+        self.convention.addItem("modified DH (extracted)", "mdh")
+        for combo in (self.combo, self.convention):  # long body names: the row still fits a 1280×800 window
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(11)
         self.convention.setToolTip("This chain has no DH rows of its own: the DH table extract_dh computes, "
                                    "in either convention (the viewport's overlay follows)")
         self.convention.activated.connect(lambda _r: state.set_convention(self.convention.currentData()))

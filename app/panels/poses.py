@@ -11,6 +11,9 @@ a choice of the moment, kept in the shared playback state, not in the document.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import numpy as np
 from kinetree.core import KineTreeError
 from PySide6.QtCore import Qt, Signal
@@ -39,9 +42,10 @@ class PosesPanel(QWidget):
 
     torquesRequested = Signal()  # "Torques…": the window shows the Torques dock
 
-    def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None) -> None:
+    def __init__(self, doc: RobotDocument, state, parent: QWidget | None = None, settings=None) -> None:
+        """``settings`` (a QSettings) remembers which poses of each project file were unticked."""
         super().__init__(parent)
-        self.doc, self.state = doc, state
+        self.doc, self.state, self.settings = doc, state, settings
         # every pose takes part in playback unless unchecked; names stay here while their pose is
         # gone, so that undoing its rename or delete brings it back unchecked
         self._unchecked: set[str] = set()
@@ -104,7 +108,43 @@ class PosesPanel(QWidget):
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self._delete_current)
-        doc.treeChanged.connect(lambda _change: self.refresh())
+        doc.treeChanged.connect(self._on_tree_changed)
+        doc.pathChanged.connect(lambda _path: self._remember())  # saved as: the new file's ticks
+        self._unchecked = self._remembered()
+        self.refresh()
+
+    # --- which poses are ticked, per project file ----------------------------------------------
+    def _settings_key(self) -> str | None:
+        path = self.doc.path
+        if self.settings is None or path is None:
+            return None
+        digest = hashlib.sha1(str(path.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:20]
+        return f"posesUnticked/{digest}"
+
+    def _remembered(self) -> set[str]:
+        """The poses unticked when this file was last open (none for a new or imported robot)."""
+        key = self._settings_key()
+        if key is None:
+            return set()
+        try:
+            names = json.loads(str(self.settings.value(key, "[]")))
+        except ValueError:  # a hand-edited settings file: every pose ticked
+            return set()
+        return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
+
+    def _remember(self) -> None:
+        key = self._settings_key()
+        if key is None:
+            return
+        names = sorted(n for n in self._unchecked if n in self.doc.tree.named_poses)
+        if names:
+            self.settings.setValue(key, json.dumps(names))
+        else:
+            self.settings.remove(key)
+
+    def _on_tree_changed(self, change=None) -> None:
+        if change is None or change.kind == "reset":  # another document (or the file again)
+            self._unchecked = self._remembered()
         self.refresh()
 
     # --- view ----------------------------------------------------------------------------------
@@ -145,6 +185,7 @@ class PosesPanel(QWidget):
         finally:
             self._filling = False
         self.state.set_names(self.checked())
+        self._remember()  # a pose renamed, added or deleted
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -176,6 +217,7 @@ class PosesPanel(QWidget):
             else:
                 self._unchecked.add(name)
             self.state.set_names(self.checked())
+            self._remember()
 
     # --- edits (each one undo step) ------------------------------------------------------------
     def _edit(self, text: str, change, current: str | None = None) -> bool:

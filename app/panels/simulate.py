@@ -23,7 +23,7 @@ unless the pose was kept; any edit of the robot (or a joint moved by hand) ends 
 from __future__ import annotations
 
 import numpy as np
-from kinetree.core import KineTreeError
+from kinetree.core import KineTreeError, compiled_warmup
 from kinetree.core.simulation import STANDARD_GRAVITY, Simulator
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -51,6 +51,8 @@ SLOWEST_TICK_MS = 100
 #: that changes at the frame rate cannot be read, and each refresh costs a frame some time
 READOUT_MS = 100
 DEFAULT_KP, DEFAULT_KD = 2000.0, 100.0
+#: the note while the first Play waits for numba (30–60 s on a fresh install, seconds once cached)
+COMPILING = "Compiling the simulator (first run only)…"
 
 
 def _energy_text(value: float) -> str:
@@ -65,6 +67,8 @@ class SimulatePanel(QWidget):
         self.doc = doc
         self.sim: Simulator | None = None
         self.runner: SimRunner | None = None  # steps self.sim on a worker thread while playing
+        self._compiling = False  # the first Play waits for the compiled kernels (see _wait_for_compiler)
+        self._compiled = False  # waited once: no more checks
         self._shown: np.ndarray | None = None  # what the simulation last showed through the document
         self._shown_time = -1.0
         self._previewing = False  # our own preview is changing the document's configuration
@@ -189,6 +193,9 @@ class SimulatePanel(QWidget):
         if self.play_button.isChecked() != on:
             self.play_button.setChecked(on)
             return
+        if on and self.sim is None and not self._compiled and not compiled_warmup.ready():
+            self._wait_for_compiler()
+            return
         if on and self._simulator() is None:
             self.play_button.setChecked(False)
             return
@@ -206,6 +213,29 @@ class SimulatePanel(QWidget):
                 self.runner.stop()
                 self._show()  # where the thread stopped
         self._update()
+
+    def _wait_for_compiler(self) -> None:
+        """The first Play before the compiled kernels are ready: they compile on the warm-up
+        thread (the one the window started, or a new one) while the window stays responsive and
+        the dock says so; Play goes on once they are ready (unless Pause was pressed meanwhile)."""
+        self.play_button.setText("Pause")
+        self._say(COMPILING)
+        if self._compiling:
+            return  # already waiting
+        self._compiling = True
+        thread = compiled_warmup.warm_up_in_background()
+
+        def check() -> None:
+            if thread.is_alive() and not compiled_warmup.ready():
+                QTimer.singleShot(100, self, check)
+                return
+            self._compiling, self._compiled = False, True  # ready (or failed: then it compiles at first use)
+            if self.note.text() == COMPILING:
+                self._say("")
+            if self.play_button.isChecked():
+                self.play(True)
+
+        QTimer.singleShot(100, self, check)
 
     def step_once(self) -> None:
         """One step, paused."""

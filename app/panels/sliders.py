@@ -35,7 +35,7 @@ PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, met
 ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
 #: A slider's minimum width without and with the torque column (the default dock stays unscrolled).
-SLIDER_MIN_PX = {False: 120, True: 80}
+SLIDER_MIN_PX = {False: 80, True: 80}
 #: The most rows the panel builds at once: more joints are shown a page at a time. Qt lays out
 #: a grid of rows in time that grows with the square of their number (4000 rows: 50 s).
 PAGE_ROWS = 100
@@ -393,6 +393,18 @@ class JointsPanel(QWidget):
         first = self.page * PAGE_ROWS
         for r, spec in enumerate(self._specs[first:first + PAGE_ROWS]):
             self._add_row(spec, r)
+        self._update_pager()
+        self._end = len(self.rows)
+        self._rows_version += 1
+        grid.setRowStretch(self._end, 1)
+        self.scroll.setWidget(inner)
+        self.empty.setVisible(not self.rows)
+        self.refresh()
+
+    def _update_pager(self) -> None:
+        """The pager's label and buttons, and which page each joint is on, for ``_specs``."""
+        pages = max(1, -(-len(self._specs) // PAGE_ROWS))
+        first = self.page * PAGE_ROWS
         self._page_of_joint = {}
         if pages > 1:
             for k, spec in enumerate(self._specs):
@@ -401,12 +413,6 @@ class JointsPanel(QWidget):
         self.page_label.setText(f"joints {first + 1}–{first + len(self.rows)} of {len(self._specs)}")
         self.page_prev.setEnabled(self.page > 0)
         self.page_next.setEnabled(self.page < pages - 1)
-        self._end = len(self.rows)
-        self._rows_version += 1
-        grid.setRowStretch(self._end, 1)
-        self.scroll.setWidget(inner)
-        self.empty.setVisible(not self.rows)
-        self.refresh()
 
     def show_page(self, page: int) -> None:
         """Show the rows of page ``page`` (of PAGE_ROWS channels each)."""
@@ -451,17 +457,22 @@ class JointsPanel(QWidget):
             w.deleteLater()
 
     def _follow(self, specs: list[tuple]) -> bool:
-        """Change only the rows that differ; False if the order does not allow it."""
-        if max(len(specs), len(self._specs)) > PAGE_ROWS:
-            return False  # paged: the page is rebuilt (at most PAGE_ROWS rows)
-        old = {s[0]: s for s in self._specs}
+        """Change only the rows that differ; False if the order does not allow it. Paged, the
+        shown page's rows follow its slice of ``specs`` (a body added to a 1000-body tree adds
+        one row to the last page instead of building the page's 100 rows again)."""
+        first = self.page * PAGE_ROWS
+        shown, specs_all = self._specs[first:first + PAGE_ROWS], specs
+        specs = specs[first:first + PAGE_ROWS]
+        if first and not specs:
+            return False  # the page is gone: rebuilt (at a valid page)
+        old = {s[0]: s for s in shown}
         keys = [s[0] for s in specs]
         kept = [k for k in keys if k in old]
         places = [self._grid_row[k] for k in kept]
         if places != sorted(places) or keys[:len(kept)] != kept or len(specs) - len(kept) > 200:
             return False  # reordered, or new rows before old ones: rebuild
         new_keys = set(keys)
-        for key in [s[0] for s in self._specs]:
+        for key in [s[0] for s in shown]:
             if key not in new_keys:
                 self._drop_row(key)
         self.grid.setRowStretch(self._end, 0)
@@ -478,7 +489,8 @@ class JointsPanel(QWidget):
         self.grid.setRowStretch(self._end, 1)
         self.rows = {k: self.rows[k] for k in keys}  # configuration order, as built
         self._rows_version += 1
-        self._specs = specs
+        self._specs = specs_all
+        self._update_pager()
         self.empty.setVisible(not self.rows)
         self.refresh()
         return True

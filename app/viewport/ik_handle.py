@@ -24,6 +24,8 @@ from .lines import DotsItem, LineItem
 
 #: On-screen length (pixels) of the handle's arrows.
 HANDLE_PX = 80.0
+#: the arrows are at least this many times as long as a drawn joint axis runs from its origin
+ARROW_OVER_AXIS = 1.3
 #: Segments of a ring.
 RING_SEGMENTS = 48
 #: How near (pixels) the cursor must be to grab a part of the handle.
@@ -104,12 +106,41 @@ class IkHandle:
         six of them move it and their rotation rows have rank 3 (a planar or a five-axis arm
         cannot; holding its orientation, the drag did not follow the mouse)."""
         doc = self.view.doc
+        fast = self._chain_axes(body)
+        if fast is not None:
+            moving, rotations = fast
+            return moving >= 6 and int(np.linalg.matrix_rank(rotations, tol=1e-9)) == 3
         try:
             J = doc.tree.geometric_jacobian(doc.configuration, body)
         except KineTreeError:
             return True
         moving = int((np.abs(J).max(axis=0) > 1e-12).sum()) if J.size else 0
         return moving >= 6 and int(np.linalg.matrix_rank(J[:3], tol=1e-9)) == 3
+
+    def _chain_axes(self, body: str) -> tuple[int, np.ndarray] | None:
+        """How many joints move ``body`` and their rotation axes (3 × k, base frame), read off
+        the path to the base: the Jacobian's count and rotation rows without building the whole
+        tree's Jacobian (1 s after each edit of a 1000-body tree). None when a joint on the path
+        is not a plain revolute, prismatic or fixed one (or the tree has loops): then ask the Jacobian."""
+        doc = self.view.doc
+        tree = doc.tree
+        if tree.loops:
+            return None
+        poses, index = doc.poses(), {n: i for i, n in enumerate(tree.body_names)}
+        axes, moving, name = [], 0, body
+        while name is not None and name != tree.base_name:
+            joint = tree.get_body(name).joint
+            if joint.mimic is not None or not joint.actuated or joint.type not in ("revolute", "continuous",
+                                                                                     "prismatic", "fixed"):
+                return None
+            parent = tree.parent_name(name)
+            if joint.type != "fixed" and np.any(joint.axis):
+                moving += 1
+                if joint.type != "prismatic":  # the axis is fixed in the joint's frame (parent · joint_to_parent)
+                    R = poses[index[parent]][:3, :3] if parent != tree.base_name else np.eye(3)
+                    axes.append(R @ joint.joint_to_parent_transform[:3, :3] @ joint.axis)
+            name = parent
+        return moving, np.array(axes).reshape(-1, 3).T
 
     def set_position_only(self, on: bool) -> None:
         self.position_only = bool(on)
@@ -142,7 +173,11 @@ class IkHandle:
             forward = np.array([centre.x(), centre.y(), centre.z()]) - eye
             forward /= max(np.linalg.norm(forward), 1e-12)
             depth = max(float((self.pose[:3, 3] - eye) @ forward), 1e-6)
-        return HANDLE_PX * 2 * depth * half / w
+        size = HANDLE_PX * 2 * depth * half / w
+        # past the orange joint axis drawn through the frame: shorter, the axis ran on beyond the
+        # blue z arrow's tip and read as its continuation (zoomed in, 80 px is a short arrow)
+        reach = getattr(view, "joint_axis_reach", None)
+        return max(size, ARROW_OVER_AXIS * reach()) if reach is not None else size
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = bool(on)

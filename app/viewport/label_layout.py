@@ -257,11 +257,22 @@ class LabelLayout:
         return colors
 
     def label(self, text: str, x: float, y: float, box: tuple[float, float, float], dx: float, dy: float,
-              color, theme: str) -> Placed | None:
+              color, theme: str, last: tuple[float, float, bool] | None = None) -> Placed | None:
         """Place the text whose plate is ``box`` (width, height, padding: :func:`text_box`) for
-        point (x, y) and record it with its readable colour and plate (None: not drawn)."""
+        point (x, y) and record it with its readable colour and plate (None: not drawn).
+        ``last``: the plate's offset from its point in the previous frame and its leader flag,
+        taken again when still free and inside the view (a label does not jump during a drag)."""
         w, h, pad = box
-        at = self.place(x, y, w, h, dx, dy)
+        at = None
+        if last is not None:
+            x0, y0 = x + last[0], y + last[1]
+            inside = 0 <= x0 and 0 <= y0 and x0 + w <= self.width and y0 + h <= self.height
+            if (inside or not last[2]) and self.is_free(x0, y0, x0 + w, y0 + h):  # as place(): moved stays inside
+                self.searched += 1  # it counts as one of the frame's searching labels
+                self._add(x0, y0, x0 + w, y0 + h)
+                at = (x0, y0, bool(last[2]))
+        if at is None:
+            at = self.place(x, y, w, h, dx, dy)
         if at is None:
             return None
         colors = self.colors(color, theme)

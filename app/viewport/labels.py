@@ -73,7 +73,7 @@ def draw_labels(painter: QPainter, texts: list[str], px: np.ndarray, front: np.n
 
 def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QColor, font: QFont,
                  order: list[int] | None, hits: list[tuple[QRectF, list[int]]] | None, layout: LabelLayout,
-                 theme: str | None = None) -> list[Placed]:
+                 theme: str | None = None, keep: dict[int, tuple[float, float, bool]] | None = None) -> list[Placed]:
     """Place the texts at pixel positions ``px`` (where ``front``).
 
     ``order`` lists the labels to place, most important first (default: all, in index order).
@@ -81,7 +81,10 @@ def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QCo
     :mod:`.label_layout`): up and right of its point, or moved aside with a leader line, or
     left out when there is no room, so what is drawn never overlaps. Each goes on a plate of
     the ``theme`` (default: dark for a light ``color``) in a colour readable on it. ``hits``
-    gets each placed rectangle with the indices of the labels it shows (for picking)."""
+    gets each placed rectangle with the indices of the labels it shows (for picking). ``keep``
+    maps a label's index to its plate's offset from its point in the last frame (and whether it
+    had a leader): a searching label takes that offset again while it is free, so it moves with
+    its point instead of jumping between spots."""
     if theme is None:
         theme = "dark" if color.lightness() > 128 else "light"
     # frames that coincide on screen (a spherical wrist, a body on a fixed joint) share one label
@@ -106,7 +109,8 @@ def place_labels(texts: list[str], px: np.ndarray, front: np.ndarray, color: QCo
     for x, y, names, indices in groups[:searching]:  # one by one: each may search for a spot
         text = ", ".join(names)
         box = text_box(metrics, text, widths, full)
-        p = layout.label(text, x, y, box, 4, -4 - box[1], rgb, theme)
+        last = keep.get(indices[0]) if keep else None
+        p = layout.label(text, x, y, box, 4, -4 - box[1], rgb, theme, last)
         if p is not None:
             placed.append((p, indices))
     rest = groups[searching:]
@@ -162,6 +166,10 @@ class LabelsItem(GLGraphicsItem):
         self._still: tuple | None = None  # (key, placed, hits, rectangles, moving labels' order)
         self.drawn: list[tuple[str, QRectF]] = []  # what the last paint drew, and where
         self.drawn_bodies: list[tuple[QRectF, list[int]]] = []  # each drawn label's rectangle and indices
+        #: set by the view while the robot moves (a slider drag): each label keeps its plate's
+        #: offset from its point while that spot stays free (see place_labels' ``keep``)
+        self.sticky = False
+        self._offsets: dict[int, tuple[float, float, bool]] = {}  # label index → last frame's offset, leader
 
     def set_data(self, texts: list[str] | None = None, positions: np.ndarray | None = None,
                  color: QColor | None = None, order: list[int] | None | bool = False,
@@ -193,7 +201,9 @@ class LabelsItem(GLGraphicsItem):
             self._still = None
             self.drawn_bodies = []
             placed = place_labels(self.texts, px, front, self.color, self.font, self.order, self.drawn_bodies,
-                                  layout, theme)
+                                  layout, theme, self._offsets if self.sticky else None)
+            self._offsets = {hit[1][0]: (p.rect.left() - p.anchor.x(), p.rect.top() - p.anchor.y(), p.leader)
+                             for p, hit in zip(placed, self.drawn_bodies)}
         else:
             placed = self._place_moving(layout, px, front, theme, moving,
                                         (mvp.tobytes(), view.width(), view.height(), theme, moving.tobytes()))

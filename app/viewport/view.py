@@ -43,6 +43,10 @@ THEMES = {
 }
 #: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
 COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
+#: a tree with more end effectors labels only the selected body and the one under the cursor
+MANY_END_EFFECTORS = 6
+#: a joint's axis is drawn this many frame lengths to either side of its joint frame's origin
+JOINT_AXIS_HALF = 0.9
 #: Mesh-file triangles drawn for a whole robot (each mesh is decimated to ``meshes.MAX_FACES``;
 #: thousands of bodies naming a mesh each would otherwise fill the memory). Meshes past it are
 #: not drawn, with a warning.
@@ -68,6 +72,7 @@ class RobotViewport(SurfaceView):
         self.show_labels = True
         self.all_labels = False  # by default: selected body, end effectors and the body under the cursor
         self._hovered: int | None = None  # label index (0: the base) of the body under the cursor
+        self._cancelled = False  # Esc cancelled a handle drag whose mouse button is still down
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click gives it the keys (Q/W/E/R, Esc)
         self.show_collisions = False
@@ -182,6 +187,8 @@ class RobotViewport(SurfaceView):
         has_child = np.zeros(n, dtype=bool)
         has_child[self._parent[self._parent >= 0]] = True
         leaves = (np.flatnonzero(~has_child) + 1).tolist()  # label 0 is the base
+        if len(leaves) > MANY_END_EFFECTORS:
+            leaves = []  # Talos's hands, feet and sensor frames would cover the robot: selected and hovered only
         self.labels.set_data(order=label_order(n + 1, self._label_index(self.doc.selection), self._hovered,
                                                leaves, self.all_labels))
 
@@ -390,8 +397,8 @@ class RobotViewport(SurfaceView):
         lod = [item for item in items if item.coarse is not None]
         for item in (*lod, self.batch):
             item.set_detailed(False)
-        if lod or self.batch.drawn_face_count() < self.batch.face_count:
-            self._idle.start()  # a light scene has no decimated copies: nothing to switch back
+        self.labels.sticky = True  # labels keep their side of their point while the robot moves
+        self._idle.start()
 
     def _coarse_parts(self, ratio: float) -> list[Part]:
         """The batch's parts with ``ratio`` of their triangles (no part under ``MIN_FACES``)."""
@@ -410,6 +417,13 @@ class RobotViewport(SurfaceView):
         self._idle.stop()
         for item in (self.batch, *(item for _, item, _ in self._meshes)):
             item.set_detailed(True)  # repaints only if it was drawing its decimated copy
+        if self.labels.sticky:
+            self.labels.sticky = False
+            self.labels.update()  # still: labelled afresh, each at its best spot
+
+    def joint_axis_reach(self) -> float:
+        """How far (m) a drawn joint axis runs from its joint frame's origin."""
+        return JOINT_AXIS_HALF * self._scale
 
     def drawn_faces(self) -> int:
         """Mesh triangles the scene draws now (decimated while interacting)."""
@@ -454,7 +468,7 @@ class RobotViewport(SurfaceView):
             par = self._parent[self._axis_bodies]
             Tp = np.where((par >= 0)[:, None, None], poses[np.maximum(par, 0)], np.eye(4))
             Tj = Tp @ self._joint_frames
-            d = np.einsum("nij,nj->ni", Tj[:, :3, :3], self._axis_dirs) * s * 0.9
+            d = np.einsum("nij,nj->ni", Tj[:, :3, :3], self._axis_dirs) * s * JOINT_AXIS_HALF
             a = np.empty((len(d), 2, 3))
             a[:, 0] = Tj[:, :3, 3] - d
             a[:, 1] = Tj[:, :3, 3] + d
@@ -542,6 +556,7 @@ class RobotViewport(SurfaceView):
             if self.handle.dragging:  # Esc during a drag puts it back
                 self.handle.cancel()
                 self._press = None
+                self._cancelled = True  # the button still held does nothing more (no orbit) until released
                 return
             if self.tool == "measure" and self.measure.clear():
                 return
@@ -553,6 +568,7 @@ class RobotViewport(SurfaceView):
         super().keyPressEvent(ev)
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
+        self._cancelled = False
         self._press = ev.position()
         if ev.button() == Qt.MouseButton.LeftButton and self.handle.press(ev.position().x(), ev.position().y()):
             self._interacting()
@@ -560,6 +576,8 @@ class RobotViewport(SurfaceView):
         super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if self._cancelled and ev.buttons():
+            return
         if self.handle.dragging:
             self.handle.move(ev.position().x(), ev.position().y(),
                              free=bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier))
@@ -579,6 +597,9 @@ class RobotViewport(SurfaceView):
         super().wheelEvent(ev)
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self._cancelled:  # the end of a drag Esc cancelled: neither a click nor a camera move
+            self._cancelled = ev.buttons() != Qt.MouseButton.NoButton
+            return
         handle = self.handle.dragging
         self.handle.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kinetree.core import compiled_warmup
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox
@@ -14,6 +15,9 @@ START = [0.3, 0.5, -0.5, 0.2, 0.4, 0.1]
 
 @pytest.fixture
 def puma_window(window, qtbot):
+    # compiled as the app's start does (app/main.py): else the first Play of the process waits for
+    # it with a note (test_simulate_compiling.py), and these tests read the run at once
+    compiled_warmup.warm_up()
     window.doc.open("puma560")
     window.doc.set_configuration(START)
     window.doc.undo_stack.clear()
