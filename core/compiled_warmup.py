@@ -16,6 +16,8 @@ import time
 
 import numpy as np
 
+from .kinematics import compiled_backend
+
 _done = threading.Event()  # a warm-up has finished (or failed: the kernels then compile at first use)
 _lock = threading.Lock()  # one warm-up at a time: a second caller waits for the first's compilation
 _thread: list[threading.Thread] = []  # the background warm-up, once started
@@ -26,8 +28,6 @@ def ready() -> bool:
     used in this process, or no numba: nothing to compile)."""
     if _done.is_set():
         return True
-    from .kinematics import compiled_backend
-
     if compiled_backend() is None:
         return True
     from . import simulation_numba
@@ -60,7 +60,6 @@ def warm_up() -> float:
 
 
 def _warm_up() -> float:
-    from .kinematics import compiled_backend
     from .library import load_robot
     from .simulation import Simulator
 

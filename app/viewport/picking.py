@@ -125,8 +125,8 @@ class Picker:
             for owner, item, V in view._meshes:  # translucent visuals: their own items
                 md = item.opts["meshdata"]
                 meshes.append((owner + 1, md.vertexes() @ V[:3, :3].T + V[:3, 3], md.faces()))
-            if view.show_collisions:  # collision parts are slotted by label index
-                meshes += [(p.slot, p.vertices, p.faces) for p in view._collision_parts]
+            if view.collisions.shown:  # collision parts are slotted by label index
+                meshes += [(p.slot, p.vertices, p.faces) for p in view.collisions.parts]
             self._triangles = _Triangles(meshes)
         return self._triangles
 

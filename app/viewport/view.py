@@ -17,6 +17,7 @@ from ..document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
 from .close_loop import CloseLoopTool, LoopsDrawing
+from .collision_layer import CollisionLayer
 from .dh_handle import DhFrameHandle
 from .drag_preview import DragPreview
 from .gl_programs import ON_TOP
@@ -41,8 +42,6 @@ THEMES = {
     "light": {"bg": (245, 245, 245), "grid": (0, 0, 0, 50), "link": (0.2, 0.2, 0.25, 1.0),
               "axis": (0.85, 0.45, 0.0, 1.0), "label": (20, 20, 20)},
 }
-#: Collision geometry (View ▸ Collision geometry): translucent magenta, unlike any visual default.
-COLLISION_COLOR = (1.0, 0.15, 0.75, 0.45)
 #: a tree with more end effectors labels only the selected body and the one under the cursor
 MANY_END_EFFECTORS = 6
 #: a joint's axis is drawn this many frame lengths to either side of its joint frame's origin
@@ -75,7 +74,6 @@ class RobotViewport(SurfaceView):
         self._cancelled = False  # Esc cancelled a handle drag whose mouse button is still down
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click gives it the keys (Q/W/E/R, Esc)
-        self.show_collisions = False
         self._scale = 0.1
         self.grid = GridItem()
         self.addItem(self.grid)
@@ -103,10 +101,8 @@ class RobotViewport(SurfaceView):
         self._slots: dict[str, int] = {}
         self._slot_of_index = np.zeros(1, dtype=int)  # slot of the base (0), then of each body
         self._highlighted: set[str] = set()  # bodies drawn in red
-        self.collisions = BatchedMeshItem(glOptions="translucent")
-        self.collisions.setDepthValue(6)  # after the opaque visuals (and translucent ones), under the frames
+        self.collisions = CollisionLayer()
         self.addItem(self.collisions)
-        self._collision_parts: list[Part] = []
         self.tool = "pose"  # Q: the IK handle moves the joints; W / E: move / rotate the frame
         self.ik_handle = IkHandle(self)  # drag the selected body (or the end effector): IK follows
         self.frame_handle = DhFrameHandle(self)  # drag the selected body's frame: its joint transform
@@ -193,30 +189,12 @@ class RobotViewport(SurfaceView):
                                                leaves, self.all_labels))
 
     def set_collisions_visible(self, on: bool) -> None:
-        """Draw every body's collision geometry, translucent in :data:`COLLISION_COLOR`."""
-        self.show_collisions = bool(on)
-        self._build_collisions()
-        self._place_collisions()
+        """Draw every body's collision geometry (:mod:`.collision_layer`)."""
+        self.collisions.shown = bool(on)
+        self.collisions.build(self.doc.tree)
+        self.collisions.place(self._slot_poses())
         self.picker.invalidate()
         self.update()
-
-    def _build_collisions(self) -> None:
-        # built only while shown: a robot's collision meshes are not loaded unless asked for
-        if not self.show_collisions and not self._collision_parts:
-            return
-        parts = []
-        if self.show_collisions:
-            tree = self.doc.tree
-            for slot, b in enumerate((tree.base, *tree.bodies)):
-                for c in b.collisions:
-                    if (md := visual_mesh(c)) is not None:
-                        parts.append(part(slot, md.vertexes(), md.faces(), c.matrix, COLLISION_COLOR))
-        self._collision_parts = parts
-        self.collisions.set_parts(parts)
-        self.collisions.setVisible(bool(parts))
-
-    def _place_collisions(self) -> None:
-        self.collisions.set_transforms(self._slot_poses())
 
     def _slot_poses(self) -> np.ndarray:
         """Every body's pose by index: the base (the origin) first, then the bodies in order."""
@@ -313,7 +291,7 @@ class RobotViewport(SurfaceView):
         self._hovered = None
         self.batch.set_hovered(None)
         self._update_label_order()
-        self._build_collisions()
+        self.collisions.build(tree)
         self.set_theme(self.theme)
         s = self._scale * 1.3
         self.base_triad.setData(pos=np.array([[0, 0, 0], [s, 0, 0], [0, 0, 0], [0, s, 0], [0, 0, 0], [0, 0, s]]),
@@ -478,7 +456,7 @@ class RobotViewport(SurfaceView):
         for i, item, V in self._meshes:
             item.setTransform(_qmatrix(poses[i] @ V if i >= 0 else V))
         self.batch.set_transforms(self._batch_poses())
-        self._place_collisions()
+        self.collisions.place(self._slot_poses())
         self.loops.update(poses)
         moved = self.preview.moved
         self.labels.set_data(positions=np.vstack([np.zeros((1, 3)), o]) + 0.3 * s,

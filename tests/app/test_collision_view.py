@@ -72,7 +72,7 @@ def test_collision_geometry_drawn_where_the_box_is(collision_window, qtbot):
 
     action.trigger()
     qtbot.wait(50)
-    assert action.isChecked() and vp.show_collisions
+    assert action.isChecked() and vp.collisions.shown
     after = image_array(vp.grabFramebuffer())
     assert mostly(magenta(patch(after, bg_px))), "no collision box drawn at its place"
     assert mostly(magenta(patch(after, vis_px))), "the collision box is not drawn over the visual"
@@ -105,8 +105,8 @@ def test_collision_view_remembered(make_window, tmp_path, qtbot):
     first.close()
     second = make_window("remember.ini")
     assert second.findChild(QAction, "collisionsAction").isChecked()
-    assert second.viewport.show_collisions
+    assert second.viewport.collisions.shown
     second.doc.open(path)
-    assert len(second.viewport._collision_parts) == 2  # built for the newly opened robot
+    assert len(second.viewport.collisions.parts) == 2  # built for the newly opened robot
     fresh = make_window("other.ini")
     assert not fresh.findChild(QAction, "collisionsAction").isChecked()
