@@ -11,11 +11,18 @@ The lecture walk (:meth:`ExplainPanel.set_walk`, Present mode's clicker) is that
 stepping across the whole chain: step 0 shows the DH table, steps 4(i − 1) + 1 … 4i link i: its
 frames alone (the selection, so the overlay and Present mode's emphasis follow), A_i symbolic and
 numeric, and T_i⁰ = T_{i−1}⁰·A_i growing, up to T_n⁰ at step 4n.
+
+A test hook: with the environment variable ``KINETREE_WALK_TRACE`` naming a file, each step the
+walk comes to rest on (its symbolic matrices shown) is appended to that file as one JSON line of
+what the dock shows (:meth:`ExplainPanel.trace_record`): journey tests drive the app through the
+window system and cannot read its widgets otherwise. Unset (always, but in tests), nothing is written.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
 import numpy as np
 from kinetree.core import KineTreeError
@@ -41,6 +48,7 @@ from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_ti
 from .explain_symbolic import SymbolicView
 
 STEP_MS = 700  # one elementary motion, animated
+WALK_TRACE = "KINETREE_WALK_TRACE"  # the test hook's environment variable (see the module's docstring)
 TICK_MS = 16
 FACTOR = {"Rz": "Rz", "Rx": "Rx", "Tz": "Tz", "Tx": "Tx"}
 
@@ -128,6 +136,9 @@ class ExplainPanel(QWidget):
         grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
         self.message = plain(QLabel(objectName="explainMessage", wordWrap=True))  # quotes names
         self.symbolic = SymbolicView()  # A_i and T_i^j in c/s notation, beside the numeric T_i^0
+        self._trace_path, self._traced = os.environ.get(WALK_TRACE), None
+        if self._trace_path:  # connected after the view's own slot: runs once the matrices are shown
+            self.symbolic.ready.connect(lambda *_a: self._trace())
         grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(6, 1)
 
@@ -422,7 +433,7 @@ class ExplainPanel(QWidget):
         qs = chain.variables(self.doc.tree, self.doc.configuration)
         steps = chain.steps(i, qs[i - 1])
         names = [self._factor_name(i, kind) for kind, _ in steps]
-        self.formula.setText(f"<b>A{sub(i)}</b> = " + " · ".join(names)
+        self.formula.setText(f"<b>A{sub(chain.number(i))}</b> = " + " · ".join(names)
                              + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
                              + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""))
         done = int(math.floor(self.position + 1e-9))
@@ -432,21 +443,21 @@ class ExplainPanel(QWidget):
             self.factor_titles[k].setText(f"{names[k]} = {self._value(kind, v)}")
             self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
-            self.partial_titles[k].setText(("<b>A" + sub(i) + "</b> = " if k == 3 else "") + product)
+            self.partial_titles[k].setText(("<b>A" + sub(chain.number(i)) + "</b> = " if k == 3 else "") + product)
             self.partial_cells[k].setText(matrix_text(P, "plain", 3))
             current = k < here
             self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
                                                 else "border: 2px solid transparent;")
         n = i if self.walking else self.link  # the walk: T_i⁰ grows with the link shown
-        chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
+        chain_names = "·".join(f"A{sub(chain.number(j))}" for j in range(1, n + 1))
+        head = f"<b>T{sub(chain.number(n))}{self._sup(chain.number(0))}</b> = {chain_names}"  # the wrist's T₆³
         if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}, so far: "
-                                     f"{self._ghost_label(math.floor(self.position + 1e-9))}")
+            self.chain_title.setText(f"{head}, so far: {self._ghost_label(math.floor(self.position + 1e-9))}")
             self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
                                                 "plain", 4))
         else:
-            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}")
+            self.chain_title.setText(head)
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
@@ -454,20 +465,41 @@ class ExplainPanel(QWidget):
             self.formula.setText(self._dh_table())
         self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
+        if self._trace_path:
+            self._trace()
+
+    def trace_record(self) -> dict:
+        """What the walk shows at rest: its step, the link and body selected, the formula, Aᵢ's
+        symbolic entries (none at the DH table), the numeric Tᵢ⁰ and the joint values."""
+        link = self.walk_link()
+        return {"step": int(self.position), "of": self.step_count(), "link": link, "selected": self.doc.selection,
+                "formula": self.formula.text(), "A": [[c.text() for c in row] for row in self.symbolic.A.cells]
+                if link else None, "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
+
+    def _trace(self) -> None:
+        """The test hook: the walk's step appended to the trace file once it is at rest and shown."""
+        if (not self.walking or self.chain is None or self.timer.isActive() or self.position != self.target
+                or self.symbolic.busy):
+            return
+        line = json.dumps(self.trace_record(), ensure_ascii=False)
+        if line != self._traced:
+            self._traced = line
+            with open(self._trace_path, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
 
     def _ghost_label(self, done: int | None = None) -> str:
         """The product of the motions done so far (default: the ghost's, under way included)."""
         done = math.ceil(self.position - 1e-9) if done is None else done
         if done == 0:
-            return "frame 0" if self.from_zero.isChecked() else f"frame {self.link - 1}"
+            return f"frame {self.chain.number(0 if self.from_zero.isChecked() else self.link - 1)}"
         motions = self._motions()[:done]
         full = [j for j in range(motions[0][0], motions[-1][0] + 1)
                 if sum(m[0] == j for m in motions) == 4 and j != motions[-1][0]]
         last = motions[-1][0]
         names = [f"{kind}({SYMBOL[PARAM[kind]]}{sub(self.chain.index(last, PARAM[kind]))})"
                  for j, kind, _ in motions if j == last]
-        prefix = "".join(f"A{sub(j)}·" for j in full)
-        return prefix + ("A" + sub(last) if len(names) == 4 else "·".join(names))
+        prefix = "".join(f"A{sub(self.chain.number(j))}·" for j in full)
+        return prefix + ("A" + sub(self.chain.number(last)) if len(names) == 4 else "·".join(names))
 
     def _dh_table(self) -> str:
         """The chain's DH table (the walk's first step), the joint variables marked."""
@@ -485,7 +517,7 @@ class ExplainPanel(QWidget):
                 else:
                     text = value_text(c, getattr(x, c))
                 cells.append(f'<td align="right" style="color:{DH_COLORS[c]}">&nbsp;{text}&nbsp;</td>')
-            rows.append(f"<tr><td>&nbsp;{i}&nbsp;</td>{''.join(cells)}</tr>")
+            rows.append(f"<tr><td>&nbsp;{chain.number(i)}&nbsp;</td>{''.join(cells)}</tr>")
         kind = "standard" if chain.convention == "dh" else "modified (Craig)"
         return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
                 + "".join(rows) + "</table>")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh
-from kinetree.core.dh import chain_path
+from kinetree.core.dh import chain_numbering, chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF, QTimer
@@ -143,9 +143,14 @@ class DHChain:
             F[i] = F[i - 1] @ self.link_transform(i, qs[i - 1])
         return F
 
+    def number(self, i: int) -> int:
+        """Link ``i``'s number as the robot's own (the lecture's) numbering has it: ``i``, or
+        ``i + 3`` on a spherical wrist whose joints are named q4, q5, q6 (it writes A₄, θ₄, z₃)."""
+        return i + chain_numbering(list(self.joints))
+
     def index(self, i: int, param: str) -> int:
         """The subscript of link ``i``'s parameter: Craig's a and α belong to frame i − 1."""
-        return i - 1 if self.convention == "mdh" and param in ("a", "alpha") else i
+        return self.number(i - 1 if self.convention == "mdh" and param in ("a", "alpha") else i)
 
     def link_of(self, tree: RigidBodyTree, body: str | None) -> int | None:
         """The link (1-based) that moves ``body``: its own, or that of the nearest movable
@@ -350,7 +355,7 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
         F = frames[k]
         for u, color, letter in ((F[:3, 2], Z_COLOR, "z"), (F[:3, 0], X_COLOR, "x")):
             key = tuple(np.round(np.r_[F[:3, 3], u] / max(1e-6 * scale, 1e-12)).astype(np.int64).tolist())
-            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(k))
+            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(chain.number(k)))
     for origin, u, color, names in axes.values():
         sk.axis(origin, u, length, color, ",".join(names), 0.3 * scale)
     return sk
@@ -572,7 +577,7 @@ class DHOverlay:
         if self.link is not None:
             i = self.link
             v = chain.values(i, qs[i - 1])
-            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
+            lines.append([(f"Link {chain.number(i)} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
             lines.append([])  # the values on a line of their own: the legend fits a narrow view at large text
             for p in ("a", "alpha", "d", "theta"):
                 lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))
