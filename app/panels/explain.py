@@ -27,7 +27,8 @@ import os
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.dh import joint_variable
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -45,7 +46,8 @@ from ..document import RobotDocument
 from ..qt_utils import mono_font
 from ..text import matrix_text, plain
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
-from .explain_symbolic import SymbolicView
+from ..viewport.label_style import readable
+from .explain_symbolic import SymbolicView, lecture_html
 
 STEP_MS = 700  # one elementary motion, animated
 WALK_TRACE = "KINETREE_WALK_TRACE"  # the test hook's environment variable (see the module's docstring)
@@ -433,17 +435,20 @@ class ExplainPanel(QWidget):
         qs = chain.variables(self.doc.tree, self.doc.configuration)
         steps = chain.steps(i, qs[i - 1])
         names = [self._factor_name(i, kind) for kind, _ in steps]
-        self.formula.setText(f"<b>A{sub(chain.number(i))}</b> = " + " · ".join(names)
-                             + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
-                             + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""))
+        font = self.font()
+        self.formula.setText(lecture_html(f"<b>A{sub(chain.number(i))}</b> = " + " · ".join(names)
+                                          + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
+                                          + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""),
+                                          font, heading=True))
         done = int(math.floor(self.position + 1e-9))
         first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)  # steps before A_i's
         here = done - first  # steps of A_i done (negative: still in an earlier link)
         for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(i), self.partial_products(i))):
-            self.factor_titles[k].setText(f"{names[k]} = {self._value(kind, v)}")
+            self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
             self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
-            self.partial_titles[k].setText(("<b>A" + sub(chain.number(i)) + "</b> = " if k == 3 else "") + product)
+            self.partial_titles[k].setText(lecture_html(("<b>A" + sub(chain.number(i)) + "</b> = " if k == 3 else "")
+                                                        + product, font))
             self.partial_cells[k].setText(matrix_text(P, "plain", 3))
             current = k < here
             self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
@@ -453,16 +458,17 @@ class ExplainPanel(QWidget):
         head = f"<b>T{sub(chain.number(n))}{self._sup(chain.number(0))}</b> = {chain_names}"  # the wrist's T₆³
         if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            self.chain_title.setText(f"{head}, so far: {self._ghost_label(math.floor(self.position + 1e-9))}")
+            so_far = self._ghost_label(math.floor(self.position + 1e-9))
+            self.chain_title.setText(lecture_html(f"{head}, so far: {so_far}", font, heading=True))
             self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
                                                 "plain", 4))
         else:
-            self.chain_title.setText(head)
+            self.chain_title.setText(lecture_html(head, font, heading=True))
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
         if self.walking and self.position <= 0:
-            self.formula.setText(self._dh_table())
+            self.formula.setText(lecture_html(self._dh_table(), font))
         self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
         if self._trace_path:
@@ -513,10 +519,12 @@ class ExplainPanel(QWidget):
             for c in cols:
                 if c == variable:
                     off = "" if abs(x.offset) < 1e-12 else f" + {value_text(c, x.offset)}"
-                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>*{off}"  # the lecture's θ₁, d₃
+                    # the lecture's θ₁*, d₃*; the mark raised (Qt lowered it with a full-size subscript before it)
+                    star = '<span style="vertical-align:super">*</span>'
+                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>{star}{off}"
                 else:
                     text = value_text(c, getattr(x, c))
-                cells.append(f'<td align="right" style="color:{DH_COLORS[c]}">&nbsp;{text}&nbsp;</td>')
+                cells.append(f'<td align="right" style="color:{self._color(c)}">&nbsp;{text}&nbsp;</td>')
             rows.append(f"<tr><td>&nbsp;{chain.number(i)}&nbsp;</td>{''.join(cells)}</tr>")
         kind = "standard" if chain.convention == "dh" else "modified (Craig)"
         return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
@@ -529,7 +537,19 @@ class ExplainPanel(QWidget):
     def _factor_name(self, i: int, kind: str) -> str:
         param = PARAM[kind]
         sym = f"{SYMBOL[param]}{sub(self.chain.index(i, param))}"
-        return f'<span style="color:{DH_COLORS[param]}"><b>{FACTOR[kind]}</b>({sym})</span>'
+        return f'<span style="color:{self._color(param)}"><b>{FACTOR[kind]}</b>({sym})</span>'
+
+    def _color(self, param: str) -> str:
+        """A DH parameter's colour (as in the viewport) made readable (WCAG 4.5:1) on the dock's
+        background: the raw gold of α was 1.9:1 on a light window."""
+        theme = "light" if self.palette().window().color().lightnessF() > 0.5 else "dark"
+        return QColor.fromRgbF(*readable(QColor(DH_COLORS[param]).getRgbF()[:3], theme)).name()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        """Present mode's text size: the sub- and superscripts drawn again for it."""
+        super().changeEvent(ev)
+        if ev.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange) and self.active:
+            self._refresh()
 
     @staticmethod
     def _value(kind: str, v: float) -> str:
