@@ -28,7 +28,7 @@ import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.dh import joint_variable
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontInfo
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -46,6 +46,7 @@ from ..document import RobotDocument
 from ..qt_utils import mono_font
 from ..text import matrix_text, plain
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
+from ..viewport.label_layout import full_size_subscripts
 from ..viewport.label_style import readable
 from .explain_symbolic import SymbolicView, lecture_html
 
@@ -129,7 +130,7 @@ class ExplainPanel(QWidget):
                 grid.addWidget(cell, row + 1, k)
                 titles.append(title)
                 cells.append(cell)
-        self.chain_title = QLabel()
+        self.chain_title = QLabel(wordWrap=True)  # "…, so far: A₁·Rz(θ₂)·Tz(d₂)" widened its column off the dock
         self.chain_title.setTextFormat(Qt.TextFormat.RichText)
         self.chain_cell = QLabel(objectName="explainChain")
         self.chain_cell.setFont(mono)
@@ -436,6 +437,10 @@ class ExplainPanel(QWidget):
         steps = chain.steps(i, qs[i - 1])
         names = [self._factor_name(i, kind) for kind, _ in steps]
         font = self.font()
+        # room below: a label's height leaves out how far a full-size subscript is lowered (it was cut)
+        room = QFontInfo(font).pixelSize() // 3 if full_size_subscripts(font) else 0
+        for title in (self.formula, self.chain_title, *self.factor_titles, *self.partial_titles):
+            title.setContentsMargins(0, 0, 0, room)
         self.formula.setText(lecture_html(f"<b>A{sub(chain.number(i))}</b> = " + " · ".join(names)
                                           + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
                                           + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""),

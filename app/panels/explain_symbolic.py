@@ -35,7 +35,7 @@ _LOW, _HIGH = "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼ", "⁰¹²³⁴⁵⁶�
 _FULL = str.maketrans(_LOW + _HIGH, "0123456789+-ij0123456789")
 _SCRIPTS = re.compile(f"[{_LOW}]+|[{_HIGH}]+")
 #: a heading at a lecture's text size: this many times the text's size (its glyphs 24 px at 1080 lines)
-HEADING = 1.35
+HEADING = 1.4
 
 
 def lecture_html(html: str, font: QFont, heading: bool = False) -> str:

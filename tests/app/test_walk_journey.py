@@ -14,6 +14,7 @@ import pytest
 from desktop import STATUS_BAR, needs_desktop  # noqa: F401  (desktop: a fixture)
 from kinetree.core import load_robot
 from kinetree.core.io.project import project_text
+from legibility import unicode_scripts
 
 pytestmark = needs_desktop
 
@@ -112,7 +113,7 @@ def test_a_clicker_walks_every_lecture_example_through_the_window_system(desktop
         shown = trace.next()
         i = (k + 3) // 4
         assert (shown["step"], shown["link"], shown["selected"]) == (k, i, bodies[i - 1]), shown
-        assert f"A{str(numbered[i - 1]).translate(SUB)}</b>" in shown["formula"]
+        assert f"A{str(numbered[i - 1]).translate(SUB)}</b>" in unicode_scripts(shown["formula"])
         assert shown["A"] == printed(robot, numbered[i - 1], tree, bodies[i - 1]), (k, shown["A"])
         assert shown["q"] == q0.tolist()  # no clicker key moved a joint
         if k % 4 == 0:  # Aᵢ done: Tᵢ⁰ is frame i in frame 0
