@@ -223,6 +223,8 @@ class PresentMode(QObject):
         if not w.explain_dock.isVisible() or not panel.walking:  # the first key: the walk from its start
             w.explain_dock.show()
             w.explain_dock.raise_()
+            if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
+                panel.set_active(True)
             for key in WALK_HIDDEN:  # back as they were when Present mode ends (its saved state)
                 if key in w.docks:
                     w.docks[key].hide()

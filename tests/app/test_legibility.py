@@ -58,10 +58,12 @@ def walk_states(w, qtbot):
 @pytest.mark.parametrize("robot", list(ROBOTS))
 def test_the_walk_is_legible_in_present_mode(make_window, qtbot, monkeypatch, size, robot):
     w = present(make_window, qtbot, monkeypatch, size, robot)
-    problems = []
+    problems, measured = [], set()
     for step in walk_states(w, qtbot):
         seen = measure(w)
         for kind, m in seen["measured"].items():
+            if m.height[1]:
+                measured.add(kind)
             least = HEADING_PX if kind == "headings" else MIN_PX
             for figure, (value, where), floor in (("height", m.height, least), ("subscript", m.sub, MIN_PX),
                                                   ("contrast", m.contrast, MIN_CONTRAST)):
@@ -71,6 +73,7 @@ def test_the_walk_is_legible_in_present_mode(make_window, qtbot, monkeypatch, si
             problems.append((size, step, "overlapping boxes", seen["overlaps"], "drawn over plates", seen["marks"]))
     w.present.set_active(False)
     w.set_text_scale(1.0)
+    assert measured == {"labels", "dh table", "matrices", "headings"}  # none passed by being missed
     assert problems == []
 
 

@@ -408,6 +408,19 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
     unchanged()
 
 
+def test_clicker_keys_pressed_before_the_dock_is_shown_are_all_walked(presenting, qtbot):
+    """Issue 31: keys pressed right after the one that begins the walk (before the Explain dock,
+    shown by it, had reported itself visible) were walked, then the dock's late reload reset the
+    walk to the DH table."""
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    panel = w.explain
+    for _ in range(4):  # the first begins the walk at the DH table, three steps on
+        w.present.clicker("step")
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=5000)
+    QApplication.processEvents()
+    assert panel.position == panel.target == 3 and w.doc.selection == "link1"
+
+
 def screen_colours(w) -> set:
     """The colours on a grid over the window as the screen shows it (the viewport's GL window too)."""
     img = w.screen().grabWindow(w.winId()).toImage()
