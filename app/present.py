@@ -21,7 +21,8 @@ application-wide event filter installed only then, so that no slider, spin box o
 sees them, whatever has the focus): PageDown / Right / Down / Space a step on, PageUp / Left / Up a
 step back, Home / End the first / last step, B or ``.`` a black screen (the same key again
 returns). The first step key shows the Explain dock and begins the walk from the DH table through
-A₁ … Aₙ (:meth:`ExplainPanel.set_walk`). A text field keeps its typing keys (B, ., Space, Left,
+A₁ … Aₙ (:meth:`ExplainPanel.set_walk`), the sliders and the pose hidden meanwhile (the room goes
+to the Explain dock). A text field keeps its typing keys (B, ., Space, Left,
 Right, Home, End); outside Present mode the keys are the widgets' own, as before.
 """
 
@@ -53,6 +54,10 @@ SCALE_AT_1080 = 2.0
 FADED = 0.25
 #: docks for building a robot, hidden while presenting (F11 again shows them as they were)
 EDITING_DOCKS = ("bodiesDock", "jointDock")
+#: docks hidden while the clicker walks the lecture (its keys move no joint): the room goes to the
+#: Explain dock, which then takes this share of the window's height (A_i, its factors, T_i⁰ and the
+#: symbolic matrices on the screen at once at 1080 lines; they were below its fold)
+WALK_HIDDEN, WALK_SHARE = ("slidersDock", "poseDock"), 0.6
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
 #: QFont's resolve-mask bit of a size set on the font itself (QFont::SizeResolved; not in PySide)
@@ -218,7 +223,14 @@ class PresentMode(QObject):
         if not w.explain_dock.isVisible() or not panel.walking:  # the first key: the walk from its start
             w.explain_dock.show()
             w.explain_dock.raise_()
+            if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
+                panel.set_active(True)
+            for key in WALK_HIDDEN:  # back as they were when Present mode ends (its saved state)
+                if key in w.docks:
+                    w.docks[key].hide()
             panel.set_walk(True)
+            # once the dock shown is laid out (the dock area applies its sizes in a pass of its own)
+            QTimer.singleShot(0, w, lambda: QTimer.singleShot(0, w, self._walk_layout))
             return
         if panel.chain is None:  # no DH chain (the dock says why): nothing to walk
             return
@@ -289,6 +301,14 @@ class PresentMode(QObject):
         if self.action.isChecked() != self.active:
             self.action.setChecked(self.active)
         self._emphasis()
+
+    def _walk_layout(self) -> None:
+        """The Explain dock given its share of the height for the walk; the robot framed again."""
+        w = self.window
+        if self.active and w.explain.walking:
+            QApplication.sendPostedEvents()
+            w.resizeDocks([w.explain_dock], [int(WALK_SHARE * w.height())], Qt.Orientation.Vertical)
+            self._fit_view()
 
     def _fit_view(self) -> None:
         """Frame the robot in the view as presenting left it (another size, other docks)."""

@@ -11,16 +11,24 @@ The lecture walk (:meth:`ExplainPanel.set_walk`, Present mode's clicker) is that
 stepping across the whole chain: step 0 shows the DH table, steps 4(i − 1) + 1 … 4i link i: its
 frames alone (the selection, so the overlay and Present mode's emphasis follow), A_i symbolic and
 numeric, and T_i⁰ = T_{i−1}⁰·A_i growing, up to T_n⁰ at step 4n.
+
+A test hook: with the environment variable ``KINETREE_WALK_TRACE`` naming a file, each step the
+walk comes to rest on (its symbolic matrices shown) is appended to that file as one JSON line of
+what the dock shows (:meth:`ExplainPanel.trace_record`): journey tests drive the app through the
+window system and cannot read its widgets otherwise. Unset (always, but in tests), nothing is written.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
 import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.dh import joint_variable
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFontInfo
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,9 +46,12 @@ from ..document import RobotDocument
 from ..qt_utils import mono_font
 from ..text import matrix_text, plain
 from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
-from .explain_symbolic import SymbolicView
+from ..viewport.label_layout import full_size_subscripts
+from ..viewport.label_style import readable
+from .explain_symbolic import SymbolicView, lecture_html
 
 STEP_MS = 700  # one elementary motion, animated
+WALK_TRACE = "KINETREE_WALK_TRACE"  # the test hook's environment variable (see the module's docstring)
 TICK_MS = 16
 FACTOR = {"Rz": "Rz", "Rx": "Rx", "Tz": "Tz", "Tx": "Tx"}
 
@@ -122,7 +133,7 @@ class ExplainPanel(QWidget):
                 grid.addWidget(cell, row + 1, k)
                 titles.append(title)
                 cells.append(cell)
-        self.chain_title = QLabel()
+        self.chain_title = QLabel(wordWrap=True)  # "…, so far: A₁·Rz(θ₂)·Tz(d₂)" widened its column off the dock
         self.chain_title.setTextFormat(Qt.TextFormat.RichText)
         self.chain_cell = QLabel(objectName="explainChain")
         self.chain_cell.setFont(mono)
@@ -131,6 +142,9 @@ class ExplainPanel(QWidget):
         grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
         self.message = plain(QLabel(objectName="explainMessage", wordWrap=True))  # quotes names
         self.symbolic = SymbolicView()  # A_i and T_i^j in c/s notation, beside the numeric T_i^0
+        self._trace_path, self._traced = os.environ.get(WALK_TRACE), None
+        if self._trace_path:  # connected after the view's own slot: runs once the matrices are shown
+            self.symbolic.ready.connect(lambda *_a: self._trace())
         grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(6, 1)
 
@@ -425,52 +439,81 @@ class ExplainPanel(QWidget):
         qs = chain.variables(self.doc.tree, self.doc.configuration)
         steps = chain.steps(i, qs[i - 1])
         names = [self._factor_name(i, kind) for kind, _ in steps]
-        self.formula.setText(f"<b>A{sub(i)}</b> = " + " · ".join(names)
-                             + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
-                             + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""))
+        font = self.font()
+        # room below: a label's height leaves out how far a full-size subscript is lowered (it was cut)
+        room = QFontInfo(font).pixelSize() // 3 if full_size_subscripts(font) else 0
+        for title in (self.formula, self.chain_title, *self.factor_titles, *self.partial_titles):
+            title.setContentsMargins(0, 0, 0, room)
+        self.formula.setText(lecture_html(f"<b>A{sub(chain.number(i))}</b> = " + " · ".join(names)
+                                          + ("" if chain.convention == "dh" else " &nbsp;(modified DH, Craig)")
+                                          + (" &nbsp;<i>(DH frames from extract_dh)</i>" if chain.extracted else ""),
+                                          font, heading=True))
         done = int(math.floor(self.position + 1e-9))
         first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)  # steps before A_i's
         here = done - first  # steps of A_i done (negative: still in an earlier link)
         for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(i), self.partial_products(i))):
-            self.factor_titles[k].setText(f"{names[k]} = {self._value(kind, v)}")
+            self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
             self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
-            self.partial_titles[k].setText(("<b>A" + sub(i) + "</b> = " if k == 3 else "") + product)
+            self.partial_titles[k].setText(lecture_html(("<b>A" + sub(chain.number(i)) + "</b> = " if k == 3 else "")
+                                                        + product, font))
             self.partial_cells[k].setText(matrix_text(P, "plain", 3))
             current = k < here
             self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
                                                 else "border: 2px solid transparent;")
         n = i if self.walking else self.link  # the walk: T_i⁰ grows with the link shown
-        chain_names = "·".join(f"A{sub(j)}" for j in range(1, n + 1))
+        chain_names = "·".join(f"A{sub(chain.number(j))}" for j in range(1, n + 1))
+        head = f"<b>T{sub(chain.number(n))}{self._sup(chain.number(0))}</b> = {chain_names}"  # the wrist's T₆³
         if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
             F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}, so far: "
-                                     f"{self._ghost_label(math.floor(self.position + 1e-9))}")
+            so_far = self._ghost_label(math.floor(self.position + 1e-9))
+            self.chain_title.setText(lecture_html(f"{head}, so far: {so_far}", font, heading=True))
             self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
                                                 "plain", 4))
         else:
-            self.chain_title.setText(f"<b>T{sub(n)}{self._sup(0)}</b> = {chain_names}")
+            self.chain_title.setText(lecture_html(head, font, heading=True))
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
         if self.walking and self.position <= 0:
-            self.formula.setText(self._dh_table())
+            self.formula.setText(lecture_html(self._dh_table(), font))
         self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
+        if self._trace_path:
+            self._trace()
+
+    def trace_record(self) -> dict:
+        """What the walk shows at rest: its step, the link and body selected, the formula, Aᵢ's
+        symbolic entries (none at the DH table), the numeric Tᵢ⁰ and the joint values."""
+        link = self.walk_link()
+        return {"step": int(self.position), "of": self.step_count(), "link": link, "selected": self.doc.selection,
+                "formula": self.formula.text(), "A": [[c.text() for c in row] for row in self.symbolic.A.cells]
+                if link else None, "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
+
+    def _trace(self) -> None:
+        """The test hook: the walk's step appended to the trace file once it is at rest and shown."""
+        if (not self.walking or self.chain is None or self.timer.isActive() or self.position != self.target
+                or self.symbolic.busy):
+            return
+        line = json.dumps(self.trace_record(), ensure_ascii=False)
+        if line != self._traced:
+            self._traced = line
+            with open(self._trace_path, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
 
     def _ghost_label(self, done: int | None = None) -> str:
         """The product of the motions done so far (default: the ghost's, under way included)."""
         done = math.ceil(self.position - 1e-9) if done is None else done
         if done == 0:
-            return "frame 0" if self.from_zero.isChecked() else f"frame {self.link - 1}"
+            return f"frame {self.chain.number(0 if self.from_zero.isChecked() else self.link - 1)}"
         motions = self._motions()[:done]
         full = [j for j in range(motions[0][0], motions[-1][0] + 1)
                 if sum(m[0] == j for m in motions) == 4 and j != motions[-1][0]]
         last = motions[-1][0]
         names = [f"{kind}({SYMBOL[PARAM[kind]]}{sub(self.chain.index(last, PARAM[kind]))})"
                  for j, kind, _ in motions if j == last]
-        prefix = "".join(f"A{sub(j)}·" for j in full)
-        return prefix + ("A" + sub(last) if len(names) == 4 else "·".join(names))
+        prefix = "".join(f"A{sub(self.chain.number(j))}·" for j in full)
+        return prefix + ("A" + sub(self.chain.number(last)) if len(names) == 4 else "·".join(names))
 
     def _dh_table(self) -> str:
         """The chain's DH table (the walk's first step), the joint variables marked."""
@@ -484,11 +527,13 @@ class ExplainPanel(QWidget):
             for c in cols:
                 if c == variable:
                     off = "" if abs(x.offset) < 1e-12 else f" + {value_text(c, x.offset)}"
-                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>*{off}"  # the lecture's θ₁, d₃
+                    # the lecture's θ₁*, d₃*; the mark raised (Qt lowered it with a full-size subscript before it)
+                    star = '<span style="vertical-align:super">*</span>'
+                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>{star}{off}"
                 else:
                     text = value_text(c, getattr(x, c))
-                cells.append(f'<td align="right" style="color:{DH_COLORS[c]}">&nbsp;{text}&nbsp;</td>')
-            rows.append(f"<tr><td>&nbsp;{i}&nbsp;</td>{''.join(cells)}</tr>")
+                cells.append(f'<td align="right" style="color:{self._color(c)}">&nbsp;{text}&nbsp;</td>')
+            rows.append(f"<tr><td>&nbsp;{chain.number(i)}&nbsp;</td>{''.join(cells)}</tr>")
         kind = "standard" if chain.convention == "dh" else "modified (Craig)"
         return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
                 + "".join(rows) + "</table>")
@@ -500,7 +545,19 @@ class ExplainPanel(QWidget):
     def _factor_name(self, i: int, kind: str) -> str:
         param = PARAM[kind]
         sym = f"{SYMBOL[param]}{sub(self.chain.index(i, param))}"
-        return f'<span style="color:{DH_COLORS[param]}"><b>{FACTOR[kind]}</b>({sym})</span>'
+        return f'<span style="color:{self._color(param)}"><b>{FACTOR[kind]}</b>({sym})</span>'
+
+    def _color(self, param: str) -> str:
+        """A DH parameter's colour (as in the viewport) made readable (WCAG 4.5:1) on the dock's
+        background: the raw gold of α was 1.9:1 on a light window."""
+        theme = "light" if self.palette().window().color().lightnessF() > 0.5 else "dark"
+        return QColor.fromRgbF(*readable(QColor(DH_COLORS[param]).getRgbF()[:3], theme)).name()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        """Present mode's text size: the sub- and superscripts drawn again for it."""
+        super().changeEvent(ev)
+        if ev.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange) and self.active:
+            self._refresh()
 
     @staticmethod
     def _value(kind: str, v: float) -> str:

@@ -14,20 +14,47 @@ text or a runnable Python (sympy) script.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 from kinetree.core import KineTreeError
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont, QFontInfo, QGuiApplication
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..numbers import short_text
 from ..qt_utils import mono_font
 from ..viewport.dh_overlay import DHChain, sub
+from ..viewport.label_layout import full_size_subscripts
 
 CACHE_SIZE = 32
 FORMATS = ("latex", "text", "python")
+#: Unicode sub- and superscripts (A₅, θᵢ, T₅⁰) and the full-size characters a lecture's text draws
+_LOW, _HIGH = "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼ", "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_FULL = str.maketrans(_LOW + _HIGH, "0123456789+-ij0123456789")
+_SCRIPTS = re.compile(f"[{_LOW}]+|[{_HIGH}]+")
+#: a heading at a lecture's text size: this many times the text's size (its glyphs 24 px at 1080 lines)
+HEADING = 1.4
+
+
+def lecture_html(html: str, font: QFont, heading: bool = False) -> str:
+    """Rich text the app builds (never user text: see :mod:`..text`), legible at a lecture's text
+    size. When ``font`` draws its digits 18 px tall but its Unicode subscripts not (Present mode,
+    as for the viewport's labels: :func:`full_size_subscripts`), every sub- and superscript is
+    drawn as full-size characters lowered or raised (Qt's rich text draws them at 2/3 of the size
+    asked for: asked 3/2), and a ``heading`` :data:`HEADING` times as large. Else unchanged."""
+    if not full_size_subscripts(font):
+        return html
+    px = QFontInfo(font).pixelSize() * (HEADING if heading else 1.0)
+
+    def script(m: re.Match) -> str:
+        align = "sub" if m.group(0)[0] in _LOW else "super"
+        size = round(1.5 * px)
+        return f'<span style="vertical-align:{align}; font-size:{size}px">{m.group(0).translate(_FULL)}</span>'
+
+    out = _SCRIPTS.sub(script, html)
+    return f'<span style="font-size:{round(px)}px">{out}</span>' if heading else out
 
 
 #: The notation options and their defaults: (revolute variable, sums, how T is written).
@@ -206,6 +233,12 @@ class SymbolicView(QWidget):
         self._i = 1
         self._frames_of: tuple | None = None
 
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        """Present mode's text size: the titles' sub- and superscripts drawn again for it."""
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange and self.shown is not None and self.shown in self._cache:
+            self._display(self.shown, self._cache[self.shown])
+
     def _show_head(self, *_args) -> None:
         """The shorthand in the chosen variable's name: the lecture's θ₁, or q₁."""
         from kinetree.core.dh import joint_variable
@@ -311,11 +344,13 @@ class SymbolicView(QWidget):
         self.A.show_result(A)
         self.T.show_result(T)
         self.status.setText("")
-        self.A.title.setText(f"<b>{A['label']}</b> ({'standard' if chain.convention == 'dh' else 'modified'} DH)")
+        font = self.font()
+        kind = "standard" if chain.convention == "dh" else "modified"
+        self.A.title.setText(lecture_html(f"<b>{A['label']}</b> ({kind} DH)", font, heading=True))
         n = A["frames"][1]
         j = T["frames"][0] if T else n - i + key[4]
         product = "·".join(f"A{sub(k)}" for k in range(j + 1, n + 1))
-        self.T.title.setText(f"<b>{T['label']}</b> = {product}" if T else product)
+        self.T.title.setText(lecture_html(f"<b>{T['label']}</b> = {product}" if T else product, font, heading=True))
         variables = ", ".join(f"{name} = {joint}" for name, joint in A["variables"])
         values = ", ".join(f"{name} = {short_text(value)}" for name, value in (T or A)["parameters"].items())
         self.legend.setText(("" if T else f"{result['T']}\n") + f"Variables: {variables}."

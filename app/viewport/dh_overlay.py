@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh
-from kinetree.core.dh import chain_path
+from kinetree.core.dh import chain_numbering, chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
-from PySide6.QtCore import QPointF, QRectF, QTimer
+from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QVector3D
 
 from ..dh_colors import rgba
@@ -37,6 +37,7 @@ from .label_layout import (
     paint_placed,
     text_box,
 )
+from .label_sprites import PASS_DEPTH, queue_sprites
 from .label_style import plate_rgba, readable
 from .labels import project_points, view_mvp
 from .lines import LineItem
@@ -144,9 +145,14 @@ class DHChain:
             F[i] = F[i - 1] @ self.link_transform(i, qs[i - 1])
         return F
 
+    def number(self, i: int) -> int:
+        """Link ``i``'s number as the robot's own (the lecture's) numbering has it: ``i``, or
+        ``i + 3`` on a spherical wrist whose joints are named q4, q5, q6 (it writes A₄, θ₄, z₃)."""
+        return i + chain_numbering(list(self.joints))
+
     def index(self, i: int, param: str) -> int:
         """The subscript of link ``i``'s parameter: Craig's a and α belong to frame i − 1."""
-        return i - 1 if self.convention == "mdh" and param in ("a", "alpha") else i
+        return self.number(i - 1 if self.convention == "mdh" and param in ("a", "alpha") else i)
 
     def link_of(self, tree: RigidBodyTree, body: str | None) -> int | None:
         """The link (1-based) that moves ``body``: its own, or that of the nearest movable
@@ -351,7 +357,7 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
         F = frames[k]
         for u, color, letter in ((F[:3, 2], Z_COLOR, "z"), (F[:3, 0], X_COLOR, "x")):
             key = tuple(np.round(np.r_[F[:3, 3], u] / max(1e-6 * scale, 1e-12)).astype(np.int64).tolist())
-            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(k))
+            axes.setdefault(key, [F[:3, 3], u, color, []])[3].append(letter + sub(chain.number(k)))
     for origin, u, color, names in axes.values():
         sk.axis(origin, u, length, color, ",".join(names), 0.3 * scale)
     return sk
@@ -359,55 +365,77 @@ def sketch(chain: DHChain, frames: np.ndarray, qs: np.ndarray, links: list[int],
 
 # --- the scene items ---------------------------------------------------------------------------
 
-def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
-               legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool,
-               cache: dict[str, QStaticText] | None = None,
-               layout: LabelLayout | None = None) -> list[tuple[str, QRectF]]:
-    """The legend lines (coloured runs, on one plate) in the top-left corner, below anything
+def place_texts(texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
+                legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool,
+                layout: LabelLayout) -> tuple[QRectF | None, list[Placed], list[Placed], list[tuple[str, QRectF]]]:
+    """Place the legend lines (coloured runs, on one plate) in the top-left corner, below anything
     over the view there, then the values and names at their pixels, placed by ``layout``
     (shared with the view's other labels: moved aside with a leader line where crowded, left out
-    where there is no room). Returns what was drawn, with rectangles."""
-    painter.setFont(font)
-    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    if layout is None:
-        layout = LabelLayout(painter.device().width(), painter.device().height())
+    where there is no room). Returns the legend's plate (None: no legend), its runs, the labels
+    placed, and what is drawn with its rectangles."""
     theme = "dark" if dark else "light"
     metrics = QFontMetricsF(font)
     full = full_size_subscripts(font)
     kept: list[tuple[str, QRectF]] = []
-    cache = {} if cache is None else cache
-    if len(cache) > 2048:  # θ's text changes with every slider tick: keep the cache bounded
-        cache.clear()
+    box, runs = None, []
     if legend:
         pad = pad_of(metrics.height())
         width = max(sum(label_advance(metrics, t, full) for t, _ in line) for line in legend) + 2 * pad
         box = layout.free_below(QRectF(4, 4, width, len(legend) * metrics.height() + 2 * pad))
         layout.reserve(box)
-        painter.setPen(QColor(0, 0, 0, 0))
-        painter.setBrush(QColor.fromRgbF(*plate_rgba(theme)))
-        painter.drawRoundedRect(box, 4, 4)
         y = box.top() + pad
         for line in legend:
             x = box.left() + pad
             for text, color in line:
                 rgb = readable(tuple(color[:3]), theme)
-                painter.setPen(QColor.fromRgbF(*rgb))
-                draw_label_text(painter, QPointF(x, y), text, cache)
                 run = QRectF(x, y, label_advance(metrics, text, full), metrics.height())
-                layout.placed.append(Placed(text, run, run.center(), False, (*rgb, 1.0), plate_rgba(theme), 0.0))
+                runs.append(Placed(text, run, run.center(), False, (*rgb, 1.0), plate_rgba(theme), 0.0))
                 x += run.width()
             kept.append(("".join(t for t, _ in line), QRectF(box.left() + pad, y, x - box.left() - pad,
                                                                metrics.height())))
             y += metrics.height()
+        layout.placed.extend(runs)
     placed = []
     for (_, text, color), (x, yy), ok in zip(texts, px, front):
         if not (ok and np.isfinite(x) and np.isfinite(yy) and abs(x) < 1e6 and abs(yy) < 1e6):
             continue
-        box = text_box(metrics, text, full=full)
-        p = layout.label(text, x, yy, box, -box[0] / 2, -box[1] / 2, color, theme)
+        box_size = text_box(metrics, text, full=full)
+        p = layout.label(text, x, yy, box_size, -box_size[0] / 2, -box_size[1] / 2, color, theme)
         if p is not None:
             placed.append(p)
             kept.append((text, p.rect))
+    return box, runs, placed, kept
+
+
+def paint_legend(painter: QPainter, box: QRectF | None, runs: list[Placed], font: QFont,
+                 cache: dict[str, QStaticText]) -> None:
+    """The legend's plate and its coloured runs (see :func:`place_texts`)."""
+    if box is None:
+        return
+    painter.setFont(font)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    painter.setPen(QColor(0, 0, 0, 0))
+    painter.setBrush(QColor.fromRgbF(*runs[0].plate if runs else plate_rgba("dark")))
+    painter.drawRoundedRect(box, 4, 4)
+    for run in runs:
+        painter.setPen(QColor.fromRgbF(*run.color))
+        draw_label_text(painter, run.rect.topLeft(), run.text, cache)
+
+
+def draw_texts(painter: QPainter, texts: list[tuple[np.ndarray, str, tuple]], px: np.ndarray, front: np.ndarray,
+               legend: list[list[tuple[str, tuple]]], font: QFont, dark: bool,
+               cache: dict[str, QStaticText] | None = None,
+               layout: LabelLayout | None = None) -> list[tuple[str, QRectF]]:
+    """Place (:func:`place_texts`) and paint the legend and the labels with ``painter`` (an
+    exported image). Returns what was drawn, with rectangles."""
+    painter.setFont(font)
+    if layout is None:
+        layout = LabelLayout(painter.device().width(), painter.device().height())
+    cache = {} if cache is None else cache
+    if len(cache) > 2048:  # θ's text changes with every slider tick: keep the cache bounded
+        cache.clear()
+    box, runs, placed, kept = place_texts(texts, px, front, legend, font, dark, layout)
+    paint_legend(painter, box, runs, font, cache)
     paint_placed(painter, placed, cache)
     return kept
 
@@ -431,15 +459,23 @@ class DHTextItem(GLGraphicsItem):
         self.style = None  # (theme, label size) the overlay was built for
         self.static_texts: dict[str, QStaticText] = {}
         self.restyle = None  # called (once painting is done) when the view's theme or text size changed
+        self.legend_box: QRectF | None = None  # the legend as the last frame placed it, painted by DHLegendItem
+        self.legend_runs: list[Placed] = []
 
     def paint(self) -> None:
+        """Place the texts; the labels join the view's sprite pass (drawn with its other labels:
+        every leader line under every plate) and the legend is painted after it
+        (:class:`DHLegendItem`), so that no leader line crosses the legend's plate."""
         view = self.view()
         # View ▸ Light background and the text size have no signal: noticed here
         if self.restyle is not None and style_of(view) != self.style:
             QTimer.singleShot(0, view, self.restyle)  # not after the view is gone
         self.dark = getattr(view, "theme", "dark") == "dark"
-        self.paint_image(QPainter(view.surface), view_mvp(view), view.width(), view.height(), 1.0, end=True,
-                         layout=layout_of(view))
+        pts = np.array([p for p, _, _ in self.texts]).reshape(-1, 3)
+        px, front = project_points(view_mvp(view), pts, view.width(), view.height())
+        self.legend_box, self.legend_runs, placed, self.drawn = place_texts(
+            self.texts, px, front, self.legend, self.font, self.dark, layout_of(view))
+        queue_sprites(view, placed, self.font)
 
     def label_anchors(self) -> np.ndarray:
         """The points the texts belong to (the layout keeps other labels off them)."""
@@ -460,6 +496,24 @@ class DHTextItem(GLGraphicsItem):
             painter.end()
 
 
+class DHLegendItem(GLGraphicsItem):
+    """The overlay's legend, painted after the labels' sprite pass (their leader lines under its
+    plate), where :class:`DHTextItem` placed it in this frame."""
+
+    screen_space = True  # an exported image has DHTextItem.paint_image paint the legend
+
+    def __init__(self, text: DHTextItem) -> None:
+        super().__init__()
+        self.text = text
+        self.setDepthValue(PASS_DEPTH + 0.1)
+
+    def paint(self) -> None:
+        if self.text.visible() and self.text.legend_box is not None:
+            painter = QPainter(self.view().surface)
+            paint_legend(painter, self.text.legend_box, self.text.legend_runs, self.text.font, self.text.static_texts)
+            painter.end()
+
+
 class DHOverlay:
     """Draws the DH overlay in ``view`` for ``doc``: every link of the chain when
     ``state.show_all`` (View ▸ DH parameters), the selected link when ``state.show_selected``
@@ -474,9 +528,10 @@ class DHOverlay:
         self.text = DHTextItem()  # placed before the frame names (depth 98): the values matter more
         self.text.restyle = self._update
 
+        self.legend = DHLegendItem(self.text)
         for depth, item in ((20, self.lines["thin"]), (21, self.lines["frames"]), (22, self.lines["params"]),
-                            (23, self.ghost), (98, self.text)):
-            if item is not self.text:
+                            (23, self.ghost), (98, self.text), (PASS_DEPTH + 0.1, self.legend)):
+            if item not in (self.text, self.legend):
                 item.setGLOptions(VIEW_ON_TOP)
             item.setDepthValue(depth)
             item.setVisible(False)
@@ -496,7 +551,7 @@ class DHOverlay:
 
     @property
     def items(self) -> tuple:
-        return (*self.lines.values(), self.ghost, self.text)
+        return (*self.lines.values(), self.ghost, self.text, self.legend)
 
     def _chain(self) -> None:
         """The chain to draw, recomputed only when the tree, the selection or the convention
@@ -564,6 +619,7 @@ class DHOverlay:
         self.text.dark = getattr(view, "theme", "dark") == "dark"
         self.text.style = style_of(view)
         self.text.setVisible(bool(self.text.texts or legend))
+        self.legend.setVisible(bool(legend))
         self.text.update()
 
     def _legend(self, chain: DHChain, qs: np.ndarray) -> list[list[tuple[str, tuple]]]:
@@ -572,7 +628,7 @@ class DHOverlay:
         if self.link is not None:
             i = self.link
             v = chain.values(i, qs[i - 1])
-            lines.append([(f"Link {i} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
+            lines.append([(f"Link {chain.number(i)} ({chain.bodies[i - 1]}), {kind}:", NEUTRAL)])
             lines.append([])  # the values on a line of their own: the legend fits a narrow view at large text
             for p in ("a", "alpha", "d", "theta"):
                 lines[-1].append((f"{SYMBOL[p]}{sub(chain.index(i, p))} = {value_text(p, v[p])}   ", rgba(p)))

@@ -17,6 +17,7 @@ from kinetree.app.viewport.label_style import (
     worst_contrast,
 )
 from kinetree.app.viewport.labels import project_points, view_mvp
+from legibility import unicode_scripts
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QFontInfo, QScreen
 from PySide6.QtTest import QTest
@@ -381,7 +382,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         assert w.doc.selection == body and w.dh_overlay.link == i and not w.teach.show_all  # link i alone
         dimmed = set(np.flatnonzero(w.viewport.batch._tint < 0))
         assert dimmed == {s for b, s in w.viewport._slots.items() if b != body}
-        assert f"A{'₁₂₃₄₅₆'[i - 1]}" in panel.formula.text()
+        assert f"A{'₁₂₃₄₅₆'[i - 1]}" in unicode_scripts(panel.formula.text())  # (drawn full size)
         qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)  # the symbolic pane follows the step
         A = symbolic_model(tree, body, "symbolic", link=i, revolute="theta")  # the dock's default: θ_i
         assert cells(panel.symbolic.A) == [[to_text(A.matrix[r, c], A.order[r][c]) for c in range(4)] for r in range(4)]
@@ -405,6 +406,19 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
     clicker(qtbot, Qt.Key.Key_End)
     assert panel.position == 4 * n and w.doc.selection == panel.chain.bodies[n - 1]
     unchanged()
+
+
+def test_clicker_keys_pressed_before_the_dock_is_shown_are_all_walked(presenting, qtbot):
+    """Issue 31: keys pressed right after the one that begins the walk (before the Explain dock,
+    shown by it, had reported itself visible) were walked, then the dock's late reload reset the
+    walk to the DH table."""
+    w = presenting("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2])
+    panel = w.explain
+    for _ in range(4):  # the first begins the walk at the DH table, three steps on
+        w.present.clicker("step")
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=5000)
+    QApplication.processEvents()
+    assert panel.position == panel.target == 3 and w.doc.selection == "link1"
 
 
 def screen_colours(w) -> set:

@@ -6,6 +6,12 @@ the viewport's next drawn frame (``frameSwapped``), on Puma. Run under X by hand
 30 key presses with the focus on a joint slider: PageDown 25 times (the first begins the walk at
 the DH table, then A₁ … A₆'s 24 steps), PageUp 5 times; each waits for its motion to end (the
 symbolic matrices of a link not seen before are computed meanwhile, on the worker thread).
+
+Then the smallest glyph measured on the rendered pixels (``tests/app/legibility.py``) per kind of
+text (the 3-D labels, the walk's DH table, the matrices, the headings) over the walk's DH table and
+each Aᵢ done, on screens of 1920×1080 and 1280×720 (the window's screen size is patched, as the
+tests do): the tallest glyph of each line (digits, capitals), the smallest subscript, the lowest
+WCAG contrast; and how many label boxes overlap or have something drawn over their plate.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "app"))  # legibility.py, shared with the tests
 
 
 def main() -> None:
@@ -70,6 +77,66 @@ def main() -> None:
     w.present.set_active(False)
     w.doc.undo_stack.setClean()
     w.close()
+    for size in ((1920, 1080), (1280, 720)):
+        legibility(app, size)
+
+
+def legibility(app, size: tuple[int, int]) -> None:
+    """The smallest glyphs of the Puma's walk in Present mode on a screen of ``size``, printed."""
+    import time
+
+    from kinetree.app.panels import explain
+    from legibility import measure
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QAction, QScreen
+    from robots import fresh_window
+
+    geometry, available = QScreen.geometry, QScreen.availableGeometry
+    QScreen.geometry = QScreen.availableGeometry = lambda _s: QRect(0, 0, *size)
+    step_ms, explain.STEP_MS = explain.STEP_MS, 30
+    try:
+        w = fresh_window()
+        w.doc.open("puma560")
+        w.doc.set_configuration(w.doc.tree.named_poses["qn"])
+        w.show()
+        w.resize(*size)
+        w.findChild(QAction, "dhOverlayAction").trigger()
+        w.findChild(QAction, "presentAction").trigger()
+        panel = w.explain
+
+        def settle() -> None:
+            end = time.monotonic() + 30
+            while (panel.timer.isActive() or panel.symbolic.busy) and time.monotonic() < end:
+                app.processEvents()
+            for _ in range(5):
+                app.processEvents()
+
+        least: dict[str, list] = {}
+        overlaps = marks = 0
+        for k in range(4 * 6 + 1):  # the DH table, then A₁ … A₆ (measured when each is done)
+            w.present.clicker("step")
+            settle()
+            if k % 4:
+                continue
+            seen = measure(w)
+            overlaps += len(seen["overlaps"])
+            marks += len(seen["marks"])
+            for kind, m in seen["measured"].items():
+                old = least.setdefault(kind, [m.height, m.sub, m.contrast])
+                least[kind] = [min(a, b) for a, b in zip(old, (m.height, m.sub, m.contrast))]
+        print(f"Puma walk in Present mode at {size[0]}×{size[1]} (factor {w.text_scale:.2f}), "
+              "smallest per kind of text:")
+        for kind, (height, sub, contrast) in least.items():
+            sub_text = f"{sub[0]} px ({sub[1]})" if sub[1] else "none"
+            print(f"  {kind:9s} glyph {height[0]} px ({height[1]}), subscript {sub_text}, "
+                  f"contrast {contrast[0]:.2f}:1")
+        print(f"  label boxes overlapping: {overlaps}; plates with something drawn over them: {marks}")
+        w.present.set_active(False)
+        w.doc.undo_stack.setClean()
+        w.close()
+    finally:
+        QScreen.geometry, QScreen.availableGeometry = geometry, available
+        explain.STEP_MS = step_ms
 
 
 if __name__ == "__main__":
