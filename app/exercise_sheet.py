@@ -16,9 +16,9 @@ from kinetree.core.dh import joint_variable, subscript
 from PySide6.QtCore import QMarginsF, QPointF, QRectF
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
+from .dh_chain import SYMBOL
 from .exercises import Exercise, answer_texts, entry_quantity, value_text
 from .numbers import fixed_text, short_text
-from .viewport.dh_overlay import SYMBOL
 
 HEADERS = ["joint", "a (m)", "α (°)", "d (m)", "θ (°)"]
 GAP = 0.03  # space between blocks, a fraction of the page height

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
 
+from .dh_chain import SYMBOL, DHChain, sub
 from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, read_number, short_text
-from .viewport.dh_overlay import SYMBOL, DHChain, sub
 
 if TYPE_CHECKING:
     import sympy as sp

@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
+from .dh_chain import dh_chain_to
 from .layout import optional_dock
 from .qt_utils import menu_named
 
@@ -177,7 +178,7 @@ def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
     (1-based, on the chain to the last body) selected, so its parameters are drawn."""
     from kinetree.core import KineTreeError
 
-    from .viewport.dh_overlay import DHOverlay, dh_chain_to
+    from .viewport.dh_overlay import DHOverlay
 
     state = TeachState(view)
     state.show_all = show_all

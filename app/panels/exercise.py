@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..dh_chain import SYMBOL, DHChain, cached_chain, chain_tip, sub
 from ..exercise_sheet import HEADERS, joint_values_text, table_rows, write_sheet
 from ..exercises import (
     ANGLE_STEPS,
@@ -52,7 +53,6 @@ from ..exercises import (
 )
 from ..numbers import fixed_text, read_number, short_text
 from ..text import message_box, plain, plain_tip
-from ..viewport.dh_overlay import SYMBOL, DHChain, cached_chain, chain_tip, sub
 
 MAX_SHEET = 50  # exercises on one exported sheet
 WRONG = "background: #ffb3b3; color: #000;"

@@ -41,13 +41,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..dh_chain import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
 from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
 from ..qt_utils import mono_font
 from ..text import matrix_text, plain
-from ..viewport.dh_overlay import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
-from ..viewport.label_layout import full_size_subscripts
-from ..viewport.label_style import readable
+from ..text_style import full_size_subscripts, readable
 from .explain_symbolic import SymbolicView, lecture_html
 
 STEP_MS = 700  # one elementary motion, animated

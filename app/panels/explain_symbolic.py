@@ -23,10 +23,10 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QFontInfo, QGuiApplication
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..dh_chain import DHChain, sub
 from ..numbers import short_text
 from ..qt_utils import mono_font
-from ..viewport.dh_overlay import DHChain, sub
-from ..viewport.label_layout import full_size_subscripts
+from ..text_style import full_size_subscripts
 
 CACHE_SIZE = 32
 FORMATS = ("latex", "text", "python")

@@ -11,9 +11,9 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from .label_layout import Placed, full_size_subscripts, text_box
+from ..text_style import full_size_subscripts, plate_rgba, readable
+from .label_layout import Placed, text_box
 from .label_sprites import draw_sprites, prepare_sprites
-from .label_style import plate_rgba, readable
 
 
 class CursorText(GLGraphicsItem):

@@ -21,18 +21,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QStaticText
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QStaticText
 
 from ..text import static_text
-from .label_style import plate_rgba, readable
+from ..text_style import full_size_subscripts, plate_rgba, readable
 
 #: labels per frame that search for a free spot (the others: their usual spot, or none)
 SEARCH_LABELS = 64
 #: pixels kept free between two labels
 GAP = 2.0
 _ANGLES = np.radians([-45, -20, -70, 0, -90, 20, -110, 45, -135, 70, -160, 90, 180, 135, 110, 160])
-#: a glyph at least this tall reads from the back of a lecture hall (Present mode at 1080 lines)
-LEGIBLE_PX = 18
 #: subscript characters (x₃, θ₁₀) and the full-size characters drawn for them at a lecture's text size
 _SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ"
 _FULL_SIZE = str.maketrans(_SUBSCRIPT, "0123456789+-=()aeoxhklmnpstij")
@@ -394,23 +392,6 @@ def layout_of(view) -> LabelLayout:
 def leader_rgba(p: Placed) -> tuple[float, float, float, float]:
     """The colour of ``p``'s leader line and of the dot at its point."""
     return LEADER_ON_DARK if sum(p.plate[:3]) < 1.5 else LEADER_ON_LIGHT
-
-
-_FULL: dict[str, bool] = {}
-
-
-def full_size_subscripts(font: QFont) -> bool:
-    """Whether ``font`` draws subscripts as full-size characters, lowered: when its digits are
-    :data:`LEGIBLE_PX` tall but its subscript digits are not (Present mode: at 24 px a ``₃`` is
-    10 px tall, a ``3`` 18 px). Smaller text keeps the Unicode subscripts (full-size digits would
-    not reach that height either)."""
-    key = font.key()
-    full = _FULL.get(key)
-    if full is None:
-        metrics = QFontMetricsF(font)
-        full = _FULL[key] = (metrics.tightBoundingRect("0123456789").height() >= LEGIBLE_PX
-                             > metrics.tightBoundingRect("₀₁₂₃₄₅₆₇₈₉").height())
-    return full
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:

@@ -11,9 +11,9 @@ import time
 import pytest
 from kinetree.app import exercises
 from kinetree.app.answers import MAX_CALLS_NESTED, read_value
+from kinetree.app.dh_chain import cached_chain
 from kinetree.app.exercises import check_entries, check_entry, make_exercise, shown_answer
 from kinetree.app.numbers import DEGREES, PLAIN
-from kinetree.app.viewport.dh_overlay import cached_chain
 from kinetree.core import load_robot
 
 NESTED_28 = "sin(" * 28 + "1" + ")" * 28  # 141 characters, within the length limit

@@ -245,8 +245,8 @@ def test_typed_answers_survive_the_seed_box_losing_focus(window, qtbot):
 
 
 def test_random_configuration_stays_within_limits_narrower_than_a_degree():
+    from kinetree.app.dh_chain import dh_chain_to
     from kinetree.app.exercises import random_configuration
-    from kinetree.app.viewport.dh_overlay import dh_chain_to
     from kinetree.core import load_robot
 
     tree = load_robot("puma560")

@@ -185,12 +185,12 @@ def test_hidden_explain_dock_does_no_work_on_edits(window, qtbot, monkeypatch):
 def test_overlay_extracts_only_what_it_draws_and_reuses_it_after_undo(window, monkeypatch):
     from collections import OrderedDict
 
-    import kinetree.app.viewport.dh_overlay as overlay_module
+    import kinetree.app.dh_chain as chain_module
 
-    monkeypatch.setattr(overlay_module, "_CHAINS", OrderedDict())
+    monkeypatch.setattr(chain_module, "_CHAINS", OrderedDict())
     calls = []
-    real = overlay_module.dh_chain_to
-    monkeypatch.setattr(overlay_module, "dh_chain_to", lambda *a: calls.append(a[1]) or real(*a))
+    real = chain_module.dh_chain_to
+    monkeypatch.setattr(chain_module, "dh_chain_to", lambda *a: calls.append(a[1]) or real(*a))
     window.teach.set_show_selected(True)  # the selected link drawn, as with the Explain dock open
     window.doc.open("quadruped")  # no DH rows: every chain is extract_dh's
     window.doc.select(None)

@@ -73,9 +73,9 @@ def test_assign_frames_texts(window, qtbot):
 
 
 def test_exercise_table_and_joint_values():
+    from kinetree.app.dh_chain import cached_chain
     from kinetree.app.exercise_sheet import joint_values_text, table_rows
     from kinetree.app.exercises import make_exercise
-    from kinetree.app.viewport.dh_overlay import cached_chain
 
     tree = load_robot("cylindrical")
     ex = make_exercise(tree, cached_chain(tree, None), "pose", 1, seed=3)

@@ -8,14 +8,14 @@ import colorsys
 import numpy as np
 import pytest
 from kinetree.app.dh_colors import DH_COLORS
-from kinetree.app.viewport.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
-from kinetree.app.viewport.label_style import (
+from kinetree.app.text_style import (
     MIN_CONTRAST,
     contrast,
     plate_rgba,
     readable,
     worst_contrast,
 )
+from kinetree.app.viewport.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
 from kinetree.app.viewport.labels import project_points, view_mvp
 from legibility import unicode_scripts
 from PySide6.QtCore import QPointF, QRect, Qt
@@ -554,7 +554,8 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
 
 def subscript_ink(font, text: str, subscript: str) -> int:
     """The height in pixels of ``subscript``'s glyphs as a label draws ``text`` (which ends with it)."""
-    from kinetree.app.viewport.label_layout import draw_label_text, full_size_subscripts, label_advance
+    from kinetree.app.text_style import full_size_subscripts
+    from kinetree.app.viewport.label_layout import draw_label_text, label_advance
     from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
 
     metrics = QFontMetricsF(font)
@@ -573,7 +574,7 @@ def subscript_ink(font, text: str, subscript: str) -> int:
 def test_subscripts_are_as_tall_as_the_rest_in_present_mode(lecture, qtbot):
     """Issue 31: at 1080 lines the values read 20 px but frame subscripts 11 px (Unicode subscript
     digits are half height); presenting, every glyph of a label is at least 18 px tall."""
-    from kinetree.app.viewport.label_layout import LEGIBLE_PX
+    from kinetree.app.text_style import LEGIBLE_PX
 
     w = lecture
     press(w, Qt.Key.Key_F11)

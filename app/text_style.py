@@ -1,4 +1,6 @@
-"""Readable viewport labels: WCAG contrast, the plate each label is drawn on, and per-theme text
+"""Legible text, in the viewport and the docks alike: the glyph height that reads from the back
+of a lecture hall, whether a font's subscripts must be drawn full size, lowered, to reach it, and
+for viewport labels WCAG contrast, the plate each label is drawn on, and per-theme text
 colours that keep their hue (a θ label stays pink, an a label teal) but reach the contrast.
 
 A label is drawn on a plate (a nearly opaque rectangle in the theme's background colour), so
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import colorsys
 from functools import lru_cache
+
+from PySide6.QtGui import QFont, QFontMetricsF
 
 #: WCAG 2 AA for normal text
 MIN_CONTRAST = 4.5
@@ -81,3 +85,21 @@ def readable(color: RGB, theme: str) -> RGB:
         else:
             lo = mid
     return colorsys.hls_to_rgb(h, lightness + hi * (goal - lightness), s)
+
+#: a glyph at least this tall reads from the back of a lecture hall (Present mode at 1080 lines)
+LEGIBLE_PX = 18
+_FULL: dict[str, bool] = {}
+
+
+def full_size_subscripts(font: QFont) -> bool:
+    """Whether ``font`` draws subscripts as full-size characters, lowered: when its digits are
+    :data:`LEGIBLE_PX` tall but its subscript digits are not (Present mode: at 24 px a ``₃`` is
+    10 px tall, a ``3`` 18 px). Smaller text keeps the Unicode subscripts (full-size digits would
+    not reach that height either)."""
+    key = font.key()
+    full = _FULL.get(key)
+    if full is None:
+        metrics = QFontMetricsF(font)
+        full = _FULL[key] = (metrics.tightBoundingRect("0123456789").height() >= LEGIBLE_PX
+                             > metrics.tightBoundingRect("₀₁₂₃₄₅₆₇₈₉").height())
+    return full
