@@ -51,7 +51,7 @@ class Camera:
         self.grid_label = QLabel(view)
         self.grid_label.setObjectName("gridLabel")
         self.grid_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        # the labels' plate colour (label_style.PLATES), opaque: a native window over the scene
+        # the labels' plate colour (text_style.PLATES), opaque: a native window over the scene
         self.grid_label.setStyleSheet("QLabel { color: #c8ccd4; background: rgb(22, 24, 30); padding: 2px 6px; }")
         view.add_overlay(self.grid_label)
         self.letters = LabelsItem(QFont("DejaVu Sans", 12, QFont.Weight.Bold))

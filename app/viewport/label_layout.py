@@ -9,7 +9,7 @@ fewest other points, and a leader line joins it to its point. A label with no fr
 is not drawn. The search is numpy over the candidates; only the first :data:`SEARCH_LABELS`
 labels of a frame search (a 1000-body tree's other labels take their usual spot or none).
 
-:func:`paint_placed` draws what was placed: a plate (:mod:`.label_style`), the leader, the text.
+:func:`paint_placed` draws what was placed: a plate (:mod:`kinetree.app.text_style`), the leader, the text.
 """
 
 from __future__ import annotations
