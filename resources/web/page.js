@@ -124,7 +124,7 @@ function kinetreePage(root, data, moved) {
 
   // --- the 3D view --------------------------------------------------------------------------
   const view = byId("view");
-  let renderer = null, scene = null, camera = null;
+  let renderer = null, scene = null, camera = null, sizes = null;
   const groups = [];
   const frameItems = [], dhItems = [];
   function matrix4(m16) {
@@ -250,7 +250,8 @@ function kinetreePage(root, data, moved) {
     scene.add(camera);
     resize();
     // the view's own size (a notebook cell may lay the widget out after it is built)
-    new ResizeObserver(() => { resize(); requestDraw(); }).observe(view);
+    sizes = new ResizeObserver(() => { resize(); requestDraw(); });
+    sizes.observe(view);
   }
   function resize() {
     if (!renderer) return;
@@ -440,6 +441,11 @@ function kinetreePage(root, data, moved) {
     webgl: () => renderer !== null,
     joints: () => joints.map((j) => ({ name: j.name, min: j.min, max: j.max, index: j.index })),
     setConfiguration: setConfiguration,
-    setPoseOf: setPoseOf,
+    setPoseOf: (name) => { setPoseOf(name); update(false); },
+    dispose: () => { // a notebook re-renders its widgets: give each view's WebGL context back
+      if (animation) cancelAnimationFrame(animation.id);
+      if (sizes) sizes.disconnect();
+      if (renderer) { renderer.dispose(); renderer.forceContextLoss(); }
+    },
   };
 }
