@@ -6,8 +6,9 @@ display.
 
 Synced both ways: ``configuration`` (the engine's vector; a slider move in the page sets it and
 Python's observers fire; setting it from Python moves the robot) and ``selected`` (the body whose
-pose is read out). ``pose`` (4×4) and ``pose_text`` (the Pose dock's text, degrees and 4 digits
-as the page shows them) are computed here by the engine whenever either changes.
+pose is read out; a click on a body in the view selects it). ``pose`` (4×4) and ``pose_text``
+(the Pose dock's text, degrees and 4 digits as the page shows them) are computed here by the
+engine whenever either changes.
 """
 
 from __future__ import annotations

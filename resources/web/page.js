@@ -1,11 +1,13 @@
 // KineTree web page: a robot's bodies moved by sliders, with the engine's forward kinematics,
 // the Pose dock's readout, frames, the DH axes and the named poses. The robot comes as JSON in
 // #kinetree-data (page.html), or from the notebook widget's model (widget.js); every text from it
-// is shown with textContent, never parsed as HTML. kinetreePage(root, data, moved) builds the page
-// inside root (the document, or the widget's shadow root) and returns its hooks; moved(q), when
-// given, is told each configuration the user makes (sliders, poses), not those set by setConfiguration.
-function kinetreePage(root, data, moved) {
+// is shown with textContent, never parsed as HTML. kinetreePage(root, data, tell) builds the page
+// inside root (the document, or the widget's shadow root) and returns its hooks; tell.moved(q) and
+// tell.picked(name), when given, hear what the user does (sliders and poses; a click on a body, whose
+// pose the readout then shows), not what setConfiguration and setPoseOf are told from outside.
+function kinetreePage(root, data, tell) {
   "use strict";
+  tell = tell || {};
   const byId = (id) => root.getElementById(id);
   const bodies = data.bodies;
   const nb = bodies.length;
@@ -249,9 +251,33 @@ function kinetreePage(root, data, moved) {
     light.position.set(0.35, 0.45, 1.0);
     scene.add(camera);
     resize();
+    renderer.domElement.addEventListener("click", (e) => {
+      const i = bodyAt(e.clientX, e.clientY);
+      if (i < 0) return;
+      setPoseOf(bodies[i].name);
+      update(false);
+      if (tell.picked) tell.picked(bodies[i].name);
+    });
     // the view's own size (a notebook cell may lay the widget out after it is built)
     sizes = new ResizeObserver(() => { resize(); requestDraw(); });
     sizes.observe(view);
+  }
+  function bodyAt(x, y) { // the body whose visual is nearest under the pointer (client pixels), or -1
+    const r = renderer.domElement.getBoundingClientRect();
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(new THREE.Vector2((x - r.left) / r.width * 2 - 1, 1 - (y - r.top) / r.height * 2), camera);
+    const meshes = groups.flatMap((g) => g.children.filter((o) => o.isMesh));
+    const hit = ray.intersectObjects(meshes, false)[0];
+    return hit ? groups.indexOf(hit.object.parent) : -1;
+  }
+  function screenOf(name) { // where a body's first visual's centre is drawn (client pixels), for tests
+    const g = groups[bodies.findIndex((b) => b.name === name)];
+    const mesh = g && g.children.find((o) => o.isMesh);
+    if (!mesh || !renderer) return null;
+    scene.updateMatrixWorld(true);
+    const p = new THREE.Box3().setFromObject(mesh).getCenter(new THREE.Vector3()).project(camera);
+    const r = renderer.domElement.getBoundingClientRect();
+    return [r.left + (p.x + 1) / 2 * r.width, r.top + (1 - p.y) / 2 * r.height];
   }
   function resize() {
     if (!renderer) return;
@@ -373,7 +399,7 @@ function kinetreePage(root, data, moved) {
     }
     const text = poseText();
     for (const key in poseCells) poseCells[key].textContent = text ? text[key] : "";
-    if (notify && moved) moved(Array.from(q));
+    if (notify && tell.moved) tell.moved(Array.from(q));
     work += performance.now() - t0;
     requestDraw();
   }
@@ -386,7 +412,7 @@ function kinetreePage(root, data, moved) {
     q[j.index] = value;
     update();
   }
-  function setConfiguration(values) { // the whole vector, from outside (the widget's model): moved() is not told
+  function setConfiguration(values) { // the whole vector, from outside (the widget's model): tell.moved is not told
     if (values.length !== q.length || !values.every(Number.isFinite)) {
       throw new Error("a configuration of " + q.length + " finite numbers is expected, got " + values.length);
     }
@@ -441,6 +467,8 @@ function kinetreePage(root, data, moved) {
     webgl: () => renderer !== null,
     joints: () => joints.map((j) => ({ name: j.name, min: j.min, max: j.max, index: j.index })),
     setConfiguration: setConfiguration,
+    screenOf: screenOf,
+    bodyAt: (x, y) => (renderer ? bodyAt(x, y) : -1),
     setPoseOf: (name) => { setPoseOf(name); update(false); },
     dispose: () => { // a notebook re-renders its widgets: give each view's WebGL context back
       if (animation) cancelAnimationFrame(animation.id);

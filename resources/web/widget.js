@@ -12,9 +12,9 @@ function render({ model, el }) {
   const root = host.attachShadow({ mode: "open" });
   root.innerHTML = "<style>" + PAGE_CSS + "</style>" + PAGE_BODY;
   const status = root.getElementById("status");
-  const page = kinetreePage(root, model.get("_robot"), (q) => {
-    model.set("configuration", q);
-    model.save_changes();
+  const page = kinetreePage(root, model.get("_robot"), {
+    moved: (q) => { model.set("configuration", q); model.save_changes(); },
+    picked: (name) => { model.set("selected", name); model.save_changes(); },
   });
   const configuration = () => {
     try {

@@ -204,6 +204,24 @@ def test_widget_view_renders_and_syncs_both_ways(browser, tmp_path):
     assert shown == pose_readouts(tree.get_transform(q, "link3"), 4, True)["matrix"]
     assert "link3 in" in host.shadow_root.find_element(By.CSS_SELECTOR, "#ee").text
     browser.execute_script("window.fake.fromKernel('selected', arguments[0])", tree.end_effector)
+    # page → model: a click on a body selects it (the readout shows its pose)
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    names = browser.execute_script("""const k = window.kinetree;
+        return Object.keys(k.worldMatrices()).filter((n, i) => { const p = k.screenOf(n);
+            return p !== null && k.bodyAt(p[0], p[1]) === i; });""")
+    name = next(n for n in names if n != tree.end_effector)
+    x, y = browser.execute_script("return window.kinetree.screenOf(arguments[0])", name)
+    actions = ActionChains(browser)
+    actions.w3c_actions.pointer_action.move_to_location(round(x), round(y)).click()
+    actions.perform()
+    assert browser.execute_script("return window.fake.log").pop(-2) == ["set", "selected", name]
+    assert host.shadow_root.find_element(By.CSS_SELECTOR, "#ee").text.startswith(name + " in ")
+    shown = host.shadow_root.find_element(By.CSS_SELECTOR, "#pose-matrix").text
+    assert shown == pose_readouts(tree.get_transform(q, name), 4, True)["matrix"]
+    w.selected = name  # what the kernel does with it
+    check_pose(w, tree, w.configuration, name)
+    browser.execute_script("window.fake.fromKernel('selected', arguments[0])", tree.end_effector)
     # a bad value from outside is said in the page, the robot stays
     browser.execute_script("window.fake.fromKernel('configuration', [1, 2])")
     assert "6 finite numbers" in host.shadow_root.find_element(By.CSS_SELECTOR, "#status").text
