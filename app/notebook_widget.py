@@ -85,12 +85,17 @@ if anywidget is not None:
             return widget_esm()
 
         def __init__(self, tree, q=None, *, height: int = HEIGHT, title: str = "") -> None:
-            if not isinstance(height, int) or not 100 <= height <= 4000:
-                raise ValueError(f"height must be a whole number of pixels in 100…4000, got {height!r:.40}")
             self.tree = tree.copy()
             data, self.notes = page_data(self.tree, q, title=title or "robot")
             super().__init__(_robot=data, height=height, configuration=data["q"], selected=self.tree.end_effector)
             self._pose()
+
+        @traitlets.validate("height")
+        def _check_height(self, proposal):
+            height = proposal["value"]
+            if not 100 <= height <= 4000:
+                raise ValueError(f"height must be a whole number of pixels in 100…4000, got {height!r:.40}")
+            return height
 
         @traitlets.validate("selected")
         def _check_selected(self, proposal):

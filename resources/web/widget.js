@@ -34,10 +34,13 @@ function render({ model, el }) {
   selected();
   model.on("change:configuration", configuration);
   model.on("change:selected", selected);
+  const height = () => { host.style.height = model.get("height") + "px"; };
+  model.on("change:height", height);
   host.kinetree = page; // the page's hooks (its window.kinetree), for tests
   return () => {
     model.off("change:configuration", configuration);
     model.off("change:selected", selected);
+    model.off("change:height", height);
     page.dispose();
   };
 }

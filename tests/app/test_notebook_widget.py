@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import base64
 import io
+import re
 import time
 import warnings
 
@@ -100,23 +101,36 @@ def test_bad_selection_and_what_the_page_cannot_model_are_refused():
         widget(tree)
     with pytest.raises(ValueError, match="height"):
         widget(load_robot("scara"), height=10**9)
+    with pytest.raises(ValueError, match="height must be .* got 50"):
+        w.height = 50
+    assert w.height == 620
 
 
 def test_the_module_is_self_contained():
-    """Everything the view runs is in the module: no import, no URL to fetch."""
+    """Everything the view runs is in the module: no import, and no fetch or URL in KineTree's part
+    (three.js's holds URLs in its messages only); the browser test runs it with connections forbidden."""
     esm = widget_esm()
-    assert "export default { render }" in esm and "kinetreePage" in esm
-    assert "import " not in esm.replace("import(", "").split("const THREE", 1)[0]
-    assert "http://" not in esm.split("const PAGE_CSS", 1)[1] and "https://" not in esm.split("const PAGE_CSS", 1)[1]
+    assert esm.rstrip().endswith("export default { render };")
+    assert re.search(r"^\s*import\b|\bimport\s*\(", esm, re.M) is None
+    ours = esm[esm.index("function kinetreePage("):]
+    assert all(word not in ours for word in ("://", "fetch(", "XMLHttpRequest", "WebSocket"))
+    # markup from shipped files only: robot text goes in with textContent
+    assert ours.count("innerHTML") == 1 and 'innerHTML = "<style>" + PAGE_CSS + "</style>" + PAGE_BODY;' in ours
 
 
 # --- the ES module in Chromium, with a stand-in for anywidget's model ------------------------------------
-HARNESS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+# no connection allowed but the module's own blob: what the widget needs must be in its module
+CSP = "default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'"
+HARNESS = """<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="@CSP@">
+</head><body>
 <script type="application/json" id="state">@STATE@</script>
 <script type="application/json" id="esm">@ESM@</script>
 <script>
 // anywidget's model as render() uses it: get, set (which fires change:<name> here, as Backbone does),
 // save_changes, on, off; fromKernel(name, value) is an update that comes from Python
+window.violations = []; // anything the widget tried to load from elsewhere
+document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.blockedURI));
 const state = JSON.parse(document.getElementById("state").textContent), handlers = {}, log = [];
 const fire = (name) => (handlers["change:" + name] || []).forEach((f) => f());
 const model = {
@@ -143,7 +157,8 @@ def open_widget(browser, tmp_path, w) -> float:
     """The widget's view of ``w`` in a page of its own; returns its load time (ms: the module's
     import to its first frame drawn)."""
     state = {key: w.get_state()[key] for key in ("_robot", "configuration", "selected", "height")}
-    page = HARNESS.replace("@STATE@", script_json(state)).replace("@ESM@", script_json(widget_esm()))
+    page = HARNESS.replace("@CSP@", CSP).replace("@STATE@", script_json(state))
+    page = page.replace("@ESM@", script_json(widget_esm()))
     path = tmp_path / "widget.html"
     path.write_text(page, encoding="utf-8")
     browser.get(path.as_uri())
@@ -152,6 +167,7 @@ def open_widget(browser, tmp_path, w) -> float:
         assert time.monotonic() < deadline, browser.get_log("browser")
         time.sleep(0.05)
     assert not isinstance(load, str), load
+    assert browser.execute_script("return window.violations") == []
     return load
 
 
@@ -226,6 +242,8 @@ def test_widget_view_renders_and_syncs_both_ways(browser, tmp_path):
     browser.execute_script("window.fake.fromKernel('configuration', [1, 2])")
     assert "6 finite numbers" in host.shadow_root.find_element(By.CSS_SELECTOR, "#status").text
     check_page_matches_engine(browser, tree, q)
+    browser.execute_script("window.fake.fromKernel('height', 400)")
+    assert host.size["height"] == 400
     browser.execute_script("window.cleanup()")
 
 
