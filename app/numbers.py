@@ -52,6 +52,7 @@ from kinetree.core.number_text import (  # noqa: F401 - the reader lives in core
     to_radians,
     unit_to_core,
 )
+from kinetree.core.transforms import rotation_readouts
 
 
 def split_numbers(text: str, n: int) -> list[str]:
@@ -139,3 +140,35 @@ def signed_text(value: float, decimals: int) -> str:
 def same_numbers(a: str, b: str) -> bool:
     """True when two texts are the same words (so a commit of ``b`` over ``a`` is no edit)."""
     return a.replace(",", " ").split() == b.replace(",", " ").split()
+
+
+def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
+    """A 4×4 as plain text, a NumPy expression or a MATLAB literal."""
+    rows = [[fixed_text(v, digits) for v in row] for row in T]
+    if style == "numpy":
+        return "np.array([\n" + ",\n".join("    [" + ", ".join(r) + "]" for r in rows) + "\n])"
+    if style == "matlab":
+        return "[" + ";\n ".join(" ".join(r) for r in rows) + "]"
+    # one column width for any 4×4 with |values| < 10 (rotations, robot-sized translations), so
+    # the readout does not change size, and re-layout the window, while a joint is dragged
+    width = max(digits + 3, *(len(c) for r in rows for c in r))
+    return "\n".join("  ".join(c.rjust(width) for c in r) for r in rows)
+
+
+
+def pose_readouts(T: np.ndarray, digits: int, degrees: bool) -> dict[str, str]:
+    """The Pose dock's text of each readout of pose ``T`` (keys as its ``ROWS`` plus x, y, z); the
+    exported web page prints the same (resources/web/page.js, checked by its test) and the notebook
+    widget sends it (app/notebook_widget.py): here, without Qt."""
+    ang = (lambda v: np.degrees(v)) if degrees else (lambda v: np.asarray(v))
+    unit = "°" if degrees else " rad"
+
+    def row(values) -> str:  # a space for "+": widths stay put while values change sign
+        return "  ".join(fixed_text(v, digits, sign_space=True) for v in np.asarray(values, dtype=float))
+
+    r = rotation_readouts(T)
+    out = {"matrix": matrix_text(T, "text", digits)}
+    out.update({key: row([T[k, 3]]) for k, key in enumerate("xyz")})
+    out.update(rpy=row(ang(r["rpy"])) + unit, zyz=row(ang(r["zyz"])) + unit, quat=row(r["quat"]),
+               axis_angle=f"[{row(r['axis'])}], {fixed_text(float(ang(r['angle'])), digits)}{unit}")
+    return out

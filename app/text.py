@@ -12,26 +12,11 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QSizePolicy, QStatusBar
 
-from .numbers import fixed_text
-
-
-def matrix_text(T: np.ndarray, style: str, digits: int) -> str:
-    """A 4×4 as plain text, a NumPy expression or a MATLAB literal."""
-    rows = [[fixed_text(v, digits) for v in row] for row in T]
-    if style == "numpy":
-        return "np.array([\n" + ",\n".join("    [" + ", ".join(r) + "]" for r in rows) + "\n])"
-    if style == "matlab":
-        return "[" + ";\n ".join(" ".join(r) for r in rows) + "]"
-    # one column width for any 4×4 with |values| < 10 (rotations, robot-sized translations), so
-    # the readout does not change size, and re-layout the window, while a joint is dragged
-    width = max(digits + 3, *(len(c) for r in rows for c in r))
-    return "\n".join("  ".join(c.rjust(width) for c in r) for r in rows)
-
+from .numbers import fixed_text, matrix_text  # noqa: F401 - matrix_text lives with the numbers (no Qt)
 
 #: The most characters of a message shown in a label, the status bar or a dialog.
 MAX_MESSAGE = 300

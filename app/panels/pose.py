@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.transforms import pose_from_xyz_rpy, rotation_readouts
+from kinetree.core.transforms import pose_from_xyz_rpy
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
@@ -23,7 +23,16 @@ from PySide6.QtWidgets import (
 )
 
 from ..document import RobotDocument
-from ..numbers import DEGREES, METRES, RADIANS, fixed_text, numbers_of, read_number, short_text
+from ..numbers import (  # noqa: F401 - pose_readouts is the dock's text, kept Qt-free in numbers
+    DEGREES,
+    METRES,
+    RADIANS,
+    fixed_text,
+    numbers_of,
+    pose_readouts,
+    read_number,
+    short_text,
+)
 from ..qt_utils import signals_blocked
 from ..text import matrix_text, plain
 
@@ -33,23 +42,6 @@ ROWS = (("matrix", "T", "the 4×4 homogeneous transform"),
         ("zyz", "ZYZ", "Euler ZYZ angles φ θ ψ: R = Rz(φ)·Ry(θ)·Rz(ψ)"),
         ("quat", "quat", "unit quaternion w x y z"),
         ("axis_angle", "axis∠", "rotation axis [x y z] and angle"))
-
-
-def pose_readouts(T: np.ndarray, digits: int, degrees: bool) -> dict[str, str]:
-    """The panel's text of each readout of pose ``T`` (keys as :data:`ROWS` plus x, y, z); the
-    exported web page prints the same (resources/web/page.js, checked by its test)."""
-    ang = (lambda v: np.degrees(v)) if degrees else (lambda v: np.asarray(v))
-    unit = "°" if degrees else " rad"
-
-    def row(values) -> str:  # a space for "+": widths stay put while values change sign
-        return "  ".join(fixed_text(v, digits, sign_space=True) for v in np.asarray(values, dtype=float))
-
-    r = rotation_readouts(T)
-    out = {"matrix": matrix_text(T, "text", digits)}
-    out.update({key: row([T[k, 3]]) for k, key in enumerate("xyz")})
-    out.update(rpy=row(ang(r["rpy"])) + unit, zyz=row(ang(r["zyz"])) + unit, quat=row(r["quat"]),
-               axis_angle=f"[{row(r['axis'])}], {fixed_text(float(ang(r['angle'])), digits)}{unit}")
-    return out
 
 
 class PosePanel(QWidget):

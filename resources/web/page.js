@@ -1,16 +1,21 @@
 // KineTree web page: a robot's bodies moved by sliders, with the engine's forward kinematics,
 // the Pose dock's readout, frames, the DH axes and the named poses. The robot comes as JSON in
-// #kinetree-data; every text from it is shown with textContent, never parsed as HTML.
-(function () {
+// #kinetree-data (page.html), or from the notebook widget's model (widget.js); every text from it
+// is shown with textContent, never parsed as HTML. kinetreePage(root, data, tell) builds the page
+// inside root (the document, or the widget's shadow root) and returns its hooks; tell.moved(q) and
+// tell.picked(name), when given, hear what the user does (sliders and poses; a click on a body, whose
+// pose the readout then shows), not what setConfiguration and setPoseOf are told from outside.
+function kinetreePage(root, data, tell) {
   "use strict";
-  const data = JSON.parse(document.getElementById("kinetree-data").textContent);
+  tell = tell || {};
+  const byId = (id) => root.getElementById(id);
   const bodies = data.bodies;
   const nb = bodies.length;
   const q = Float64Array.from(data.q);
   const world = bodies.map(() => new Float64Array(16));
   const DISPLAY_ZERO = 1e-9; // kinetree.core.number_text.DISPLAY_ZERO
   const DEG = 180 / Math.PI; // numpy's degrees: x * (180 / pi)
-  const status = document.getElementById("status");
+  const status = byId("status");
   let lastFrame = NaN, lastLatency = NaN;
   let syncFrames = false; // frameTime() up to the frame's last pixel, not only its submission (benchmarks)
   let firstFrameAt = NaN;
@@ -120,8 +125,8 @@
   }
 
   // --- the 3D view --------------------------------------------------------------------------
-  const view = document.getElementById("view");
-  let renderer = null, scene = null, camera = null;
+  const view = byId("view");
+  let renderer = null, scene = null, camera = null, sizes = null;
   const groups = [];
   const frameItems = [], dhItems = [];
   function matrix4(m16) {
@@ -246,7 +251,33 @@
     light.position.set(0.35, 0.45, 1.0);
     scene.add(camera);
     resize();
-    window.addEventListener("resize", () => { resize(); requestDraw(); });
+    renderer.domElement.addEventListener("click", (e) => {
+      const i = bodyAt(e.clientX, e.clientY);
+      if (i < 0) return;
+      setPoseOf(bodies[i].name);
+      update(false);
+      if (tell.picked) tell.picked(bodies[i].name);
+    });
+    // the view's own size (a notebook cell may lay the widget out after it is built)
+    sizes = new ResizeObserver(() => { resize(); requestDraw(); });
+    sizes.observe(view);
+  }
+  function bodyAt(x, y) { // the body whose visual is nearest under the pointer (client pixels), or -1
+    const r = renderer.domElement.getBoundingClientRect();
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(new THREE.Vector2((x - r.left) / r.width * 2 - 1, 1 - (y - r.top) / r.height * 2), camera);
+    const meshes = groups.flatMap((g) => g.children.filter((o) => o.isMesh));
+    const hit = ray.intersectObjects(meshes, false)[0];
+    return hit ? groups.indexOf(hit.object.parent) : -1;
+  }
+  function screenOf(name) { // where a body's first visual's centre is drawn (client pixels), for tests
+    const g = groups[bodies.findIndex((b) => b.name === name)];
+    const mesh = g && g.children.find((o) => o.isMesh);
+    if (!mesh || !renderer) return null;
+    scene.updateMatrixWorld(true);
+    const p = new THREE.Box3().setFromObject(mesh).getCenter(new THREE.Vector3()).project(camera);
+    const r = renderer.domElement.getBoundingClientRect();
+    return [r.left + (p.x + 1) / 2 * r.width, r.top + (1 - p.y) / 2 * r.height];
   }
   function resize() {
     if (!renderer) return;
@@ -261,11 +292,11 @@
   const joints = data.joints;
   const byName = new Map(joints.map((j) => [j.name, j]));
   const sliders = new Map();
-  const degrees = document.getElementById("degrees");
+  const degrees = byId("degrees");
   function shown(j, v) {
     return j.type === "revolute" && degrees.checked ? (v * DEG).toFixed(2) + "°" : v.toFixed(4) + (j.type === "revolute" ? " rad" : " m");
   }
-  const sliderBox = document.getElementById("sliders");
+  const sliderBox = byId("sliders");
   for (const j of joints) {
     const row = document.createElement("div");
     row.className = "joint";
@@ -285,16 +316,22 @@
     sliderBox.appendChild(row);
     sliders.set(j.name, { input, value, joint: j });
   }
-  degrees.addEventListener("change", () => update());
-  document.getElementById("show-frames").addEventListener("change", (e) => {
+  degrees.addEventListener("change", () => update(false));
+  byId("show-frames").addEventListener("change", (e) => {
     frameItems.forEach((o) => { o.visible = e.target.checked; }); requestDraw();
   });
-  document.getElementById("show-dh").addEventListener("change", (e) => {
+  byId("show-dh").addEventListener("change", (e) => {
     dhItems.forEach((o) => { o.visible = e.target.checked; }); requestDraw();
   });
-  document.getElementById("title").textContent = data.title;
-  document.getElementById("ee").textContent = data.endEffector === null ? "—" : data.endEffector + " in " + data.base;
-  const poseTable = document.getElementById("pose");
+  byId("title").textContent = data.title;
+  let eeIndex = -1;
+  function setPoseOf(name) { // whose pose the readout shows: a body's name, or null (none)
+    eeIndex = name === null ? -1 : bodies.findIndex((b) => b.name === name);
+    if (name !== null && eeIndex < 0) throw new Error("no body " + JSON.stringify(name));
+    byId("ee").textContent = name === null ? "—" : name + " in " + data.base;
+  }
+  setPoseOf(data.endEffector);
+  const poseTable = byId("pose");
   const poseCells = {};
   for (const [key, title] of [["matrix", "T"], ["x", "x"], ["y", "y"], ["z", "z"], ["rpy", "rpy"], ["zyz", "ZYZ"],
     ["quat", "quat"], ["axis_angle", "axis∠"]]) {
@@ -307,7 +344,6 @@
     poseTable.appendChild(tr);
     poseCells[key] = td;
   }
-  const eeIndex = bodies.findIndex((b) => b.name === data.endEffector);
   function poseText() {
     if (eeIndex < 0) return null;
     return readouts(world[eeIndex], data.digits, degrees.checked);
@@ -353,7 +389,7 @@
     waiting = [];
     done.forEach((resolve) => resolve());
   }
-  function update() {
+  function update(notify = true) {
     const t0 = performance.now();
     fk();
     for (const s of sliders.values()) {
@@ -362,7 +398,8 @@
       s.value.textContent = shown(s.joint, v);
     }
     const text = poseText();
-    if (text) for (const key in poseCells) poseCells[key].textContent = text[key];
+    for (const key in poseCells) poseCells[key].textContent = text ? text[key] : "";
+    if (notify && tell.moved) tell.moved(Array.from(q));
     work += performance.now() - t0;
     requestDraw();
   }
@@ -375,9 +412,17 @@
     q[j.index] = value;
     update();
   }
+  function setConfiguration(values) { // the whole vector, from outside (the widget's model): tell.moved is not told
+    if (values.length !== q.length || !values.every(Number.isFinite)) {
+      throw new Error("a configuration of " + q.length + " finite numbers is expected, got " + values.length);
+    }
+    if (animation) { cancelAnimationFrame(animation.id); animation = null; }
+    q.set(values);
+    update(false);
+  }
 
   // --- named poses and playback -----------------------------------------------------------
-  const posesBox = document.getElementById("poses");
+  const posesBox = byId("poses");
   let animation = null;
   function moveTo(targets, seconds) { // joint-space motion through the targets, eased
     if (animation) cancelAnimationFrame(animation.id);
@@ -401,14 +446,14 @@
     b.addEventListener("click", () => moveTo([p.q], 1.0));
     posesBox.appendChild(b);
   }
-  const play = document.getElementById("play");
+  const play = byId("play");
   if (data.poses.length) play.addEventListener("click", () => moveTo(data.poses.map((p) => p.q), 1.0));
-  else document.getElementById("poses-section").hidden = true;
+  else byId("poses-section").hidden = true;
 
   setupView();
-  update();
+  update(false);
 
-  window.kinetree = {
+  return {
     setJoint: setJoint,
     worldMatrices: () => Object.fromEntries(bodies.map((b, i) => [b.name, Array.from(world[i])])),
     poseText: poseText,
@@ -421,5 +466,14 @@
     fixedText: fixedText,
     webgl: () => renderer !== null,
     joints: () => joints.map((j) => ({ name: j.name, min: j.min, max: j.max, index: j.index })),
+    setConfiguration: setConfiguration,
+    screenOf: screenOf,
+    bodyAt: (x, y) => (renderer ? bodyAt(x, y) : -1),
+    setPoseOf: (name) => { setPoseOf(name); update(false); },
+    dispose: () => { // a notebook re-renders its widgets: give each view's WebGL context back
+      if (animation) cancelAnimationFrame(animation.id);
+      if (sizes) sizes.disconnect();
+      if (renderer) { renderer.dispose(); renderer.forceContextLoss(); }
+    },
   };
-})();
+}
