@@ -4,14 +4,17 @@ in a notebook cell; no Qt) and ``widget`` (the robot as a two-way JupyterLab wid
 
 from importlib import import_module
 
-from .notebook_page import web_view
 from .scripting import Viewer, interactive, show
 
 __all__ = ["Viewer", "interactive", "show", "web_view", "widget"]
 
 
+#: names loaded when first asked for: the web page (numpy, the engine) and anywidget (ipywidgets,
+#: IPython: ~0.15 s) are not loaded with the app (``kinetree --help`` imports this package)
+_LAZY = {"web_view": ".notebook_page", "widget": ".notebook_widget", "RobotWidget": ".notebook_widget"}
+
+
 def __getattr__(name: str):
-    # anywidget (ipywidgets, IPython: ~0.15 s) loads when the widget is first asked for, not with the app
-    if name in ("widget", "RobotWidget"):
-        return getattr(import_module(".notebook_widget", __name__), name)
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,8 @@
 added with the viewport keys (one length typed while moving with W), the loop closed by two
 picks in the view with the Close loop tool (O), the crank slider dragged a full turn with the
 mouse, the rocker read from the saved file against Freudenstein's closed form, and the project
-opened again still closed."""
+opened again still closed, then exported as SDFormat and as MJCF and each export opened again
+in the app, the loop still there and closed."""
 
 from __future__ import annotations
 
@@ -144,3 +145,23 @@ def test_a_four_bar_built_and_closed_in_the_view_turns_a_full_crank_turn_as_freu
     reopened = json.loads(again.read_text())
     assert reopened["loops"] == json.loads(first.read_text())["loops"]
     assert four_bar_reading(again)[2] <= 1e-9
+    desktop.refocus()
+    # File ▸ Export as SDFormat and as MJCF, each opened again in the app and saved as a project:
+    # the loop is still there, closed, between the same bodies
+    for suffix in ("sdf", "xml"):
+        out = tmp_path / "export" / f"four_bar.{suffix}"
+        back = tmp_path / f"from_{suffix}.kinetree.json"
+        desktop.key("ctrl+shift+e")  # the file's suffix picks the format
+        desktop.dialog("Export robot", str(out))
+        wait_for(out)
+        desktop.refocus()
+        desktop.key("ctrl+o")
+        desktop.dialog("Open robot", str(out))
+        desktop.refocus()
+        desktop.key("ctrl+shift+s")
+        desktop.dialog("Save robot", str(back))
+        wait_for(back)
+        desktop.refocus()
+        loops = json.loads(back.read_text())["loops"]
+        assert [(lp["body_a"], lp["body_b"], lp["kind"]) for lp in loops] == [("body5", "body1", "hinge")], loops
+        assert four_bar_reading(back)[2] <= 1e-9
