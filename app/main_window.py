@@ -191,10 +191,12 @@ class MainWindow(QMainWindow):
             e.addAction(a)
         # their keys work in the Bodies panel and in the 3D view, where the hands are while
         # building; not in the other panels, whose fields take F2, Del and Ctrl+D themselves.
-        # Ctrl+Shift+A, which nothing else takes, works wherever the focus is (or is not: a new
-        # window's), as the empty robot's hint promises
+        # Ctrl+Shift+A (and Ctrl+Shift+F: a fixed child), which nothing else takes, works wherever
+        # the focus is (or is not: a new window's), as the empty robot's hint promises
         self.viewport.addActions(build)
-        self.bodies.add_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        for a in (self.bodies.add_action, self.bodies.add_actions["fixed"]):  # Ctrl+Shift+A, Ctrl+Shift+F
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.addAction(self.bodies.add_actions["fixed"])  # (a menu's action: its key needs a widget)
 
         v = mb.addMenu("&View")
         for key, dock in self.docks.items():

@@ -344,6 +344,8 @@ class BodiesPanel(QWidget):
             a = self.add_menu.addAction(joint_icon(jt), f"{type_label(jt, capital=True)} joint")
             a.triggered.connect(lambda _=False, jt=jt: self.add_child(jt))
             self.add_actions[jt] = a
+        # a tool point (or a loop's far end) is the other child people add most: a key of its own
+        self.add_actions["fixed"].setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.type_menu = QMenu("Change joint type", self)
         for jt in JOINT_TYPES:
             a = self.type_menu.addAction(joint_icon(jt), type_label(jt, capital=True))

@@ -1,5 +1,5 @@
-"""A four-bar built and closed in the real app through the X server (issue 35, item 2): bodies
-added with the viewport keys (one length typed while moving with W), the loop closed by two
+"""A four-bar built and closed in the real app through the X server in 16 inputs (issue 35, item
+2): bodies added with the viewport keys (one length typed while moving with W), the loop closed by two
 picks in the view with the Close loop tool (O), the crank slider dragged a full turn with the
 mouse, the rocker read from the saved file against Freudenstein's closed form, and the project
 opened again still closed, then exported as SDFormat and as MJCF and each export opened again
@@ -12,7 +12,7 @@ import math
 import time
 
 import numpy as np
-from desktop import ADD_FIXED, ADD_MENU, needs_desktop, viewport_rect, wait_for  # noqa: F401
+from desktop import needs_desktop, viewport_rect, wait_for
 from kinetree.core.io import open_robot
 
 pytestmark = needs_desktop
@@ -97,19 +97,19 @@ def test_a_four_bar_built_and_closed_in_the_view_turns_a_full_crank_turn_as_freu
     rect = viewport_rect(desktop.grab())
     desktop.click((rect[0] + rect[2]) // 2, (rect[1] + 3 * rect[3]) // 4)  # 1: the view has the keys
     # 2-4: body1 (the four-bar's ground, a revolute at the origin), body2 (the crank's pivot, 0.3 m
-    # along x), body3 (the crank's tip, another 0.3 m); 5: seen from above; 6: the move handle
+    # along x), body3 (the crank's tip, another 0.3 m); 5: seen from above (for this test to find
+    # the two pick points by their colours; a person picks in any view); 6: the move handle
     desktop.key("ctrl+shift+a", "ctrl+shift+a", "ctrl+shift+a", "7", "w")
     desktop.drag(*handle_y_arrow(desktop.grab(), rect), 3, -20)  # 7: body3 up …
     desktop.type("0.3")  # 8: … by 0.3 m exactly: the crank 0.424 m long
-    desktop.key("Return", "ctrl+shift+a", "f")  # 9-11: body4 (the coupler's tip, 0.424 m on); fit
-    desktop.click(*ADD_MENU)
-    desktop.click(*ADD_FIXED)  # 12-13: body5, fixed: the rocker's far end, 0.424 m on
+    # 9: the typed amount; 10: body4 (the coupler's tip, 0.424 m on); 11: body5, a fixed child: the
+    # rocker's far end, 0.424 m on; 12: all in view
+    desktop.key("Return", "ctrl+shift+a", "ctrl+shift+f", "f")
     origin, tip = origin_and_tip(desktop.grab(), rect)
-    desktop.click(*tip)  # 14: the view has the keys again (the menu took them)
-    desktop.key("o")  # 15: Close loop
-    desktop.click(*tip)  # 16: body5's frame …
-    desktop.click(*origin)  # 17: … to body1's, at the origin: the rocker's pivot
-    desktop.key("Return")  # 18: the dialog's proposal: hinge, joint3 and joint4 passive, the crank driven
+    desktop.key("o")  # 13: Close loop
+    desktop.click(*tip)  # 14: body5's frame …
+    desktop.click(*origin)  # 15: … to body1's, at the origin: the rocker's pivot
+    desktop.key("Return")  # 16: the dialog's proposal: hinge, joint3 and joint4 passive, the crank driven
     first = tmp_path / "four_bar.kinetree.json"
     # the crank slider to −180°, saved; then a full turn to +180°, saved again
     drag_slider(desktop, CRANK_SLIDER[0], SLIDER_ENDS[0], CRANK_SLIDER[1])
@@ -149,7 +149,7 @@ def test_a_four_bar_built_and_closed_in_the_view_turns_a_full_crank_turn_as_freu
     # File ▸ Export as SDFormat and as MJCF, each opened again in the app and saved as a project:
     # the loop is still there, closed, between the same bodies
     for suffix in ("sdf", "xml"):
-        out = tmp_path / "export" / f"four_bar.{suffix}"
+        out = tmp_path / f"four_bar.{suffix}"
         back = tmp_path / f"from_{suffix}.kinetree.json"
         desktop.key("ctrl+shift+e")  # the file's suffix picks the format
         desktop.dialog("Export robot", str(out))
