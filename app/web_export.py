@@ -39,13 +39,13 @@ def export_web_page_dialog(window) -> None:
 
 
 def install_web_export(window) -> QAction:
-    """File ▸ Export web page…, after Export image."""
+    """File ▸ Export web page…, after Export image and Export animation."""
     file_menu = menu_named(window, "&File")
     action = QAction("Export &web page…", window)
     action.setObjectName("exportWebPageAction")
     action.setToolTip("Write the robot as one HTML file that opens in any browser: sliders, pose, frames, poses")
     action.triggered.connect(lambda: export_web_page_dialog(window))
-    image = next((a for a in file_menu.actions() if a.text().startswith("Export &image")), None)
-    after = file_menu.actions()[file_menu.actions().index(image) + 1] if image is not None else None
+    views = [a for a in file_menu.actions() if a.text().startswith(("Export &image", "Export &animation"))]
+    after = file_menu.actions()[file_menu.actions().index(views[-1]) + 1] if views else None
     file_menu.insertAction(after, action)
     return action
