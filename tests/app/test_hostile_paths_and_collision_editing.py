@@ -1,4 +1,4 @@
-"""Issue 9 in the app: xacro's $(env) opt-in as a setting, hostile mesh paths (a FIFO) and
+"""In the app (issue 9): xacro's $(env) opt-in as a setting, hostile mesh paths (a FIFO) and
 collision geometry edited in the Joint panel like visuals."""
 
 from __future__ import annotations

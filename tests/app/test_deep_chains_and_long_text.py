@@ -1,4 +1,4 @@
-"""Issue 17: deep chains in the Bodies view, and long user text in labels and the status bar."""
+"""Deep chains in the Bodies view, and long user text in labels and the status bar (issue 17)."""
 
 from __future__ import annotations
 

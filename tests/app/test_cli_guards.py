@@ -1,4 +1,4 @@
-"""Issue 17, the command line: screenshot/animate take --deg and check the limits as fk does,
+"""The command line's guards (issue 17): screenshot/animate take --deg and check the limits as fk does,
 convert will not write over its input, animate's fps/seconds are bounded, screenshot's warnings
 are ``kinetree screenshot: warning:`` lines, a folder given as ROBOT is called a folder, fk
 prints huge finite values (and refuses an overflow), and PNG exports are atomic and report
