@@ -35,6 +35,16 @@ def ready() -> bool:
     return bool(simulation_numba.simulate.signatures)
 
 
+def may_compile(kernel) -> bool:
+    """Whether a caller may run the numba ``kernel`` now. Yes when no background warm-up runs (a
+    script compiles at first use), on the warm-up's own thread, once the warm-up is done, and once
+    the kernel is compiled or loaded in this process. Otherwise the caller takes its numpy path:
+    waiting for a fresh install's compilation (the loop solver's: 50-90 s) would freeze the window."""
+    if not _thread or _done.is_set() or kernel.signatures:
+        return True
+    return threading.current_thread() is _thread[0]
+
+
 def warm_up_in_background() -> threading.Thread:
     """:func:`warm_up` on a daemon thread, started once: later calls return the same thread."""
     if not _thread:

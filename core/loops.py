@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import compiled_warmup
 from .errors import (
     FileFormatError,
     InvalidConfigurationError,
@@ -244,7 +245,8 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     the passive Jacobian rank-deficient everywhere: reported as singular, keep one actuated.
 
     ``compiled``: None (default) solves a tree of revolute, prismatic and fixed joints in the
-    compiled kernel (:mod:`.loops_numba`) when numba is available, False always in numpy."""
+    compiled kernel (:mod:`.loops_numba`) when numba is available (in the app, once its warm-up
+    has compiled it: :func:`~kinetree.core.compiled_warmup.may_compile`), False always in numpy."""
     if not (isinstance(tol, (int, float)) and 0 < tol < 1):
         raise InvalidIKOptionError(f"solve_loops: tol must be a number in (0, 1), got {tol!r:.80}")
     Q = tree._config_array(q)
@@ -257,9 +259,10 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     if compiled is not False and P.size and compiled_backend() == "numba":
         from . import loops_numba  # numba's import: ~0.3 s, paid on the first solve only
 
-        closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
-        if closed is not None:
-            return closed
+        if compiled or compiled_warmup.may_compile(loops_numba._solve):
+            closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
+            if closed is not None:
+                return closed
     r, J, starts = rows(tree, x, "positions")
     err = float(np.linalg.norm(r))
     for _ in range(max_iterations):

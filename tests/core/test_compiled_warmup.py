@@ -37,3 +37,36 @@ def test_the_gui_warms_up_on_a_thread():
     assert thread.daemon
     thread.join(timeout=600)
     assert not thread.is_alive()
+
+
+def test_while_the_background_warm_up_runs_an_uncompiled_kernel_is_not_compiled_on_the_callers_thread(monkeypatch):
+    """The app's first loop solve on a fresh install takes the numpy path instead of freezing the
+    window for the kernel's compilation; the warm-up's own thread, and everyone once it is done,
+    use the kernel."""
+    import threading
+
+    from kinetree.core import compiled_warmup as cw
+
+    class Kernel:
+        signatures: list = []
+
+    release = threading.Event()
+    seen = {}
+    worker = threading.Thread(target=lambda: (seen.setdefault("on_warm_up", cw.may_compile(Kernel)), release.wait(5)))
+    monkeypatch.setattr(cw, "_thread", [worker])
+    monkeypatch.setattr(cw, "_done", threading.Event())
+    worker.start()
+    try:
+        assert not cw.may_compile(Kernel)  # the caller (the GUI thread): numpy meanwhile
+        Kernel.signatures = ["(float64[:],)"]
+        assert cw.may_compile(Kernel)  # compiled (or loaded from the cache) meanwhile
+        Kernel.signatures = []
+        cw._done.set()
+        assert cw.may_compile(Kernel)  # the warm-up is over
+    finally:
+        release.set()
+        worker.join()
+    assert seen["on_warm_up"] is True
+    monkeypatch.setattr(cw, "_thread", [])
+    monkeypatch.setattr(cw, "_done", threading.Event())
+    assert cw.may_compile(Kernel)  # no background warm-up (a script): compile at first use
