@@ -434,10 +434,14 @@ def test_unnamed_dh_rows_are_named_in_order_and_linearly():
     times = []
     for n in (1000, 4000):
         text = _chain_csv(n)
-        t = time.process_time()
+        t = time.thread_time()
         read_dh_csv(text).to_tree()
-        times.append(time.process_time() - t)
+        times.append(time.thread_time() - t)
     assert times[1] < 8 * times[0] + 0.5, times
+
+
+# the linear-time tests below count this thread's CPU time: a GUI test earlier in the session
+# leaves the app's numba warm-up compiling on a thread of this process, and process time counts it
 
 
 def test_adding_bodies_one_by_one_is_linear():
@@ -445,12 +449,12 @@ def test_adding_bodies_one_by_one_is_linear():
     for n in (1000, 4000):
         tree = RigidBodyTree()
         bodies = [RigidBody(f"b{k}") for k in range(n)]
-        t = time.process_time()
+        t = time.thread_time()
         parent = "base"
         for b in bodies:
             tree.add_body(b, parent)
             parent = b.name
-        times.append(time.process_time() - t)
+        times.append(time.thread_time() - t)
     assert tree.num_bodies == 4000 and tree.find_joint("b3999_jnt").name == "b3999"
     assert times[1] < 8 * times[0] + 0.5, times
 
@@ -460,9 +464,9 @@ def test_show_details_is_linear():
     for n in (1000, 4000):
         tree = RigidBodyTree()
         tree.add_bodies((RigidBody(f"b{k}"), "base" if k < 2 else f"b{(k - 2) // 2}") for k in range(n))
-        t = time.process_time()
+        t = time.thread_time()
         text = tree.show_details()
-        times.append(time.process_time() - t)
+        times.append(time.thread_time() - t)
     first = text.splitlines()[4].split()
     assert first[:2] == ["1", "b0"] and first[-2:] == ["b2(3)", "b3(4)"]
     assert times[1] < 8 * times[0] + 0.5, times
