@@ -84,9 +84,12 @@ class Camera:
 
     def set_view(self, preset: str) -> None:
         """Iso (perspective) or front/side/top (orthographic, as a drawing)."""
+        following = not self.moved_since_fit()
         elevation, azimuth = VIEW_PRESETS[preset]
         self.view.setCameraPosition(elevation=elevation, azimuth=azimuth)
         self.set_ortho(preset != "iso")
+        if following:  # a direction chosen, the framing still the last fit's: the work keeps following
+            self._fitted = self._state()
 
     # --- fit -----------------------------------------------------------------------------------
     def fit(self, selection: bool = False, size: tuple[int, int] | None = None) -> None:
@@ -143,8 +146,8 @@ class Camera:
         return (o["distance"], o["elevation"], o["azimuth"], o["fov"], c.x(), c.y(), c.z(), self.ortho)
 
     def moved_since_fit(self) -> bool:
-        """Whether the camera is not where the last fit put it (the user orbited, panned, zoomed
-        or chose a view since): then the work no longer moves it by itself."""
+        """Whether the camera is not where the last fit put it (the user orbited, panned or zoomed
+        since; a view preset keeps the fit's framing): then the work no longer moves it by itself."""
         return self._fitted is None or self._state() != self._fitted
 
     def follow(self, points: np.ndarray) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from kinetree.app.viewport.camera import length_text, nice_step
 from kinetree.app.viewport.view import RobotViewport
+from kinetree.core import RigidBody
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -80,3 +81,20 @@ def test_fit_selection_frames_the_selected_subtree(window, qtbot):
 def test_nice_steps_and_their_names():
     assert [nice_step(x) for x in (0.013, 0.04, 0.07, 0.3, 3.3)] == [0.01, 0.05, 0.05, 0.2, 5.0]
     assert [length_text(x) for x in (0.002, 0.01, 0.5, 2.0)] == ["2 mm", "1 cm", "50 cm", "2 m"]
+
+
+def test_a_view_preset_keeps_the_work_followed_and_an_orbit_stops_it(window, qtbot):
+    """Numpad 7 (top) chooses a direction, not a framing: a body moved far off next is still
+    brought into view; an orbit by hand ends the following, as before."""
+    window.doc.open("two_link_planar")
+    vp = window.viewport
+    vp.fit()
+    vp.set_view("top")
+    assert not vp.camera.moved_since_fit()
+    distance = vp.opts["distance"]
+    far = RigidBody("far")
+    far.joint.set_fixed_transform(np.array([[1, 0, 0, 25.0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]))
+    window.doc.edit("Add far", lambda t: t.add_body(far, t.body_names[-1]))
+    assert vp.opts["distance"] > 3 * distance  # refit to reach the body added 25 m off
+    vp.setCameraPosition(azimuth=vp.opts["azimuth"] + 30)  # the user orbits
+    assert vp.camera.moved_since_fit()
