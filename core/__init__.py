@@ -6,7 +6,6 @@ the transforms and what they need, not the whole engine (sympy, the file formats
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 #: public name → the module (of this package) defining it
 _WHERE = {
@@ -41,19 +40,7 @@ _WHERE = {
     "random_configurations": "workspace", "sample_workspace": "workspace",
 }
 
-__all__ = [
-    "BaseBodyError", "DHEntry", "DHExtraction", "DHLink", "DHRow", "DHStatus", "DuplicateNameError",
-    "FileFormatError", "IKResult", "InvalidConfigurationError", "InvalidIKOptionError", "InvalidJointError",
-    "InvalidLimitsError", "InvalidPropertyError", "InvalidTransformError", "JOINT_TYPES", "Joint", "KineTreeError",
-    "LimitViolation", "Loop", "LoopClosureError", "Mimic", "NamedPoses", "NotDHExpressibleError", "PhysicsWarning",
-    "RigidBody", "RigidBodyTree", "SimulationError", "Simulator", "SymbolicError", "UnknownBodyError",
-    "UnknownRobotError", "Visual", "center_of_mass", "chain_dh_table", "check_collision", "collision_available",
-    "describe_robot", "dh_chain", "dh_report", "difference", "dof_count", "dof_names", "export_robot",
-    "external_force", "extract_dh", "forward_dynamics", "gravity_torque", "import_robot", "integrate",
-    "inverse_dynamics", "inverse_kinematics", "joint_trajectory", "kinetic_energy", "list_robots", "load_robot",
-    "mass_matrix", "potential_energy", "quintic", "random_configurations", "rebuild_chain", "robot_info",
-    "sample_trajectory", "sample_workspace", "symbolic_fk", "symbolic_link", "total_mass", "velocity_product",
-]
+__all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str):
@@ -67,48 +54,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, eagerly
-    from .body import RigidBody, Visual
-    from .collision import check_collision, collision_available
-    from .dh import DHEntry, DHLink, chain_dh_table, dh_chain, rebuild_chain
-    from .dh_extract import DHExtraction, DHStatus, NotDHExpressibleError, dh_report, extract_dh
-    from .dynamics import center_of_mass, dof_count, dof_names, gravity_torque, total_mass
-    from .errors import (
-        BaseBodyError,
-        DuplicateNameError,
-        FileFormatError,
-        InvalidConfigurationError,
-        InvalidIKOptionError,
-        InvalidJointError,
-        InvalidLimitsError,
-        InvalidPropertyError,
-        InvalidTransformError,
-        KineTreeError,
-        LoopClosureError,
-        PhysicsWarning,
-        SymbolicError,
-        UnknownBodyError,
-        UnknownRobotError,
-    )
-    from .ik import IKResult, inverse_kinematics
-    from .io import export_robot, import_robot
-    from .joint import JOINT_TYPES, DHRow, Joint, Mimic
-    from .joint_space import difference, integrate
-    from .library import describe_robot, list_robots, load_robot, robot_info
-    from .limits import LimitViolation
-    from .loops import Loop
-    from .poses import NamedPoses
-    from .rigid_body_dynamics import (
-        external_force,
-        forward_dynamics,
-        inverse_dynamics,
-        mass_matrix,
-        velocity_product,
-    )
-    from .simulation import SimulationError, Simulator, kinetic_energy, potential_energy
-    from .symbolic import symbolic_fk, symbolic_link
-    from .trajectory import joint_trajectory, quintic, sample_trajectory
-    from .tree import RigidBodyTree
-    from .workspace import random_configurations, sample_workspace
