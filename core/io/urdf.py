@@ -486,20 +486,17 @@ def _read_loops(tree: RigidBodyTree, out: _Checked, ctx: _Ctx) -> None:
     loops, passive, homes = out.loops
     add_file_loops(tree, [(f"{ctx.source}:{line}", *rest) for line, *rest in loops])
     joints = {b.joint.name: b.joint for b in tree.bodies}
-    for line, name in passive:
+    # passive joints, then the closed configuration (URDF has no home positions)
+    sets = [("passive", line, name, "actuated", False) for line, name in passive]
+    sets += [("home", line, name, "home_position", value) for line, name, value in homes]
+    for tag, line, name, attr, value in sets:
+        element = f"<{tag} joint={name!r:.80}>"
         if name not in joints:
-            raise ctx.error(line, f"<passive joint={name!r:.80}>", "no joint of that name")
+            raise ctx.error(line, element, "no joint of that name")
         try:
-            joints[name].actuated = False
+            setattr(joints[name], attr, value)
         except KineTreeError as exc:
-            raise ctx.error(line, f"<passive joint={name!r:.80}>", str(exc)) from None
-    for line, name, value in homes:  # the closed configuration (URDF has no home positions)
-        if name not in joints:
-            raise ctx.error(line, f"<home joint={name!r:.80}>", "no joint of that name")
-        try:
-            joints[name].home_position = value
-        except KineTreeError as exc:
-            raise ctx.error(line, f"<home joint={name!r:.80}>", str(exc)) from None
+            raise ctx.error(line, element, str(exc)) from None
     if actuated := default_actuation(tree):
         out.warnings.append((UrdfWarning, f"{ctx.source}: no joint is marked passive: {', '.join(map(repr, actuated))} "
                                           "actuated (the first the loops leave free), the others passive; change "
