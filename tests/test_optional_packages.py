@@ -147,12 +147,14 @@ def test_tests_skip_without_the_optional_packages(tmp_path):
                KINETREE_NUMBA="1")
     # property tests are not what this checks: few examples
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "--hypothesis-profile=optional",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", "--hypothesis-profile=optional",
          *ids],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     out = run.stdout + run.stderr
     summary = out.strip().splitlines()[-1] if out.strip() else ""
-    assert run.returncode == 0, f"tests failed without the optional packages:\n{out[-6000:]}"
+    failed = "\n".join(line for line in out.splitlines() if line.startswith(("FAILED", "ERROR")))
+    first = out[out.find("= FAILURES ="):][:4000] if "= FAILURES =" in out else out[-4000:]
+    assert run.returncode == 0, f"tests failed without the optional packages:\n{failed}\n{first}"
     assert " failed" not in summary and " error" not in summary, summary
     skipped = int(m.group(1)) if (m := re.search(r"(\d+) skipped", summary)) else 0
     assert skipped >= 50, summary  # numba, Pinocchio, fcl, example-robot-data tests all skip

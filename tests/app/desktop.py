@@ -48,6 +48,14 @@ class Desktop:
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.xdotool("search", "--sync", "--onlyvisible", "--name", "KineTree", timeout=120)
         self.settle()
+        self.wait_first_frame()
+
+    def wait_first_frame(self, seconds: float = 120) -> None:
+        """Wait until the 3D view has drawn its background: on the fresh-clone CI at load 10 the
+        window was shown and still for 0.4 s before its view had drawn a frame."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not np.all(self.grab() == DARK_BACKGROUND, axis=2).any():
+            time.sleep(0.2)
 
     def xdotool(self, *args: str, timeout: float = 30) -> str:
         return subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True, check=True,

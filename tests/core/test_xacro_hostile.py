@@ -25,11 +25,13 @@ def write(path: Path, body: str) -> Path:
 
 
 def refused(path: Path, match: str, seconds: float = 2.0, **kw) -> str:
-    """The one-line FileFormatError message, which must come within ``seconds``."""
-    t = time.perf_counter()
+    """The one-line FileFormatError message, which must come within ``seconds`` of this thread's
+    CPU time (on the fresh-clone CI at load 10 the wall clock counted 3.2 s for 0.2 s of work
+    stopped by its deadline: time the process spent waiting for a core)."""
+    t = time.thread_time()
     with pytest.raises(FileFormatError, match=match) as info:
         expand_xacro(path, **kw)
-    assert time.perf_counter() - t < seconds
+    assert time.thread_time() - t < seconds
     assert "\n" not in str(info.value)
     return str(info.value)
 
@@ -59,14 +61,14 @@ def test_yaml_merge_keys_and_big_files_bounded(tmp_path):
     levels = "".join(f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}], k{i}: 1}}\n" for i in range(1, 40))
     (tmp_path / "merge.yaml").write_text("a0: &a0 {k: 1}\n" + levels)  # 2**39 keys merged; took forever
     p = write(tmp_path / "m.xacro", "<a v=\"${len(load_yaml('merge.yaml'))}\"/>")
-    t = time.perf_counter()
+    t = time.thread_time()
     try:  # PyYAML before 6.0.4 copies every merged key (2**39 here): refused by the item bound
         v = etree.fromstring(expand_xacro(p)).find("a").get("v")
     except FileFormatError as exc:
         assert re.search(r"load_yaml\('merge\.yaml'\): more than 1000000 items \(merge keys", str(exc)), exc
     else:  # PyYAML 6.0.4 merges without the blow-up: the file is harmless and reads as written
         assert v == "40"
-    assert time.perf_counter() - t < 2.0
+    assert time.thread_time() - t < 2.0
     (tmp_path / "big.yaml").write_text("[" + "1," * 140_000 + "1]")  # 280 KB: 1 MB took 23 s
     p = write(tmp_path / "b.yaml.xacro", "<a v=\"${len(load_yaml('big.yaml'))}\"/>")
     refused(p, "file larger than 256 KB", 1.0)
@@ -107,9 +109,9 @@ def test_many_macro_params_linear_and_capped(tmp_path):
     call = " ".join(f'{n}="{i}"' for i, n in enumerate(names) if not i % 2)
     p = write(tmp_path / "m.xacro", f'<xacro:macro name="m" params="{params}"><a v="${{p999 + p998}}"/>'
               f'</xacro:macro><xacro:m {call}/>')
-    t = time.perf_counter()
+    t = time.thread_time()
     assert etree.fromstring(expand_xacro(p)).find("a").get("v") == str(999 + 998)
-    assert time.perf_counter() - t < 1.0
+    assert time.thread_time() - t < 1.0
     p = write(tmp_path / "big.xacro", f'<xacro:macro name="m" params="{" ".join(f"q{i}" for i in range(40000))}"/>')
     refused(p, r"big\.xacro:3: <xacro:macro>: macro 'm': more than 1000 macro parameters", 0.5)
 
