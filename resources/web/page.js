@@ -134,6 +134,10 @@ function kinetreePage(root, data, tell) {
   // Software WebGL spends its time filling pixels (the Puma's 1,600 triangles cost nothing): MSAA
   // doubles that, half the resolution quarters it. The canvas's own context has no MSAA.
   const REST_MS = 200, QUICK_SCALE = 0.5;
+  // the background: three clears the canvas with a colour's sRGB value, a render target with its
+  // linear one, so the target's colour holds the canvas's bytes as linear values
+  const BACKGROUND = new THREE.Color(0x1e1f22);
+  const BACKGROUND_IN_TARGET = new THREE.Color().setRGB(0x1e / 255, 0x1f / 255, 0x22 / 255, THREE.LinearSRGBColorSpace);
   let still = null, movedLast = -Infinity, restTimer = 0, frameKind = "";
   const groups = [];
   const frameItems = [], dhItems = [];
@@ -193,16 +197,12 @@ function kinetreePage(root, data, tell) {
       return;
     }
     renderer.setPixelRatio(window.devicePixelRatio || 1);
-    renderer.setClearColor(0x1e1f22);
     view.appendChild(renderer.domElement);
     if (renderer.capabilities.isWebGL2) { // WebGL1 (no blit): every frame straight on the canvas, without MSAA
       still = new THREE.WebGLRenderTarget(1, 1, { samples: 4, colorSpace: THREE.SRGBColorSpace });
       // three's flag for a target shown as the screen: the shaders write sRGB as they do for the
       // canvas, kept in plain RGBA8, so that the blit shows the pixels the canvas would hold
       still.isXRRenderTarget = true;
-      // three clears a render target with the colour's linear value (the canvas: its sRGB value);
-      // these bytes are what the canvas showed
-      renderer.setClearColor(new THREE.Color().setRGB(0x1e / 255, 0x1f / 255, 0x22 / 255, THREE.LinearSRGBColorSpace));
     }
     scene = new THREE.Scene();
     scene.add(new THREE.AmbientLight(0xffffff, 0.9));
@@ -384,9 +384,11 @@ function kinetreePage(root, data, tell) {
       resize();
     }
     if (moving || !still) {
+      renderer.setClearColor(BACKGROUND);
       renderer.render(scene, camera);
       return;
     }
+    renderer.setClearColor(BACKGROUND_IN_TARGET);
     const gl = renderer.getContext();
     renderer.setRenderTarget(still);
     const drawn = gl.getParameter(gl.FRAMEBUFFER_BINDING); // the multisampled one
