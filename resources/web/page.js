@@ -127,18 +127,19 @@ function kinetreePage(root, data, tell) {
   // --- the 3D view --------------------------------------------------------------------------
   const view = byId("view");
   let renderer = null, scene = null, camera = null, sizes = null;
-  // Two kinds of frame (as Sketchfab and Potree do): while joints move, a cheap one straight on the
+  // Two kinds of frame (as Sketchfab and Potree do): for each move, a cheap one straight on the
   // canvas at half its resolution (the browser scales it up) and without antialiasing; REST_MS after
-  // the last move, one at full resolution with 4× MSAA, drawn in a render target and copied onto the
-  // canvas (blitFramebuffer, WebGL2: a copy at the same size; a scaled one is slow in software).
-  // Software WebGL spends its time filling pixels (the Puma's 1,600 triangles cost nothing): MSAA
-  // doubles that, half the resolution quarters it. The canvas's own context has no MSAA.
+  // the last of those (no move waiting), one at full resolution with 4× MSAA, drawn in a render
+  // target and copied onto the canvas (blitFramebuffer, WebGL2: a copy at the same size; a scaled
+  // one is slow in software). Software WebGL spends its time filling pixels (the Puma's 1,600
+  // triangles cost nothing): MSAA doubles that, half the resolution quarters it. The canvas's own
+  // context has no MSAA.
   const REST_MS = 200, QUICK_SCALE = 0.5;
   // the background: three clears the canvas with a colour's sRGB value, a render target with its
   // linear one, so the target's colour holds the canvas's bytes as linear values
   const BACKGROUND = new THREE.Color(0x1e1f22);
   const BACKGROUND_IN_TARGET = new THREE.Color().setRGB(0x1e / 255, 0x1f / 255, 0x22 / 255, THREE.LinearSRGBColorSpace);
-  let still = null, movedLast = -Infinity, restTimer = 0, frameKind = "";
+  let still = null, moving = false, movePending = false, restTimer = 0, frameKind = "";
   const groups = [];
   const frameItems = [], dhItems = [];
   function matrix4(m16) {
@@ -398,10 +399,14 @@ function kinetreePage(root, data, tell) {
     gl.blitFramebuffer(0, 0, still.width, still.height, 0, 0, still.width, still.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
     renderer.resetState(); // three's cached bindings, after the raw calls
   }
-  function moved() { // a joint moved: quick frames until REST_MS without a move, then one still frame
-    movedLast = performance.now();
-    clearTimeout(restTimer);
-    restTimer = setTimeout(() => requestDraw(), REST_MS + 1);
+  function moved() { // a joint moved: its frame is a quick one
+    moving = true;
+    movePending = true;
+  }
+  function rest() { // REST_MS after the last quick frame: the still frame, unless a move waits for its own
+    if (movePending) return; // that frame is quick and starts the wait again
+    moving = false;
+    requestDraw();
   }
   // a move updates the matrices and the readout at once; the view is drawn once per display frame
   // however many moves came in it (slider events, a script's setJoint calls: drawing each one
@@ -417,7 +422,13 @@ function kinetreePage(root, data, tell) {
   function frame() {
     drawPending = false;
     const t0 = performance.now();
-    draw(t0 - movedLast < REST_MS);
+    const quickFrame = moving;
+    movePending = false;
+    draw(quickFrame);
+    if (quickFrame) {
+      clearTimeout(restTimer);
+      restTimer = setTimeout(rest, REST_MS);
+    }
     if (syncFrames && renderer) { // wait for the GPU to finish the frame (a pixel read stalls until it has)
       const gl = renderer.getContext();
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
@@ -452,7 +463,7 @@ function kinetreePage(root, data, tell) {
   }
   function settled() { // resolves once the still frame after the last move is drawn
     return new Promise((resolve) => {
-      if (!renderer || (!drawPending && frameKind === "still" && performance.now() - movedLast >= REST_MS)) resolve();
+      if (!renderer || (!moving && !drawPending && frameKind === "still")) resolve();
       else waitingStill.push(resolve);
     });
   }

@@ -8,9 +8,9 @@ start of navigation); a move is setJoint → forward kinematics, readout, render
 ``frameTime()``: the move's kinematics and readout plus the drawing), median of 50: "move" until
 the frame is submitted, "drawn" until its pixels are (a one-pixel read waits for the GPU, here
 SwiftShader on the CPU), "latency" from the move to the drawn frame (``frameLatency()``: the wait
-for the display's next frame included; the page draws once per display frame), median and max. Moves
-back to back are a drag: the page draws them as quick frames (half resolution, no MSAA; "quick" counts
-them); "still" is the full-quality frame it draws once the joints rest, until its pixels are drawn.
+for the display's next frame included; the page draws once per display frame), median and max. A move's
+frame is a quick one (half resolution, no MSAA; "quick" counts them: a drag's frames); "still" is the
+full-quality frame the page draws once the joints rest, until its pixels are drawn.
 ``--shots`` saves a 1280×800 screenshot of each page."""
 
 from __future__ import annotations
