@@ -33,6 +33,9 @@ from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
 
 NEXT_FRAME = "window.kinetree.nextFrame().then(arguments[arguments.length - 1])"
 SETTLED = "window.kinetree.settled().then(arguments[arguments.length - 1])"
+# a move and its frame's figures, read as it is drawn (a later read may find the still frame drawn since)
+MOVE = ("const k = window.kinetree, done = arguments[arguments.length - 1]; k.setJoint(arguments[0], arguments[1]); "
+        "k.nextFrame().then(() => done([k.frameTime(), k.frameLatency(), k.frameInfo().kind]))")
 
 
 def robots():
@@ -88,12 +91,11 @@ def main() -> None:
             for sync, out in ((False, moves), (True, synced)):
                 d.execute_script("window.kinetree.syncFrames(arguments[0])", sync)
                 for v in np.linspace(j["min"], j["max"], 50):
-                    d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name, float(v))
-                    d.execute_async_script(NEXT_FRAME)
-                    out.append(d.execute_script("return window.kinetree.frameTime()"))
+                    took, waited, kind = d.execute_async_script(MOVE, name, float(v))
+                    out.append(took)
                     if sync:
-                        latency.append(d.execute_script("return window.kinetree.frameLatency()"))
-                        quick += d.execute_script("return window.kinetree.frameInfo().kind") == "quick"
+                        latency.append(waited)
+                        quick += kind == "quick"
             d.execute_async_script(SETTLED)
             still = d.execute_script("return window.kinetree.frameTime()")
             d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name,
