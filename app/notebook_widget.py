@@ -90,6 +90,20 @@ if anywidget is not None:
             super().__init__(_robot=data, height=height, configuration=data["q"], selected=self.tree.end_effector)
             self._pose()
 
+        def show_tree(self, tree, q=None) -> None:
+            """Show a copy of ``tree`` at ``q`` instead (the view is rebuilt); the selection is kept
+            if the body is still there. Refuses (``FileFormatError``) what the page cannot model,
+            the widget unchanged."""
+            copy = tree.copy()
+            data, notes = page_data(copy, q, title=self._robot.get("title", "robot"))
+            selected = self.selected if self.selected in copy.body_names else copy.end_effector
+            # validated against the new tree, observed once, sent to the page in one message
+            with self.hold_sync(), self.hold_trait_notifications():
+                self.tree, self.notes = copy, notes
+                self._robot = data
+                self.configuration = data["q"]
+                self.selected = selected
+
         @traitlets.validate("height")
         def _check_height(self, proposal):
             height = proposal["value"]

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kinetree.core.errors import FileFormatError, InvalidPropertyError, UnknownBodyError
+
 if TYPE_CHECKING:  # numpy too is imported when a function runs: ``kinetree --help`` needs neither
     import numpy as np
 
@@ -136,8 +138,6 @@ def png_bytes(rgb: np.ndarray) -> bytes:
 
 
 def _check_view(view: str) -> None:
-    from kinetree.core.errors import InvalidPropertyError
-
     if view not in CAMERA_VIEWS:
         raise InvalidPropertyError(f"camera view {view!r} is not one of {', '.join(CAMERA_VIEWS)}")
 
@@ -186,8 +186,6 @@ class Camera:
         self._viewport.set_view(preset)
 
     def _set(self, **kw) -> None:
-        from kinetree.core.errors import InvalidPropertyError
-
         for key, value in kw.items():
             if not isinstance(value, numbers.Real) or not math.isfinite(value) or (key == "distance" and value <= 0):
                 raise InvalidPropertyError(f"camera {key} {value!r} is not a finite{' positive' * (key == 'distance')}"
@@ -291,8 +289,6 @@ class Viewer:
 
     def select(self, name: str | None) -> None:
         """Select body ``name`` (None: nothing), as a click in the window does."""
-        from kinetree.core.errors import UnknownBodyError
-
         tree = self._doc.tree
         if name is not None and name != tree.base_name and name not in tree.body_names:
             raise UnknownBodyError(f"select: no body named {name!r}")
@@ -323,6 +319,41 @@ class Viewer:
 
     def _repr_png_(self) -> bytes:
         return png_bytes(self.screenshot())
+
+    # --- notebook ----------------------------------------------------------------------------
+    def widget(self, *, height: int | None = None):
+        """A notebook widget (:class:`~kinetree.app.notebook_widget.RobotWidget`, the ``notebook``
+        extra) linked to this window: it shows the window's tree and configuration; its sliders set
+        :attr:`configuration` (the window redraws; consecutive widget moves are one undo step there),
+        and the window's moves, from Python or the user, move it. An edit of the tree in the window
+        rebuilds it; one the web page cannot show unlinks it, with a warning naming what."""
+        from .notebook_widget import HEIGHT, widget  # anywidget (ipywidgets, IPython): heavy, optional
+
+        doc = self._doc
+        w = widget(doc.tree, doc.configuration, height=height or HEIGHT, title=doc.name)
+        drag = doc.begin_drag()
+
+        def from_widget(change) -> None:  # the page's sliders, through the kernel (or a script)
+            doc.set_configuration(change["new"], "Move joints (notebook widget)", drag)  # equal: no step
+            self._redraw()
+
+        def to_widget(q) -> None:
+            w.configuration = q  # the value it holds: no change, no echo
+
+        def to_widget_tree(tree) -> None:  # before the configuration's event, which then fits it
+            try:
+                w.show_tree(tree, doc.configuration)
+            except FileFormatError as exc:
+                w.unobserve(from_widget, "configuration")
+                self.events.configuration.disconnect(to_widget)
+                self.events.tree.disconnect(to_widget_tree)
+                warnings.warn(f"kinetree: the notebook widget no longer follows the window: {exc}",
+                              RuntimeWarning, stacklevel=2)
+
+        w.observe(from_widget, "configuration")
+        self.events.configuration.connect(to_widget)
+        self.events.tree.connect(to_widget_tree)
+        return w
 
     # --- window ------------------------------------------------------------------------------
     def wait(self) -> None:

@@ -127,6 +127,19 @@ function kinetreePage(root, data, tell) {
   // --- the 3D view --------------------------------------------------------------------------
   const view = byId("view");
   let renderer = null, scene = null, camera = null, sizes = null;
+  // Two kinds of frame (as Sketchfab and Potree do): for each move, a cheap one straight on the
+  // canvas at half its resolution (the browser scales it up) and without antialiasing; REST_MS after
+  // the last of those (no move waiting), one at full resolution with 4× MSAA, drawn in a render
+  // target and copied onto the canvas (blitFramebuffer, WebGL2: a copy at the same size; a scaled
+  // one is slow in software). Software WebGL spends its time filling pixels (the Puma's 1,600
+  // triangles cost nothing): MSAA doubles that, half the resolution quarters it. The canvas's own
+  // context has no MSAA.
+  const REST_MS = 200, QUICK_SCALE = 0.5;
+  // the background: three clears the canvas with a colour's sRGB value, a render target with its
+  // linear one, so the target's colour holds the canvas's bytes as linear values
+  const BACKGROUND = new THREE.Color(0x1e1f22);
+  const BACKGROUND_IN_TARGET = new THREE.Color().setRGB(0x1e / 255, 0x1f / 255, 0x22 / 255, THREE.LinearSRGBColorSpace);
+  let still = null, moving = false, movePending = false, restTimer = 0, frameKind = "";
   const groups = [];
   const frameItems = [], dhItems = [];
   function matrix4(m16) {
@@ -178,15 +191,20 @@ function kinetreePage(root, data, tell) {
   }
   function setupView() {
     try {
-      renderer = new THREE.WebGLRenderer({ antialias: true });
+      renderer = new THREE.WebGLRenderer({ antialias: false });
     } catch (e) {
       status.textContent = "3D view unavailable (WebGL: " + e.message + "); the sliders and the pose still work.";
       renderer = null;
       return;
     }
     renderer.setPixelRatio(window.devicePixelRatio || 1);
-    renderer.setClearColor(0x1e1f22);
     view.appendChild(renderer.domElement);
+    if (renderer.capabilities.isWebGL2) { // WebGL1 (no blit): every frame straight on the canvas, without MSAA
+      still = new THREE.WebGLRenderTarget(1, 1, { samples: 4, colorSpace: THREE.SRGBColorSpace });
+      // three's flag for a target shown as the screen: the shaders write sRGB as they do for the
+      // canvas, kept in plain RGBA8, so that the blit shows the pixels the canvas would hold
+      still.isXRRenderTarget = true;
+    }
     scene = new THREE.Scene();
     scene.add(new THREE.AmbientLight(0xffffff, 0.9));
     const base = new THREE.Group();
@@ -283,6 +301,8 @@ function kinetreePage(root, data, tell) {
     if (!renderer) return;
     const w = Math.max(1, view.clientWidth), h = Math.max(1, view.clientHeight);
     renderer.setSize(w, h);
+    const ratio = window.devicePixelRatio || 1; // three's drawing buffer at full resolution
+    if (still) still.setSize(Math.floor(w * ratio), Math.floor(h * ratio));
     camera.aspect = w / h;
     camera.fov = 2 * Math.atan(Math.tan(camera.userData.hfov * Math.PI / 360) * h / w) * 180 / Math.PI;
     camera.updateProjectionMatrix();
@@ -355,15 +375,43 @@ function kinetreePage(root, data, tell) {
       groups[i].matrixWorldNeedsUpdate = true;
     }
   }
-  function draw() {
+  function draw(moving) {
     if (!renderer) return;
     placeBodies();
+    frameKind = moving ? "quick" : "still";
+    const ratio = (window.devicePixelRatio || 1) * (moving ? QUICK_SCALE : 1);
+    if (renderer.getPixelRatio() !== ratio) { // the canvas's buffer, at a drag's start and end only
+      renderer.setPixelRatio(ratio);
+      resize();
+    }
+    if (moving || !still) {
+      renderer.setClearColor(BACKGROUND);
+      renderer.render(scene, camera);
+      return;
+    }
+    renderer.setClearColor(BACKGROUND_IN_TARGET);
+    const gl = renderer.getContext();
+    renderer.setRenderTarget(still);
+    const drawn = gl.getParameter(gl.FRAMEBUFFER_BINDING); // the multisampled one
     renderer.render(scene, camera);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, drawn);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+    gl.blitFramebuffer(0, 0, still.width, still.height, 0, 0, still.width, still.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    renderer.resetState(); // three's cached bindings, after the raw calls
+  }
+  function moved() { // a joint moved: its frame is a quick one
+    moving = true;
+    movePending = true;
+  }
+  function rest() { // REST_MS after the last quick frame: the still frame, unless a move waits for its own
+    if (movePending) return; // that frame is quick and starts the wait again
+    moving = false;
+    requestDraw();
   }
   // a move updates the matrices and the readout at once; the view is drawn once per display frame
   // however many moves came in it (slider events, a script's setJoint calls: drawing each one
   // queued frames behind a slow software renderer)
-  let work = 0, movedAt = NaN, drawPending = false, waiting = [];
+  let work = 0, movedAt = NaN, drawPending = false, waiting = [], waitingStill = [];
   function requestDraw() {
     if (Number.isNaN(movedAt)) movedAt = performance.now();
     if (!drawPending) {
@@ -374,7 +422,13 @@ function kinetreePage(root, data, tell) {
   function frame() {
     drawPending = false;
     const t0 = performance.now();
-    draw();
+    const quickFrame = moving;
+    movePending = false;
+    draw(quickFrame);
+    if (quickFrame) {
+      clearTimeout(restTimer);
+      restTimer = setTimeout(rest, REST_MS);
+    }
     if (syncFrames && renderer) { // wait for the GPU to finish the frame (a pixel read stalls until it has)
       const gl = renderer.getContext();
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
@@ -387,6 +441,10 @@ function kinetreePage(root, data, tell) {
     if (Number.isNaN(firstFrameAt)) firstFrameAt = now;
     const done = waiting;
     waiting = [];
+    if (frameKind === "still") {
+      done.push(...waitingStill);
+      waitingStill = [];
+    }
     done.forEach((resolve) => resolve());
   }
   function update(notify = true) {
@@ -403,6 +461,12 @@ function kinetreePage(root, data, tell) {
     work += performance.now() - t0;
     requestDraw();
   }
+  function settled() { // resolves once the still frame after the last move is drawn
+    return new Promise((resolve) => {
+      if (!renderer || (!moving && !drawPending && frameKind === "still")) resolve();
+      else waitingStill.push(resolve);
+    });
+  }
   function setJoint(name, value) {
     const j = byName.get(name);
     if (!j) throw new Error("no joint " + JSON.stringify(name) + " has a slider");
@@ -410,6 +474,7 @@ function kinetreePage(root, data, tell) {
       throw new Error("joint " + JSON.stringify(name) + ": " + value + " is outside its limits [" + j.min + ", " + j.max + "]");
     }
     q[j.index] = value;
+    moved();
     update();
   }
   function setConfiguration(values) { // the whole vector, from outside (the widget's model): tell.moved is not told
@@ -417,6 +482,7 @@ function kinetreePage(root, data, tell) {
       throw new Error("a configuration of " + q.length + " finite numbers is expected, got " + values.length);
     }
     if (animation) { cancelAnimationFrame(animation.id); animation = null; }
+    if (values.some((v, i) => v !== q[i])) moved(); // not the widget's echo of the page's own move
     q.set(values);
     update(false);
   }
@@ -434,6 +500,7 @@ function kinetreePage(root, data, tell) {
       const u = Math.min(1, t - k);
       const s = u * u * (3 - 2 * u);
       for (let i = 0; i < q.length; i++) q[i] = path[k][i] + (path[k + 1][i] - path[k][i]) * s;
+      moved();
       update();
       animation = t < path.length - 1 ? { id: requestAnimationFrame(step) } : null;
     };
@@ -459,6 +526,13 @@ function kinetreePage(root, data, tell) {
     poseText: poseText,
     frameTime: () => lastFrame, // the last frame's work: its moves' kinematics and readout, and its drawing
     frameLatency: () => lastLatency, // from the frame's first move to its drawing done (the display's wait included)
+    settled: settled,
+    frameInfo: () => { // the last frame: "quick" or "still", the pixels it drew and its MSAA samples (tests)
+      const gl = renderer && renderer.getContext();
+      const t = frameKind === "still" && still;
+      return { kind: frameKind, width: gl && gl.drawingBufferWidth, height: gl && gl.drawingBufferHeight,
+        samples: t ? t.samples : gl && gl.getParameter(gl.SAMPLES) };
+    },
     nextFrame: () => new Promise((resolve) => { if (drawPending) waiting.push(resolve); else resolve(); }),
     syncFrames: (on) => { syncFrames = Boolean(on); },
     firstFrameAt: () => firstFrameAt,
@@ -473,6 +547,8 @@ function kinetreePage(root, data, tell) {
     dispose: () => { // a notebook re-renders its widgets: give each view's WebGL context back
       if (animation) cancelAnimationFrame(animation.id);
       if (sizes) sizes.disconnect();
+      clearTimeout(restTimer);
+      if (still) still.dispose();
       if (renderer) { renderer.dispose(); renderer.forceContextLoss(); }
     },
   };

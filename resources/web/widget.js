@@ -10,12 +10,19 @@ function render({ model, el }) {
   host.style.height = model.get("height") + "px";
   el.appendChild(host);
   const root = host.attachShadow({ mode: "open" });
-  root.innerHTML = "<style>" + PAGE_CSS + "</style>" + PAGE_BODY;
-  const status = root.getElementById("status");
-  const page = kinetreePage(root, model.get("_robot"), {
-    moved: (q) => { model.set("configuration", q); model.save_changes(); },
-    picked: (name) => { model.set("selected", name); model.save_changes(); },
-  });
+  let page = null, status = null;
+  const build = () => { // the page for the model's robot (again when Python shows another tree)
+    if (page) page.dispose();
+    root.innerHTML = "<style>" + PAGE_CSS + "</style>" + PAGE_BODY;
+    status = root.getElementById("status");
+    page = kinetreePage(root, model.get("_robot"), {
+      moved: (q) => { model.set("configuration", q); model.save_changes(); },
+      picked: (name) => { model.set("selected", name); model.save_changes(); },
+    });
+    host.kinetree = page; // the page's hooks (its window.kinetree), for tests
+    configuration();
+    selected();
+  };
   const configuration = () => {
     try {
       page.setConfiguration(model.get("configuration"));
@@ -30,14 +37,14 @@ function render({ model, el }) {
       status.textContent = e.message;
     }
   };
-  configuration();
-  selected();
+  build();
+  model.on("change:_robot", build);
   model.on("change:configuration", configuration);
   model.on("change:selected", selected);
   const height = () => { host.style.height = model.get("height") + "px"; };
   model.on("change:height", height);
-  host.kinetree = page; // the page's hooks (its window.kinetree), for tests
   return () => {
+    model.off("change:_robot", build);
     model.off("change:configuration", configuration);
     model.off("change:selected", selected);
     model.off("change:height", height);

@@ -149,6 +149,50 @@ def test_sliders_move_the_robot(browser, tmp_path):
     assert browser.get_screenshot_as_png() != before
 
 
+def test_a_drag_draws_quick_frames_and_rests_at_full_quality(browser, tmp_path):
+    """While joints move the page draws at half resolution without MSAA (software WebGL's cost is
+    its pixels: 35 ms a frame for the Puma at 1280×800 with MSAA); once they rest it draws one
+    frame at full resolution with 4× MSAA, the very pixels of the page as it opened."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    tree = load_robot("puma560")
+    path = tmp_path / "puma.html"
+    write_web_page(tree, path)
+    open_page(browser, path)
+
+    def view() -> np.ndarray:  # the 3D view's pixels (the panel's 340 px at the right left out)
+        return np.asarray(Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB"))[:800, :940]
+
+    opened = view()
+    assert browser.execute_script("return window.kinetree.frameInfo()") == {
+        "kind": "still", "width": 940, "height": 800, "samples": 4}
+    home = tree.home_configuration()
+    # a quick frame, read in the display frame that drew it (the canvas keeps no frame after it)
+    shot = browser.execute_async_script("""const done = arguments[arguments.length - 1];
+        window.kinetree.setJoint(arguments[0], 0.3);
+        requestAnimationFrame(() => done(document.querySelector("#view canvas").toDataURL("image/png")));""",
+                                        tree.movable_joint_names[0])
+    quick = np.asarray(Image.open(io.BytesIO(base64.b64decode(shot.split(",", 1)[1]))).convert("RGB"))
+    assert quick.shape == (400, 470, 3)
+    assert (quick[0, 0] == opened[0, 0]).all() and (opened[0, 0] == [0x1E, 0x1F, 0x22]).all()  # the background
+    assert np.count_nonzero((quick != opened[0, 0]).any(axis=2)) > 500  # the robot
+    for k, v in ((0, 0.8), (1, -0.6), (2, 0.4)):
+        browser.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", tree.movable_joint_names[k], v)
+        next_frame(browser)
+        assert browser.execute_script("return window.kinetree.frameInfo()") == {
+            "kind": "quick", "width": 470, "height": 400, "samples": 0}
+    set_configuration(browser, tree, home)
+    browser.execute_async_script("window.kinetree.settled().then(arguments[arguments.length - 1])")
+    assert browser.execute_script("return window.kinetree.frameInfo()") == {
+        "kind": "still", "width": 940, "height": 800, "samples": 4}
+    check_page_matches_engine(browser, tree, home)
+    rested = view()
+    assert np.array_equal(rested, opened), f"{np.count_nonzero((rested != opened).any(axis=2))} pixels differ"
+
+
 def test_page_formatter_rounds_as_the_dock(browser, tmp_path):
     """Ties (0.03125 to 4 digits: Python rounds to even), near zeros, negative zeros, and the
     rotation readouts of random poses near and at gimbal lock."""

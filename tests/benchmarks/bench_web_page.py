@@ -8,8 +8,10 @@ start of navigation); a move is setJoint → forward kinematics, readout, render
 ``frameTime()``: the move's kinematics and readout plus the drawing), median of 50: "move" until
 the frame is submitted, "drawn" until its pixels are (a one-pixel read waits for the GPU, here
 SwiftShader on the CPU), "latency" from the move to the drawn frame (``frameLatency()``: the wait
-for the display's next frame included; the page draws once per display frame). ``--shots`` saves a 1280×800
-screenshot of each page."""
+for the display's next frame included; the page draws once per display frame), median and max. A move's
+frame is a quick one (half resolution, no MSAA; "quick" counts them: a drag's frames); "still" is the
+full-quality frame the page draws once the joints rest, until its pixels are drawn.
+``--shots`` saves a 1280×800 screenshot of each page."""
 
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
 
 NEXT_FRAME = "window.kinetree.nextFrame().then(arguments[arguments.length - 1])"
+SETTLED = "window.kinetree.settled().then(arguments[arguments.length - 1])"
+# a move and its frame's figures, read as it is drawn (a later read may find the still frame drawn since)
+MOVE = ("const k = window.kinetree, done = arguments[arguments.length - 1]; k.setJoint(arguments[0], arguments[1]); "
+        "k.nextFrame().then(() => done([k.frameTime(), k.frameLatency(), k.frameInfo().kind]))")
 
 
 def robots():
@@ -67,8 +73,8 @@ def main() -> None:
     warm = folder / "warm.html"  # the browser's first page pays its own start-up: not the page's time
     write_web_page(load_robot("two_link_planar"), warm)
     d.get(warm.as_uri())
-    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}{'drawn ms':>10}"
-          f"{'latency ms':>12}  notes")
+    print(f"{'robot':<12}{'MB':>7}{'export s':>10}{'first frame ms':>16}{'move ms':>9}{'drawn ms (max)':>16}"
+          f"{'latency ms (max)':>18}{'still ms':>10}{'quick':>7}  notes")
     try:
         for key, tree in robots():
             path = folder / f"{key}.html"
@@ -81,22 +87,26 @@ def main() -> None:
             first = d.execute_script("return window.kinetree.firstFrameAt()")
             name = tree.movable_joint_names[0]
             j = d.execute_script("return window.kinetree.joints()")[0]
-            moves, synced, latency = [], [], []
+            moves, synced, latency, quick = [], [], [], 0
             for sync, out in ((False, moves), (True, synced)):
                 d.execute_script("window.kinetree.syncFrames(arguments[0])", sync)
                 for v in np.linspace(j["min"], j["max"], 50):
-                    d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name, float(v))
-                    d.execute_async_script(NEXT_FRAME)
-                    out.append(d.execute_script("return window.kinetree.frameTime()"))
+                    took, waited, kind = d.execute_async_script(MOVE, name, float(v))
+                    out.append(took)
                     if sync:
-                        latency.append(d.execute_script("return window.kinetree.frameLatency()"))
+                        latency.append(waited)
+                        quick += kind == "quick"
+            d.execute_async_script(SETTLED)
+            still = d.execute_script("return window.kinetree.frameTime()")
             d.execute_script("window.kinetree.setJoint(arguments[0], arguments[1])", name,
                              float(tree.home_configuration()[0]))
+            d.execute_async_script(SETTLED)
             if args.shots:
                 d.save_screenshot(os.path.join(args.shots, f"web_{key}.png"))
             print(f"{key:<12}{path.stat().st_size / 1e6:>7.2f}{export:>10.2f}{first:>16.0f}"
-                  f"{statistics.median(moves):>9.1f}{statistics.median(synced):>10.1f}"
-                  f"{statistics.median(latency):>12.1f}  {'; '.join(notes)[:200]}")
+                  f"{statistics.median(moves):>9.1f}{statistics.median(synced):>9.1f} ({max(synced):>4.0f})"
+                  f"{statistics.median(latency):>11.1f} ({max(latency):>4.0f}){still:>10.1f}{quick:>4}/50  "
+                  f"{'; '.join(notes)[:200]}")
     finally:
         d.quit()
 
