@@ -28,9 +28,10 @@ HIDDEN_DISTRIBUTIONS = ("pin", "python-fcl", "numba", "imageio-ffmpeg", "example
                         "roboticstoolbox-python", "spatialmath-python", "drake", "gymnasium", "dm-control",
                         "ipython", "nbclient", "nbformat", "ipykernel", "selenium")
 # a test file that mentions one of these (or a helper that looks for them) is run with them hidden
+# (anywidget is not hidden itself, but it needs IPython, which is)
 MENTIONS = re.compile(r"pinocchio|pydrake|\bfcl\b|numba|imageio.ffmpeg|example.robot.data|xacrodoc|roboticstoolbox|"
                       r"gymnasium|dm.control|spatialmath|collision_available|check_collision|EXAMPLE_ROBOTS|"
-                      r"urdf_fixtures|\.mp4|IPython|nbclient|nbformat|ipykernel|selenium")
+                      r"urdf_fixtures|\.mp4|IPython|nbclient|nbformat|ipykernel|selenium|anywidget")
 
 SITECUSTOMIZE = """
 import importlib.abc, importlib.metadata, importlib.util, sys
