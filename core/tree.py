@@ -7,11 +7,11 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .body import RigidBody
-from .collision import CollisionMixin
-from .configuration import Configuration, ConfigurationMixin
-from .dynamics import MassPropertiesMixin
-from .dynamics_table import DynamicsTableMixin, dynamics_table
+from .dynamics.jacobians import JacobianMixin
+from .dynamics.joint_space import JointSpaceMixin
+from .dynamics.mass import MassPropertiesMixin
+from .dynamics.rigid_body import DynamicsMixin
+from .dynamics.table import DynamicsTableMixin, dynamics_table
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -21,13 +21,13 @@ from .errors import (
     LoopClosureError,
     UnknownBodyError,
 )
-from .jacobians import JacobianMixin
-from .joint import AXIAL_TYPES, Joint, Mimic
-from .joint_space import JointSpaceMixin
-from .loops import check_closed
+from .kinematics.collision import CollisionMixin
+from .kinematics.loops import check_closed
+from .model.body import RigidBody
+from .model.configuration import Configuration, ConfigurationMixin
+from .model.joint import AXIAL_TYPES, Joint, Mimic
+from .model.poses import NamedPoses
 from .names import derived_name
-from .poses import NamedPoses
-from .rigid_body_dynamics import DynamicsMixin
 from .transforms import MAX_LENGTH
 from .tree_loops import LoopsMixin
 
@@ -81,7 +81,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
 
     @property
     def named_poses(self) -> NamedPoses:
-        """Named configurations, ``{name: vector}`` (:mod:`kinetree.core.poses`)."""
+        """Named configurations, ``{name: vector}`` (:mod:`kinetree.core.model.poses`)."""
         return self._named_poses
 
     @property
@@ -92,7 +92,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
 
     @extensions.setter
     def extensions(self, value: Iterable[str]) -> None:
-        from .xml_fragment import check_fragments
+        from .model.xml_fragment import check_fragments
 
         self._extensions = check_fragments(value, "robot extensions")
 
@@ -491,7 +491,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
     # --- kinematics --------------------------------------------------------------------------
     def _kinematics(self):
         if self._plan is None:
-            from .kinematics import KinematicPlan
+            from .kinematics.plan import KinematicPlan
 
             self._plan = KinematicPlan(self)
         return self._plan

@@ -72,12 +72,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dh import DHLink
+from ..dh.chain import DHLink
+from ..disk.safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 from ..errors import FileFormatError, KineTreeError
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
 from .dh_rows import COLUMNS, DEFAULT_LIMITS, check_header, check_radians, number, parse_row
-from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
 __all__ = ["DEFAULT_LIMITS", "MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
@@ -113,12 +113,12 @@ class DHTable:
 
     def to_tree(self, base_name: str = "base") -> RigidBodyTree:
         """The serial chain: a fixed body ``dh_base`` when ``base`` ≠ I, one body per row
-        (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.dh_chain`),
+        (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.chain.dh_chain`),
         and a fixed tool body (``tool_name``, default ``tool``) when ``tool`` ≠ I or
         ``tool_name`` names a body other than the last row's. Its last body is the tip."""
-        from ..bulk import gc_paused
-        from ..dh import chain_names
-        from ..dh_extract import DHExtraction
+        from ..dh.chain import chain_names
+        from ..dh.extract import DHExtraction
+        from ..model.bulk import gc_paused
 
         if not self.links:
             return RigidBodyTree(base_name)
@@ -136,8 +136,8 @@ class DHTable:
     @property
     def num_bodies(self) -> int:
         """How many bodies :meth:`to_tree` builds (counted, not built)."""
-        from ..dh import chain_names
-        from ..dh_extract import _needs_body
+        from ..dh.chain import chain_names
+        from ..dh.extract import _needs_body
 
         if not self.links:
             return 0

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from kinetree.core import Simulator, load_robot
 from kinetree.core.compiled_warmup import warm_up
-from kinetree.core.kinematics import compiled_backend
+from kinetree.core.kinematics.plan import compiled_backend
 
 
 def test_warm_up_compiles_the_simulator_step_and_the_dynamics_kernels():

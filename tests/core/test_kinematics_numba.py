@@ -151,7 +151,7 @@ def test_large_batches_use_the_kernel_unless_disabled(monkeypatch):
 
 def test_an_unusable_numba_leaves_numpy(monkeypatch):
     monkeypatch.setattr(kinematics, "_compiled", [])
-    monkeypatch.setitem(sys.modules, "kinetree.core.kinematics_numba", None)  # the import fails
+    monkeypatch.setitem(sys.modules, "kinetree.core.kinematics.compiled", None)  # the import fails
     with pytest.warns(RuntimeWarning, match="stays in numpy: numba failed to load"):
         assert kinematics.compiled_backend() is None
     puma = load_robot("puma560")

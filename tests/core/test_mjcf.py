@@ -372,7 +372,7 @@ def _every_joint_kind():
     """A tree with each KineTree joint type and non-identity ChildToJoint transforms (DH rows, a
     rotated spherical joint, a planar joint on a tilted frame, a floating base)."""
     from kinetree.core import RigidBody, RigidBodyTree
-    from kinetree.core.joint import Joint
+    from kinetree.core.model.joint import Joint
     from kinetree.core.transforms import pose_from_xyz_rpy
 
     tree = RigidBodyTree("ground")
