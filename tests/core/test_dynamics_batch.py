@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kinetree.core import load_robot
-from kinetree.core import rigid_body_dynamics as rbd
+from kinetree.core.dynamics import rigid_body as rbd
 
 pin = pytest.importorskip("pinocchio")
 from pinocchio_compare import G, pinocchio_model, symmetric  # noqa: E402

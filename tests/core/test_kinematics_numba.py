@@ -12,11 +12,12 @@ import pytest
 from core_helpers import hyp_settings, random_config, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
-from kinetree.core import kinematics, load_robot
+from kinetree.core import load_robot
+from kinetree.core.kinematics import plan as kinematics
 from kinetree.core.library import list_robots
 
 try:
-    from kinetree.core import kinematics_numba as numba_fk
+    from kinetree.core.kinematics import compiled as numba_fk
 except (ImportError, OSError, RuntimeError) as e:  # not installed, or no place for its cache
     pytest.skip(f"the compiled kernel does not load: {e}", allow_module_level=True)
 

@@ -16,9 +16,9 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, import_robot
+from kinetree.core.disk import mesh_reader
 from kinetree.core.disk.mesh_reader import read_mesh
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io import mesh_reader
 
 BOX_V = np.array([[x, y, z] for x in (0.0, 1) for y in (0.0, 1) for z in (0.0, 1)])
 BOX_F = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],

@@ -330,7 +330,7 @@ def test_motor_parameters_are_validated():
 @pytest.mark.parametrize("name", ["puma560", "humanoid_upper_body", "quadruped", "stanford"])
 def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
     """Without numba the same plan runs through numpy: the same numbers."""
-    from kinetree.core import rigid_body_dynamics as rbd
+    from kinetree.core.dynamics import rigid_body as rbd
 
     tree = load_robot(name)
     tree.gravity = G

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, Simulator, import_robot, load_robot
-from kinetree.core import rigid_body_dynamics as rbd
+from kinetree.core.dynamics import rigid_body as rbd
 from kinetree.core.model.joint import Mimic
 from urdf_fixtures import EXAMPLE_ROBOTS
 

@@ -589,7 +589,7 @@ def test_utf16_doctype_refused():
 
 
 def test_too_many_links_refused():
-    from kinetree.core.io import urdf
+    from kinetree.core.io.urdf import read as urdf
 
     text = robot("".join(f'<link name="l{i}"/>' for i in range(urdf.MAX_LINKS + 1)))
     _err(text, rf"bad\.urdf:2: robot: {urdf.MAX_LINKS + 1} links is more than the {urdf.MAX_LINKS}")
