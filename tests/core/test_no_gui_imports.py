@@ -30,7 +30,7 @@ def _imports(path: Path) -> list[str]:
 def test_core_sources_exist():
     files = sorted(CORE_DIR.rglob("*.py"))
     names = {p.name for p in files}
-    assert {"__init__.py", "tree.py", "joint.py", "kinematics.py"} <= names
+    assert {"__init__.py", "tree.py", "joint.py", "plan.py"} <= names  # plan.py: the kinematics
     assert (CORE_DIR / "io" / "project.py").exists()
 
 
