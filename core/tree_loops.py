@@ -49,12 +49,12 @@ class LoopsMixin:
 
     def loop_residual(self, q: Configuration) -> np.ndarray:
         """The stacked residual of every loop's equations at one configuration (zero when closed)."""
-        return loop_rows(self, self._one_config(q))[0]
+        return loop_rows(self, self.one_config(q))[0]
 
     def constraint_jacobian(self, q: Configuration) -> np.ndarray:
         """(equations, dof_count) Jacobian of :meth:`loop_residual`: a row per loop equation, a
         column per velocity (:meth:`dof_names`)."""
-        return loop_rows(self, self._one_config(q))[1]
+        return loop_rows(self, self.one_config(q))[1]
 
     def mobility(self, q: Configuration | None = None) -> int:
         """Degrees of freedom of the closed mechanism: ``dof_count`` minus the rank of the
@@ -64,7 +64,7 @@ class LoopsMixin:
         if not self._loops:
             return self.dof_count
         if q is not None:
-            return self.dof_count - self._constraint_rank(self._one_config(q))
+            return self.dof_count - self._constraint_rank(self.one_config(q))
         rng = np.random.default_rng(0)
         ranks = []
         for _ in range(3):

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..disk.mesh_reader import read_mesh
 from ..errors import InvalidPropertyError, KineTreeError
 from ..model.body import RigidBody, Visual
 
@@ -53,8 +54,6 @@ def _solid(v: Visual, what: str, use_bounds: bool):
         return prim.Cylinder(radius=v.size[0], height=v.size[1])
     if v.kind == "sphere":
         return prim.Sphere(radius=v.size[0])
-    from ..disk.mesh_reader import read_mesh
-
     arrays = read_mesh(v.filename)
     mesh = trimesh.Trimesh(np.array(arrays.vertices) * np.asarray(v.size), np.array(arrays.faces), process=False)
     if mesh.is_volume:

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from ..errors import InvalidConfigurationError, InvalidPropertyError
 from ..model.joint import QUATERNION_ROWS
 from . import rigid_body as rbd
+from .mass import total_mass
 
 if TYPE_CHECKING:
     from ..model.configuration import Configuration
@@ -44,7 +45,7 @@ def _to_dofs(plan: DynamicsPlan, Jc: np.ndarray) -> np.ndarray:
 
 def _one(tree: RigidBodyTree, q: Configuration) -> np.ndarray:
     """One validated configuration (a float vector of the right length passes at once)."""
-    Q = tree._config_array(q)
+    Q = tree.config_array(q)
     return Q if Q.ndim == 1 else tree.config_to_vector(Q)  # a batch: says it takes one
 
 
@@ -110,8 +111,6 @@ def com_jacobian(tree: RigidBodyTree, q: Configuration | None = None) -> np.ndar
     """(3, dof_count) Jacobian of the whole robot's centre of mass (base and bodies fixed to it
     included, as :meth:`~kinetree.core.tree.RigidBodyTree.center_of_mass`), base frame:
     ``d/dt center_of_mass(q) = com_jacobian(q) @ qd`` (Pinocchio's ``jacobianCenterOfMass``)."""
-    from .mass import total_mass
-
     Q = tree.home_configuration() if q is None else _one(tree, q)
     plan = rbd.dynamics_plan(tree)
     total = total_mass(tree)
@@ -143,7 +142,7 @@ class JacobianMixin:
         if space not in JACOBIAN_SPACES:
             raise InvalidConfigurationError(f"geometric Jacobian: space must be 'positions' or 'velocities', "
                                             f"got {space!r:.80}")
-        plan = self._kinematics()  # type: ignore[attr-defined]
+        plan = self.kinematic_plan()  # type: ignore[attr-defined]
         # the dynamics plan holds a dense ancestor table (12 GB for a 40,000-body chain): the
         # kinematic plan's Jacobian, the same matrix without quaternion joints, serves big trees
         quaternions = any(plan.kind[i] in QUATERNION_ROWS for i in plan.general)

@@ -53,7 +53,7 @@ def _quat_log(q: np.ndarray) -> np.ndarray:
 def _joint_slots(tree: RigidBodyTree) -> list[tuple[str, int, int, int]]:
     """``(type, first position, first DoF, DoFs)`` of each joint with positions."""
     out, d = [], 0
-    for b, i in tree._positions():
+    for b, i in tree.position_slots():
         out.append((b.joint.type, i, d, b.joint.velocity_count))
         d += b.joint.velocity_count
     return out
@@ -110,7 +110,7 @@ def _rbdl_order(tree: RigidBodyTree) -> np.ndarray:
     """``perm`` with ``rbdl_q = q[perm]`` (see the module docstring)."""
     inline: list[int] = []
     tail: list[int] = []
-    for b, i in tree._positions():
+    for b, i in tree.position_slots():
         kind = b.joint.type
         if kind == "spherical":
             inline += [i + 1, i + 2, i + 3]

@@ -132,7 +132,7 @@ def _kkt(M: np.ndarray, rhs: np.ndarray, J: np.ndarray, gamma: np.ndarray) -> tu
 
 
 def _closed(tree: RigidBodyTree, Q: np.ndarray) -> None:
-    check_closed(tree, tree._kinematics().fk_single(Q))
+    check_closed(tree, tree.kinematic_plan().fk_single(Q))
 
 
 def constrained_accel(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, T: np.ndarray, qd: np.ndarray,
@@ -161,7 +161,7 @@ def _baumgarte(value: ArrayLike) -> tuple[float, float]:
 def constraint_bias(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLike | None = None) -> np.ndarray:
     """``J̇q̇``, one value per loop equation (RBDL's ``γ = −J̇q̇``): the loop residual's second time
     derivative at ``q̈ = 0``, from the loop frames' spatial accelerations."""
-    Q = tree._one_config(q)
+    Q = tree.one_config(q)
     plan = _rbd.dynamics_plan(tree)
     qd_ = _rbd._rates(tree, plan, qd, "qd", ())
     if not tree._loops:
@@ -176,7 +176,7 @@ def forward_dynamics_constraints_direct(tree: RigidBodyTree, q: ArrayLike, qd: A
     """``(q̈, λ)`` of the looped tree for torques ``tau`` on every joint (friction and motor
     inertia included, as :func:`~kinetree.core.dynamics.rigid_body.forward_dynamics`); see the
     module docstring. One configuration."""
-    Q = tree._one_config(q)
+    Q = tree.one_config(q)
     plan = _rbd.dynamics_plan(tree)
     qd_, tau_ = _rbd._rates(tree, plan, qd, "qd", ()), _rbd._rates(tree, plan, tau, "tau", ())
     stab = _baumgarte(baumgarte)
@@ -193,7 +193,7 @@ def compute_constraint_impulses(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLike
     """``(q̇⁺, Λ)``: the velocities after the inelastic impulse ``Λ`` that closes every loop at
     the velocity level (``M(q̇⁺ − q̇) = JᵀΛ``, ``J q̇⁺ = 0``: the projection of ``q̇`` on the
     loops' velocities in the mass metric), RBDL's ``ComputeConstraintImpulsesDirect``."""
-    Q = tree._one_config(q)
+    Q = tree.one_config(q)
     plan = _rbd.dynamics_plan(tree)
     qd_ = _rbd._rates(tree, plan, qd, "qd", ())
     if not tree._loops:
@@ -212,7 +212,7 @@ def project_velocities(tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray,
 def actuated_dofs(tree: RigidBodyTree) -> np.ndarray:
     """A flag per degree of freedom (:meth:`~kinetree.core.tree.RigidBodyTree.dof_names` order):
     is its joint actuated?"""
-    return np.array([b.joint.actuated for b, _ in tree._positions() for _ in range(b.joint.velocity_count)],
+    return np.array([b.joint.actuated for b, _ in tree.position_slots() for _ in range(b.joint.velocity_count)],
                     dtype=bool)
 
 
@@ -223,7 +223,7 @@ def inverse_dynamics_constraints(tree: RigidBodyTree, q: ArrayLike, qd: ArrayLik
     ones) and the constraint forces that give the looped tree the motion ``(q, q̇, q̈)`` (see the
     module docstring). Raises :class:`LoopClosureError` when ``q̇`` or ``q̈`` leave a loop open,
     or when the actuated joints cannot produce the motion (too few, or at a singularity)."""
-    Q = tree._one_config(q)
+    Q = tree.one_config(q)
     plan = _rbd.dynamics_plan(tree)
     qd_, qdd_ = _rbd._rates(tree, plan, qd, "qd", ()), _rbd._rates(tree, plan, qdd, "qdd", ())
     tau = _rbd.inverse_dynamics(tree, Q, qd_, qdd_, fext)

@@ -67,7 +67,7 @@ class _MassData:
         self.c = np.array([b.center_of_mass for b in bodies]).reshape(-1, 3)
         self.base_m, self.base_c = tree.base.mass, tree.base.center_of_mass
         pos2dof, d = {}, 0
-        for b, i in tree._positions():
+        for b, i in tree.position_slots():
             pos2dof[i] = d
             d += b.joint.velocity_count
         self.ndof = d
@@ -101,7 +101,7 @@ _CACHE: weakref.WeakKeyDictionary[Any, _MassData] = weakref.WeakKeyDictionary()
 
 
 def _data(tree: RigidBodyTree) -> tuple[KinematicPlan, _MassData]:
-    plan = tree._kinematics()  # rebuilt whenever the tree (masses included) changes
+    plan = tree.kinematic_plan()  # rebuilt whenever the tree (masses included) changes
     data = _CACHE.get(plan)
     if data is None:
         data = _CACHE[plan] = _MassData(tree, plan)
@@ -115,7 +115,7 @@ def total_mass(tree: RigidBodyTree) -> float:
 
 def dof_count(tree: RigidBodyTree) -> int:
     """Number of joint degrees of freedom: the length of :func:`gravity_torque`."""
-    return sum(b.joint.velocity_count for b, _ in tree._positions())
+    return sum(b.joint.velocity_count for b, _ in tree.position_slots())
 
 
 def dof_names(tree: RigidBodyTree) -> list[str]:
@@ -126,7 +126,7 @@ def dof_names(tree: RigidBodyTree) -> list[str]:
     for a floating joint's translation, ``mx``/``my``/``mz`` for moments about the child frame's
     axes."""
     out = []
-    for b, _ in tree._positions():
+    for b, _ in tree.position_slots():
         j = b.joint
         parts = tuple(map(str, range(j.position_count))) if j._rows else _DOF_PARTS.get(j.type)
         out += [j.name] if parts is None else [f"{j.name}.{p}" for p in parts]
@@ -134,7 +134,7 @@ def dof_names(tree: RigidBodyTree) -> list[str]:
 
 
 def _configuration(tree: RigidBodyTree, q: Configuration | None) -> np.ndarray:
-    return tree.home_configuration() if q is None else tree._config_array(q)
+    return tree.home_configuration() if q is None else tree.config_array(q)
 
 
 def center_of_mass(tree: RigidBodyTree, q: Configuration | None = None) -> np.ndarray:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..kinematics.plan import _E, _K, _K2, _z_to_axis, elementary_motions
+
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
 
@@ -36,7 +38,7 @@ class DynamicsPlan:
     """Per-tree constants of the dynamics (rebuilt with the kinematic plan on every edit)."""
 
     def __init__(self, tree: RigidBodyTree) -> None:
-        plan = self.kin = tree._kinematics()
+        plan = self.kin = tree.kinematic_plan()
         bodies = tree.bodies
         nb = plan.nb
         # moving bodies (a joint with its own motion, mimic followers included), as indices into
@@ -107,7 +109,7 @@ class DynamicsPlan:
         # translation along a unit axis fixed in the body's own frame ("self") or in the frame
         # its joint hangs on ("parent")
         pos2dof, d = {}, 0
-        for b, i in tree._positions():
+        for b, i in tree.position_slots():
             pos2dof[i] = d
             d += b.joint.velocity_count
         self.ndof = d
@@ -203,8 +205,6 @@ class DynamicsPlan:
         bodies for positions ``Q`` (…, positions): (…, nb + nv, 4, 4), what the algorithms take."""
         if not self.nv:
             return T
-        from ..kinematics.plan import elementary_motions
-
         lead = T.shape[:-3]
         nb = T.shape[-3]
         Te = np.empty((*lead, nb + self.nv, 4, 4))
@@ -260,8 +260,6 @@ def _compiled_fk_args(kin, virtual: list, npose: int) -> tuple:
     """``(code, qi, gain, offset, P0, Pstack, parent, order)`` of the compiled FK over the bodies
     and the composite joints' virtual bodies: each pose ``A·M(q)·B`` with ``M`` a rotation about
     or a slide along z (the row's axis turned to z), as the kinematic plan's revolute joints."""
-    from ..kinematics.plan import _E, _K, _K2, _z_to_axis
-
     nb = kin.nb
     code = np.zeros(npose, dtype=np.int64)
     qi, parent = np.zeros(npose, dtype=np.int64), np.full(npose, -1, dtype=np.int64)

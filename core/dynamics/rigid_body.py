@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+from ..kinematics.plan import compiled_backend
 from ..model.joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
 from .plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
 
@@ -71,7 +72,7 @@ _CACHE: weakref.WeakKeyDictionary[Any, DynamicsPlan] = weakref.WeakKeyDictionary
 
 def dynamics_plan(tree: RigidBodyTree) -> DynamicsPlan:
     """The tree's :class:`DynamicsPlan`, built once per kinematic plan (i.e. per edit)."""
-    kin = tree._kinematics()
+    kin = tree.kinematic_plan()
     plan = _CACHE.get(kin)
     if plan is None:
         plan = _CACHE[kin] = DynamicsPlan(tree)
@@ -103,7 +104,7 @@ def _rates(tree: RigidBodyTree, plan: DynamicsPlan, value: ArrayLike | None, wha
 
 
 def _inputs(tree: RigidBodyTree, q: ArrayLike | None) -> tuple[np.ndarray, tuple[int, ...]]:
-    Q = tree.home_configuration() if q is None else tree._config_array(q)
+    Q = tree.home_configuration() if q is None else tree.config_array(q)
     return Q, Q.shape[:-1]
 
 
@@ -174,7 +175,7 @@ def _crba(plan: DynamicsPlan, T: np.ndarray) -> np.ndarray:
 def _poses(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None, k=None) -> np.ndarray:
     """Body poses (…, nb, 4, 4) for positions ``Q``, followed by those of the composite joints'
     virtual bodies (:meth:`DynamicsPlan.extend`)."""
-    kin = tree._kinematics()
+    kin = tree.kinematic_plan()
     if Q.ndim == 1:  # the results are checked for overflow at the end
         if k is not None and plan is not None and plan.fk_args is not None and plan.nb:
             return k.fk_single(Q, *plan.fk_args)
@@ -191,8 +192,6 @@ _KERNEL: list[Any] = []
 def _kernel():
     """The compiled kernels (core/dynamics/compiled.py) when numba is installed and usable, else None."""
     if not _KERNEL:
-        from ..kinematics.plan import compiled_backend
-
         mod = None
         if compiled_backend() is not None:
             from . import compiled as dynamics_numba
@@ -397,7 +396,7 @@ def _euler_joints(tree: RigidBodyTree, plan: DynamicsPlan) -> list[tuple[Any, sl
     cache = getattr(plan, "_euler", None)
     if cache is None:
         cache = []
-        for b, _ in tree._positions():
+        for b, _ in tree.position_slots():
             j = b.joint
             rows = tuple(map(tuple, j.motion_subspace.tolist())) if j.type in COMPOSITE_TYPES else ()
             if 2 <= sum(any(r[:3]) for r in rows) <= 3:

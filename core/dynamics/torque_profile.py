@@ -122,7 +122,7 @@ def effort_limit(joint: Joint) -> float | None:
 
 
 def _motion_joints(tree: RigidBodyTree) -> list[Joint]:
-    joints = [b.joint for b, _ in tree._positions()]
+    joints = [b.joint for b, _ in tree.position_slots()]
     for j in joints:
         if j.type not in _UNIT and not j._rows:
             raise InvalidConfigurationError(
@@ -207,7 +207,7 @@ def _looped_motion(tree: RigidBodyTree, P: list[np.ndarray], Q: np.ndarray, QD: 
                    QDD: np.ndarray) -> tuple[np.ndarray, ...]:
     """The motion with the actuated joints' quintic kept and the passive joints solved on the
     loops at each sample, and the actuators' torques along it (see the module docstring)."""
-    kin = tree._kinematics()
+    kin = tree.kinematic_plan()
     for k, p in enumerate(P):
         try:
             check_closed(tree, kin.fk_single(p))

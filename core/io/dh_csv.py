@@ -72,9 +72,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dh.chain import DHLink
+from ..dh.chain import DHLink, chain_names
+from ..dh.extract import DHExtraction, _needs_body
 from ..disk.safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 from ..errors import FileFormatError, KineTreeError
+from ..model.bulk import gc_paused
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
 from .dh_rows import COLUMNS, DEFAULT_LIMITS, check_header, check_radians, number, parse_row
@@ -116,10 +118,6 @@ class DHTable:
         (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.chain.dh_chain`),
         and a fixed tool body (``tool_name``, default ``tool``) when ``tool`` ≠ I or
         ``tool_name`` names a body other than the last row's. Its last body is the tip."""
-        from ..dh.chain import chain_names
-        from ..dh.extract import DHExtraction
-        from ..model.bulk import gc_paused
-
         if not self.links:
             return RigidBodyTree(base_name)
         with gc_paused():  # a third of building a big chain was garbage-collector passes
@@ -136,9 +134,6 @@ class DHTable:
     @property
     def num_bodies(self) -> int:
         """How many bodies :meth:`to_tree` builds (counted, not built)."""
-        from ..dh.chain import chain_names
-        from ..dh.extract import _needs_body
-
         if not self.links:
             return 0
         last = self.links[-1].name or chain_names(self.links)[-1][0]

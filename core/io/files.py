@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..dh.chain import chain_dh_table
+from ..dh.extract import extract_dh
 from ..disk.safe_io import check_regular_file
 from ..errors import FileFormatError, KineTreeError
 from ..kinematics.loops import refuse_loops
@@ -230,8 +232,6 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
     stored = _stored_table(tree, tip, convention)
     if stored is not None:
         return stored
-    from ..dh.extract import extract_dh
-
     ext = extract_dh(tree, tip, convention or "dh")
     eye = np.eye(4)
     return DHTable(ext.links, ext.convention, None if np.array_equal(ext.base, eye) else ext.base,
@@ -243,7 +243,6 @@ def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) 
     ``None`` when the path is not [fixed body] + DH rows in one convention + [fixed body]."""
     from dataclasses import replace
 
-    from ..dh.chain import chain_dh_table
     from .dh_csv import DEFAULT_LIMITS, DHTable
 
     entries = chain_dh_table(tree, tip)

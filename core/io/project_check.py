@@ -38,7 +38,12 @@ from ..model.joint import (
     POSITION_COUNT,
     parse_motion_subspace,
 )
+from ..model.joint_motor import MAX_MOTOR_VALUE
+from ..model.poses import MAX_POSE_VALUES, MAX_POSES
+from ..model.xml_fragment import fragment_element
+from ..names import MAX_PATH_LENGTH, text_problem
 from ..transforms import MAX_LENGTH
+from .urdf.check import _check_inertial, _check_shape, _Checked, _numbers
 
 __all__ = ["MAX_BODY_INERTIA", "MAX_LENGTH", "MAX_MASS", "check_extensions", "check_project", "parse_json"]
 
@@ -239,8 +244,6 @@ def _check_urdf_inertial(v: Any, where: Where) -> None:
 def _check_uri(v: Any, where: Where) -> None:
     """A mesh URI as a URDF wrote it: a file name's rules (no control character, NUL included;
     at most MAX_PATH_LENGTH characters)."""
-    from ..names import MAX_PATH_LENGTH, text_problem
-
     problem = text_problem(v, max_length=MAX_PATH_LENGTH, name=False)
     if problem is not None:
         raise FileFormatError(f"{where} {problem}")
@@ -332,8 +335,6 @@ def _check_mimic(v: Any, where: Where) -> None:
 
 
 def _check_motor(v: Any, where: Where) -> None:
-    from ..model.joint_motor import MAX_MOTOR_VALUE
-
     obj(v, where)
     _check_fields(v, where, {
         "gear_ratio": lambda x, w: number(x, w, MAX_MOTOR_VALUE),
@@ -392,9 +393,6 @@ def _check_configuration(v: Any, where: Where) -> None:
 
 def _check_named_poses(v: Any, where: Where) -> None:
     """``{name: configuration}`` (version 3): names as body names, values as ``configuration``."""
-    from ..model.poses import MAX_POSE_VALUES, MAX_POSES
-    from ..names import text_problem
-
     if len(obj(v, where)) > MAX_POSES:
         raise FileFormatError(f"{where} holds {len(v)} poses, more than the {MAX_POSES} a tree may hold")
     # the numbers the file spells out, before any is checked (a mapping's missing joints are
@@ -505,9 +503,6 @@ def check_extensions(texts, where: str, level: str, own_inertial: bool = False) 
     (its effort and velocity) or the robot's ``<material>`` (its colour). ``own_inertial``:
     the body writes its own ``<inertial>`` first (then a kept one is a second, which readers
     ignore)."""
-    from ..model.xml_fragment import fragment_element
-    from .urdf.check import _check_inertial, _check_shape, _Checked, _numbers
-
     first_inertial = not own_inertial
     for k, text in enumerate(texts):
         if not isinstance(text, str) or not text.lstrip().startswith(_INTERPRETED[level]):

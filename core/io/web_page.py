@@ -105,7 +105,7 @@ def page_data(tree, q=None, *, title: str = "", camera: dict | None = None,
     page frames the robot from the app's default direction)."""
     check_page_tree(tree)
     q = tree.home_configuration() if q is None else tree.config_to_vector(q)
-    plan = tree._kinematics()
+    plan = tree.kinematic_plan()
     packer = MeshPacker() if max_triangles is None else MeshPacker(max_triangles)
     variables = lecture_variables(tree)
     notes: list[str] = []

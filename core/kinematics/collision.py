@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..disk.mesh_reader import read_mesh
 from ..errors import FileFormatError
 from ..model.body import Visual
 
@@ -59,8 +60,6 @@ class MeshSkippedWarning(UserWarning):
 def _mesh(filename: str, scale: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(vertices scaled, faces) of a mesh file (cached); :class:`FileFormatError` when it
     cannot be used."""
-    from ..disk.mesh_reader import read_mesh
-
     key = (filename, tuple(scale))
     hit = _MESHES.get(key)
     mesh = read_mesh(filename)  # checks the file again (it may have changed) and caches its arrays
@@ -178,7 +177,7 @@ _CHECKERS: weakref.WeakKeyDictionary[Any, CollisionChecker] = weakref.WeakKeyDic
 
 def collision_checker(tree: RigidBodyTree) -> CollisionChecker:
     """The tree's checker, built once per version of the tree (an edit makes a new one)."""
-    plan = tree._kinematics()  # rebuilt whenever the tree (visuals included) changes
+    plan = tree.kinematic_plan()  # rebuilt whenever the tree (visuals included) changes
     checker = _CHECKERS.get(plan)
     if checker is None:
         checker = _CHECKERS[plan] = CollisionChecker(tree)

@@ -191,7 +191,7 @@ class _Problem:
     revision and body, and kept (a GUI drag solves the same problem at every mouse move)."""
 
     def __init__(self, tree: RigidBodyTree, body: int) -> None:
-        plan = tree._kinematics()
+        plan = tree.kinematic_plan()
         path = []
         i = body
         while i >= 0:

@@ -164,9 +164,9 @@ def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndar
     k = tree.index_of(body)
     P = passive_indices(tree)
     held = set(locked)
-    A = np.array([i for b, i in tree._positions() if b.joint.actuated and b.joint.name not in held
+    A = np.array([i for b, i in tree.position_slots() if b.joint.actuated and b.joint.name not in held
                   and b.joint.position_count], dtype=int)
-    plan = tree._kinematics()
+    plan = tree.kinematic_plan()
 
     def error(x: np.ndarray) -> np.ndarray:
         T = plan.fk_single(x)[k] if k >= 0 else np.eye(4)

@@ -200,7 +200,7 @@ def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def rows(tree: RigidBodyTree, q: np.ndarray, space: str = "velocities") -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Stacked residual, constraint Jacobian and each loop's first row (one more at the end)."""
-    T = tree._kinematics().fk_single(q)
+    T = tree.kinematic_plan().fk_single(q)
     res, jac, starts = [], [], [0]
     for rec in tree._loops.values():
         Fa, Fb = _pose(tree, T, rec.a) @ rec.xa, _pose(tree, T, rec.b) @ rec.xb
@@ -224,7 +224,7 @@ def _owner(tree: RigidBodyTree, starts: list[int], weights: np.ndarray) -> str:
 
 def passive_indices(tree: RigidBodyTree) -> np.ndarray:
     """Configuration indices of the passive joints."""
-    return np.array([i for b, i in tree._positions() if not b.joint.actuated], dtype=int)
+    return np.array([i for b, i in tree.position_slots() if not b.joint.actuated], dtype=int)
 
 
 def _singular_loop(tree: RigidBodyTree, Jp: np.ndarray, starts: list[int]) -> str | None:
@@ -249,7 +249,7 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     has compiled it: :func:`~kinetree.core.compiled_warmup.may_compile`), False always in numpy."""
     if not (isinstance(tol, (int, float)) and 0 < tol < 1):
         raise InvalidIKOptionError(f"solve_loops: tol must be a number in (0, 1), got {tol!r:.80}")
-    Q = tree._config_array(q)
+    Q = tree.config_array(q)
     if Q.ndim != 1:
         raise InvalidConfigurationError("solve_loops takes one configuration, not a batch")
     x = np.array(Q, dtype=float)
@@ -313,9 +313,9 @@ def loop_ik(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Configuration
     w = np.asarray(weights, dtype=float).reshape(-1)
     if w.shape != (6,) or not np.all(np.isfinite(w)) or np.any(w < 0):
         raise InvalidIKOptionError(f"loop_ik: weights must be 6 non-negative numbers, got {weights!r:.80}")
-    x = np.array(tree.home_configuration() if q0 is None else tree._config_array(q0), dtype=float)
+    x = np.array(tree.home_configuration() if q0 is None else tree.config_array(q0), dtype=float)
     k = tree.index_of(body)
-    plan = tree._kinematics()
+    plan = tree.kinematic_plan()
 
     def errors(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         T = plan.fk_single(x)[k] if k >= 0 else np.eye(4)

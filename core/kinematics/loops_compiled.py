@@ -212,7 +212,7 @@ def solve(tree: RigidBodyTree, x: np.ndarray, P: np.ndarray, tol: float, max_ite
     """The closed configuration from ``x`` (passive positions ``P``), or None when the kernel does
     not apply (a joint of another type) or does not end closed and regular (the caller's numpy
     solver then reports why)."""
-    data = _arrays(tree, tree._kinematics())
+    data = _arrays(tree, tree.kinematic_plan())
     if data is None or P.size == 0:
         return None
     try:

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import InvalidConfigurationError
 from ..model.configuration import sampling_ranges
+from .plan import elementary_motions
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
@@ -97,7 +98,7 @@ def sample_workspace(tree: RigidBodyTree, body: str, n: int, rng: np.random.Gene
     points, manip = np.zeros((n, 3)), np.zeros(n)
     if target < 0:  # the base: never moves, and no joint moves it
         return points, manip
-    plan = tree._kinematics()
+    plan = tree.kinematic_plan()
     lo, hi, quats = sampling_ranges(tree)
     sel = np.array(plan.ancestors(target))
     cols = _columns(plan, sel)
@@ -166,8 +167,6 @@ def _jacobian(plan: KinematicPlan, sel: np.ndarray, cols: dict[int, int], poses:
             J[:3, cols[c + 2]] = X[2]
             J[3:, cols[c + 2]] = _cross(X[2], pe - o)
         elif kind == "composite":  # row e about/along its axis in the frame rows 0…e−1 moved
-            from .plan import elementary_motions
-
             F = X
             for e, row in enumerate(plan.rows[i]):
                 if e:

@@ -423,7 +423,7 @@ class RigidBody:
 
     def _changed(self) -> None:
         if self._tree is not None:
-            self._tree._touch()
+            self._tree.mark_changed()
 
     def __repr__(self) -> str:
         """One line, as MATLAB's object display in short: name, joint, mass, centre of mass, parent."""

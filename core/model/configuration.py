@@ -1,7 +1,7 @@
 """Configurations of a tree: home, random, vector ↔ ``{joint name: value}``, validation.
 
 A mixin of :class:`~kinetree.core.tree.RigidBodyTree` (its own module to keep tree.py short),
-also holding which slots of a configuration vector each joint takes (``_positions()``,
+also holding which slots of a configuration vector each joint takes (``position_slots()``,
 ``position_index``).
 """
 
@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 from ..errors import InvalidConfigurationError, KineTreeError, UnknownBodyError
 from ..transforms import MAX_LENGTH
 from .joint import QUATERNION_ROWS
+from .limits import limit_violations
 
 if TYPE_CHECKING:
     from .body import RigidBody
@@ -44,7 +45,7 @@ def sampling_ranges(tree) -> tuple[np.ndarray, np.ndarray, list[int]]:
     infinite: :func:`finite_range`), and the start of every quaternion (its rows: 0, 0)."""
     n = tree.position_count
     lo, hi, quats = np.zeros(n), np.zeros(n), []
-    for b, i in tree._positions():
+    for b, i in tree.position_slots():
         j = b.joint
         lengths = j.length_rows
         for k in range(j.position_count):
@@ -101,9 +102,9 @@ class ConfigurationMixin:
     """Configuration methods of :class:`~kinetree.core.tree.RigidBodyTree`."""
 
     # --- the slots of a configuration vector ---------------------------------------------------
-    def _positions(self) -> list[tuple[RigidBody, int]]:
-        """Movable bodies with the start index of their joint's positions (cached until the
-        tree changes; callers must not modify the list)."""
+    def position_slots(self) -> list[tuple[RigidBody, int]]:
+        """Movable bodies with the start index of their joint's positions (cached until the tree
+        changes; callers must not modify the list; :class:`~kinetree.core.model.protocol.TreeLike`)."""
         if self._position_cache is None:
             out, slots, i = [], {}, 0
             for b in self._bodies:
@@ -115,10 +116,12 @@ class ConfigurationMixin:
             self._position_cache, self._slot_cache, self._position_total = out, slots, i
         return self._position_cache
 
+    _positions = position_slots  # its former private name (app code, other branches)
+
     @property
     def position_count(self) -> int:
         """Length of a configuration vector (cached with the slots: it is checked on every FK call)."""
-        self._positions()
+        self.position_slots()
         return self._position_total
 
     def position_index(self, name: str) -> slice:
@@ -126,7 +129,7 @@ class ConfigurationMixin:
 
         Joint names only: a body may be called like another body's joint (URDF allows it), so
         a body name is never taken for a joint name."""
-        self._positions()
+        self.position_slots()
         try:
             sl = self._slot_cache.get(name)
         except TypeError:  # unhashable
@@ -158,11 +161,11 @@ class ConfigurationMixin:
 
     @property
     def movable_joint_names(self) -> list[str]:
-        return [b.joint.name for b, _ in self._positions()]
+        return [b.joint.name for b, _ in self.position_slots()]
 
     def home_configuration(self) -> np.ndarray:
         """Every movable joint at its home position, as a flat vector."""
-        parts = [np.atleast_1d(b.joint.home_position) for b, _ in self._positions()]
+        parts = [np.atleast_1d(b.joint.home_position) for b, _ in self.position_slots()]
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def random_configuration(self, rng: np.random.Generator | int | None = None) -> np.ndarray:
@@ -180,7 +183,7 @@ class ConfigurationMixin:
         lo, hi, quats = sampling_ranges(self)
         q = np.zeros(self.position_count)
         starts = set(quats)
-        for b, i in self._positions():  # drawn joint by joint, in order: a seed gives the same q
+        for b, i in self.position_slots():  # drawn joint by joint, in order: a seed gives the same q
             j = b.joint
             for k in range(j.position_count):
                 if not math.isnan(j._limits[k][0]):  # quaternion rows have no limits
@@ -195,8 +198,6 @@ class ConfigurationMixin:
         """Every position of ``q`` outside its joint's limits, as
         :class:`~kinetree.core.model.limits.LimitViolation` (joint, value, limits), in configuration
         order. A relative slack of 1e-12 lets a value typed exactly at a limit pass."""
-        from .limits import limit_violations
-
         return limit_violations(self, q)
 
     def within_limits(self, q: Configuration) -> bool:
@@ -212,7 +213,7 @@ class ConfigurationMixin:
         n = self.position_count
         if isinstance(config, Mapping):
             q = self.home_configuration()
-            slots = {b.joint.name: (b, i) for b, i in self._positions()}
+            slots = {b.joint.name: (b, i) for b, i in self.position_slots()}
             for name, value in config.items():
                 if name not in slots:
                     err = self._not_a_position(name)
@@ -249,7 +250,7 @@ class ConfigurationMixin:
         """``{joint name: value}`` for a flat configuration vector."""
         q = self.config_to_vector(q)
         out: dict[str, float | np.ndarray] = {}
-        for b, i in self._positions():
+        for b, i in self.position_slots():
             n = b.joint.position_count
             out[b.joint.name] = float(q[i]) if n == 1 else q[i : i + n].copy()
         return out
@@ -263,7 +264,7 @@ class ConfigurationMixin:
         index = int(np.flatnonzero(mask.reshape(-1))[0])
         k = index % max(self.position_count, 1)
         what = f"position {k}"
-        for b, i in self._positions():
+        for b, i in self.position_slots():
             if i <= k < i + b.joint.position_count:
                 what = f"joint {b.joint.name!r}: position {k}"
                 break
@@ -277,12 +278,12 @@ class ConfigurationMixin:
         if bad_cols.size:
             k = int(bad_cols[0])
             value = rows[~np.isfinite(rows[:, k]), k][0]
-            for b, i in self._positions():
+            for b, i in self.position_slots():
                 if i <= k < i + b.joint.position_count:
                     raise InvalidConfigurationError(
                         f"joint {b.joint.name!r}: position {k} is {value} (must be finite)"
                     )
-        for b, i in self._positions():
+        for b, i in self.position_slots():
             qrows = QUATERNION_ROWS.get(b.joint.type)
             if qrows is None:
                 continue
@@ -292,8 +293,8 @@ class ConfigurationMixin:
             if small.size and np.any(np.linalg.norm(small, axis=1) < 1e-12):
                 raise InvalidConfigurationError(f"joint {b.joint.name!r}: the quaternion is zero")
 
-    def _config_array(self, q: Configuration) -> np.ndarray:
-        """A (n,) or (N, n) validated configuration array."""
+    def config_array(self, q: Configuration) -> np.ndarray:
+        """A (n,) or (N, n) validated configuration array (:class:`~kinetree.core.model.protocol.TreeLike`)."""
         if isinstance(q, np.ndarray):  # before the Mapping check: an ABC isinstance costs more
             if (q.dtype == np.float64 and q.ndim == 1 and q.shape[0] == self.position_count
                     and math.isfinite(sum(q.tolist()) if q.shape[0] <= 64 else q.sum())):
@@ -316,3 +317,5 @@ class ConfigurationMixin:
             self._check_finite(Q)
             return Q
         return self.config_to_vector(Q)
+
+    _config_array = config_array  # its former private name (app code, other branches)

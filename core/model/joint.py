@@ -21,6 +21,7 @@ from ..transforms import (
     validate_transform,
 )
 from .joint_motor import MotorMixin
+from .xml_fragment import check_fragments
 
 if TYPE_CHECKING:
     from .body import RigidBody
@@ -270,8 +271,6 @@ class Joint(MotorMixin):
 
     @extensions.setter
     def extensions(self, value: Any) -> None:
-        from .xml_fragment import check_fragments
-
         self._extensions = check_fragments(value, f"joint {self._name!r}: extensions")
         self._changed()
 
@@ -555,7 +554,7 @@ class Joint(MotorMixin):
     def _changed(self) -> None:
         tree = self._tree()
         if tree is not None:
-            tree._touch()
+            tree.mark_changed()
 
     def __repr__(self) -> str:
         """One line, as MATLAB's object display in short: name, type, axis, limits, home."""

@@ -55,7 +55,7 @@ def limit_arrays(tree: RigidBodyTree) -> tuple[np.ndarray, np.ndarray, np.ndarra
     n = tree.position_count
     lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
     angle = np.zeros(n, dtype=bool)
-    for b, i in tree._positions():
+    for b, i in tree.position_slots():
         j = b.joint
         lim = j._limits
         k = lim.shape[0]
@@ -82,7 +82,7 @@ def limit_violations(tree: RigidBodyTree, q: Configuration) -> list[LimitViolati
     if not bad.size:
         return []
     owner = {}
-    for b, i in tree._positions():
+    for b, i in tree.position_slots():
         for r in range(b.joint.position_count):
             owner[i + r] = (b.joint.name, r)
     return [LimitViolation(owner[k][0], int(k), owner[k][1], float(q[k]), float(lo[k]), float(hi[k]),

@@ -52,7 +52,7 @@ class _Layout:
 
     @classmethod
     def of(cls, tree: RigidBodyTree) -> _Layout:
-        pos = tree._positions()
+        pos = tree.position_slots()
         return cls([b.joint.name for b, _ in pos], [b.joint.type for b, _ in pos], [i for _, i in pos],
                    [b.joint.position_count for b, _ in pos])
 

@@ -72,7 +72,7 @@ def potential_energy(tree: RigidBodyTree, q: ArrayLike, gravity: ArrayLike | Non
     never moves, excluded), ``cᵢ`` each body's centre of mass in the base frame; ``gravity``
     defaults to ``tree.gravity``. Zero at the base origin, as Pinocchio's ``computePotentialEnergy``."""
     g = _gravity_vector(tree, gravity)
-    Q = tree._config_array(q)
+    Q = tree.config_array(q)
     if not tree.bodies:
         return 0.0 if Q.ndim == 1 else np.zeros(Q.shape[0])
     m = np.array([b.mass for b in tree.bodies])
@@ -143,7 +143,7 @@ class _Joints:
         self.lin_pos, self.lin_dof, self.quat = [], [], []  # quat: (position, dof) of each quaternion
         dof = {}
         d = 0
-        for b, i in tree._positions():
+        for b, i in tree.position_slots():
             kind = b.joint.type
             dof[b.joint.name] = d
             if kind in ("spherical", "floating"):

@@ -170,10 +170,10 @@ class _Builder:
                 raise SymbolicError(f"{what} must be one of {', '.join(allowed)}, got {value!r:.80}")
         self.tree, self.params, self.shift = tree, params, shift
         self.parameters: dict[sp.Symbol, float] = {}
-        self.slots = {b.joint.name: i for b, i in tree._positions()}
+        self.slots = {b.joint.name: i for b, i in tree.position_slots()}
         names: list[str] = []
         self.variables: list[sp.Symbol] = []
-        for b, i in tree._positions():
+        for b, i in tree.position_slots():
             n = b.joint.position_count
             names += [b.joint.name] * n
             kind = b.joint.type if n == 1 else "revolute"

@@ -207,7 +207,7 @@ def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBody
         lost = [n for n in links if n not in tree._by_name]
         raise FileFormatError(f"{ctx.source}: links {', '.join(map(repr, lost[:5]))} are not connected to the "
                               f"base {base!r}: the joints form a loop")
-    tree._touch()
+    tree.mark_changed()
     if loops:
         add_file_loops(tree, loops)
         if actuated := default_actuation(tree):

@@ -469,7 +469,7 @@ def _build(root, ctx: _Ctx, base_dir, package_paths) -> tuple[RigidBodyTree, lis
             _fill_body(body, links[uj.child], materials, base_dir, package_paths, ctx, out)
             # names, parents and order were checked above: attach without add_body's O(n) checks
             tree._attach(body, tree._by_name[uj.parent])
-        tree._touch()
+        tree.mark_changed()
         if out.loops is not None:
             _read_loops(tree, out, ctx)
     except FileFormatError:
