@@ -4,7 +4,7 @@ and Self-collision check (all remembered in the settings, off by default).
 Each listens to the document only (tree, configuration and selection signals) and draws into
 its own viewport item or the Joints panel's torque column:
 
-- **Workspace**: :func:`kinetree.core.workspace.sample_workspace` of the selected body (else the
+- **Workspace**: :func:`kinetree.core.kinematics.workspace.sample_workspace` of the selected body (else the
   end effector) runs in a worker thread, reporting progress to a bar in the status bar (with a
   Cancel button); the cloud is drawn when it is done. It is computed again when the joints or
   the structure change (not when the configuration does), and cleared with a note meanwhile.
@@ -14,7 +14,7 @@ its own viewport item or the Joints panel's torque column:
   inertia are named in the status bar.
 - **Gravity torques**: the Joints panel's column (:meth:`JointsPanel.set_torques_visible`).
 - **Self-collision check**: after configuration changes, the tree's
-  :class:`~kinetree.core.collision.CollisionChecker` (one per tree version) names the bodies
+  :class:`~kinetree.core.kinematics.collision.CollisionChecker` (one per tree version) names the bodies
   in contact; the viewport draws them red and the status bar lists the pairs. A check that
   took more than :data:`CHEAP_CHECK_S` is run at most every few of its own durations, so that
   a drag never waits for it.
@@ -72,7 +72,7 @@ class _Relay(QObject):
 
 def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Relay, job: int):
     """Worker thread: the cloud (float32) and its colours (colormap rows), ready to draw."""
-    from kinetree.core.workspace import sample_workspace
+    from kinetree.core.kinematics.workspace import sample_workspace
 
     last = [time.perf_counter()]
 
@@ -328,7 +328,7 @@ class Analysis(QObject):
 
     def check_collisions(self) -> list[tuple[str, str]]:
         """Check the current configuration now; returns the pairs in contact (also drawn)."""
-        from kinetree.core.collision import MeshSkippedWarning, collision_checker
+        from kinetree.core.kinematics.collision import MeshSkippedWarning, collision_checker
 
         if not self.collision_on:
             return []

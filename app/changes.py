@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from kinetree.core import RigidBodyTree
-from kinetree.core.loop_closing import loop_path
+from kinetree.core.kinematics.loop_closing import loop_path
 
 #: From narrowest to broadest. ``reset`` is a new document: everything is new.
 KINDS = ("rename", "properties", "visuals", "joint", "structure", "reset")

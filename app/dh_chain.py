@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, extract_dh
-from kinetree.core.dh import chain_numbering, chain_path
+from kinetree.core.dh.chain import chain_numbering, chain_path
 from kinetree.core.transforms import dh_transform, mdh_transform
 
 from .numbers import fixed_text

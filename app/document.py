@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 from kinetree.core import KineTreeError, LoopClosureError, PhysicsWarning, RigidBodyTree
-from kinetree.core.ik import IKResult
+from kinetree.core.disk.identity import FileIdentity, disk_state
+from kinetree.core.disk.safe_io import MAX_BODIES
 from kinetree.core.io import export_robot, open_robot, save_project
-from kinetree.core.io.identity import FileIdentity, disk_state
 from kinetree.core.io.project import MAX_BYTES, project_text
-from kinetree.core.io.safe_io import MAX_BODIES
-from kinetree.core.loop_closing import check_actuation, follow_target
-from kinetree.core.loops import solve_loops
+from kinetree.core.kinematics.ik import IKResult
+from kinetree.core.kinematics.loop_closing import check_actuation, follow_target
+from kinetree.core.kinematics.loops import solve_loops
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -468,7 +468,7 @@ class RobotDocument(QObject):
         few warm-started iterations, no random restarts, so the robot never jumps. Returns the
         :class:`IKResult`. The joints that move ``frame`` are held (the target moves with them).
         ``position_only``: the target's origin only, any orientation."""
-        from kinetree.core.ik import inverse_kinematics
+        from kinetree.core.kinematics.ik import inverse_kinematics
 
         tree, q = self._tree, self._q
         base = frame is None or frame == tree.base_name

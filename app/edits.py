@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, Visual
-from kinetree.core.joint import AXIAL_TYPES
+from kinetree.core.model.joint import AXIAL_TYPES
 from kinetree.core.names import derived_name
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from kinetree.core.dh import joint_variable, subscript
+from kinetree.core.dh.chain import joint_variable, subscript
 from PySide6.QtCore import QMarginsF, QPointF, QRectF
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 

@@ -123,7 +123,7 @@ random_configuration = nice_configuration  # the older name
 def symbolic_link(tree: RigidBodyTree, chain: DHChain, link: int):
     """A_link of ``chain`` in the lecture's symbols (a ``SymbolicFK``); refused when the chain has no DH rows of
     its own (a computed table has no symbols a student could know)."""
-    from kinetree.core.symbolic import symbolic_model
+    from kinetree.core.teach.symbolic import symbolic_model
 
     if chain.extracted:
         raise KineTreeError("symbolic A_i: this chain has no DH table of its own")
@@ -346,7 +346,7 @@ def _exact(v: float, constants: list[str]) -> str | None:
 def answer_texts(ex: Exercise, radians: bool = False) -> list[str]:
     """Each entry's correct answer for reading (the lecture's notation for ``"symbolic"``)."""
     if ex.kind == "symbolic":
-        from kinetree.core.symbolic import to_text
+        from kinetree.core.teach.symbolic import to_text
 
         return [to_text(e) for e in ex.expression]
     return [value_text(v, entry_quantity(ex.kind, k, radians)) for k, v in enumerate(shown_answer(ex, radians))]

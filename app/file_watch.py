@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kinetree.core import KineTreeError
-from kinetree.core.io.identity import MISSING, SAME, FileIdentity
+from kinetree.core.disk.identity import MISSING, SAME, FileIdentity
 from kinetree.core.io.project import MAX_BYTES
 from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox

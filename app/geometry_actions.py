@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kinetree.core import KineTreeError
-from kinetree.core.io.mesh_reader import read_mesh
-from kinetree.core.mass_properties import NotAVolumeError, mass_from_geometry
+from kinetree.core.disk.mesh_reader import read_mesh
+from kinetree.core.dynamics.from_geometry import NotAVolumeError, mass_from_geometry
 from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 

@@ -1,10 +1,10 @@
 """View ▸ Check a matrix…: a student types or pastes a 4×4 (text or LaTeX, as on a slide) and
 sees, entry by entry, whether it is the pose of one frame in another at the current
-configuration (:mod:`kinetree.core.matrix_check`), with a determinant ≠ +1 flagged.
+configuration (:mod:`kinetree.core.teach.matrix_check`), with a determinant ≠ +1 flagged.
 
 A matrix of numbers is compared numerically. One in the lecture's symbols (``c_5``, ``s_{23}``,
 ``a_2 c_2``, ``d_3``, ``\\sqrt{3}/2``) is compared with the robot's symbolic pose
-(:func:`~kinetree.core.symbolic.symbolic_model`): a symbolic entry by equivalence, as an
+(:func:`~kinetree.core.teach.symbolic.symbolic_model`): a symbolic entry by equivalence, as an
 exercise's answer (:mod:`.answers`: an allow-list walk, never ``eval``), a number entry
 numerically, where the pose's entry is a constant (a DH length may be typed as its number)."""
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.matrix_check import MatrixCheck, check_matrix, matrix_cells
+from kinetree.core.teach.matrix_check import MatrixCheck, check_matrix, matrix_cells
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -63,7 +63,7 @@ def _symbolic_verdict(tree, of: str, frame: str, cells: list[list[str]], tol: fl
     in the lecture's symbols, against the symbolic pose of ``of`` in ``frame``. Independent of
     the configuration: computed once per text, robot and frames."""
     import sympy as sp
-    from kinetree.core.symbolic import symbolic_model, to_text
+    from kinetree.core.teach.symbolic import symbolic_model, to_text
 
     from .answers import equivalent, parse_expression, symbol_names
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.trajectory import joint_trajectory, sample_trajectory
+from kinetree.core.kinematics.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QImage, QVector3D
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter

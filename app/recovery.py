@@ -20,10 +20,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kinetree.core.disk.identity import FileIdentity
+from kinetree.core.disk.safe_io import read_regular_file
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.identity import FileIdentity
 from kinetree.core.io.project import atomic_write_text
-from kinetree.core.io.safe_io import read_regular_file
 from platformdirs import user_data_dir
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (

@@ -3,7 +3,7 @@
 :func:`atomic_output` gives such a writer a temporary path next to the real file and renames it
 over the file only when the writer finished: an export that fails half-way (a full disk, an
 exception, the app killed) leaves the old file or none, never a truncated one. The temporary
-name is the one :mod:`kinetree.core.io.safe_io` uses, so a killed export's leftover is removed by
+name is the one :mod:`kinetree.core.disk.safe_io` uses, so a killed export's leftover is removed by
 the next save into that folder.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kinetree.core.io.safe_io import remove_stale_temps
+from kinetree.core.disk.safe_io import remove_stale_temps
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))

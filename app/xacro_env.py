@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 #: QSettings key of the opt-in.
 SETTING = "xacroAllowEnv"
 ACTION_TEXT = "Allow &environment variables in xacro files"
-#: What the core's refusal says (core/io/xacro.py); the app adds where to turn it on.
+#: What the core's refusal says (core/io/xacro/expand.py); the app adds where to turn it on.
 REFUSAL = "reading environment variables is disabled"
 HINT = ("To let xacro files read environment variables, check File ▸ Allow environment variables "
         "in xacro files, then open the file again.")

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from .kinematics import compiled_backend
+from .kinematics.plan import compiled_backend
 
 _done = threading.Event()  # a warm-up has finished (or failed: the kernels then compile at first use)
 _lock = threading.Lock()  # one warm-up at a time: a second caller waits for the first's compilation
@@ -30,7 +30,7 @@ def ready() -> bool:
         return True
     if compiled_backend() is None:
         return True
-    from . import simulation_numba
+    from .simulation import compiled as simulation_numba
 
     return bool(simulation_numba.simulate.signatures)
 
@@ -71,7 +71,7 @@ def warm_up() -> float:
 
 def _warm_up() -> float:
     from .library import load_robot
-    from .simulation import Simulator
+    from .simulation.simulator import Simulator
 
     if compiled_backend() is None:
         return 0.0

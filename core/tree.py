@@ -7,11 +7,11 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .body import RigidBody
-from .collision import CollisionMixin
-from .configuration import Configuration, ConfigurationMixin
-from .dynamics import MassPropertiesMixin
-from .dynamics_table import DynamicsTableMixin, dynamics_table
+from .dynamics.jacobians import JacobianMixin
+from .dynamics.joint_space import JointSpaceMixin
+from .dynamics.mass import MassPropertiesMixin
+from .dynamics.rigid_body import DynamicsMixin
+from .dynamics.table import DynamicsTableMixin, dynamics_table
 from .errors import (
     BaseBodyError,
     DuplicateNameError,
@@ -21,13 +21,15 @@ from .errors import (
     LoopClosureError,
     UnknownBodyError,
 )
-from .jacobians import JacobianMixin
-from .joint import AXIAL_TYPES, Joint, Mimic
-from .joint_space import JointSpaceMixin
-from .loops import check_closed
+from .kinematics.collision import CollisionMixin
+from .kinematics.loops import check_closed
+from .kinematics.plan import KinematicPlan
+from .model.body import RigidBody
+from .model.configuration import Configuration, ConfigurationMixin
+from .model.joint import AXIAL_TYPES, Joint, Mimic
+from .model.poses import NamedPoses
+from .model.xml_fragment import check_fragments
 from .names import derived_name
-from .poses import NamedPoses
-from .rigid_body_dynamics import DynamicsMixin
 from .transforms import MAX_LENGTH
 from .tree_loops import LoopsMixin
 
@@ -65,7 +67,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         self._bodies: list[RigidBody] = []
         self._parent: dict[RigidBody, RigidBody] = {}
         # name indexes, kept up to date by additions and rebuilt lazily after other edits
-        # (a rename goes through _touch): adding n bodies one by one stays linear
+        # (a rename goes through mark_changed): adding n bodies one by one stays linear
         self._body_index: dict[str, RigidBody] = {base_name: self._base}
         self._joint_index: dict[str, RigidBody] = {}
         self._index_stale = False
@@ -81,7 +83,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
 
     @property
     def named_poses(self) -> NamedPoses:
-        """Named configurations, ``{name: vector}`` (:mod:`kinetree.core.poses`)."""
+        """Named configurations, ``{name: vector}`` (:mod:`kinetree.core.model.poses`)."""
         return self._named_poses
 
     @property
@@ -92,8 +94,6 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
 
     @extensions.setter
     def extensions(self, value: Iterable[str]) -> None:
-        from .xml_fragment import check_fragments
-
         self._extensions = check_fragments(value, "robot extensions")
 
     # --- structure ---------------------------------------------------------------------------
@@ -308,10 +308,12 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         self._position_cache: list[tuple[RigidBody, int]] | None = None
         self._slot_cache: dict[str, slice] = {}
 
-    def _touch(self) -> None:
-        """Anything changed, names included."""
+    def mark_changed(self) -> None:
+        """Anything changed, names included (:class:`~kinetree.core.model.protocol.TreeLike`)."""
         self._invalidate()
         self._index_stale = True
+
+    _touch = mark_changed  # its former private name (app code, other branches)
 
     def _attach(self, body: RigidBody, parent: RigidBody, index: int | None = None) -> RigidBody:
         b = body.copy()
@@ -384,7 +386,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
                 b._tree = None
         self._bodies = [b for b in self._bodies if b.name not in gone]
         self._named_poses._joints_removed(gone_joints)  # a joint added again under a name starts at home
-        self._touch()
+        self.mark_changed()
         return sub
 
     def subtree(self, name: str) -> RigidBodyTree:
@@ -396,7 +398,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         for n in self.descendants(name):
             b = self._by_name[n]
             tree._attach(b, tree._by_name[self._parent[b].name])
-        tree._touch()
+        tree.mark_changed()
         self._copy_loops_to(tree, {b: tree._by_name[b.name] for b in self._bodies if b.name in tree._by_name})
         return tree
 
@@ -446,7 +448,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             rec.a, rec.b = (b if rec.a is old else rec.a), (b if rec.b is old else rec.b)
         old._tree = None
         self._named_poses._joint_replaced(old.joint, b.joint)
-        self._touch()
+        self.mark_changed()
         return b
 
     def replace_joint(self, body_name: str, joint: Joint) -> None:
@@ -464,7 +466,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         j._owner = body
         self._named_poses._joint_replaced(body._joint, j)
         body._joint = j
-        self._touch()
+        self.mark_changed()
 
     def copy(self) -> RigidBodyTree:
         """A deep copy."""
@@ -474,7 +476,7 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         tree._named_poses = self._named_poses._copy_for(tree)
         for b in self._bodies:
             tree._attach(b, tree._by_name[self._parent[b].name])
-        tree._touch()
+        tree.mark_changed()
         self._copy_loops_to(tree, {self._base: tree._base, **{b: tree._by_name[b.name] for b in self._bodies}})
         return tree
 
@@ -489,12 +491,14 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         _take_properties(self._base, base)
 
     # --- kinematics --------------------------------------------------------------------------
-    def _kinematics(self):
+    def kinematic_plan(self) -> KinematicPlan:
+        """The compiled tree the kinematics run on, rebuilt after any change
+        (:class:`~kinetree.core.model.protocol.TreeLike`)."""
         if self._plan is None:
-            from .kinematics import KinematicPlan
-
             self._plan = KinematicPlan(self)
         return self._plan
+
+    _kinematics = kinematic_plan  # its former private name (app code, other branches)
 
     def forward_kinematics(self, q: Configuration) -> np.ndarray:
         """Pose of every body in the base frame.
@@ -502,8 +506,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         ``q``: one configuration → ``(num_bodies, 4, 4)`` in :attr:`body_names` order; a batch
         of shape ``(N, position_count)`` → ``(N, num_bodies, 4, 4)``.
         """
-        Q = self._config_array(q)
-        plan = self._kinematics()
+        Q = self.config_array(q)
+        plan = self.kinematic_plan()
         T = plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q)
         if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T)
@@ -536,8 +540,8 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
         """
         src = self.index_of(source)
         tgt = -1 if target is None else self.index_of(target)
-        Q = self._config_array(q)
-        plan = self._kinematics()
+        Q = self.config_array(q)
+        plan = self.kinematic_plan()
         T = plan.relative(Q, src, tgt)
         if plan.translates and self._may_overflow(Q) and not np.isfinite(T).all():
             self._non_finite(T[..., None, :, :], [source])
@@ -545,11 +549,15 @@ class RigidBodyTree(ConfigurationMixin, MassPropertiesMixin, DynamicsMixin, Join
             check_closed(self, plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q))
         return T
 
-    def _one_config(self, q: Configuration) -> np.ndarray:
-        Q = self._config_array(q)
+    def one_config(self, q: Configuration) -> np.ndarray:
+        """:meth:`config_array` of one configuration, a batch refused
+        (:class:`~kinetree.core.model.protocol.TreeLike`)."""
+        Q = self.config_array(q)
         if Q.ndim != 1:
             raise InvalidConfigurationError("expected one configuration, not a batch")
         return Q
+
+    _one_config = one_config  # its former private name (app code, other branches)
 
     # --- display -----------------------------------------------------------------------------
     def show_details(self, dynamics: bool = False) -> str:

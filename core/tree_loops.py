@@ -1,6 +1,6 @@
 """The closed-loop methods of :class:`~kinetree.core.tree.RigidBodyTree` (a mixin, as its other
-concerns are): loop-closure constraints (:mod:`kinetree.core.loops`) and the dynamics of the
-constrained system (:mod:`kinetree.core.loop_dynamics`, RBDL's names)."""
+concerns are): loop-closure constraints (:mod:`kinetree.core.kinematics.loops`) and the dynamics of the
+constrained system (:mod:`kinetree.core.dynamics.loops`, RBDL's names)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import loop_dynamics as _loop_dynamics
+from .dynamics import loops as _loop_dynamics
 from .errors import LoopClosureError
-from .loops import Loop, loop_ik, make_record, solve_loops
-from .loops import rows as loop_rows
+from .kinematics.loops import Loop, loop_ik, make_record, solve_loops
+from .kinematics.loops import rows as loop_rows
 
 if TYPE_CHECKING:
-    from .configuration import Configuration
+    from .model.configuration import Configuration
 
 __all__ = ["LoopsMixin"]
 
@@ -27,7 +27,7 @@ class LoopsMixin:
                  kind: str = "hinge") -> Loop:
         """Close a loop: ``frame_a`` (4×4, in ``body_a``'s frame) meets ``frame_b`` on ``body_b``.
         ``kind``: ``"ball"`` (3 equations), ``"hinge"`` (5), ``"slider"`` (5) or ``"weld"`` (6),
-        see :mod:`kinetree.core.loops`. Mark the joints the loop moves passive
+        see :mod:`kinetree.core.kinematics.loops`. Mark the joints the loop moves passive
         (``joint.actuated = False``) for :meth:`solve_loops`."""
         rec = make_record(self, name, body_a, frame_a, body_b, frame_b, kind)
         self._loops[name] = rec
@@ -49,12 +49,12 @@ class LoopsMixin:
 
     def loop_residual(self, q: Configuration) -> np.ndarray:
         """The stacked residual of every loop's equations at one configuration (zero when closed)."""
-        return loop_rows(self, self._one_config(q))[0]
+        return loop_rows(self, self.one_config(q))[0]
 
     def constraint_jacobian(self, q: Configuration) -> np.ndarray:
         """(equations, dof_count) Jacobian of :meth:`loop_residual`: a row per loop equation, a
         column per velocity (:meth:`dof_names`)."""
-        return loop_rows(self, self._one_config(q))[1]
+        return loop_rows(self, self.one_config(q))[1]
 
     def mobility(self, q: Configuration | None = None) -> int:
         """Degrees of freedom of the closed mechanism: ``dof_count`` minus the rank of the
@@ -64,7 +64,7 @@ class LoopsMixin:
         if not self._loops:
             return self.dof_count
         if q is not None:
-            return self.dof_count - self._constraint_rank(self._one_config(q))
+            return self.dof_count - self._constraint_rank(self.one_config(q))
         rng = np.random.default_rng(0)
         ranks = []
         for _ in range(3):
@@ -88,23 +88,23 @@ class LoopsMixin:
         return solve_loops(self, q, tol)
 
     def loop_ik(self, body: str, target: ArrayLike, q0: Configuration | None = None, **options) -> np.ndarray:
-        """A closed configuration putting ``body`` at ``target`` (see :func:`kinetree.core.loops.loop_ik`);
+        """A closed configuration putting ``body`` at ``target`` (see :func:`kinetree.core.kinematics.loops.loop_ik`);
         its actuated values drive a parallel robot there."""
         return loop_ik(self, body, target, q0, **options)
 
-    # --- dynamics of closed loops (kinetree.core.loop_dynamics, RBDL's names) ------------------
+    # --- dynamics of closed loops (kinetree.core.dynamics.loops, RBDL's names) ------------------
     def forward_dynamics_constraints_direct(self, q: Configuration, qd: ArrayLike | None = None,
                                             tau: ArrayLike | None = None, fext: ArrayLike | None = None,
                                             baumgarte: ArrayLike = (0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
         """``(q̈, λ)`` with every loop held by its constraint forces λ (RBDL's
-        ``ForwardDynamicsConstraintsDirect``; see :mod:`kinetree.core.loop_dynamics`)."""
+        ``ForwardDynamicsConstraintsDirect``; see :mod:`kinetree.core.dynamics.loops`)."""
         return _loop_dynamics.forward_dynamics_constraints_direct(self, q, qd, tau, fext, baumgarte)
 
     def inverse_dynamics_constraints(self, q: Configuration, qd: ArrayLike | None = None,
                                      qdd: ArrayLike | None = None,
                                      fext: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(τ, λ)``: the actuated joints' torques (passive ones 0) and the constraint forces giving
-        the motion (RBDL's ``InverseDynamicsConstraints``; see :mod:`kinetree.core.loop_dynamics`)."""
+        the motion (RBDL's ``InverseDynamicsConstraints``; see :mod:`kinetree.core.dynamics.loops`)."""
         return _loop_dynamics.inverse_dynamics_constraints(self, q, qd, qdd, fext)
 
     def constraint_bias(self, q: Configuration, qd: ArrayLike | None = None) -> np.ndarray:

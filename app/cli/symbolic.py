@@ -26,7 +26,7 @@ def _legend(model, comment: str) -> list[str]:
 
 
 def _text(model, title: str, label: str) -> str:
-    from kinetree.core.symbolic import to_text
+    from kinetree.core.teach.symbolic import to_text
 
     M = model.matrix
     cells = [[to_text(M[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
@@ -42,8 +42,8 @@ def _text(model, title: str, label: str) -> str:
 
 
 def command(args: argparse.Namespace) -> int:
-    from kinetree.core.dh import chain_path
-    from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_python_script
+    from kinetree.core.dh.chain import chain_path
+    from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_python, to_python_script
 
     tree, _ = open_source(args.robot, args)
     body = args.body or tree.end_effector

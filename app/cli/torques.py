@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from kinetree.core.torque_profile import DEFAULT_SAMPLES, MAX_SAMPLES, torque_profile
+from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, MAX_SAMPLES, torque_profile
 
 from .common import (
     add_gravity_argument,

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.dh import subscript as _sub
-from kinetree.core.frame_assignment import Frame, FrameAssignment, compare_with_extraction
+from kinetree.core.dh.chain import subscript as _sub
+from kinetree.core.dh.frame_assignment import Frame, FrameAssignment, compare_with_extraction
 from kinetree.core.number_text import short_text
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kinetree.core import JOINT_TYPES, KineTreeError, RigidBodyTree
-from kinetree.core.loop_closing import loop_path
+from kinetree.core.kinematics.loop_closing import loop_path
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVBoxLayout, QWidget

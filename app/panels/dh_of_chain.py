@@ -1,14 +1,14 @@
 """The "DH of chain…" dialog: the standard or modified DH table of a chain computed from its
 geometry, the base and tool transforms left over, and in words which rows differ from the
-robot's own and why (:func:`~kinetree.core.dh_explain.explain_extraction`)."""
+robot's own and why (:func:`~kinetree.core.dh.explain.explain_extraction`)."""
 
 from __future__ import annotations
 
 import math
 
 from kinetree.core import KineTreeError, extract_dh
-from kinetree.core.dh import chain_numbering, joint_variable
-from kinetree.core.dh_explain import explain_extraction
+from kinetree.core.dh.chain import chain_numbering, joint_variable
+from kinetree.core.dh.explain import explain_extraction
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (

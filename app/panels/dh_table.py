@@ -8,11 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from kinetree.core import DHLink, KineTreeError, RigidBodyTree, chain_dh_table, rebuild_chain
-from kinetree.core.dh import DHEntry, chain_numbering, dh_joint, joint_variable
+from kinetree.core.dh.chain import DHEntry, chain_numbering, dh_joint, joint_variable
+from kinetree.core.disk.safe_io import MAX_BODIES
 from kinetree.core.io import import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.dh_rows import column_name, row_type
-from kinetree.core.io.safe_io import MAX_BODIES
 from kinetree.core.library import refit_visuals
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence

@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.dh import joint_variable
+from kinetree.core.dh.chain import joint_variable
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontInfo
 from PySide6.QtWidgets import (

@@ -1,6 +1,6 @@
 """The Explain dock's symbolic matrices: A_i and T_i^j in the lecture's notation (c1, s12, a2·c12).
 
-They come from :mod:`kinetree.core.symbolic` on the DH chain the dock explains (a serial
+They come from :mod:`kinetree.core.teach.symbolic` on the DH chain the dock explains (a serial
 chain rebuilt from its rows, so that an extracted URDF chain gets its DH frames, not the
 file's), with the joint variables named along that chain: ``q_i`` (or ``θ_i``) for a revolute
 joint, ``d_i`` for a prismatic one, in the robot's numbering (a wrist whose joints are named q4…
@@ -70,13 +70,13 @@ def chain_key(chain: DHChain, i: int, params: str, start: int = 0, options: tupl
 
 def first_number(chain: DHChain) -> int:
     """The number of the chain's first joint: 1, or 4 for joints named q4, q5 … (as core numbers it)."""
-    from kinetree.core.dh import chain_numbering
+    from kinetree.core.dh.chain import chain_numbering
 
     return chain_numbering(list(chain.joints)) + 1
 
 
 def _pack(model, notation: str) -> dict:
-    from kinetree.core.symbolic import to_latex, to_python_script, to_text
+    from kinetree.core.teach.symbolic import to_latex, to_python_script, to_text
 
     M = model.matrix
     order = model.order  # the terms as the lecture writes them (c4*c5*c6 - s4*s6)
@@ -92,8 +92,8 @@ def compute(links: list, convention: str, i: int, params: str, start: int = 0,
             options: tuple = DEFAULT_OPTIONS) -> dict:
     """A_i and T_i^j (j the frame at place ``start`` on the chain) of the chain of ``links`` (its
     first ``i`` rows), packed as texts. Runs on the worker thread: touches nothing but its arguments."""
-    from kinetree.core.dh import chain_numbering, dh_chain
-    from kinetree.core.symbolic import symbolic_model
+    from kinetree.core.dh.chain import chain_numbering, dh_chain
+    from kinetree.core.teach.symbolic import symbolic_model
 
     revolute, sums, notation = options
     tree = dh_chain(list(links[:i]), convention)
@@ -105,7 +105,7 @@ def compute(links: list, convention: str, i: int, params: str, start: int = 0,
         T = _pack(symbolic_model(tree, body, params, frame=tree.body_names[start - 1] if start else None, **kw),
                   notation)
     except KineTreeError as exc:  # too many terms (skew axes): A_i alone is still worth showing
-        from kinetree.core.symbolic import matrix_label
+        from kinetree.core.teach.symbolic import matrix_label
 
         T = f"No symbolic {matrix_label(i + first - 1, start + first - 1, notation, 'unicode')}: {exc}"
     return {"A": A, "T": T}
@@ -241,7 +241,7 @@ class SymbolicView(QWidget):
 
     def _show_head(self, *_args) -> None:
         """The shorthand in the chosen variable's name: the lecture's θ₁, or q₁."""
-        from kinetree.core.dh import joint_variable
+        from kinetree.core.dh.chain import joint_variable
 
         v1, v2 = ((joint_variable("R", k) for k in (1, 2)) if self.revolute.currentData() == "theta"
                   else ("q₁", "q₂"))

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 from kinetree.core import JOINT_TYPES, KineTreeError, Mimic, RigidBodyTree
-from kinetree.core.joint import AXIAL_TYPES
+from kinetree.core.kinematics.loop_closing import loop_joints
 from kinetree.core.library import refit_visuals
-from kinetree.core.loop_closing import loop_joints
+from kinetree.core.model.joint import AXIAL_TYPES
 from kinetree.core.transforms import matrix_to_rpy, rpy_to_matrix
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (

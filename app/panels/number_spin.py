@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from kinetree.core import KineTreeError
-from kinetree.core.limits import LIMIT_TOLERANCE
+from kinetree.core.model.limits import LIMIT_TOLERANCE
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QToolTip

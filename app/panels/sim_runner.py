@@ -1,4 +1,4 @@
-"""A :class:`~kinetree.core.simulation.Simulator` advanced in real time on a worker thread.
+"""A :class:`~kinetree.core.simulation.simulator.Simulator` advanced in real time on a worker thread.
 
 Stepping in the GUI timer, between frames, made the physics, the dock's readouts and the
 (software) renderer take turns on one thread. Here a Python thread steps by the clock while the
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.simulation import Simulator
+from kinetree.core.simulation.simulator import Simulator
 
 #: the most real time (s) the thread may owe the simulation: beyond it the owed time is dropped,
 #: so a machine too slow for real time slows the simulation (the real-time factor says so)

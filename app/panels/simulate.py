@@ -3,7 +3,7 @@
 The robot falls from the configuration it had when Play (or Step) was first pressed, under the
 tree's gravity (standard gravity along −z when the robot sets none, and the panel says so),
 with Corke's joint friction (on/off) and its joint limits as hard stops
-(:class:`~kinetree.core.simulation.Simulator`, RK4 at 1 kHz). While playing, a worker thread
+(:class:`~kinetree.core.simulation.simulator.Simulator`, RK4 at 1 kHz). While playing, a worker thread
 (:class:`~.sim_runner.SimRunner`) advances the simulator by as many 1 ms steps as real time went
 by, and a timer at the display rate shows the configuration it last published; the readouts
 follow at :data:`READOUT_MS`. While the thread falls behind real time the frame period grows (up
@@ -11,7 +11,7 @@ to :data:`SLOWEST_TICK_MS`) to leave it the CPU. A slow machine slows the simula
 real-time factor says so) instead of freezing the window.
 
 On a robot with closed loops each step solves the constrained dynamics and puts the robot back
-on its loops (:mod:`kinetree.core.loop_dynamics`), on the Python path rather than the compiled
+on its loops (:mod:`kinetree.core.dynamics.loops`), on the Python path rather than the compiled
 step, and the note under the readouts says so.
 
 Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError, compiled_warmup
-from kinetree.core.simulation import STANDARD_GRAVITY, Simulator
+from kinetree.core.simulation.simulator import STANDARD_GRAVITY, Simulator
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,

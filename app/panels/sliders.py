@@ -7,8 +7,8 @@ import time
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
-from kinetree.core.dh import lecture_variables, variable_label
+from kinetree.core.dh.chain import lecture_variables, variable_label
+from kinetree.core.model.channels import RPY, channel_values, joint_channels, with_channel, zero_positions
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -356,7 +356,7 @@ class JointsPanel(QWidget):
     # --- rows --------------------------------------------------------------------------------
     def _channels(self):
         """(key, label, kind, lo, hi, (joint name, part), passive) for every scalar control, in
-        configuration order (see :mod:`kinetree.core.channels`). A joint set by a DH row is labelled
+        configuration order (see :mod:`kinetree.core.model.channels`). A joint set by a DH row is labelled
         with the lecture's variable (θ₁, d₃; its name too unless that is q1 or theta1). A passive
         joint of a closed loop gets a read-only row: its value follows the loop, solved."""
         variables = lecture_variables(self.doc.tree)

@@ -3,7 +3,7 @@ Poses dock's "Torques…" button).
 
 The motion is the one the timeline plays (:class:`~kinetree.app.playback.PlaybackState`: the
 checked poses in list order, the chosen seconds per segment); the torques are
-:func:`kinetree.core.torque_profile.torque_profile`'s — inverse dynamics along the quintic,
+:func:`kinetree.core.dynamics.torque_profile.torque_profile`'s — inverse dynamics along the quintic,
 motor inertia and friction included — under the robot's gravity, or standard gravity along −z
 when it sets none (the header says which, as the Joints panel's gravity torques do). A curve
 per joint, its effort limit (URDF ``<limit effort>``) as dashed lines in the curve's colour, and
@@ -23,7 +23,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from kinetree.core import KineTreeError
-from kinetree.core.torque_profile import DEFAULT_SAMPLES, TorqueProfile, torque_profile
+from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, TorqueProfile, torque_profile
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (

@@ -6,7 +6,7 @@ rigid with their bodies, so they move with the robot); nobody pokes it."""
 from __future__ import annotations
 
 import numpy as np
-from kinetree.core.dh import subscript as sub
+from kinetree.core.dh.chain import subscript as sub
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.loop_closing import loop_frames, loop_path, propose_passive
-from kinetree.core.loops import LOOP_KINDS
+from kinetree.core.kinematics.loop_closing import loop_frames, loop_path, propose_passive
+from kinetree.core.kinematics.loops import LOOP_KINDS
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout
 
 from ..text import MAX_NAME, elide

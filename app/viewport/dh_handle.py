@@ -20,8 +20,8 @@ import operator
 
 import numpy as np
 from kinetree.core import KineTreeError
-from kinetree.core.joint import AXIAL_TYPES
-from kinetree.core.library_visuals import derived_look
+from kinetree.core.library.visuals import derived_look
+from kinetree.core.model.joint import AXIAL_TYPES
 
 from ..dh_colors import rgba
 from ..numbers import decimal_sum, signed_text

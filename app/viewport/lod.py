@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from kinetree.core.io.mesh_reader import unique_rows
+from kinetree.core.disk.mesh_reader import unique_rows
 
 from .meshes import decimate
 

@@ -1,5 +1,5 @@
 """Mesh data for visuals: primitives sized by the visual, and mesh files (STL, OBJ, PLY, DAE …)
-read by the engine's mesh reader (:mod:`kinetree.core.io.mesh_reader`: bounded, validated) on
+read by the engine's mesh reader (:mod:`kinetree.core.disk.mesh_reader`: bounded, validated) on
 first use, cached, and decimated to at most :data:`MAX_FACES` triangles each."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from kinetree.core.disk.mesh_reader import check_mesh_file, read_mesh, unique_rows
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.mesh_reader import check_mesh_file, read_mesh, unique_rows
 from pyqtgraph.opengl import shaders
 
 log = logging.getLogger(__name__)

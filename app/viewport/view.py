@@ -6,8 +6,8 @@ import logging
 
 import numpy as np
 from kinetree.core import LoopClosureError
-from kinetree.core.channels import is_axial
-from kinetree.core.kinematics import frame_size
+from kinetree.core.kinematics.plan import frame_size
+from kinetree.core.model.channels import is_axial
 from pyqtgraph.opengl import MeshData
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4

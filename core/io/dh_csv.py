@@ -72,12 +72,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dh import DHLink
+from ..dh.chain import DHLink, chain_names
+from ..dh.extract import DHExtraction, _needs_body
+from ..disk.safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 from ..errors import FileFormatError, KineTreeError
+from ..model.bulk import gc_paused
 from ..transforms import MAX_LENGTH, matrix_to_rpy, pose_from_xyz_rpy, validate_transform
 from ..tree import RigidBodyTree
 from .dh_rows import COLUMNS, DEFAULT_LIMITS, check_header, check_radians, number, parse_row
-from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
 __all__ = ["DEFAULT_LIMITS", "MAX_ROWS", "DHTable", "dh_csv_string", "read_dh_csv", "write_dh_csv"]
 
@@ -113,13 +115,9 @@ class DHTable:
 
     def to_tree(self, base_name: str = "base") -> RigidBodyTree:
         """The serial chain: a fixed body ``dh_base`` when ``base`` ≠ I, one body per row
-        (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.dh_chain`),
+        (``link1…``/joints ``q1…`` unless the rows name them, as :func:`~kinetree.core.dh.chain.dh_chain`),
         and a fixed tool body (``tool_name``, default ``tool``) when ``tool`` ≠ I or
         ``tool_name`` names a body other than the last row's. Its last body is the tip."""
-        from ..bulk import gc_paused
-        from ..dh import chain_names
-        from ..dh_extract import DHExtraction
-
         if not self.links:
             return RigidBodyTree(base_name)
         with gc_paused():  # a third of building a big chain was garbage-collector passes
@@ -136,9 +134,6 @@ class DHTable:
     @property
     def num_bodies(self) -> int:
         """How many bodies :meth:`to_tree` builds (counted, not built)."""
-        from ..dh import chain_names
-        from ..dh_extract import _needs_body
-
         if not self.links:
             return 0
         last = self.links[-1].name or chain_names(self.links)[-1][0]

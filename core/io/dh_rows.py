@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..dh import DHLink
+from ..dh.chain import DHLink
 from ..errors import FileFormatError, KineTreeError
 from ..number_text import DEGREES, RADIANS, read_number
 from ..transforms import MAX_LENGTH

@@ -34,10 +34,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..dh.chain import chain_dh_table
+from ..dh.extract import extract_dh
+from ..disk.safe_io import check_regular_file
 from ..errors import FileFormatError, KineTreeError
-from ..loops import refuse_loops
+from ..kinematics.loops import refuse_loops
 from ..tree import RigidBodyTree, unique_name
-from .safe_io import check_regular_file
 
 if TYPE_CHECKING:
     from .dh_csv import DHTable
@@ -121,7 +123,7 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
 
         return import_mjcf(path, on_warning=on_warning)
     if kind in ("urdf", "xacro"):
-        from .urdf import import_urdf
+        from .urdf.read import import_urdf
 
         return import_urdf(path, package_paths=package_paths, on_warning=on_warning, allow_env=allow_env)
     if kind == "sdf":
@@ -157,7 +159,7 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
 
     Every writer refuses (with a :class:`~kinetree.core.errors.KineTreeError` naming the body,
     joint, row or field) what its reader would refuse, so whatever is written reads back: more
-    than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies, a file over the reader's byte
+    than :data:`~kinetree.core.disk.safe_io.MAX_BODIES` bodies, a file over the reader's byte
     limit, a URDF inertial that is not a physical inertia, a DH table without rows (a chain
     with no moving joint) or with a value out of the reader's bounds.
     """
@@ -172,7 +174,7 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
         save_project(tree, path, configuration)
         return tree.num_bodies
     if kind == "urdf":
-        from .urdf import export_urdf
+        from .urdf.read import export_urdf
 
         export_urdf(tree, path)
         count = _urdf_bodies(path)
@@ -221,7 +223,7 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
     name): the shape :meth:`DHTable.to_tree` builds, so a table read and written back keeps
     its rows, base and tool. Limits equal to the reader's defaults (±180° for R, ±0.5 m for P)
     are left empty, as an empty cell reads back as them. Otherwise the table computed from the
-    geometry (:func:`kinetree.core.dh_extract.extract_dh`, in ``convention``, default
+    geometry (:func:`kinetree.core.dh.extract.extract_dh`, in ``convention``, default
     standard), with its ``base`` and ``tool`` transforms and ``tool_name`` the body that
     :meth:`DHTable.to_tree` must create to stand for the tip (the tip's own name unless a
     row already uses it)."""
@@ -230,8 +232,6 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
     stored = _stored_table(tree, tip, convention)
     if stored is not None:
         return stored
-    from ..dh_extract import extract_dh
-
     ext = extract_dh(tree, tip, convention or "dh")
     eye = np.eye(4)
     return DHTable(ext.links, ext.convention, None if np.array_equal(ext.base, eye) else ext.base,
@@ -243,7 +243,6 @@ def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) 
     ``None`` when the path is not [fixed body] + DH rows in one convention + [fixed body]."""
     from dataclasses import replace
 
-    from ..dh import chain_dh_table
     from .dh_csv import DEFAULT_LIMITS, DHTable
 
     entries = chain_dh_table(tree, tip)

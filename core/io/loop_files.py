@@ -21,10 +21,10 @@ from collections.abc import Callable
 import numpy as np
 from lxml import etree
 
+from ..disk.safe_io import MAX_BODIES
 from ..errors import FileFormatError, KineTreeError
-from ..loops import LOOP_KINDS, MAX_LOOPS
+from ..kinematics.loops import LOOP_KINDS, MAX_LOOPS
 from ..tree import RigidBodyTree
-from .safe_io import MAX_BODIES
 
 #: The element KineTree writes into a URDF for loops and passive joints.
 LOOPS_TAG = "kinetree_loops"

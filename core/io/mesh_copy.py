@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..disk.mesh_reader import MAX_MESH_BYTES, read_mesh
+from ..disk.safe_io import read_regular_file
 from ..errors import FileFormatError
-from .mesh_reader import MAX_MESH_BYTES, read_mesh
-from .safe_io import read_regular_file
 
 
 class MeshCopies:

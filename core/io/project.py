@@ -22,7 +22,7 @@ Layout (every field is documented in README.md, "Project file")::
 
 Visuals and collisions are ``{"kind", "size", "pose", "color" (visuals only), "filename",
 "name"}``; ``extensions`` are lists of XML element texts (robot-file elements KineTree does not
-model, see :mod:`kinetree.core.xml_fragment`). ``named_poses`` are the tree's
+model, see :mod:`kinetree.core.model.xml_fragment`). ``named_poses`` are the tree's
 :attr:`~kinetree.core.tree.RigidBodyTree.named_poses`, each a configuration vector, in order.
 Version 1 (before collisions and extensions) loads as a tree without them, version 2 (before
 named poses) as a tree without poses; a version newer than :data:`VERSION` is refused. A tree
@@ -31,7 +31,7 @@ a tree with closed loops or passive joints (``"actuated": false`` on a joint) as
 that a release before loops refuses it instead of dropping them; any other tree as before.
 
 Non-finite limits are written as ``null`` (unbounded). Saving is atomic
-(:func:`kinetree.core.io.safe_io.atomic_write_text`). Loading reads regular files only and
+(:func:`kinetree.core.disk.safe_io.atomic_write_text`). Loading reads regular files only and
 checks every field's type, shape and range (:mod:`kinetree.core.io.project_check`) before
 building anything.
 """
@@ -48,15 +48,15 @@ from typing import Any
 
 import numpy as np
 
-from ..body import RigidBody, Visual
-from ..bulk import gc_paused
+from ..disk.identity import FileIdentity
+from ..disk.safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 from ..errors import FileFormatError, KineTreeError
-from ..joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
+from ..model.body import RigidBody, Visual
+from ..model.bulk import gc_paused
+from ..model.joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
-from .identity import FileIdentity
-from .mjcf_files import vet_kept_files
+from .mjcf.files import vet_kept_files
 from .project_check import check_project, parse_json
-from .safe_io import MAX_BODIES, atomic_write_text, read_regular_file
 
 __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text", "dumps", "load_project",
            "project_text", "save_project", "tree_from_dict", "tree_to_dict"]
@@ -199,7 +199,7 @@ class _Reading:
                 self.missing += 1
                 if self.missing <= MAX_MISSING_LISTED:
                     shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
-                    from .urdf import mesh_not_found_reason
+                    from .urdf.read import mesh_not_found_reason
 
                     why = mesh_not_found_reason(uri, self.base_dir, self.package_paths)
                     self.warnings.append(f"{at}: mesh {shown!r} {why}; kept as saved")
@@ -216,7 +216,7 @@ class _Reading:
         if uri not in self._resolved:
             if self.missing > MAX_MISSING_LISTED:  # bounded work for a hostile file
                 return None
-            from .urdf import resolve_mesh_uri
+            from .urdf.read import resolve_mesh_uri
 
             self._resolved[uri] = resolve_mesh_uri(uri, self.base_dir, self.package_paths)
         return self._resolved[uri]
@@ -238,7 +238,7 @@ def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str, reading: _Rea
     if inertial is not None:  # what the numbers give, as the URDF import computes it
         from types import SimpleNamespace
 
-        from .urdf import _inertia_about_origin
+        from .urdf.read import _inertia_about_origin
 
         T, xyz, rpy = reading.matrix(inertial)
         mass = float(inertial["mass"])
@@ -338,7 +338,7 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
 
     A mesh saved with its URI (``uri``) whose saved path does not exist is looked for again
     from ``base_dir`` (the project's folder), ``package_paths`` and ``$ROS_PACKAGE_PATH``; one
-    not found is kept with a :class:`~kinetree.core.io.urdf.MeshNotFoundWarning` (to
+    not found is kept with a :class:`~kinetree.core.io.urdf.read.MeshNotFoundWarning` (to
     ``on_warning`` when given), issued only when the load succeeds."""
     reading = _Reading(base_dir, package_paths)
     if not isinstance(d, dict) or d.get("format") != FORMAT:
@@ -389,7 +389,7 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise FileFormatError(f"{source}: malformed field ({type(exc).__name__}: {exc})") from None
     if reading.warnings:
-        from .urdf_check import MeshNotFoundWarning
+        from .urdf.check import MeshNotFoundWarning
 
         for msg in reading.warnings:
             if on_warning is not None:
@@ -413,10 +413,10 @@ def _text(d: dict, compact: bool) -> str:
 def save_project(tree: RigidBodyTree, path: str | os.PathLike,
                  configuration: np.ndarray | None = None) -> FileIdentity:
     """Save atomically to ``path``; return the saved file's identity (see
-    :mod:`kinetree.core.io.identity`: the app compares it with the file later).
+    :mod:`kinetree.core.disk.identity`: the app compares it with the file later).
     What :func:`load_project` would refuse is not written: a
     :class:`FileFormatError` names the body and field out of the reader's bounds, or says the
-    tree has more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies or the file would be
+    tree has more than :data:`~kinetree.core.disk.safe_io.MAX_BODIES` bodies or the file would be
     over :data:`MAX_BYTES`."""
     return atomic_write_text(path, project_text(tree, configuration, Path(path).name))
 
@@ -425,7 +425,7 @@ def project_text(tree: RigidBodyTree, configuration: np.ndarray | None = None, n
                  compact: bool = False) -> str:
     """The project text of ``tree`` (as :func:`dumps`, ``compact`` too) if :func:`load_project`
     would read it back, else a :class:`FileFormatError` naming ``name`` and what is out of the
-    reader's bounds (more than :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies, a field, over
+    reader's bounds (more than :data:`~kinetree.core.disk.safe_io.MAX_BODIES` bodies, a field, over
     :data:`MAX_BYTES`): Save and the autosave write nothing that could not be opened or restored."""
     if len(tree.bodies) > MAX_BODIES:
         raise FileFormatError(f"{name}: {len(tree.bodies)} bodies is more than the {MAX_BODIES} "

@@ -1,6 +1,6 @@
 """Checking a parsed project file before anything is built from it: every documented field has
 the right JSON type and shape, and every number is finite and bounded (``extensions`` are
-checked where they are read, by :func:`kinetree.core.xml_fragment.check_fragments`).
+checked where they are read, by :func:`kinetree.core.model.xml_fragment.check_fragments`).
 
 A project is hostile input: ``"mass": "1.5"`` or a visual ``"name": {}`` must be refused with
 the field's path, not loaded (and fail later at export), and ``1e400`` or a 5000-digit integer
@@ -13,7 +13,7 @@ Bounds, the engine's own (so whatever KineTree saves, it loads): lengths (transl
 gravity and mimic factors at most :data:`kinetree.core.transforms.MAX_LENGTH`; masses at most
 :data:`MAX_MASS` (as the URDF reader); inertias (about the body frame) at most
 :data:`MAX_BODY_INERTIA`, what a URDF inertial within the URDF reader's bounds can give; angles
-and configurations finite; at most :data:`~kinetree.core.io.safe_io.MAX_BODIES` bodies.
+and configurations finite; at most :data:`~kinetree.core.disk.safe_io.MAX_BODIES` bodies.
 
 Link extensions that a URDF reader interprets (``<inertial>``, ``<visual>``, ``<collision>``,
 written back verbatim into an exported URDF), a joint's ``<limit>`` and the robot's
@@ -27,8 +27,10 @@ import json
 import math
 from typing import Any
 
+from ..disk.safe_io import MAX_BODIES
 from ..errors import FileFormatError, KineTreeError
-from ..joint import (
+from ..kinematics.loops import LOOP_KINDS, MAX_LOOPS
+from ..model.joint import (
     COMPOSITE_ROWS,
     COMPOSITE_TYPES,
     JOINT_TYPES,
@@ -36,9 +38,12 @@ from ..joint import (
     POSITION_COUNT,
     parse_motion_subspace,
 )
-from ..loops import LOOP_KINDS, MAX_LOOPS
+from ..model.joint_motor import MAX_MOTOR_VALUE
+from ..model.poses import MAX_POSE_VALUES, MAX_POSES
+from ..model.xml_fragment import fragment_element
+from ..names import MAX_PATH_LENGTH, text_problem
 from ..transforms import MAX_LENGTH
-from .safe_io import MAX_BODIES
+from .urdf.check import _check_inertial, _check_shape, _Checked, _numbers
 
 __all__ = ["MAX_BODY_INERTIA", "MAX_LENGTH", "MAX_MASS", "check_extensions", "check_project", "parse_json"]
 
@@ -239,8 +244,6 @@ def _check_urdf_inertial(v: Any, where: Where) -> None:
 def _check_uri(v: Any, where: Where) -> None:
     """A mesh URI as a URDF wrote it: a file name's rules (no control character, NUL included;
     at most MAX_PATH_LENGTH characters)."""
-    from ..names import MAX_PATH_LENGTH, text_problem
-
     problem = text_problem(v, max_length=MAX_PATH_LENGTH, name=False)
     if problem is not None:
         raise FileFormatError(f"{where} {problem}")
@@ -332,8 +335,6 @@ def _check_mimic(v: Any, where: Where) -> None:
 
 
 def _check_motor(v: Any, where: Where) -> None:
-    from ..joint_motor import MAX_MOTOR_VALUE
-
     obj(v, where)
     _check_fields(v, where, {
         "gear_ratio": lambda x, w: number(x, w, MAX_MOTOR_VALUE),
@@ -392,9 +393,6 @@ def _check_configuration(v: Any, where: Where) -> None:
 
 def _check_named_poses(v: Any, where: Where) -> None:
     """``{name: configuration}`` (version 3): names as body names, values as ``configuration``."""
-    from ..names import text_problem
-    from ..poses import MAX_POSE_VALUES, MAX_POSES
-
     if len(obj(v, where)) > MAX_POSES:
         raise FileFormatError(f"{where} holds {len(v)} poses, more than the {MAX_POSES} a tree may hold")
     # the numbers the file spells out, before any is checked (a mapping's missing joints are
@@ -485,7 +483,7 @@ def _check_extensions(bd: dict, where: Where) -> None:
 
 
 class _ExtensionCtx:
-    """The URDF checks' context (see :mod:`kinetree.core.io.urdf_check`) for one extension."""
+    """The URDF checks' context (see :mod:`kinetree.core.io.urdf.check`) for one extension."""
 
     def __init__(self, where: str) -> None:
         self.source = where
@@ -505,9 +503,6 @@ def check_extensions(texts, where: str, level: str, own_inertial: bool = False) 
     (its effort and velocity) or the robot's ``<material>`` (its colour). ``own_inertial``:
     the body writes its own ``<inertial>`` first (then a kept one is a second, which readers
     ignore)."""
-    from ..xml_fragment import fragment_element
-    from .urdf_check import _check_inertial, _check_shape, _Checked, _numbers
-
     first_inertial = not own_inertial
     for k, text in enumerate(texts):
         if not isinstance(text, str) or not text.lstrip().startswith(_INTERPRETED[level]):

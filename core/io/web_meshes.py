@@ -1,5 +1,5 @@
 """Visuals and meshes for the web page (:mod:`.web_page`): each mesh file read once by the
-engine's bounded reader (:func:`~kinetree.core.io.mesh_reader.read_mesh`), decimated with
+engine's bounded reader (:func:`~kinetree.core.disk.mesh_reader.read_mesh`), decimated with
 fast-simplification to fit the page's triangle budget, and embedded as base64 little-endian
 float32 vertices and uint32 triangle indices."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ..disk.mesh_reader import read_mesh
 from ..errors import FileFormatError
-from .mesh_reader import read_mesh
 
 #: Most triangles of one mesh in the page (the app's viewport draws at most as many).
 MESH_TRIANGLES = 40_000

@@ -8,7 +8,7 @@ JSON (:mod:`.web_meshes`). Its Content-Security-Policy forbids any connection: n
 at view time. The page's script shows names with ``textContent`` only.
 
 The page's forward kinematics is the engine's single-configuration formula
-(:meth:`~kinetree.core.kinematics.KinematicPlan.fk_single`): each body's pose in its parent is
+(:meth:`~kinetree.core.kinematics.plan.KinematicPlan.fk_single`): each body's pose in its parent is
 ``P0 + sin θ·P1 + (1 − cos θ)·P2 + d·P3`` with the plan's constant matrices, then one product
 per body from the base out, in float64 (JavaScript numbers), so it equals
 :meth:`~kinetree.core.tree.RigidBodyTree.get_transform` to rounding. Revolute (continuous
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from ..dh import lecture_variables, variable_label
+from ..dh.chain import lecture_variables, variable_label
+from ..disk.safe_io import atomic_write_text
 from ..errors import FileFormatError
-from ..kinematics import frame_size
-from .safe_io import atomic_write_text
+from ..kinematics.plan import frame_size
 from .web_meshes import MeshPacker
 
 #: The joint types the page moves (a mimic joint is revolute or prismatic).
@@ -105,7 +105,7 @@ def page_data(tree, q=None, *, title: str = "", camera: dict | None = None,
     page frames the robot from the app's default direction)."""
     check_page_tree(tree)
     q = tree.home_configuration() if q is None else tree.config_to_vector(q)
-    plan = tree._kinematics()
+    plan = tree.kinematic_plan()
     packer = MeshPacker() if max_triangles is None else MeshPacker(max_triangles)
     variables = lecture_variables(tree)
     notes: list[str] = []

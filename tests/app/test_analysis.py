@@ -11,7 +11,7 @@ import pytest
 from kinetree.app.panels.sliders import STANDARD_GRAVITY, torque_rows, torque_text
 from kinetree.app.viewport.workspace_cloud import LUT
 from kinetree.core import collision_available
-from kinetree.core.workspace import sample_workspace
+from kinetree.core.kinematics.workspace import sample_workspace
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QVector3D
 from test_view_docks_pose import image_array, project

@@ -81,7 +81,7 @@ def test_right_answers_check_right_and_wrong_ones_wrong(puma):
     right = [repr(v) for v in shown_answer(ex)]
     assert check_entries(ex, right, 1e-3) == [(True, "")] * 4
     sym = make_exercise(*puma, "symbolic", 1, 0)
-    from kinetree.core.symbolic import to_text
+    from kinetree.core.teach.symbolic import to_text
     texts = [to_text(e) for e in sym.expression]
     assert all(ok for ok, _ in check_entries(sym, texts, 1e-3))
     texts[0] = f"({texts[0]}) + 1"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gui_actions import choose
 from kinetree.app.viewport.offscreen import render_image
-from kinetree.core.frame_assignment import FrameAssignment
+from kinetree.core.dh.frame_assignment import FrameAssignment
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 

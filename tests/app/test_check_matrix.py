@@ -15,7 +15,7 @@ from kinetree.app.answers import parse_expression, symbol_names
 from kinetree.app.matrix_check import check_text
 from kinetree.core import KineTreeError
 from kinetree.core.library import load_robot
-from kinetree.core.matrix_check import parse_matrix
+from kinetree.core.teach.matrix_check import parse_matrix
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtTest import QTest
@@ -256,7 +256,7 @@ def test_the_dialog_checks_the_pasted_lecture_a5_in_symbols(window, qtbot):
 def test_cells_split_as_typed():
     """Spaces between cells: an operator with a space after it joins its neighbours (MATLAB's rule);
     commas and ``&`` split only outside parentheses."""
-    from kinetree.core.matrix_check import matrix_cells
+    from kinetree.core.teach.matrix_check import matrix_cells
 
     rows = matrix_cells("c1 -s1 0 a1*c1 + a2*c12\ns1 c1 0 a1 * s1\n0 0 1 0")
     assert rows[0] == ["c1", "-s1", "0", "a1*c1 + a2*c12"] and rows[1] == ["s1", "c1", "0", "a1 * s1"]

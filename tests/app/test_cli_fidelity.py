@@ -153,7 +153,7 @@ def test_duplicate_key_in_a_body_names_the_body(tmp_path):
     (b"<a>" + b"x" * (11 * 2**20) + b"</a>", r"^Resource limit exceeded: Text node too long, line 1, column \d+$"),
 ])
 def test_xml_limits_in_plain_words(data, want):
-    from kinetree.core.io.safe_io import xml_error_text
+    from kinetree.core.disk.safe_io import xml_error_text
     from lxml import etree
 
     with pytest.raises(etree.XMLSyntaxError) as exc:  # libxml2's own message, as the URDF reader gets it

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from kinetree.app.main import main
 from kinetree.core import load_robot
+from kinetree.core.dynamics.torque_profile import torque_profile
 from kinetree.core.io import save_project
-from kinetree.core.torque_profile import torque_profile
 
 G = [0.0, 0.0, -9.80665]  # standard gravity, as the Joints panel's
 

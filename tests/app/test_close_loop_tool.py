@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from kinetree.core import RigidBody
-from kinetree.core.joint import Joint
-from kinetree.core.loop_closing import check_actuation, loop_path, propose_passive
+from kinetree.core.kinematics.loop_closing import check_actuation, loop_path, propose_passive
+from kinetree.core.model.joint import Joint
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
@@ -274,7 +274,7 @@ def test_an_ik_drag_past_the_mechanisms_limit_stops_closed_and_says_why(make_win
 def test_a_refused_slider_tick_at_the_limit_costs_a_bounded_solve(qtbot, monkeypatch):
     """At the mechanism's limit every tick of a drag is refused: each must stay within a frame's
     time (it solved twice with 100 steps: up to 2,944 evaluations of the loop equations)."""
-    import kinetree.core.loops as loops
+    import kinetree.core.kinematics.loops as loops
     from kinetree.app.document import RobotDocument
 
     count = [0]

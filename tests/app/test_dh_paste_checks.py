@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from kinetree.app.panels.dh_table import parse_rows
 from kinetree.core import KineTreeError, RigidBodyTree
+from kinetree.core.disk.safe_io import MAX_BODIES
 from kinetree.core.io import load_project
-from kinetree.core.io.safe_io import MAX_BODIES
 
 ROW = "0.1 0 0 q"
 HEADER = "a alpha d theta"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from kinetree.app.exercise_sheet import table_rows
 from kinetree.app.panels.exercise import WRONG, shown_answer
-from kinetree.core.dh import subscript
+from kinetree.core.dh.chain import subscript
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest

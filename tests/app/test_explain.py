@@ -221,7 +221,7 @@ def wait_symbolic(panel, qtbot):
 
 @pytest.mark.parametrize("params", ["symbolic", "numeric"])
 def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, params):
-    from kinetree.core.symbolic import symbolic_model, to_latex, to_python_script, to_text
+    from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_python_script, to_text
     from PySide6.QtGui import QGuiApplication
 
     window.doc.open("puma560")
@@ -269,7 +269,7 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     """Ten skew revolute axes: T₀¹⁰ would exceed core's term bound; A₁₀ is shown, and why T is not."""
     from kinetree.core import Joint, RigidBody, RigidBodyTree
     from kinetree.core.io import save_project
-    from kinetree.core.symbolic import symbolic_link, to_text
+    from kinetree.core.teach.symbolic import symbolic_link, to_text
 
     rng = np.random.default_rng(1)
     tree = RigidBodyTree()
@@ -298,7 +298,7 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     assert "terms" in view.legend.text() or "too long for a symbolic matrix" in view.legend.text()
     assert view.T.result is None and view.T.cells[0][0].text() == ""
     assert not view.T.copy_buttons["text"].isEnabled() and view.A.copy_buttons["text"].isEnabled()
-    from kinetree.core.dh import dh_chain
+    from kinetree.core.dh.chain import dh_chain
 
     A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic", revolute="theta")
     assert view.A.cells[0][0].text() == to_text(A[0, 0])
@@ -315,7 +315,7 @@ def pick(box, data) -> None:
 def test_symbolic_in_the_lectures_notation(window, qtbot):
     """Issue 19: the wrist keeps its numbers (A₅, T₅³ in c4, s5), T from frame j, the general
     A_i, θ_i, sums expanded, Craig's ⁰T_n, and the LaTeX copy as a whole `A_{5} = …` line."""
-    from kinetree.core.symbolic import symbolic_model, to_latex, to_text
+    from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_text
     from PySide6.QtGui import QGuiApplication
 
     window.doc.open("spherical_wrist")

@@ -9,7 +9,7 @@ import pytest
 import trimesh
 from gui_actions import type_into
 from kinetree.core.io.project import load_project
-from kinetree.core.io.urdf import import_urdf
+from kinetree.core.io.urdf.read import import_urdf
 from lxml import etree
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from kinetree.app.viewport.inertia_boxes import _CORNERS, equivalent_box, inertia_boxes
 from kinetree.core import Joint, RigidBody, RigidBodyTree
-from kinetree.core.body import Visual
-from kinetree.core.mass_properties import mass_from_geometry
+from kinetree.core.dynamics.from_geometry import mass_from_geometry
+from kinetree.core.model.body import Visual
 from PySide6.QtWidgets import QApplication
 from scipy.spatial.transform import Rotation
 

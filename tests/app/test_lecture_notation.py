@@ -1,11 +1,11 @@
 """Issue 31 item 3: the lecture's θᵢ / dᵢ (with subscript digits) wherever the GUI names a DH
-row's joint variable, from one core helper (:func:`kinetree.core.dh.joint_variable`)."""
+row's joint variable, from one core helper (:func:`kinetree.core.dh.chain.joint_variable`)."""
 
 from __future__ import annotations
 
 import pytest
 from kinetree.core import load_robot
-from kinetree.core.dh import joint_variable, lecture_variables, variable_label
+from kinetree.core.dh.chain import joint_variable, lecture_variables, variable_label
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 

@@ -12,7 +12,7 @@ from kinetree.app.document import RobotDocument
 from kinetree.app.panels.simulate import SimulatePanel
 from kinetree.app.panels.torques import TorquePanel
 from kinetree.app.playback import PlaybackState
-from kinetree.core.loop_dynamics import inverse_dynamics_constraints
+from kinetree.core.dynamics.loops import inverse_dynamics_constraints
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from test_loop_dynamics import closed, heavy_four_bar  # noqa: E402

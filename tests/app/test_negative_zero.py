@@ -12,7 +12,7 @@ from kinetree.app.numbers import fixed_text, short_text, signed_text
 from kinetree.app.panels.number_spin import distinct_texts
 from kinetree.app.viewport.frame_handle import FrameHandle
 from kinetree.app.viewport.measure import Measurement
-from kinetree.core.symbolic import to_latex, to_text
+from kinetree.core.teach.symbolic import to_latex, to_text
 
 NEGATIVE_ZERO = re.compile(r"-0(?:\.0*)?(?![.\d]*[1-9])")
 

@@ -13,8 +13,8 @@ from kinetree.app.panels.timeline import SLIDER_STEPS
 from kinetree.app.playback import export_animation, fit_motion
 from kinetree.app.viewport.path_trace import COLOR
 from kinetree.app.viewport.view import THEMES
+from kinetree.core.kinematics.trajectory import joint_trajectory, sample_trajectory
 from kinetree.core.library import load_robot
-from kinetree.core.trajectory import joint_trajectory, sample_trajectory
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -197,7 +197,7 @@ def test_file_menu_export_animation(window, qtbot, tmp_path, monkeypatch):
 
 
 def test_the_path_is_not_drawn_or_computed_while_the_poses_dock_is_hidden(window, qtbot, monkeypatch):
-    from kinetree.core.kinematics import KinematicPlan
+    from kinetree.core.kinematics.plan import KinematicPlan
 
     calls = []
     real = KinematicPlan.fk_chunks

@@ -352,7 +352,7 @@ LECTURE = [("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2]), ("stanford_lecture", [
 
 @pytest.mark.parametrize("robot,q", LECTURE, ids=[r for r, _ in LECTURE])
 def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presenting, qtbot, robot, q):
-    from kinetree.core.symbolic import symbolic_model, to_text
+    from kinetree.core.teach.symbolic import symbolic_model, to_text
 
     w = presenting(robot, q)
     panel, tree = w.explain, w.doc.tree

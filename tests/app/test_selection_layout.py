@@ -14,7 +14,7 @@ from kinetree.app.cli import library as cli
 from kinetree.app.layout import default_window_size
 from kinetree.app.main import main
 from kinetree.core import list_robots
-from kinetree.core.library_sources import SHORT_SOURCES
+from kinetree.core.library.sources import SHORT_SOURCES
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QWheelEvent
 from PySide6.QtTest import QTest

@@ -251,7 +251,7 @@ def test_a_simulation_too_slow_for_real_time_slows_down_and_draws_fewer_frames(p
 
 def test_a_tree_too_large_for_the_dense_dynamics_is_refused_with_a_message(window, qtbot):
     from kinetree.core import Joint, RigidBody, RigidBodyTree
-    from kinetree.core.simulation import MAX_DOF
+    from kinetree.core.simulation.simulator import MAX_DOF
 
     tree, parent = RigidBodyTree(), "base"
     for i in range(MAX_DOF + 1):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kinetree.app.panels.torques import OVER_COLOR
-from kinetree.core.torque_profile import DEFAULT_SAMPLES, torque_profile
+from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, torque_profile
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest

@@ -51,7 +51,7 @@ def printed(robot: str, number: int, tree, body: str) -> list[list[str]]:
     """The lecture's Aᵢ; the Puma (not in that lecture) as core's symbolic model writes it."""
     if robot in PRINTED:
         return [row.split() for row in PRINTED[robot][number].split(" / ")]
-    from kinetree.core.symbolic import symbolic_model, to_text
+    from kinetree.core.teach.symbolic import symbolic_model, to_text
 
     A = symbolic_model(tree, body, "symbolic", link=number, revolute="theta")
     return [[to_text(A.matrix[r, c], A.order[r][c]) for c in range(4)] for r in range(4)]

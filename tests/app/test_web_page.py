@@ -16,7 +16,7 @@ import pytest
 from kinetree.app.numbers import fixed_text
 from kinetree.app.panels.pose import pose_readouts
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
-from kinetree.core.dh import lecture_variables, variable_label
+from kinetree.core.dh.chain import lecture_variables, variable_label
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io.web_page import web_page, write_web_page
 from kinetree.core.transforms import rotx, roty, rotz

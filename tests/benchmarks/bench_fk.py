@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kinetree.core import kinematics, load_robot  # noqa: E402
-from kinetree.core.kinematics import COMPILED_MIN, compiled_backend  # noqa: E402
+from kinetree.core import load_robot  # noqa: E402
+from kinetree.core.kinematics import plan as kinematics  # noqa: E402
+from kinetree.core.kinematics.plan import COMPILED_MIN, compiled_backend  # noqa: E402
 from kinetree.core.transforms import dh_transform  # noqa: E402
 from robots import best_of, random_tree  # noqa: E402
 

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 from kinetree.core import import_robot, load_robot
-from kinetree.core.ik import inverse_kinematics
+from kinetree.core.kinematics.ik import inverse_kinematics
 
 TOL = 1e-6
 LIBRARY = ["puma560", "ur5", "panda", "kuka_lbr_iiwa14", "jaco", "stanford"]

@@ -20,7 +20,7 @@ import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.project import load_project, save_project
-from kinetree.core.joint import Mimic
+from kinetree.core.model.joint import Mimic
 
 
 def project_tree(n: int, seed: int = 0) -> RigidBodyTree:

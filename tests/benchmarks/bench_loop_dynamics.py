@@ -56,7 +56,7 @@ def plain() -> None:
 
 
 def looped() -> None:
-    from kinetree.core.loop_dynamics import forward_dynamics_constraints_direct
+    from kinetree.core.dynamics.loops import forward_dynamics_constraints_direct
     from test_loop_dynamics import closed, consistent_rates, heavy_four_bar
 
     t = heavy_four_bar()
@@ -77,7 +77,7 @@ def looped() -> None:
     print(f"after 10 s: loop residual {np.linalg.norm(t.loop_residual(sim.q)):.2e}, "
           f"|J q̇| {np.abs(t.constraint_jacobian(sim.q) @ sim.qd).max():.2e}, "
           f"energy drift {abs(e.total - e0) / abs(e0):.2e} (relative)")
-    from kinetree.core.torque_profile import torque_profile
+    from kinetree.core.dynamics.torque_profile import torque_profile
 
     poses = [closed(t, 0.3), closed(t, 1.5)]
     w, c = clocks(lambda: torque_profile(t, poses, 1.0), 1)

@@ -112,7 +112,7 @@ def three_rrr() -> None:
 def delta() -> None:
     if "delta_robot" not in list_robots():
         return
-    from kinetree.core.loops import solve_loops
+    from kinetree.core.kinematics.loops import solve_loops
 
     t = load_robot("delta_robot")
     motors = [k for k, n in enumerate(b for b in t.body_names if t.get_body(b).joint.position_count)

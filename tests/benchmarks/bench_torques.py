@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from kinetree.core import load_robot  # noqa: E402
-from kinetree.core.torque_profile import torque_profile  # noqa: E402
+from kinetree.core.dynamics.torque_profile import torque_profile  # noqa: E402
 from robots import best_of  # noqa: E402
 
 G = (0.0, 0.0, -9.80665)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from kinetree.core import RigidBodyTree  # noqa: E402
-from kinetree.core.io.urdf import export_urdf, import_urdf, urdf_string  # noqa: E402
+from kinetree.core.io.urdf.read import export_urdf, import_urdf, urdf_string  # noqa: E402
 from robots import best_of  # noqa: E402
 from urdf_fixtures import ROBOTS, random_tree  # noqa: E402
 

@@ -20,8 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from kinetree.core import load_robot, sample_workspace  # noqa: E402
-from kinetree.core import workspace as ws  # noqa: E402
-from kinetree.core.configuration import sampling_ranges  # noqa: E402
+from kinetree.core.kinematics import workspace as ws  # noqa: E402
+from kinetree.core.model.configuration import sampling_ranges  # noqa: E402
 from robots import best_of  # noqa: E402
 
 

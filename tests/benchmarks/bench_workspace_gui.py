@@ -81,7 +81,7 @@ def main() -> None:
     from kinetree.app.main import make_application
     from kinetree.app.main_window import MainWindow
     from kinetree.app.viewport.labels import view_mvp
-    from kinetree.core.workspace import sample_workspace
+    from kinetree.core.kinematics.workspace import sample_workspace
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
     analysis.WORKSPACE_SAMPLES = n

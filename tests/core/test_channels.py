@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 from kinetree.core import Joint
-from kinetree.core.channels import (
+from kinetree.core.model.channels import (
     QUATERNION_TYPES,
     channel_values,
     is_axial,
@@ -15,7 +15,7 @@ from kinetree.core.channels import (
     with_channel,
     zero_positions,
 )
-from kinetree.core.joint import JOINT_TYPES
+from kinetree.core.model.joint import JOINT_TYPES
 
 
 def joint(t: str) -> Joint:

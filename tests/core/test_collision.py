@@ -11,7 +11,12 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, import_robot, load_robot
-from kinetree.core.collision import MeshSkippedWarning, check_collision, collision_available, collision_checker
+from kinetree.core.kinematics.collision import (
+    MeshSkippedWarning,
+    check_collision,
+    collision_available,
+    collision_checker,
+)
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 pytest.importorskip("fcl")

@@ -4,19 +4,20 @@ import numpy as np
 import pytest
 from kinetree.core import Simulator, load_robot
 from kinetree.core.compiled_warmup import warm_up
-from kinetree.core.kinematics import compiled_backend
+from kinetree.core.kinematics.plan import compiled_backend
 
 
 def test_warm_up_compiles_the_simulator_step_and_the_dynamics_kernels():
     if compiled_backend() is None:
         assert warm_up() == 0.0
         return
-    from kinetree.core import dynamics_numba, simulation_numba
+    from kinetree.core.dynamics import compiled as dynamics_numba
+    from kinetree.core.simulation import compiled as simulation_numba
 
     assert warm_up() > 0.0
     assert simulation_numba.simulate.signatures
     assert dynamics_numba.cholesky_solve.signatures
-    from kinetree.core import loops_numba
+    from kinetree.core.kinematics import loops_compiled as loops_numba
 
     assert loops_numba._solve.signatures  # the closed-loop solver: the Delta uses what the four-bar compiled
     delta = load_robot("delta_robot")

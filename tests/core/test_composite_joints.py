@@ -323,8 +323,8 @@ def test_project_file_round_trip_keeps_composite_joints():
 
 
 def test_urdf_and_sdf_export_refuse_naming_the_joint():
-    from kinetree.core.io.sdf_write import sdf_string
-    from kinetree.core.io.urdf_export import urdf_string
+    from kinetree.core.io.sdf.write import sdf_string
+    from kinetree.core.io.urdf.write import urdf_string
 
     tree = composite_tree(0, ["revolute", "euler_xyz"])
     with pytest.raises(KineTreeError, match=r"joint 'j1' \(body 'b1'\): a euler_xyz joint .*no URDF equivalent"):
@@ -337,7 +337,7 @@ def test_mjcf_export_writes_one_hinge_or_slide_per_row_exactly():
     """MuJoCo applies a body's joints one after the other about the moving axes: its poses and
     mass matrix equal ours at random configurations."""
     mujoco = pytest.importorskip("mujoco")
-    from kinetree.core.io.mjcf_write import mjcf_string
+    from kinetree.core.io.mjcf.write import mjcf_string
 
     tree = composite_tree(2, ["revolute", "euler_zyx", "translation_xyz", "custom", "euler_yxz"])
     tree.gravity = [0.0, 0.0, -9.81]
@@ -365,8 +365,8 @@ def test_mjcf_export_writes_one_hinge_or_slide_per_row_exactly():
 def test_ik_workspace_and_integration_take_composite_joints():
     """IK reaches a pose through Euler and custom joints; the workspace sampler's points and
     manipulability are FK's and the geometric Jacobian's; integrate/difference are plain sums."""
-    from kinetree.core.ik import inverse_kinematics
-    from kinetree.core.workspace import random_configurations, sample_workspace
+    from kinetree.core.kinematics.ik import inverse_kinematics
+    from kinetree.core.kinematics.workspace import random_configurations, sample_workspace
 
     tree = composite_tree(3, ["revolute", "euler_zyx", "prismatic", "custom"])
     rng = np.random.default_rng(5)
@@ -387,7 +387,7 @@ def test_ik_workspace_and_integration_take_composite_joints():
 def test_simulation_of_an_euler_joint_follows_its_emulation():
     """The simulator (forward dynamics, RK4, energy) moves a tree with Euler, translation and
     custom joints as it moves the same tree emulated by single-DoF joints."""
-    from kinetree.core.simulation import Simulator
+    from kinetree.core.simulation.simulator import Simulator
 
     tree = composite_tree(1, ["revolute", "euler_zyx", "translation_xyz", "custom"])
     tree.gravity = [0.0, 0.0, -9.81]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kinetree.core import DHLink, Joint, RigidBody, RigidBodyTree, chain_dh_table, dh_chain, load_robot
-from kinetree.core.dh_extract import DHExtraction, NotDHExpressibleError, dh_report, extract_dh
+from kinetree.core.dh.extract import DHExtraction, NotDHExpressibleError, dh_report, extract_dh
 from kinetree.core.errors import KineTreeError
 from scipy.spatial.transform import Rotation
 
@@ -42,7 +42,7 @@ def matrix_copy(tree: RigidBodyTree, tip: str, rng: np.random.Generator, fixed_e
     """The path base → ``tip`` rebuilt as URDF would have it: joints set from plain 4×4 matrices
     (no DH rows), each joint frame at a random point of its axis line with a random orientation,
     random fixed bodies in between, and a fixed body ``"tip"`` posed as the original tip."""
-    from kinetree.core.dh import chain_path
+    from kinetree.core.dh.chain import chain_path
 
     path = chain_path(tree, tip)
     q0 = _full_config(tree, path, np.zeros(len(path)))
@@ -89,7 +89,7 @@ def matrix_copy(tree: RigidBodyTree, tip: str, rng: np.random.Generator, fixed_e
 
 def assert_same_tip(tree: RigidBodyTree, tip: str, ext: DHExtraction, rng: np.random.Generator,
                     n: int = 20, tol: float = TOL) -> None:
-    from kinetree.core.dh import chain_path
+    from kinetree.core.dh.chain import chain_path
 
     rebuilt = ext.to_tree()
     assert rebuilt.position_count == len(ext.links)
@@ -389,7 +389,7 @@ def test_multi_dof_joint_on_path_is_refused(jtype):
 
 
 def test_mimic_joint_on_path_is_refused():
-    from kinetree.core.joint import Mimic
+    from kinetree.core.model.joint import Mimic
 
     tree = load_robot("two_link_planar")
     tree.get_body("link2").joint.mimic = Mimic("q1", 2.0)

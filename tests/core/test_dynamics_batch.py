@@ -1,4 +1,4 @@
-"""Batch inverse dynamics and mass matrix ((N, …) inputs, core/dynamics_batch.py's compiled
+"""Batch inverse dynamics and mass matrix ((N, …) inputs, core/dynamics/batch.py's compiled
 passes) against the numpy path, single calls and Pinocchio's rnea row by row: a serial arm with motors and friction,
 a branched tree with mimic joints and fixed bodies, a floating base, external wrenches shared or
 per configuration."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kinetree.core import load_robot
-from kinetree.core import rigid_body_dynamics as rbd
+from kinetree.core.dynamics import rigid_body as rbd
 
 pin = pytest.importorskip("pinocchio")
 from pinocchio_compare import G, pinocchio_model, symmetric  # noqa: E402

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 
 from kinetree.core import load_robot
-from kinetree.core.io.identity import CHANGED, MISSING, SAME, FileIdentity, digest_of, disk_state
+from kinetree.core.disk.identity import CHANGED, MISSING, SAME, FileIdentity, digest_of, disk_state
+from kinetree.core.disk.safe_io import atomic_write_text
 from kinetree.core.io.project import save_project
-from kinetree.core.io.safe_io import atomic_write_text
 
 
 def test_a_save_returns_the_identity_of_the_bytes_it_wrote(tmp_path):

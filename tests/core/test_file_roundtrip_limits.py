@@ -11,15 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from kinetree.core import FileFormatError, Joint, KineTreeError, RigidBody, RigidBodyTree
-from kinetree.core.dh import DHLink
+from kinetree.core.dh.chain import DHLink
+from kinetree.core.disk.safe_io import MAX_BODIES
 from kinetree.core.io import load_project, save_project
-from kinetree.core.io import urdf as urdf_mod
 from kinetree.core.io.dh_csv import MAX_ROWS, DHTable, read_dh_csv, write_dh_csv
 from kinetree.core.io.files import export_robot, import_robot
 from kinetree.core.io.project import MAX_BYTES as PROJECT_BYTES
 from kinetree.core.io.project import tree_to_dict
-from kinetree.core.io.safe_io import MAX_BODIES
-from kinetree.core.io.urdf import export_urdf, import_urdf, urdf_from_string, urdf_string
+from kinetree.core.io.urdf import read as urdf_mod
+from kinetree.core.io.urdf.read import export_urdf, import_urdf, urdf_from_string, urdf_string
 
 
 def _project(path: Path, base: dict | None = None, body: dict | None = None) -> Path:

@@ -5,8 +5,13 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.core.dh import DHLink, chain_dh_table, dh_chain
-from kinetree.core.frame_assignment import FrameAssignment, FrameAssignmentError, check_frame, compare_with_extraction
+from kinetree.core.dh.chain import DHLink, chain_dh_table, dh_chain
+from kinetree.core.dh.frame_assignment import (
+    FrameAssignment,
+    FrameAssignmentError,
+    check_frame,
+    compare_with_extraction,
+)
 from kinetree.core.library import load_robot
 
 ROBOTS = ["puma560", "stanford", "cylindrical", "scara", "two_link_planar", "panda"]

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import KineTreeError, export_robot, import_robot, load_robot
 from kinetree.core.io.project import save_project
-from kinetree.core.io.urdf import urdf_string
+from kinetree.core.io.urdf.read import urdf_string
 from urdf_fixtures import ALL_TYPES
 
 EXAMPLES = int(os.environ.get("KINETREE_FUZZ_EXAMPLES", "300"))

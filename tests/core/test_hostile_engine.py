@@ -25,8 +25,8 @@ from kinetree.core.errors import (
 from kinetree.core.io import export_robot, import_robot
 from kinetree.core.io.dh_csv import read_dh_csv
 from kinetree.core.io.project import load_project, save_project
-from kinetree.core.io.urdf import urdf_from_string
-from kinetree.core.joint import Mimic
+from kinetree.core.io.urdf.read import urdf_from_string
+from kinetree.core.model.joint import Mimic
 from kinetree.core.transforms import MAX_LENGTH, transl
 
 # --- 1. joints are looked up by joint name only ---------------------------------------------
@@ -517,7 +517,7 @@ def test_huge_quaternions_are_normalised_without_overflow(jtype):
 def test_loaders_restore_the_garbage_collector(tmp_path):
     import gc
 
-    from kinetree.core.bulk import gc_paused
+    from kinetree.core.model.bulk import gc_paused
 
     assert gc.isenabled()
     with gc_paused():

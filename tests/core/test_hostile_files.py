@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from core_helpers import finishes
 from kinetree.core import list_robots, load_robot
+from kinetree.core.disk.safe_io import STALE_SECONDS, remove_stale_temps
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot, import_robot, load_project, read_dh_csv, save_project
 from kinetree.core.io.project import atomic_write_text
-from kinetree.core.io.safe_io import STALE_SECONDS, remove_stale_temps
-from kinetree.core.io.urdf import import_urdf, urdf_from_string
+from kinetree.core.io.urdf.read import import_urdf, urdf_from_string
 
 posix = pytest.mark.skipif(os.name != "posix", reason="FIFOs, devices and modes are POSIX")
 
@@ -499,7 +499,7 @@ def test_any_field_replaced_by_any_type_loads_or_is_a_format_error(robot):
     """Every field and every container, replaced by a value of each JSON type: the project
     either loads (then saves and exports to URDF without error) or raises FileFormatError."""
     from kinetree.core.io.project import dumps, tree_from_dict, tree_to_dict
-    from kinetree.core.io.urdf import urdf_string
+    from kinetree.core.io.urdf.read import urdf_string
 
     tree = load_robot(robot)
     base = tree_to_dict(tree)

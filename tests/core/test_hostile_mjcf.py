@@ -120,7 +120,7 @@ BOMBS = {
 def test_size_bombs_are_refused_before_mujoco_allocates(tmp_path, bomb, monkeypatch):
     body, message = BOMBS[bomb]
     path = write(tmp_path, f"<mujoco>\n{body}</mujoco>")
-    from kinetree.core.io import mjcf_read
+    from kinetree.core.io.mjcf import read as mjcf_read
 
     def never(*args, **kwargs):
         raise AssertionError("MuJoCo was handed the model")
@@ -164,13 +164,13 @@ def test_png_texture_too_large_for_its_header_is_refused(tmp_path):
 # --- finding 5: one file included many times, expanded each time ------------------------------------
 
 def test_mjcf_includes_share_one_byte_budget_checked_before_each_expansion(tmp_path, monkeypatch):
-    from kinetree.core.io import safe_io
+    from kinetree.core.disk import safe_io
 
     monkeypatch.setattr(safe_io, "MAX_INCLUDED_BYTES", 10_000, raising=False)
     write(tmp_path, '<mujoco><custom><text name="t" data="' + "A" * 2000 + '"/></custom></mujoco>', "big.xml")
     path = write(tmp_path, "<mujoco>\n" + '<include file="big.xml"/>\n' * 10 + "</mujoco>")
     expanded = []
-    from kinetree.core.io import mjcf_files
+    from kinetree.core.io.mjcf import files as mjcf_files
 
     parse = mjcf_files._Vetter.parse
     monkeypatch.setattr(mjcf_files._Vetter, "parse", lambda self, *a: expanded.append(1) or parse(self, *a))
@@ -183,7 +183,7 @@ def test_mjcf_includes_share_one_byte_budget_checked_before_each_expansion(tmp_p
 
 
 def test_sdf_includes_share_the_same_byte_budget(tmp_path, monkeypatch):
-    from kinetree.core.io import safe_io
+    from kinetree.core.disk import safe_io
     from kinetree.core.io.sdf import import_sdf
 
     monkeypatch.setattr(safe_io, "MAX_INCLUDED_BYTES", 10_000, raising=False)
@@ -238,7 +238,8 @@ def _export_and_copied(tree, out):
 
 @pytest.mark.parametrize("reader", ["urdf", "project"])
 def test_export_copies_no_file_the_import_did_not_vet(tmp_path, reader):
-    from kinetree.core.io import import_robot, load_project, save_project, urdf
+    from kinetree.core.io import import_robot, load_project, save_project
+    from kinetree.core.io.urdf import read as urdf
 
     secret, model = _secret_and_model(tmp_path)
     assets = (f'<texture name="abs" type="2d" file="{secret}"/><hfield name="h" file="/etc/passwd" size="1 1 1 1"/>'
@@ -282,7 +283,7 @@ def test_sdf_kept_fragments_are_vetted_too(tmp_path):
 
 
 def test_fragments_from_a_string_keep_no_absolute_file(tmp_path):
-    from kinetree.core.io import urdf
+    from kinetree.core.io.urdf import read as urdf
 
     secret, _ = _secret_and_model(tmp_path)
     with pytest.warns(UserWarning, match=r"<texture name='t' .*absolute path and the model has no folder"):

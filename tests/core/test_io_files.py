@@ -11,7 +11,7 @@ from kinetree.core.errors import FileFormatError
 from kinetree.core.io import open_robot, read_dh_csv, save_project
 from kinetree.core.io.dh_csv import DHTable
 from kinetree.core.io.files import dh_table_of
-from kinetree.core.io.urdf import urdf_from_string
+from kinetree.core.io.urdf.read import urdf_from_string
 from urdf_fixtures import joint, link, robot
 
 SUFFIX = {"project": ".kinetree.json", "urdf": ".urdf", "csv": ".csv"}

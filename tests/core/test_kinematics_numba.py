@@ -12,11 +12,12 @@ import pytest
 from core_helpers import hyp_settings, random_config, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
-from kinetree.core import kinematics, load_robot
+from kinetree.core import load_robot
+from kinetree.core.kinematics import plan as kinematics
 from kinetree.core.library import list_robots
 
 try:
-    from kinetree.core import kinematics_numba as numba_fk
+    from kinetree.core.kinematics import compiled as numba_fk
 except (ImportError, OSError, RuntimeError) as e:  # not installed, or no place for its cache
     pytest.skip(f"the compiled kernel does not load: {e}", allow_module_level=True)
 
@@ -151,7 +152,7 @@ def test_large_batches_use_the_kernel_unless_disabled(monkeypatch):
 
 def test_an_unusable_numba_leaves_numpy(monkeypatch):
     monkeypatch.setattr(kinematics, "_compiled", [])
-    monkeypatch.setitem(sys.modules, "kinetree.core.kinematics_numba", None)  # the import fails
+    monkeypatch.setitem(sys.modules, "kinetree.core.kinematics.compiled", None)  # the import fails
     with pytest.warns(RuntimeWarning, match="stays in numpy: numba failed to load"):
         assert kinematics.compiled_backend() is None
     puma = load_robot("puma560")

@@ -335,7 +335,7 @@ def test_refit_visuals_reproduces_the_library_visuals(name):
 
 def test_refit_visuals_follows_a_longer_link_and_spares_user_visuals():
     from kinetree.core import Visual, rebuild_chain
-    from kinetree.core.dh import chain_dh_table
+    from kinetree.core.dh.chain import chain_dh_table
     from kinetree.core.library import refit_visuals
 
     a = load_robot("two_link_planar")
@@ -354,8 +354,8 @@ def test_refit_visuals_follows_a_longer_link_and_spares_user_visuals():
 def test_a_look_found_once_redraws_every_edit_as_refit_visuals_does():
     """A frame drag finds the look at its start and redraws each commit in it."""
     from kinetree.core import Visual, rebuild_chain
-    from kinetree.core.dh import chain_dh_table
-    from kinetree.core.library_visuals import derived_look, refit_visuals
+    from kinetree.core.dh.chain import chain_dh_table
+    from kinetree.core.library.visuals import derived_look, refit_visuals
 
     a = load_robot("puma560")
     look = derived_look(a)
@@ -380,7 +380,7 @@ def test_a_look_found_once_redraws_every_edit_as_refit_visuals_does():
 def test_pose_along_is_bit_identical_to_the_numpy_construction():
     """Saved projects keep their bytes: even the signs of the zeros match (axis-aligned links); other
     directions agree to the last bits that BLAS leaves alike."""
-    from kinetree.core.library_visuals import _pose_along
+    from kinetree.core.library.visuals import _pose_along
 
     def reference(z, origin):
         z = z / np.linalg.norm(z)

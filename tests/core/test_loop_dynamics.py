@@ -10,16 +10,16 @@ import math
 import numpy as np
 import pytest
 from kinetree.core import LoopClosureError, RigidBodyTree
-from kinetree.core.errors import InvalidConfigurationError
-from kinetree.core.loop_dynamics import (
+from kinetree.core.dynamics.loops import (
     compute_constraint_impulses,
     constraint_bias,
     forward_dynamics_constraints_direct,
     inverse_dynamics_constraints,
 )
-from kinetree.core.loops import rows
-from kinetree.core.simulation import Simulator
-from kinetree.core.torque_profile import torque_profile
+from kinetree.core.dynamics.torque_profile import torque_profile
+from kinetree.core.errors import InvalidConfigurationError
+from kinetree.core.kinematics.loops import rows
+from kinetree.core.simulation.simulator import Simulator
 from test_loops import COUPLER, CRANK, GROUND, ROCKER, four_bar, three_rrr
 
 G = 9.81

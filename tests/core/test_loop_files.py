@@ -12,9 +12,9 @@ import pytest
 from kinetree.core import load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot, import_robot
-from kinetree.core.io.mjcf_read import MjcfWarning
-from kinetree.core.io.sdf_model import SdfWarning
-from kinetree.core.io.urdf_check import UrdfWarning
+from kinetree.core.io.mjcf.read import MjcfWarning
+from kinetree.core.io.sdf.model import SdfWarning
+from kinetree.core.io.urdf.check import UrdfWarning
 
 MECHANISMS = ["four_bar", "slider_crank", "parallelogram_arm", "gripper_four_bar", "planar_3rrr", "delta_robot"]
 

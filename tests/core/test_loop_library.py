@@ -187,7 +187,7 @@ def test_planar_3rrr_matches_each_legs_closed_form_ik():
 @pytest.mark.parametrize("name", ["four_bar", "slider_crank", "planar_3rrr", "delta_robot"])
 def test_compiled_solver_equals_the_numpy_solver_and_reports_the_same_errors(name):
     from kinetree.core.errors import LoopClosureError
-    from kinetree.core.loops import solve_loops
+    from kinetree.core.kinematics.loops import solve_loops
 
     t = load_robot(name)
     rng = np.random.default_rng(5)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import trimesh
 from kinetree.core import RigidBody
+from kinetree.core.dynamics.from_geometry import NotAVolumeError, mass_from_geometry
 from kinetree.core.errors import InvalidPropertyError
-from kinetree.core.mass_properties import NotAVolumeError, mass_from_geometry
 from kinetree.core.transforms import pose_from_xyz_rpy
 
 

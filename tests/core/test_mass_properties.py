@@ -214,7 +214,7 @@ def pinocchio_com(pin, model, data, qp) -> tuple[float, np.ndarray]:
 
 def ours_from_pinocchio(tree: RigidBodyTree, model, tau_pin: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Pinocchio's generalized gravity in KineTree's DoF convention (module docstring of
-    kinetree.core.dynamics): free-flyer [f, m] in the child frame → [m, R·f]; planar [f_local, m]
+    kinetree.core.dynamics.mass): free-flyer [f, m] in the child frame → [m, R·f]; planar [f_local, m]
     → [R(θ)·f_local, m]."""
     out = []
     for b, i in tree._positions():

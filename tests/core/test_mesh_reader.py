@@ -16,9 +16,9 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, import_robot
+from kinetree.core.disk import mesh_reader
+from kinetree.core.disk.mesh_reader import read_mesh
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io import mesh_reader
-from kinetree.core.io.mesh_reader import read_mesh
 
 BOX_V = np.array([[x, y, z] for x in (0.0, 1) for y in (0.0, 1) for z in (0.0, 1)])
 BOX_F = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
@@ -55,7 +55,7 @@ def one_mesh_tree(filename: str) -> RigidBodyTree:
 
 def skipped_by_collision(filename: str) -> list[str]:
     pytest.importorskip("fcl")
-    from kinetree.core.collision import MeshSkippedWarning, check_collision, collision_checker
+    from kinetree.core.kinematics.collision import MeshSkippedWarning, check_collision, collision_checker
 
     tree = one_mesh_tree(filename)
     with pytest.warns(MeshSkippedWarning, match=r"body 'arm'.*" + os.path.basename(filename)):
@@ -87,7 +87,7 @@ def test_obj_whose_mtllib_is_a_fifo_does_not_hang_the_collision_check(tmp_path):
     obj.write_text("mtllib evil.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
     pytest.importorskip("fcl")
     import trimesh  # noqa: F401 - imported here, not in the thread the deadline is for
-    from kinetree.core.collision import collision_checker
+    from kinetree.core.kinematics.collision import collision_checker
 
     done: list = []
     worker = threading.Thread(target=lambda: done.append(collision_checker(one_mesh_tree(str(obj)))), daemon=True)

@@ -306,7 +306,7 @@ def test_include_cycle_and_doctype_are_refused(tmp_path):
 
 
 def test_huge_file_and_too_many_elements_are_refused(tmp_path, monkeypatch):
-    from kinetree.core.io import mjcf_files
+    from kinetree.core.io.mjcf import files as mjcf_files
 
     path = write(tmp_path, "<mujoco><worldbody>" + "<body><geom size='1'/></body>" * 200 + "</worldbody></mujoco>")
     monkeypatch.setattr(mjcf_files, "MAX_BYTES", 1000)
@@ -372,7 +372,7 @@ def _every_joint_kind():
     """A tree with each KineTree joint type and non-identity ChildToJoint transforms (DH rows, a
     rotated spherical joint, a planar joint on a tilted frame, a floating base)."""
     from kinetree.core import RigidBody, RigidBodyTree
-    from kinetree.core.joint import Joint
+    from kinetree.core.model.joint import Joint
     from kinetree.core.transforms import pose_from_xyz_rpy
 
     tree = RigidBodyTree("ground")

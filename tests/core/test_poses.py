@@ -20,7 +20,7 @@ from kinetree.core import (
     robot_info,
 )
 from kinetree.core.io.project import VERSION, dumps, load_project, save_project, tree_from_dict, tree_to_dict
-from kinetree.core.poses import MAX_POSES
+from kinetree.core.model.poses import MAX_POSES
 
 
 def test_puma_ships_corkes_poses():
@@ -261,7 +261,7 @@ def _long_chain(n: int):
 
 
 def test_the_numbers_poses_hold_are_bounded(tmp_path):
-    from kinetree.core.poses import MAX_POSE_VALUES
+    from kinetree.core.model.poses import MAX_POSE_VALUES
 
     tree = _long_chain(1500)
     fit = MAX_POSE_VALUES // 1500

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from kinetree.core import FileFormatError, export_robot, import_robot
 from kinetree.core.io.project import load_project
-from kinetree.core.io.urdf import MeshNotFoundWarning
+from kinetree.core.io.urdf.read import MeshNotFoundWarning
 from lxml import etree
 from test_urdf_fidelity import _pkg, _quiet
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot

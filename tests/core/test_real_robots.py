@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from kinetree.core import extract_dh, import_robot
 from kinetree.core.io import export_robot
-from kinetree.core.io.urdf_check import MeshNotFoundWarning
+from kinetree.core.io.urdf.check import MeshNotFoundWarning
 from urdf_fixtures import EXAMPLE_ROBOTS as ROBOTS
 from urdf_fixtures import REAL_URDFS as URDFS
 

@@ -181,7 +181,7 @@ def test_talos_articulated_body_algorithm_matches_pinocchio():
         b.joint.mimic = None
         if b.joint.type in ("revolute", "prismatic"):
             b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
-    from kinetree.core.rigid_body_dynamics import dynamics_plan
+    from kinetree.core.dynamics.rigid_body import dynamics_plan
 
     assert tree.dof_count == 44 and dynamics_plan(tree).plain
     compare_with_urdf_model(tree, "talos", mimic=False, n=2, seed=5)
@@ -254,7 +254,7 @@ def test_fixed_bodies_are_merged():
     tip.joint = Joint("tip_fixed", "fixed")
     tree.add_body(tip, tree.bodies[-1].name)
     np.testing.assert_allclose(tree.inverse_dynamics(q, qd, qdd), before, atol=1e-12)
-    from kinetree.core.rigid_body_dynamics import dynamics_plan
+    from kinetree.core.dynamics.rigid_body import dynamics_plan
     assert dynamics_plan(tree).nm == 6
 
 
@@ -330,7 +330,7 @@ def test_motor_parameters_are_validated():
 @pytest.mark.parametrize("name", ["puma560", "humanoid_upper_body", "quadruped", "stanford"])
 def test_numpy_path_matches_the_compiled_one(name, monkeypatch):
     """Without numba the same plan runs through numpy: the same numbers."""
-    from kinetree.core import rigid_body_dynamics as rbd
+    from kinetree.core.dynamics import rigid_body as rbd
 
     tree = load_robot(name)
     tree.gravity = G

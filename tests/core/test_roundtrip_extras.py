@@ -22,7 +22,7 @@ from kinetree.core import (
 )
 from kinetree.core.io import dumps, load_project, save_project, tree_from_dict
 from kinetree.core.io.project import VERSION
-from kinetree.core.io.urdf import MeshNotFoundWarning, export_urdf, import_urdf, urdf_from_string, urdf_string
+from kinetree.core.io.urdf.read import MeshNotFoundWarning, export_urdf, import_urdf, urdf_from_string, urdf_string
 from kinetree.core.transforms import MAX_LENGTH
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 

@@ -468,7 +468,7 @@ def test_a_model_including_itself_stops_at_the_nesting_bound(tmp_path):
 
 
 def test_element_count_is_bounded(monkeypatch):
-    from kinetree.core.io import sdf_read
+    from kinetree.core.io.sdf import read as sdf_read
 
     monkeypatch.setattr(sdf_read, "MAX_ELEMENTS", 50)
     with pytest.raises(FileFormatError, match=r"<string>:2: <link>: more than 50 XML elements"):

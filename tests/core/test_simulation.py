@@ -1,4 +1,4 @@
-"""The simulator (core/simulation.py): energies against Pinocchio, energy conserved by RK4 over
+"""The simulator (core/simulation/simulator.py): energies against Pinocchio, energy conserved by RK4 over
 10 s without friction, friction that only dissipates and does not chatter, hard stops, the Hold
 controller, quaternions kept unit, and a free fall against an independent integration with
 Pinocchio's ABA."""
@@ -278,7 +278,7 @@ def test_bad_settings_are_refused(kwargs, match):
 
 
 def test_a_tree_with_more_dofs_than_the_dense_path_takes_is_refused_before_any_matrix():
-    from kinetree.core.simulation import MAX_DOF
+    from kinetree.core.simulation.simulator import MAX_DOF
 
     tree = RigidBodyTree()
     for i in range(MAX_DOF // 6 + 1):  # floating joints: 6 DoF each

@@ -1,4 +1,4 @@
-"""The compiled simulator step (core/simulation_fast.py, numba) against the Python reference
+"""The compiled simulator step (core/simulation/fast.py, numba) against the Python reference
 step (Simulator._step_once) on the same runs: friction, hard stops, Hold, mimic joints. Without
 numba (KINETREE_NUMBA=0) the simulator must take the Python path and still run."""
 
@@ -9,8 +9,8 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import Joint, RigidBody, RigidBodyTree, Simulator, import_robot, load_robot
-from kinetree.core import rigid_body_dynamics as rbd
-from kinetree.core.joint import Mimic
+from kinetree.core.dynamics import rigid_body as rbd
+from kinetree.core.model.joint import Mimic
 from urdf_fixtures import EXAMPLE_ROBOTS
 
 G = [0.0, 0.0, -9.81]

@@ -24,8 +24,8 @@ from kinetree.core import (
     symbolic_fk,
     symbolic_link,
 )
-from kinetree.core import symbolic as symbolic_module
-from kinetree.core.symbolic import symbolic_model, to_latex, to_python, to_python_script, to_text
+from kinetree.core.teach import symbolic as symbolic_module
+from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_python, to_python_script, to_text
 
 DH_ROBOTS = [n for n in list_robots() if robot_info(n)["convention"] in ("dh", "mdh")]
 q1, q2, q3, q4, q5, q6 = sp.symbols("q1:7")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kinetree.core import InvalidConfigurationError, load_robot
-from kinetree.core.torque_profile import effort_limits, torque_profile
-from kinetree.core.trajectory import sample_trajectory
+from kinetree.core.dynamics.torque_profile import effort_limits, torque_profile
+from kinetree.core.kinematics.trajectory import sample_trajectory
 
 pin = pytest.importorskip("pinocchio")
 from test_rigid_body_dynamics import pinocchio_model  # noqa: E402

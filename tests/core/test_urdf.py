@@ -1,4 +1,4 @@
-"""URDF import and export (kinetree.core.io.urdf)."""
+"""URDF import and export (kinetree.core.io.urdf.read)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 from kinetree.core import FileFormatError, Joint, RigidBody, RigidBodyTree, load_robot
-from kinetree.core.io.urdf import (
+from kinetree.core.io.urdf.read import (
     MeshNotFoundWarning,
     UrdfWarning,
     export_urdf,
@@ -19,7 +19,7 @@ from kinetree.core.io.urdf import (
     urdf_from_string,
     urdf_string,
 )
-from kinetree.core.joint import Mimic
+from kinetree.core.model.joint import Mimic
 from scipy.spatial.transform import Rotation
 from urdf_fixtures import (
     ALL_TYPES,
@@ -589,7 +589,7 @@ def test_utf16_doctype_refused():
 
 
 def test_too_many_links_refused():
-    from kinetree.core.io import urdf
+    from kinetree.core.io.urdf import read as urdf
 
     text = robot("".join(f'<link name="l{i}"/>' for i in range(urdf.MAX_LINKS + 1)))
     _err(text, rf"bad\.urdf:2: robot: {urdf.MAX_LINKS + 1} links is more than the {urdf.MAX_LINKS}")

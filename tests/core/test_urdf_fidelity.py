@@ -15,7 +15,7 @@ import pytest
 from kinetree.core import FileFormatError, export_robot, import_robot
 from kinetree.core.io import tree_from_dict
 from kinetree.core.io.project import tree_to_dict
-from kinetree.core.io.urdf import UrdfWarning, import_urdf, urdf_from_string, urdf_string
+from kinetree.core.io.urdf.read import UrdfWarning, import_urdf, urdf_from_string, urdf_string
 from lxml import etree
 from urdf_fixtures import ALL_TYPES, EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from kinetree.core.io.urdf import export_urdf, import_urdf, urdf_from_string, urdf_string
-from kinetree.core.xml_fragment import fragment_text
+from kinetree.core.io.urdf.read import export_urdf, import_urdf, urdf_from_string, urdf_string
+from kinetree.core.model.xml_fragment import fragment_text
 from lxml import etree
 from test_urdf_fidelity import _kinetree, _quiet
 from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS

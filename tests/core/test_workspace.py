@@ -18,7 +18,7 @@ from kinetree.core import (
     random_configurations,
     sample_workspace,
 )
-from kinetree.core.workspace import _CHUNK, CHUNK_BYTES
+from kinetree.core.kinematics.workspace import _CHUNK, CHUNK_BYTES
 from test_mass_properties import every_joint_tree
 
 

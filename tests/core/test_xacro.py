@@ -1,4 +1,4 @@
-"""The restricted xacro expander (core/io/xacro.py, core/io/xacro_eval.py): the xacro features,
+"""The restricted xacro expander (core/io/xacro/expand.py, core/io/xacro/eval.py): the xacro features,
 refusal of code, environment and outside files, bounds, no state between imports, and a
 comparison with ROS xacro (through xacrodoc, on trusted files only)."""
 
@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import import_robot
-from kinetree.core.io.urdf import import_urdf, urdf_from_string
-from kinetree.core.io.xacro import XacroLimits, expand_xacro
+from kinetree.core.io.urdf.read import import_urdf, urdf_from_string
+from kinetree.core.io.xacro.expand import XacroLimits, expand_xacro
 from lxml import etree
 
 NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'

@@ -1,6 +1,6 @@
 """The xacro expander against a red-team review's findings: every expression, YAML file, include
 and message is bounded in time and memory, stays inside the allowed folders, and fails as one
-FileFormatError (core/io/xacro.py, xacro_eval.py, xacro_tables.py, xacro_yaml.py)."""
+FileFormatError (core/io/xacro/expand.py, xacro_eval.py, xacro_tables.py, xacro_yaml.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from kinetree.core.errors import FileFormatError
-from kinetree.core.io.xacro import XacroLimits, expand_xacro
+from kinetree.core.io.xacro.expand import XacroLimits, expand_xacro
 from lxml import etree
 
 NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'

@@ -1,0 +1,1 @@
+"""File access the engine and the formats share: bounded reads, file identity, meshes."""

@@ -1,0 +1,2 @@
+"""Mass properties, inverse/forward dynamics (RNEA, ABA, CRBA), Jacobians, joint space and torque
+profiles."""

@@ -1,0 +1,1 @@
+"""URDF: reading (:mod:`.read`), its checks (:mod:`.check`) and writing (:mod:`.write`)."""

@@ -1,0 +1,1 @@
+"""xacro expansion: the expander (:mod:`.expand`), expressions, files, macro tables, YAML."""

@@ -1,0 +1,2 @@
+"""Forward kinematics (the plan and its compiled kernel), IK, workspace, collision, trajectories and
+the loop constraints."""

@@ -1,0 +1,1 @@
+"""The robot model: bodies, joints, configurations, limits, named poses (no algorithms)."""

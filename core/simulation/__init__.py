@@ -1,0 +1,1 @@
+"""The simulator: its Python reference step and the compiled one."""
