@@ -1,6 +1,6 @@
 """The wheel holds every package: ``pyproject.toml`` lists them by hand, and an editable install
-finds a package it forgot, so only an installed wheel would show the gap. ``.ci/run`` runs the
-suite a second time against the installed wheel with ``KINETREE_EXPECT_INSTALLED=1``."""
+finds a package it forgot, so only an installed wheel would show the gap. ``.ci/run`` runs README's
+test command, which installs the wheel (not editable), with ``KINETREE_EXPECT_INSTALLED=1``."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_pyproject_lists_every_package_of_the_source_tree():
     assert listed - found == set(), f"pyproject.toml lists packages that do not exist: {sorted(listed - found)}"
 
 
-@pytest.mark.skipif(not INSTALLED, reason="KINETREE_EXPECT_INSTALLED=1 is set by .ci/run's installed-wheel run")
+@pytest.mark.skipif(not INSTALLED, reason="KINETREE_EXPECT_INSTALLED=1: .ci/run tests the installed wheel")
 def test_kinetree_is_the_installed_wheel_with_every_module():
     for name, source in _source_packages().items():
         package = importlib.import_module(name)
