@@ -34,8 +34,8 @@ from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
+from .features import At, Feature, MenuId
 from .numbers import short_text
-from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
 from .viewport.inertia_boxes import InertiaBoxes
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
@@ -376,18 +376,16 @@ def install_analysis(window: MainWindow) -> Analysis:
 
     analysis = Analysis(window)
     window.analysis = analysis
-    view_menu = menu_named(window, "&View")
-    view_menu.addSeparator()
     analysis.workspace_action = window._toggle(
-        view_menu, "&Workspace", analysis.set_workspace, "showWorkspace", False, "Shift+W",
+        None, "&Workspace", analysis.set_workspace, "showWorkspace", False, "Shift+W",
         name="workspaceAction")  # W is the move-frame tool
     analysis.workspace_action.setToolTip("Where the selected body (else the end effector) can reach, "
                                          f"{WORKSPACE_SAMPLES:,} random configurations coloured by manipulability")
     analysis.com_action = window._toggle(
-        view_menu, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
+        None, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
 
     analysis.inertia_action = window._toggle(
-        view_menu, "&Inertia", analysis.set_inertia, "showInertia", False, "Ctrl+Shift+I", name="inertiaAction")
+        None, "&Inertia", analysis.set_inertia, "showInertia", False, "Ctrl+Shift+I", name="inertiaAction")
     analysis.inertia_action.setToolTip("Each body's equivalent inertia box (Drake's): a uniform box of its mass "
                                        "with its principal moments, at its centre of mass along its principal axes")
 
@@ -399,11 +397,11 @@ def install_analysis(window: MainWindow) -> Analysis:
             dock.raise_()
 
     analysis.torque_action = window._toggle(
-        view_menu, "&Gravity torques", torques, "showTorques", False, "G", name="torqueAction")
+        None, "&Gravity torques", torques, "showTorques", False, "G", name="torqueAction")
     analysis.torque_action.setToolTip("Each joint's gravity torque beside its slider in the Joints panel")
     available = collision_available()
     analysis.collision_action = window._toggle(
-        view_menu, "Self-collision chec&k", analysis.set_collision_check, "checkCollisions", False, "K",
+        None, "Self-collision chec&k", analysis.set_collision_check, "checkCollisions", False, "K",
         name="selfCollisionAction")
     if not available:
         analysis.collision_action.setChecked(False)
@@ -412,3 +410,9 @@ def install_analysis(window: MainWindow) -> Analysis:
     else:
         analysis.collision_action.setToolTip("Bodies in contact turn red while you move the joints")
     return analysis
+
+
+ANALYSIS_FEATURE = Feature("analysis", install_analysis, actions={
+    "workspaceAction": At(MenuId.VIEW, "tools", 10), "comAction": At(MenuId.VIEW, "tools", 20),
+    "inertiaAction": At(MenuId.VIEW, "tools", 30), "torqueAction": At(MenuId.VIEW, "tools", 40),
+    "selfCollisionAction": At(MenuId.VIEW, "tools", 50)})

@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from .dh_chain import dh_chain_to
-from .layout import optional_dock
-from .qt_utils import menu_named
+from .features import At, Feature, MenuId
+from .layout import hidden_tab, optional_dock
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -140,18 +140,12 @@ def install_teach(window: MainWindow) -> TeachState:
     window.explain_dock = dock
     dock.visibilityChanged.connect(explain.set_active)
     dock.visibilityChanged.connect(state.set_show_selected)  # the explained link, drawn
-    view_menu = menu_named(window, "&View")
-    first = view_menu.actions()[0] if view_menu.actions() else None
-    view_menu.insertAction(first, action)
-    view_menu.insertAction(first, toggle)
-    view_menu.insertAction(first, install_exercise(window, state))
-    view_menu.insertSeparator(first)
+    install_exercise(window, state)
     return state
 
 
-def install_exercise(window: MainWindow, state: TeachState) -> QAction:
-    """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise); returns
-    its View menu action."""
+def install_exercise(window: MainWindow, state: TeachState) -> None:
+    """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise) and the exam."""
     from .panels.exercise import Exercise, ExercisePanel
 
     def step_through(ex: Exercise) -> None:
@@ -170,7 +164,18 @@ def install_exercise(window: MainWindow, state: TeachState) -> QAction:
     window.exercise_dock = dock
     dock.visibilityChanged.connect(panel.set_active)
     install_exam(window, state)
-    return toggle
+
+
+def place_teach_docks(window: MainWindow) -> None:
+    """The Explain and Exercise docks' default place: tabs beside the DH table, hidden."""
+    for dock in (window.explain_dock, window.exercise_dock):
+        hidden_tab(window, window.docks["dhDock"], dock, Qt.DockWidgetArea.BottomDockWidgetArea)
+
+
+TEACH_FEATURE = Feature("teach", install_teach, docks=("explainDock", "exerciseDock"), place=place_teach_docks,
+                        actions={"dhOverlayAction": At(MenuId.VIEW, "features", 40),
+                                 "toggle_explainDock": At(MenuId.VIEW, "features", 50),
+                                 "toggle_exerciseDock": At(MenuId.VIEW, "features", 60)})
 
 
 def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):

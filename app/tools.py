@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox
 
-from .qt_utils import menu_named
+from .features import At, Feature, MenuId
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -27,7 +27,6 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     snapping step; the same as buttons in the viewport's tool bar."""
     view = window.viewport
     bar = view.toolbar
-    menu = menu_named(window, "&View").addMenu("&Tool")
     actions = {}
     for tool, text, key in TOOLS:
         a = QAction(text, window, checkable=True)
@@ -41,10 +40,8 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         a.setToolTip(f"{text.replace('&', '')} ({key})")
         a.setChecked(tool == view.tool)
         a.triggered.connect(lambda _on=False, t=tool: view.set_tool(t))
-        menu.addAction(a)
         bar.add_tool(a, "tool", exclusive=True)
         actions[tool] = a
-    menu.addSeparator()
     parent_axes = QAction("Move and rotate along the &parent's axes", window, checkable=True)
     parent_axes.setObjectName("parentAxesAction")
     parent_axes.setIconText("Parent")
@@ -55,7 +52,6 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         view.frame_handle.refresh()
 
     parent_axes.toggled.connect(set_parent_axes)
-    menu.addAction(parent_axes)
     bar.add_tool(parent_axes, "frame")
     actions["parent_axes"] = parent_axes
     step = QComboBox(bar)
@@ -79,4 +75,10 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
 
     view.toolChanged.connect(follow)
     follow(view.tool)
+    window.tool_actions = actions
     return actions
+
+
+TOOLS_FEATURE = Feature("tools", install_tools, requires=("ik_tools",), actions={
+    **{f"{tool}ToolAction": At(MenuId.VIEW_TOOL, "tools", k) for k, (tool, _text, _key) in enumerate(TOOLS)},
+    "parentAxesAction": At(MenuId.VIEW_TOOL, "axes", 0)})
