@@ -11,14 +11,14 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox
 
 from .features import At, Feature, MenuId
+from .viewport.tool_list import TOOLS as VIEWPORT_TOOLS
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
 #: Steps (mm) a frame move can snap to; 10 mm by default.
 STEPS_MM = (1, 5, 10, 50, 100)
-TOOLS = (("pose", "&Pose handle (joints follow)", "Q"), ("move", "&Move frame", "W"),
-         ("rotate", "&Rotate frame", "E"), ("measure", "Mea&sure", "R"), ("loop", "Close &loop…", "O"))
+TOOLS = tuple((name, spec.text, spec.key) for name, spec in VIEWPORT_TOOLS.items())  # (name, menu text, key)
 SHORT = {"loop": "Loop"}  # the tool bar's text where the menu's first word says too little
 
 
@@ -65,12 +65,13 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     actions["step"] = step
     ik_only = [a for a in bar.actions() if a.objectName() in ("ikPositionOnlyAction", "ikHandleAction")]
 
+    options = {"frame": (parent_axes, step_action), "ik": ik_only}  # the IK handle's own toggles
+
     def follow(tool: str) -> None:  # the buttons of the tool in use only: the bar fits a small view
         actions[tool].setChecked(True)
-        for a in (parent_axes, step_action):
-            a.setVisible(tool in ("move", "rotate"))
-        for a in ik_only:  # the IK handle's own toggles
-            a.setVisible(tool == "pose")
+        for group, buttons in options.items():
+            for a in buttons:
+                a.setVisible(group == VIEWPORT_TOOLS[tool].options)
         bar.adjustSize()
 
     view.toolChanged.connect(follow)
