@@ -30,7 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
-from kinetree.core import KineTreeError
+from kinetree.core import KineTreeError, collision_available, sample_workspace
+from kinetree.core.collision import MeshSkippedWarning, collision_checker
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
@@ -72,8 +73,6 @@ class _Relay(QObject):
 
 def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Relay, job: int):
     """Worker thread: the cloud (float32) and its colours (colormap rows), ready to draw."""
-    from kinetree.core.workspace import sample_workspace
-
     last = [time.perf_counter()]
 
     def progress(done: int, total: int) -> None:
@@ -316,8 +315,6 @@ class Analysis(QObject):
 
     # --- self-collision ----------------------------------------------------------------------
     def set_collision_check(self, on: bool) -> None:
-        from kinetree.core import collision_available
-
         self.collision_on = bool(on) and collision_available()
         if self.collision_on:
             self._next_check = 0.0
@@ -328,8 +325,6 @@ class Analysis(QObject):
 
     def check_collisions(self) -> list[tuple[str, str]]:
         """Check the current configuration now; returns the pairs in contact (also drawn)."""
-        from kinetree.core.collision import MeshSkippedWarning, collision_checker
-
         if not self.collision_on:
             return []
         t = time.perf_counter()
@@ -372,8 +367,6 @@ class Analysis(QObject):
 
 def install_analysis(window: MainWindow) -> Analysis:
     """Add the analysis views to ``window``: five View toggles (remembered, off by default)."""
-    from kinetree.core import collision_available
-
     analysis = Analysis(window)
     window.analysis = analysis
     analysis.workspace_action = window._toggle(

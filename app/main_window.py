@@ -7,7 +7,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from kinetree.core import KineTreeError, describe_robot, list_robots
+from kinetree.core import KineTreeError, RigidBodyTree, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES
 from kinetree.core.io.project import load_project
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
@@ -302,8 +302,6 @@ class MainWindow(FeatureParts, QMainWindow):
 
     def new_document(self) -> None:
         if self.maybe_save():
-            from kinetree.core import RigidBodyTree
-
             self.origin_name = None  # before the load, whose signals set the title: not the old robot's name
             self.doc.load(RigidBodyTree())
             self.viewport.fit()

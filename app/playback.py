@@ -27,7 +27,10 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter
 from .features import At, Feature, MenuId
 from .layout import hidden_tab, optional_dock
 from .numbers import read_number
+from .panels.poses import PosesPanel
+from .panels.timeline import TimelinePanel
 from .safe_output import atomic_output
+from .viewport.path_trace import PathTrace
 
 if TYPE_CHECKING:
     from .document import RobotDocument
@@ -258,10 +261,6 @@ def _write_mp4(path: Path, frames: Iterator[np.ndarray], fps: float) -> int:
 def install_playback(window: MainWindow) -> PlaybackState:
     """Add the Poses dock (named poses above the timeline; a tab beside the Pose dock, hidden
     until View ▸ Poses), the traced path, View ▸ Poses and File ▸ Export animation… to ``window``."""
-    from .panels.poses import PosesPanel
-    from .panels.timeline import TimelinePanel
-    from .viewport.path_trace import PathTrace
-
     state = PlaybackState(window.doc, window)
     window.playback = state
     window.poses = PosesPanel(window.doc, state, settings=window.settings)

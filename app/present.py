@@ -44,6 +44,8 @@ from PySide6.QtWidgets import (
 )
 
 from .features import At, Feature, MenuId
+from .viewport.ghost_follow import GhostFollow
+from .viewport.view import THEMES
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -322,7 +324,6 @@ class PresentMode(QObject):
         tree, name = self.window.doc.tree, self.window.doc.selection
         on = self.active and name is not None and (name in tree.body_names or name == tree.base_name)
         view.batch.set_dimmed([s for n, s in view._slots.items() if n != name] if on else [])
-        from .viewport.view import THEMES
 
         base = np.array(THEMES[view.theme]["link"], dtype=float)
         n = len(tree.body_names)
@@ -341,7 +342,6 @@ def install_present(window: MainWindow) -> PresentMode:
     """View ▸ Present (F11) and the Explain dock's clicker keys (after the Explain dock)."""
     present = PresentMode(window)
     window.present = present
-    from .viewport.ghost_follow import GhostFollow
 
     window.ghost_follow = GhostFollow(window.viewport, window.teach, window.explain.timer.isActive)
     return present

@@ -12,12 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from kinetree.core import KineTreeError
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from .dh_chain import dh_chain_to
+from .exam import install_exam, sheet_figure
 from .features import At, Feature, MenuId
 from .layout import hidden_tab, optional_dock
+from .panels.exercise import Exercise, ExercisePanel
+from .panels.explain import ExplainPanel
+from .viewport.dh_overlay import DHOverlay
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -111,9 +116,6 @@ class TeachState(QObject):
 def install_teach(window: MainWindow) -> TeachState:
     """Add the DH overlay to ``window``'s viewport, View ▸ DH parameters (remembered in the
     window's settings) and the Explain dock (tabbed, hidden until asked for)."""
-    from .panels.explain import ExplainPanel
-    from .viewport.dh_overlay import DHOverlay
-
     state = TeachState(window)
     window.teach = state
     window.dh_overlay = DHOverlay(window.viewport, window.doc, state)
@@ -146,7 +148,6 @@ def install_teach(window: MainWindow) -> TeachState:
 
 def install_exercise(window: MainWindow, state: TeachState) -> None:
     """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise) and the exam."""
-    from .panels.exercise import Exercise, ExercisePanel
 
     def step_through(ex: Exercise) -> None:
         """The exercise's configuration on the robot, and its link stepped through in Explain."""
@@ -155,8 +156,6 @@ def install_exercise(window: MainWindow, state: TeachState) -> None:
         window.explain_dock.show()
         window.explain_dock.raise_()
         state.stepThroughRequested.emit(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
-
-    from .exam import install_exam, sheet_figure
 
     panel = ExercisePanel(window.doc, state, step_through, render_figure=lambda: sheet_figure(window))
     dock, toggle = optional_dock(window, "Exercise", "exerciseDock", panel, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -181,10 +180,6 @@ TEACH_FEATURE = Feature("teach", install_teach, docks=("explainDock", "exerciseD
 def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
     """The DH overlay in a bare viewport (``kinetree screenshot --teach I``): link ``link``
     (1-based, on the chain to the last body) selected, so its parameters are drawn."""
-    from kinetree.core import KineTreeError
-
-    from .viewport.dh_overlay import DHOverlay
-
     state = TeachState(view)
     state.show_all = show_all
     state.show_selected = True  # the figure of link ``link``

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 
 from .features import At, Feature, MenuId
 from .layout import hidden_tab, optional_dock
+from .panels.torques import TorquePanel
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -39,8 +40,6 @@ def install_torques(window: MainWindow) -> None:
 
     def grow(visible: bool) -> None:
         if visible and window.torques is None:
-            from .panels.torques import TorquePanel
-
             window.torques = TorquePanel(window.doc, window.playback)
             dock.setWidget(window.torques)
         # the DH table's height is a few rows: a plot and its legend need more (the viewport gives it)
