@@ -7,6 +7,7 @@ import ast
 import re
 from pathlib import Path
 
+import kinetree.app as app_package
 import kinetree.app.main_window as main_window_module
 import pytest
 from kinetree.app.features import MENUS, At, Feature, FeatureError, MenuId, Menus, install_order
@@ -15,7 +16,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-APP = Path(main_window_module.__file__).resolve().parent
+APP = Path(app_package.__file__).resolve().parent
 
 
 def nothing(_window) -> None:
@@ -136,7 +137,7 @@ def test_no_module_finds_a_menu_by_its_text():
 
 def test_the_window_has_no_undeclared_attributes(make_window):
     """What features put on the window is declared on MainWindow (or set by its own methods)."""
-    source = ast.parse((APP / "main_window.py").read_text(encoding="utf-8"))
+    source = ast.parse(Path(main_window_module.__file__).read_text(encoding="utf-8"))
     own = {t.attr for node in ast.walk(source) if isinstance(node, ast.Assign | ast.AnnAssign)
            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
