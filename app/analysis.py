@@ -30,12 +30,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
-from kinetree.core import KineTreeError
+from kinetree.core import KineTreeError, collision_available, sample_workspace
+from kinetree.core.kinematics.collision import MeshSkippedWarning, collision_checker
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QToolButton
 
+from .features import At, Feature, MenuId
 from .numbers import short_text
-from .qt_utils import menu_named
 from .viewport.com_marker import ComMarker
 from .viewport.inertia_boxes import InertiaBoxes
 from .viewport.workspace_cloud import WorkspaceCloud, cloud_rows
@@ -72,8 +73,6 @@ class _Relay(QObject):
 
 def _workspace_job(tree, body: str, n: int, cancel: threading.Event, relay: _Relay, job: int):
     """Worker thread: the cloud (float32) and its colours (colormap rows), ready to draw."""
-    from kinetree.core.kinematics.workspace import sample_workspace
-
     last = [time.perf_counter()]
 
     def progress(done: int, total: int) -> None:
@@ -316,8 +315,6 @@ class Analysis(QObject):
 
     # --- self-collision ----------------------------------------------------------------------
     def set_collision_check(self, on: bool) -> None:
-        from kinetree.core import collision_available
-
         self.collision_on = bool(on) and collision_available()
         if self.collision_on:
             self._next_check = 0.0
@@ -328,8 +325,6 @@ class Analysis(QObject):
 
     def check_collisions(self) -> list[tuple[str, str]]:
         """Check the current configuration now; returns the pairs in contact (also drawn)."""
-        from kinetree.core.kinematics.collision import MeshSkippedWarning, collision_checker
-
         if not self.collision_on:
             return []
         t = time.perf_counter()
@@ -372,22 +367,18 @@ class Analysis(QObject):
 
 def install_analysis(window: MainWindow) -> Analysis:
     """Add the analysis views to ``window``: five View toggles (remembered, off by default)."""
-    from kinetree.core import collision_available
-
     analysis = Analysis(window)
     window.analysis = analysis
-    view_menu = menu_named(window, "&View")
-    view_menu.addSeparator()
     analysis.workspace_action = window._toggle(
-        view_menu, "&Workspace", analysis.set_workspace, "showWorkspace", False, "Shift+W",
+        None, "&Workspace", analysis.set_workspace, "showWorkspace", False, "Shift+W",
         name="workspaceAction")  # W is the move-frame tool
     analysis.workspace_action.setToolTip("Where the selected body (else the end effector) can reach, "
                                          f"{WORKSPACE_SAMPLES:,} random configurations coloured by manipulability")
     analysis.com_action = window._toggle(
-        view_menu, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
+        None, "Centre of &mass", analysis.set_com, "showCom", False, "M", name="comAction")
 
     analysis.inertia_action = window._toggle(
-        view_menu, "&Inertia", analysis.set_inertia, "showInertia", False, "Ctrl+Shift+I", name="inertiaAction")
+        None, "&Inertia", analysis.set_inertia, "showInertia", False, "Ctrl+Shift+I", name="inertiaAction")
     analysis.inertia_action.setToolTip("Each body's equivalent inertia box (Drake's): a uniform box of its mass "
                                        "with its principal moments, at its centre of mass along its principal axes")
 
@@ -399,11 +390,11 @@ def install_analysis(window: MainWindow) -> Analysis:
             dock.raise_()
 
     analysis.torque_action = window._toggle(
-        view_menu, "&Gravity torques", torques, "showTorques", False, "G", name="torqueAction")
+        None, "&Gravity torques", torques, "showTorques", False, "G", name="torqueAction")
     analysis.torque_action.setToolTip("Each joint's gravity torque beside its slider in the Joints panel")
     available = collision_available()
     analysis.collision_action = window._toggle(
-        view_menu, "Self-collision chec&k", analysis.set_collision_check, "checkCollisions", False, "K",
+        None, "Self-collision chec&k", analysis.set_collision_check, "checkCollisions", False, "K",
         name="selfCollisionAction")
     if not available:
         analysis.collision_action.setChecked(False)
@@ -412,3 +403,9 @@ def install_analysis(window: MainWindow) -> Analysis:
     else:
         analysis.collision_action.setToolTip("Bodies in contact turn red while you move the joints")
     return analysis
+
+
+ANALYSIS_FEATURE = Feature("analysis", install_analysis, actions={
+    "workspaceAction": At(MenuId.VIEW, "tools", 10), "comAction": At(MenuId.VIEW, "tools", 20),
+    "inertiaAction": At(MenuId.VIEW, "tools", 30), "torqueAction": At(MenuId.VIEW, "tools", 40),
+    "selfCollisionAction": At(MenuId.VIEW, "tools", 50)})

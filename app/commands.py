@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from .changes import TreeChange
 from .text import MAX_LINE, elide
 
 if TYPE_CHECKING:
     from kinetree.core import RigidBodyTree
 
-    from .changes import TreeChange
     from .document import RobotDocument
 
 CONFIGURATION_ID = 1001
@@ -43,7 +43,6 @@ class TreeEditCommand(QUndoCommand):
         that ends where it began (Esc) leaves none."""
         if not isinstance(other, TreeEditCommand) or self._drag is None or other._drag != self._drag:
             return False
-        from .changes import TreeChange
 
         kind = other.change.kind if other.change.at_least(self.change.kind) else self.change.kind
         self.change = TreeChange(kind, self.change.bodies | other.change.bodies,

@@ -12,8 +12,9 @@ from kinetree.core import KineTreeError, LoopClosureError, PhysicsWarning, Rigid
 from kinetree.core.disk.identity import FileIdentity, disk_state
 from kinetree.core.disk.safe_io import MAX_BODIES
 from kinetree.core.io import export_robot, open_robot, save_project
+from kinetree.core.io.files import DroppedOnExportWarning
 from kinetree.core.io.project import MAX_BYTES, project_text
-from kinetree.core.kinematics.ik import IKResult
+from kinetree.core.kinematics.ik import IKResult, inverse_kinematics
 from kinetree.core.kinematics.loop_closing import check_actuation, follow_target
 from kinetree.core.kinematics.loops import solve_loops
 from kinetree.core.transforms import inverse_transform
@@ -306,8 +307,6 @@ class RobotDocument(QObject):
     def export(self, path: str | Path, **options) -> str:
         """Write the robot as URDF, SDFormat, MJCF or a DH table CSV (``options`` as :func:`export_robot`); the
         status line to show, saying what the format could not hold or wrote otherwise."""
-        from kinetree.core.io.files import DroppedOnExportWarning
-
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             export_robot(self._tree, path, configuration=self._q, **options)
@@ -468,8 +467,6 @@ class RobotDocument(QObject):
         few warm-started iterations, no random restarts, so the robot never jumps. Returns the
         :class:`IKResult`. The joints that move ``frame`` are held (the target moves with them).
         ``position_only``: the target's origin only, any orientation."""
-        from kinetree.core.kinematics.ik import inverse_kinematics
-
         tree, q = self._tree, self._q
         base = frame is None or frame == tree.base_name
         # a target in a frame: that frame must not move, or the target would move with it

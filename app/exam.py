@@ -30,8 +30,8 @@ FIGURE_SIZE = (1600, 1000)
 
 def guarded_docks(window: MainWindow) -> list:
     docks = dict(window.docks)
-    docks.setdefault("explainDock", getattr(window, "explain_dock", None))
-    docks.setdefault("assignFramesDock", getattr(window, "assign_frames_dock", None))  # installed after the exam
+    docks.setdefault("explainDock", window.explain_dock)
+    docks.setdefault("assignFramesDock", window.assign_frames_dock)  # None until installed (after the exam)
     return [docks[k] for k in GUARDED if docks.get(k) is not None]
 
 
@@ -62,9 +62,7 @@ def install_exam(window: MainWindow, state: TeachState) -> None:
         for name in GUARDED_ACTIONS:
             if (action := window.findChild(QAction, name)) is not None:
                 action.setEnabled(not on)
-        joint = getattr(window, "joint", None)
-        if joint is not None:
-            joint.set_answers_hidden(on)
+        window.joint.set_answers_hidden(on)
         if not on:
             for d in shown_before:
                 d.show()
@@ -82,9 +80,8 @@ def sheet_figure(window: MainWindow) -> QImage | None:
     """The robot at its current pose with every link's DH frames, without the parameters'
     values (the sheet asks for them; also in an exam), seen from the iso view and framed whole;
     the user's camera and View ▸ DH parameters are restored after."""
-    view = getattr(window, "viewport", None)
-    state = getattr(window, "teach", None)
-    if view is None or state is None:
+    view, state = window.viewport, window.teach
+    if state is None:
         return None
     camera = view.cameraParams()
     ortho = view.camera.ortho

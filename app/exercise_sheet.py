@@ -18,7 +18,8 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, 
 
 from .dh_chain import SYMBOL
 from .exercises import Exercise, answer_texts, entry_quantity, value_text
-from .numbers import fixed_text, short_text
+from .numbers import DEGREES, RADIANS, fixed_text, short_text
+from .safe_output import atomic_output
 
 HEADERS = ["joint", "a (m)", "α (°)", "d (m)", "θ (°)"]
 GAP = 0.03  # space between blocks, a fraction of the page height
@@ -69,8 +70,6 @@ def table_rows(ex: Exercise, hidden: dict[int, int] | None = None) -> list[list[
 
 def joint_values_text(ex: Exercise, radians: bool = False) -> str:
     import math
-
-    from .numbers import DEGREES, RADIANS
 
     parts = []
     for k, link in enumerate(ex.chain.links, start=1):
@@ -219,8 +218,6 @@ def write_sheet(exercises: list[Exercise], path: str, robot: str = "", figure: Q
     """Write the PDF: header and figure, the exercises (each whole on one page), then from a new
     page the answer key (``answers``: an exam's sheet has none). Returns the layout (its pages)
     for the caller to report."""
-    from .safe_output import atomic_output
-
     has_figure = figure is not None and not figure.isNull()
     blocks: list[str | QImage | None] = [header_html(robot, len(exercises), has_figure)]
     if has_figure:

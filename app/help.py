@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
 
+from .features import At, Feature, MenuId
 from .guide import show_guide
 
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ def _version(name: str) -> str:
 def shortcuts_html(window) -> str:
     """Every action of the window that has a key, by menu, as an HTML table."""
     rows = []
-    for top in window.menuBar().actions():
-        stack = [(top.text().replace("&", ""), top.menu())]
+    for top in window.menus.bar():
+        stack = [(top.title().replace("&", ""), top)]
         while stack:
             title, menu = stack.pop(0)
             for a in menu.actions():
@@ -88,13 +89,11 @@ def show_text(window, title: str, text: str) -> QDialog:
 def install_help(window: MainWindow) -> dict[str, QAction]:
     """Help ▸ User guide (F1), Getting started (the guide's page), Keyboard shortcuts, About;
     and the empty robot's hint."""
-    menu = window.menuBar().addMenu("&Help")
     actions = {}
     for key, text, page in (("guide", "&User guide", "index.md"), ("start", "&Getting started", "getting-started.md")):
         a = QAction(text, window)
         a.setObjectName(f"help_{key}")
         a.triggered.connect(lambda _=False, p=page: show_guide(window, p))
-        menu.addAction(a)
         actions[key] = a
     actions["guide"].setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
     for key, text, make in (("keys", "&Keyboard shortcuts", lambda: shortcuts_html(window)),
@@ -102,9 +101,9 @@ def install_help(window: MainWindow) -> dict[str, QAction]:
         a = QAction(text, window)
         a.setObjectName(f"help_{key}")
         a.triggered.connect(lambda _=False, t=text.replace("&", ""), m=make: show_text(window, t, m()))
-        menu.addAction(a)
         actions[key] = a
     _install_empty_hint(window)
+    window.help_actions = actions
     return actions
 
 
@@ -144,3 +143,7 @@ class _Resize(QObject):
         if event.type() == QEvent.Type.Resize:
             self._callback()
         return False
+
+
+HELP_FEATURE = Feature("help", install_help, actions={
+    f"help_{key}": At(MenuId.HELP, "help", k) for k, key in enumerate(("guide", "start", "keys", "about"))})

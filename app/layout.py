@@ -137,7 +137,7 @@ def fit_docks(window: MainWindow) -> None:
     left = max(min(max(n["left"], int(0.22 * width)), cap), d["jointDock"].minimumSizeHint().width())
     right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)
-    if getattr(window, "presenting", False):  # the room is the view's; a 720-line projector has little
+    if window.presenting:  # the room is the view's; a 720-line projector has little
         n["dh"] = min(n["dh"], int(PRESENT_DH_SHARE * window.height()))
     window.resizeDocks([d["dhDock"]], [n["dh"]], Qt.Orientation.Vertical)
     # the right column above the DH table: sliders first, the pose (which scrolls) gets the rest
@@ -245,24 +245,11 @@ def apply_default_layout(window: MainWindow) -> None:
     window.addDockWidget(R, d["slidersDock"])
     window.splitDockWidget(d["slidersDock"], d["poseDock"], Qt.Orientation.Vertical)
     window.addDockWidget(B, d["dhDock"])
-    for name in ("explain_dock", "exercise_dock"):  # teach mode's docks: tabs beside the DH table, hidden
-        teach_dock = getattr(window, name, None)
-        if teach_dock is not None:
-            hidden_tab(window, d["dhDock"], teach_dock, B)
     for dock in d.values():
         dock.show()
-    from .playback import place_poses_dock  # the Poses dock: a tab beside the Pose dock, hidden
-
-    place_poses_dock(window)
-    from .torques import place_torques_dock  # the Torques dock: a tab beside the DH table, hidden
-
-    place_torques_dock(window)
-    from .panels.simulate import place_simulate_dock  # the Simulate dock: a tab there too, hidden
-
-    place_simulate_dock(window)
-    from .panels.assign_frames import place_assign_frames_dock  # Assign frames: a tab there too, hidden
-
-    place_assign_frames_dock(window)
+    for feature in window.feature_order:  # the features' docks: each a hidden tab somewhere
+        if feature.place is not None:
+            feature.place(window)
     fit_docks(window)
 
 

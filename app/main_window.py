@@ -7,7 +7,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from kinetree.core import KineTreeError, describe_robot, list_robots
+from kinetree.core import KineTreeError, RigidBodyTree, describe_robot, list_robots
 from kinetree.core.io import READ_SUFFIXES
 from kinetree.core.io.project import load_project
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
@@ -21,36 +21,27 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from .analysis import install_analysis
 from .autosave import Autosave
 from .document import RobotDocument, project_path, show_history_note, source_name
+from .feature_list import FEATURES, FeatureParts
+from .features import MENUS, At, MenuId, Menus, install_features
 from .file_watch import OVERWRITE, SAVE_AS, FileWatch
 from .geometry_actions import drop_mesh, is_mesh_file
-from .help import install_help
 from .image_export import export_image
 from .layout import LAYOUT_VERSION, apply_default_layout, fit_docks_later, place_default, reset_layout, scrolled
-from .matrix_check import install_matrix_check
-from .panels.assign_frames import install_assign_frames
 from .panels.bodies import BodiesPanel
 from .panels.dh_table import DhTablePanel
 from .panels.joint import JointPanel
 from .panels.pose import PosePanel
-from .panels.simulate import install_simulate
 from .panels.sliders import JointsPanel
-from .playback import install_playback
-from .present import follow_font, install_present
+from .present import follow_font
 from .qt_utils import commit_focused_editor
 from .reading import LoadCancelled, Loader
 from .recovery import DISCARD, RESTORE, AutosaveInfo, AutosaveSlot, RecoveryDialog, find_orphans
 from .selection import RowSelectionLink
-from .teach import install_teach
 from .text import MAX_DIALOG, MAX_WORD, ElidingStatusBar, elide, message_box
-from .tools import install_tools
-from .torques import install_torques
 from .undo_keys import add_window_keys, install_undo_keys
-from .viewport.toolbar import install_ik_tools
 from .viewport.view import RobotViewport
-from .web_export import install_web_export
 from .wheel_guard import install_wheel_guard
 from .xacro_env import add_allow_env_action, allow_env, with_hint
 
@@ -65,7 +56,12 @@ EXPORT_FILTER = ("URDF (*.urdf);;SDFormat 1.9 (*.sdf);;MuJoCo MJCF (*.xml);;DH t
 MAX_RECENT = 8
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FeatureParts, QMainWindow):
+    """The viewport in the centre, the five main docks, the menus, files and autosave; the
+    features in :data:`FEATURES` add the rest (``features[name]`` is what each installed)."""
+
+    quiet = False  # errors in the status bar only, no message box (tests, scripts)
+
     def __init__(self, doc: RobotDocument | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         install_wheel_guard()  # before any widget is polished: the wheel changes only a focused control
@@ -105,18 +101,10 @@ class MainWindow(QMainWindow):
         self.undo_view.setWindowFlag(Qt.WindowType.Window)
         self.undo_view.setWindowTitle("Undo history")
         show_history_note(self.undo_view, self.doc)  # says how many steps it keeps, when bounded
+        self.features: dict[str, object] = {}  # name → what the feature's install returned
+        self.menus = Menus(self)
         self._build_menus()
-        install_teach(self)  # the DH overlay, View ▸ DH parameters and the Explain dock
-        install_analysis(self)  # View ▸ Workspace, Centre of mass, Gravity torques, Self-collision
-        self.tool_actions = install_tools(self)  # View ▸ Tool: Q pose, W move frame, E rotate frame
-        self.help_actions = install_help(self)  # Help ▸ Getting started, Keyboard shortcuts, About
-        install_playback(self)  # the Poses dock with the timeline, the traced path, File ▸ Export animation
-        self.export_web_page_action = install_web_export(self)  # File ▸ Export web page (app/web_export.py)
-        install_torques(self)  # View ▸ Torques: the torques along the Poses dock's motion
-        install_simulate(self)  # View ▸ Simulate (S): let the robot go
-        self.check_matrix_action = install_matrix_check(self)  # View ▸ Check a matrix…
-        install_assign_frames(self)  # View ▸ Assign frames: the student's own DH frames, checked
-        install_present(self)  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
+        self.feature_order = install_features(self, FEATURES)
         place_default(self)
         apply_default_layout(self)
         restored = self._restore_layout()
@@ -124,7 +112,6 @@ class MainWindow(QMainWindow):
         if app.property("kinetreeBasePointSize") is None:  # the size before any window scaled it
             app.setProperty("kinetreeBasePointSize", QApplication.font().pointSizeF())
         self.text_scale = 1.0
-        self.presenting = False  # View ▸ Present (app/present.py)
         saved = self.settings.value("textScale")
         if saved is not None and float(saved) != 1.0:
             # a restored layout stays as it was; the default one grows with the text
@@ -142,53 +129,59 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Ready", 3000)
 
     # --- menus -------------------------------------------------------------------------------
-    def _action(self, menu, text, slot, shortcut=None, name=None) -> QAction:
+    def _action(self, at: At | None, text, slot, shortcut=None, name=None) -> QAction:
+        """An action named ``name`` (its id), put in the menus at ``at`` (None: a feature's
+        declaration places it)."""
         a = QAction(text, self)
         if shortcut is not None:
             a.setShortcut(QKeySequence(shortcut))
         a.triggered.connect(slot)
         if name:
             a.setObjectName(name)
-        menu.addAction(a)
+        if at is not None:
+            self.menus.add(a, at)
         return a
 
     def _build_menus(self) -> None:
-        mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self._action(f, "&New", self.new_document, QKeySequence.StandardKey.New)
-        lib = f.addMenu("New from &library")
-        for name in list_robots():
-            a = lib.addAction(name, lambda n=name: self.open_source(n))
+        menus = self.menus
+        F, V = MenuId.FILE, MenuId.VIEW  # noqa: N806
+        self._action(At(F, "open", 10), "&New", self.new_document, QKeySequence.StandardKey.New, name="newAction")
+        for k, name in enumerate(list_robots()):
+            a = QAction(name, self)
+            a.setObjectName(f"library_{name}")
+            a.triggered.connect(lambda _=False, n=name: self.open_source(n))
             a.setToolTip(describe_robot(name))
-        self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(f, "&Import URDF / xacro / SDFormat / MJCF / DH table…", self.import_dialog, "Ctrl+I",
-                     name="importAction")
-        self._action(f, "E&xport URDF / SDFormat / MJCF / DH table…", self.export_dialog, "Ctrl+Shift+E",
-                     name="exportAction")
-        self.recent_menu = f.addMenu("Open &recent")
+            menus.add(a, At(MenuId.FILE_LIBRARY, "robots", k))
+        self._action(At(F, "open", 30), "&Open…", self.open_dialog, QKeySequence.StandardKey.Open, name="openAction")
+        self._action(At(F, "open", 40), "&Import URDF / xacro / SDFormat / MJCF / DH table…", self.import_dialog,
+                     "Ctrl+I", name="importAction")
+        self._action(At(F, "open", 50), "E&xport URDF / SDFormat / MJCF / DH table…", self.export_dialog,
+                     "Ctrl+Shift+E", name="exportAction")
+        self.recent_menu = menus[MenuId.FILE_RECENT]
+        menus.add(self.recent_menu.menuAction(), MENUS[MenuId.FILE_RECENT].at)  # filled as it opens
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self._action(f, "Recover &unsaved work…", self.recover_dialog, name="recoverAction")
-        self.allow_env_action = add_allow_env_action(f, self.settings, self)
-        self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
-        self._action(f, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
-        f.addSeparator()
-        self._action(f, "Export &image…", self.export_image, "Ctrl+E")
-        f.addSeparator()
-        quit_action = self._action(f, "&Quit", self.quit_app, QKeySequence.StandardKey.Quit, name="quitAction")
+        self._action(At(F, "open", 70), "Recover &unsaved work…", self.recover_dialog, name="recoverAction")
+        self.allow_env_action = menus.add(add_allow_env_action(self.settings, self), At(F, "open", 80))
+        self._action(At(F, "open", 90), "&Save", self.save, QKeySequence.StandardKey.Save, name="saveAction")
+        self._action(At(F, "open", 100), "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs,
+                     name="saveAsAction")
+        self._action(At(F, "export", 10), "Export &image…", self.export_image, "Ctrl+E", name="exportImageAction")
+        quit_action = self._action(At(F, "quit", 10), "&Quit", self.quit_app, QKeySequence.StandardKey.Quit,
+                                   name="quitAction")
 
-        e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
         install_undo_keys(undo, redo)  # Ctrl+Z/Ctrl+Shift+Z/Ctrl+Y, also from a committed editor
-        e.addAction(undo)
-        e.addAction(redo)
-        self._action(e, "Undo &history", self.show_undo_history, "Ctrl+H", name="undoHistoryAction")
+        for order, (a, name) in enumerate(((undo, "undoAction"), (redo, "redoAction"))):
+            a.setObjectName(name)
+            menus.add(a, At(MenuId.EDIT, "undo", order))
+        self._action(At(MenuId.EDIT, "undo", 30), "Undo &history", self.show_undo_history, "Ctrl+H",
+                     name="undoHistoryAction")
         add_window_keys(self.undo_view, undo, redo, quit_action)  # in the history window too; Esc closes it
-        e.addSeparator()
         build = (self.bodies.add_action, self.bodies.rename_action, self.bodies.duplicate_action,
                  self.bodies.delete_action)
-        for a in build:
-            e.addAction(a)
+        for order, a in enumerate(build):
+            menus.add(a, At(MenuId.EDIT, "build", order))
         # their keys work in the Bodies panel and in the 3D view, where the hands are while
         # building; not in the other panels, whose fields take F2, Del and Ctrl+D themselves.
         # Ctrl+Shift+A (and Ctrl+Shift+F: a fixed child), which nothing else takes, works wherever
@@ -198,42 +191,43 @@ class MainWindow(QMainWindow):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.addAction(self.bodies.add_actions["fixed"])  # (a menu's action: its key needs a widget)
 
-        v = mb.addMenu("&View")
-        for key, dock in self.docks.items():
+        for order, (key, dock) in enumerate(self.docks.items()):
             act = dock.toggleViewAction()
             act.setObjectName(f"toggle_{key}")
-            v.addAction(act)
-        self._action(v, "Reset &layout", self.reset_layout, name="resetLayoutAction")
-        v.addSeparator()
-        for preset, key in (("iso", "0"), ("front", "1"), ("side", "3"), ("top", "7")):
-            self._action(v, f"{preset.capitalize()} view", lambda _=False, p=preset: self.viewport.set_view(p), key)
-        self._action(v, "&Fit", lambda: self.viewport.fit(), "F")
-        self._action(v, "Fit &selection", lambda: self.viewport.fit(selection=True), "Shift+F",
+            menus.add(act, At(V, "panels", order))
+        self._action(At(V, "panels", 60), "Reset &layout", self.reset_layout, name="resetLayoutAction")
+        for order, (preset, key) in enumerate((("iso", "0"), ("front", "1"), ("side", "3"), ("top", "7"))):
+            self._action(At(V, "camera", order), f"{preset.capitalize()} view",
+                         lambda _=False, p=preset: self.viewport.set_view(p), key, name=f"{preset}ViewAction")
+        self._action(At(V, "camera", 50), "&Fit", lambda: self.viewport.fit(), "F", name="fitAction")
+        self._action(At(V, "camera", 60), "Fit &selection", lambda: self.viewport.fit(selection=True), "Shift+F",
                      name="fitSelectionAction")
-        ortho = self._action(v, "&Orthographic", self.viewport.camera.set_ortho, "5", name="orthoAction")
+        ortho = self._action(At(V, "camera", 70), "&Orthographic", self.viewport.camera.set_ortho, "5",
+                             name="orthoAction")
         ortho.setCheckable(True)
         self.viewport.orthoChanged.connect(ortho.setChecked)
-        labels = self._action(v, "Frame &labels", self.viewport.set_labels_visible, "L")
+        labels = self._action(At(V, "camera", 80), "Frame &labels", self.viewport.set_labels_visible, "L",
+                              name="labelsAction")
         labels.setCheckable(True)
         labels.setChecked(True)
         # remembered; off by default: the important labels only, no collision geometry
-        self._toggle(v, "&All labels", self.viewport.set_all_labels, "allLabels", False, name="allLabelsAction")
-        self._toggle(v, "&Collision geometry", self.viewport.set_collisions_visible, "showCollisions", False,
-                     name="collisionsAction")
-        install_ik_tools(self, v)  # the IK handle's toggles, also in the viewport's tool bar
-        v.addSeparator()
-        self._action(v, "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
+        self._toggle(At(V, "camera", 90), "&All labels", self.viewport.set_all_labels, "allLabels", False,
+                     name="allLabelsAction")
+        self._toggle(At(V, "camera", 100), "&Collision geometry", self.viewport.set_collisions_visible,
+                     "showCollisions", False, name="collisionsAction")
+        self._action(At(V, "text", 10), "&Larger text and lines", lambda: self.set_text_scale(self.text_scale * 1.25),
                      QKeySequence.StandardKey.ZoomIn, name="zoomInAction")
-        self._action(v, "&Smaller text and lines", lambda: self.set_text_scale(self.text_scale / 1.25),
+        self._action(At(V, "text", 20), "&Smaller text and lines", lambda: self.set_text_scale(self.text_scale / 1.25),
                      QKeySequence.StandardKey.ZoomOut, name="zoomOutAction")
-        self._action(v, "&Normal text size", lambda: self.set_text_scale(1.0), "Ctrl+0")
-        light = self._action(v, "Light &background",
-                             lambda on: self.viewport.set_theme("light" if on else "dark"), "B")
+        self._action(At(V, "text", 30), "&Normal text size", lambda: self.set_text_scale(1.0), "Ctrl+0",
+                     name="zoomResetAction")
+        light = self._action(At(V, "text", 40), "Light &background",
+                             lambda on: self.viewport.set_theme("light" if on else "dark"), "B", name="lightAction")
         light.setCheckable(True)
 
-    def _toggle(self, menu, text, apply, key: str, default: bool, shortcut=None, name=None) -> QAction:
+    def _toggle(self, at: At | None, text, apply, key: str, default: bool, shortcut=None, name=None) -> QAction:
         """A checkable action whose state is remembered in the settings under ``key``."""
-        action = self._action(menu, text, lambda on: (apply(on), self.settings.setValue(key, bool(on))),
+        action = self._action(at, text, lambda on: (apply(on), self.settings.setValue(key, bool(on))),
                               shortcut, name)
         action.setCheckable(True)
         action.setChecked(self.settings.value(key, default, type=bool))
@@ -308,8 +302,6 @@ class MainWindow(QMainWindow):
 
     def new_document(self) -> None:
         if self.maybe_save():
-            from kinetree.core import RigidBodyTree
-
             self.origin_name = None  # before the load, whose signals set the title: not the old robot's name
             self.doc.load(RigidBodyTree())
             self.viewport.fit()
@@ -435,9 +427,12 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for p in self.recent_files():
-            self.recent_menu.addAction(p, lambda p=p: self.open_source(p))
+            a = self.recent_menu.addAction(p, lambda p=p: self.open_source(p))
+            a.setObjectName(f"recent_{len(self.recent_menu.actions())}")
         if not self.recent_files():
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            none = self.recent_menu.addAction("(none)")
+            none.setObjectName("recent_none")
+            none.setEnabled(False)
 
     def export_image(self) -> None:
         export_image(self)  # app/image_export.py
@@ -521,7 +516,7 @@ class MainWindow(QMainWindow):
     def spawn_window(self) -> MainWindow:
         """Another window of this instance (the app holds one document per window)."""
         w = type(self)(settings=self.settings)
-        w.quiet = getattr(self, "quiet", False)
+        w.quiet = self.quiet
         self.spawned.append(w)
         w.show()
         w.move(self.pos() + QPoint(40, 40) * len(self.spawned))
@@ -529,7 +524,7 @@ class MainWindow(QMainWindow):
 
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
-        if not getattr(self, "quiet", False):
+        if not self.quiet:
             message_box(self, title, elide(message, MAX_DIALOG, MAX_WORD))
 
     def closeEvent(self, ev) -> None:  # noqa: N802

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from .features import At, Feature, MenuId
 from .numbers import read_number, short_text
-from .qt_utils import menu_named
 from .text import message_label
 
 if TYPE_CHECKING:
@@ -236,5 +236,9 @@ def install_matrix_check(window: MainWindow) -> QAction:
         dialog.raise_()
 
     action.triggered.connect(show)
-    menu_named(window, "&View").addAction(action)
+    window.check_matrix_action = action
     return action
+
+
+MATRIX_CHECK_FEATURE = Feature("matrix_check", install_matrix_check, actions={
+    "checkMatrixAction": At(MenuId.VIEW, "tools", 70)})

@@ -24,10 +24,13 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QImage, QVector3D
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QSplitter
 
+from .features import At, Feature, MenuId
 from .layout import hidden_tab, optional_dock
 from .numbers import read_number
-from .qt_utils import menu_named
+from .panels.poses import PosesPanel
+from .panels.timeline import TimelinePanel
 from .safe_output import atomic_output
+from .viewport.path_trace import PathTrace
 
 if TYPE_CHECKING:
     from .document import RobotDocument
@@ -258,10 +261,6 @@ def _write_mp4(path: Path, frames: Iterator[np.ndarray], fps: float) -> int:
 def install_playback(window: MainWindow) -> PlaybackState:
     """Add the Poses dock (named poses above the timeline; a tab beside the Pose dock, hidden
     until View ▸ Poses), the traced path, View ▸ Poses and File ▸ Export animation… to ``window``."""
-    from .panels.poses import PosesPanel
-    from .panels.timeline import TimelinePanel
-    from .viewport.path_trace import PathTrace
-
     state = PlaybackState(window.doc, window)
     window.playback = state
     window.poses = PosesPanel(window.doc, state, settings=window.settings)
@@ -279,21 +278,14 @@ def install_playback(window: MainWindow) -> PlaybackState:
                                  "Ctrl+Shift+P", scroll=False)
     window.poses_dock = dock
     place_poses_dock(window)
-    view_menu = menu_named(window, "&View")
     # the path only while the dock is open (checked follows the dock's own hide/show, not a tab
     # switch or a minimised window)
     toggle.toggled.connect(window.path_trace.set_active)
     window.path_trace.set_active(toggle.isChecked())
-    first = view_menu.actions()[0] if view_menu.actions() else None
-    view_menu.insertAction(first, toggle)
-    file_menu = menu_named(window, "&File")
     export = QAction("Export &animation…", window)
     export.setObjectName("exportAnimationAction")
     export.setToolTip("Write the motion through the checked poses as a GIF (or an MP4 with imageio-ffmpeg)")
     export.triggered.connect(lambda: export_animation_dialog(window))
-    image = next((a for a in file_menu.actions() if a.text().startswith("Export &image")), None)
-    after = file_menu.actions()[file_menu.actions().index(image) + 1] if image is not None else None
-    file_menu.insertAction(after, export)
     window.export_animation_action = export
     return state
 
@@ -302,11 +294,11 @@ def place_poses_dock(window: MainWindow) -> None:
     """The Poses dock's default place: a tab beside the Pose dock, hidden until View ▸ Poses
     shows it (a visible tab bar takes height the default layout gives the five main docks: on
     an 800×600 screen the window would outgrow the screen)."""
-    dock = getattr(window, "poses_dock", None)
-    pose = window.docks.get("poseDock")
-    if dock is None or pose is None:
-        return
-    hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)
+    hidden_tab(window, window.docks["poseDock"], window.poses_dock, Qt.DockWidgetArea.RightDockWidgetArea)
+
+
+PLAYBACK_FEATURE = Feature("playback", install_playback, docks=("posesDock",), place=place_poses_dock, actions={
+    "toggle_posesDock": At(MenuId.VIEW, "features", 10), "exportAnimationAction": At(MenuId.FILE, "export", 20)})
 
 
 def export_animation(window: MainWindow, path: str | Path, size: tuple[int, int], fps: float = 25.0,

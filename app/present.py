@@ -43,7 +43,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .qt_utils import menu_named
+from .features import At, Feature, MenuId
+from .viewport.ghost_follow import GhostFollow
+from .viewport.view import THEMES
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -322,7 +324,6 @@ class PresentMode(QObject):
         tree, name = self.window.doc.tree, self.window.doc.selection
         on = self.active and name is not None and (name in tree.body_names or name == tree.base_name)
         view.batch.set_dimmed([s for n, s in view._slots.items() if n != name] if on else [])
-        from .viewport.view import THEMES
 
         base = np.array(THEMES[view.theme]["link"], dtype=float)
         n = len(tree.body_names)
@@ -339,16 +340,14 @@ class PresentMode(QObject):
 
 def install_present(window: MainWindow) -> PresentMode:
     """View ▸ Present (F11) and the Explain dock's clicker keys (after the Explain dock)."""
-    window.presenting = False
     present = PresentMode(window)
     window.present = present
-    view_menu = menu_named(window, "&View")
-    view_menu.addSeparator()
-    view_menu.addAction(present.action)
-    steps = view_menu.addMenu("Explain &keys")
-    for a in (present.step_action, present.back_action, present.play_action):
-        steps.addAction(a)
-    from .viewport.ghost_follow import GhostFollow
 
     window.ghost_follow = GhostFollow(window.viewport, window.teach, window.explain.timer.isActive)
     return present
+
+
+PRESENT_FEATURE = Feature("present", install_present, requires=("teach",), actions={
+    "presentAction": At(MenuId.VIEW, "present", 10), "presentStepAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 10),
+    "presentBackAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 20),
+    "presentPlayAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 30)})

@@ -33,11 +33,6 @@ def mono_font():
     return font
 
 
-def menu_named(window, title: str):
-    """The menu of ``window``'s menu bar titled ``title`` (with its ``&``, e.g. ``"&View"``)."""
-    return next(a.menu() for a in window.menuBar().actions() if a.menu() and a.text() == title)
-
-
 def commit_focused_editor():
     """Apply what is typed in the focused editor, as leaving it does (fields, spin boxes and
     table cells commit on focus-out), before a save or close reads the document; returns the

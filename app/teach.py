@@ -12,12 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from kinetree.core import KineTreeError
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from .dh_chain import dh_chain_to
-from .layout import optional_dock
-from .qt_utils import menu_named
+from .exam import install_exam, sheet_figure
+from .features import At, Feature, MenuId
+from .layout import hidden_tab, optional_dock
+from .panels.exercise import Exercise, ExercisePanel
+from .panels.explain import ExplainPanel
+from .viewport.dh_overlay import DHOverlay
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -111,9 +116,6 @@ class TeachState(QObject):
 def install_teach(window: MainWindow) -> TeachState:
     """Add the DH overlay to ``window``'s viewport, View ▸ DH parameters (remembered in the
     window's settings) and the Explain dock (tabbed, hidden until asked for)."""
-    from .panels.explain import ExplainPanel
-    from .viewport.dh_overlay import DHOverlay
-
     state = TeachState(window)
     window.teach = state
     window.dh_overlay = DHOverlay(window.viewport, window.doc, state)
@@ -140,19 +142,12 @@ def install_teach(window: MainWindow) -> TeachState:
     window.explain_dock = dock
     dock.visibilityChanged.connect(explain.set_active)
     dock.visibilityChanged.connect(state.set_show_selected)  # the explained link, drawn
-    view_menu = menu_named(window, "&View")
-    first = view_menu.actions()[0] if view_menu.actions() else None
-    view_menu.insertAction(first, action)
-    view_menu.insertAction(first, toggle)
-    view_menu.insertAction(first, install_exercise(window, state))
-    view_menu.insertSeparator(first)
+    install_exercise(window, state)
     return state
 
 
-def install_exercise(window: MainWindow, state: TeachState) -> QAction:
-    """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise); returns
-    its View menu action."""
-    from .panels.exercise import Exercise, ExercisePanel
+def install_exercise(window: MainWindow, state: TeachState) -> None:
+    """The Exercise dock (a tab beside the DH table, hidden until View ▸ Exercise) and the exam."""
 
     def step_through(ex: Exercise) -> None:
         """The exercise's configuration on the robot, and its link stepped through in Explain."""
@@ -162,24 +157,29 @@ def install_exercise(window: MainWindow, state: TeachState) -> QAction:
         window.explain_dock.raise_()
         state.stepThroughRequested.emit(ex.kind == "pose")  # the end pose: T₀ⁿ built link by link
 
-    from .exam import install_exam, sheet_figure
-
     panel = ExercisePanel(window.doc, state, step_through, render_figure=lambda: sheet_figure(window))
     dock, toggle = optional_dock(window, "Exercise", "exerciseDock", panel, Qt.DockWidgetArea.BottomDockWidgetArea)
     window.exercise = panel
     window.exercise_dock = dock
     dock.visibilityChanged.connect(panel.set_active)
     install_exam(window, state)
-    return toggle
+
+
+def place_teach_docks(window: MainWindow) -> None:
+    """The Explain and Exercise docks' default place: tabs beside the DH table, hidden."""
+    for dock in (window.explain_dock, window.exercise_dock):
+        hidden_tab(window, window.docks["dhDock"], dock, Qt.DockWidgetArea.BottomDockWidgetArea)
+
+
+TEACH_FEATURE = Feature("teach", install_teach, docks=("explainDock", "exerciseDock"), place=place_teach_docks,
+                        actions={"dhOverlayAction": At(MenuId.VIEW, "features", 40),
+                                 "toggle_explainDock": At(MenuId.VIEW, "features", 50),
+                                 "toggle_exerciseDock": At(MenuId.VIEW, "features", 60)})
 
 
 def attach_overlay(view, doc, link: int | None = None, show_all: bool = False):
     """The DH overlay in a bare viewport (``kinetree screenshot --teach I``): link ``link``
     (1-based, on the chain to the last body) selected, so its parameters are drawn."""
-    from kinetree.core import KineTreeError
-
-    from .viewport.dh_overlay import DHOverlay
-
     state = TeachState(view)
     state.show_all = show_all
     state.show_selected = True  # the figure of link ``link``

@@ -10,15 +10,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox
 
-from .qt_utils import menu_named
+from .features import At, Feature, MenuId
+from .viewport.tool_list import TOOLS as VIEWPORT_TOOLS
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
 #: Steps (mm) a frame move can snap to; 10 mm by default.
 STEPS_MM = (1, 5, 10, 50, 100)
-TOOLS = (("pose", "&Pose handle (joints follow)", "Q"), ("move", "&Move frame", "W"),
-         ("rotate", "&Rotate frame", "E"), ("measure", "Mea&sure", "R"), ("loop", "Close &loop…", "O"))
+TOOLS = tuple((name, spec.text, spec.key) for name, spec in VIEWPORT_TOOLS.items())  # (name, menu text, key)
 SHORT = {"loop": "Loop"}  # the tool bar's text where the menu's first word says too little
 
 
@@ -27,7 +27,6 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     snapping step; the same as buttons in the viewport's tool bar."""
     view = window.viewport
     bar = view.toolbar
-    menu = menu_named(window, "&View").addMenu("&Tool")
     actions = {}
     for tool, text, key in TOOLS:
         a = QAction(text, window, checkable=True)
@@ -41,10 +40,8 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         a.setToolTip(f"{text.replace('&', '')} ({key})")
         a.setChecked(tool == view.tool)
         a.triggered.connect(lambda _on=False, t=tool: view.set_tool(t))
-        menu.addAction(a)
         bar.add_tool(a, "tool", exclusive=True)
         actions[tool] = a
-    menu.addSeparator()
     parent_axes = QAction("Move and rotate along the &parent's axes", window, checkable=True)
     parent_axes.setObjectName("parentAxesAction")
     parent_axes.setIconText("Parent")
@@ -55,7 +52,6 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
         view.frame_handle.refresh()
 
     parent_axes.toggled.connect(set_parent_axes)
-    menu.addAction(parent_axes)
     bar.add_tool(parent_axes, "frame")
     actions["parent_axes"] = parent_axes
     step = QComboBox(bar)
@@ -69,14 +65,21 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     actions["step"] = step
     ik_only = [a for a in bar.actions() if a.objectName() in ("ikPositionOnlyAction", "ikHandleAction")]
 
+    options = {"frame": (parent_axes, step_action), "ik": ik_only}  # the IK handle's own toggles
+
     def follow(tool: str) -> None:  # the buttons of the tool in use only: the bar fits a small view
         actions[tool].setChecked(True)
-        for a in (parent_axes, step_action):
-            a.setVisible(tool in ("move", "rotate"))
-        for a in ik_only:  # the IK handle's own toggles
-            a.setVisible(tool == "pose")
+        for group, buttons in options.items():
+            for a in buttons:
+                a.setVisible(group == VIEWPORT_TOOLS[tool].options)
         bar.adjustSize()
 
     view.toolChanged.connect(follow)
     follow(view.tool)
+    window.tool_actions = actions
     return actions
+
+
+TOOLS_FEATURE = Feature("tools", install_tools, requires=("ik_tools",), actions={
+    **{f"{tool}ToolAction": At(MenuId.VIEW_TOOL, "tools", k) for k, (tool, _text, _key) in enumerate(TOOLS)},
+    "parentAxesAction": At(MenuId.VIEW_TOOL, "axes", 0)})

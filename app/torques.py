@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
+from .features import At, Feature, MenuId
 from .layout import hidden_tab, optional_dock
-from .qt_utils import menu_named
+from .panels.torques import TorquePanel
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -39,8 +40,6 @@ def install_torques(window: MainWindow) -> None:
 
     def grow(visible: bool) -> None:
         if visible and window.torques is None:
-            from .panels.torques import TorquePanel
-
             window.torques = TorquePanel(window.doc, window.playback)
             dock.setWidget(window.torques)
         # the DH table's height is a few rows: a plot and its legend need more (the viewport gives it)
@@ -52,16 +51,12 @@ def install_torques(window: MainWindow) -> None:
 
     window.poses.torquesRequested.connect(show)
     dock.visibilityChanged.connect(grow)
-    view_menu = menu_named(window, "&View")
-    poses_toggle = next((a for a in view_menu.actions() if a.objectName() == "toggle_posesDock"), None)
-    actions = view_menu.actions()
-    after = actions[actions.index(poses_toggle) + 1] if poses_toggle in actions[:-1] else None
-    view_menu.insertAction(after, toggle)
 
 
 def place_torques_dock(window: MainWindow) -> None:
     """The Torques dock's default place: a tab beside the DH table (the width of the viewport), hidden."""
-    dock = getattr(window, "torques_dock", None)
-    dh = window.docks.get("dhDock")
-    if dock is not None and dh is not None:
-        hidden_tab(window, dh, dock, Qt.DockWidgetArea.BottomDockWidgetArea)
+    hidden_tab(window, window.docks["dhDock"], window.torques_dock, Qt.DockWidgetArea.BottomDockWidgetArea)
+
+
+TORQUES_FEATURE = Feature("torques", install_torques, requires=("playback",), docks=("torquesDock",),
+                          place=place_torques_dock, actions={"toggle_torquesDock": At(MenuId.VIEW, "features", 30)})

@@ -9,7 +9,7 @@ from kinetree.core.io.web_page import write_web_page
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
-from .qt_utils import menu_named
+from .features import At, Feature, MenuId
 
 
 def view_camera(view) -> dict:
@@ -40,12 +40,13 @@ def export_web_page_dialog(window) -> None:
 
 def install_web_export(window) -> QAction:
     """File ▸ Export web page…, after Export image and Export animation."""
-    file_menu = menu_named(window, "&File")
     action = QAction("Export &web page…", window)
     action.setObjectName("exportWebPageAction")
     action.setToolTip("Write the robot as one HTML file that opens in any browser: sliders, pose, frames, poses")
     action.triggered.connect(lambda: export_web_page_dialog(window))
-    views = [a for a in file_menu.actions() if a.text().startswith(("Export &image", "Export &animation"))]
-    after = file_menu.actions()[file_menu.actions().index(views[-1]) + 1] if views else None
-    file_menu.insertAction(after, action)
+    window.export_web_page_action = action
     return action
+
+
+WEB_EXPORT_FEATURE = Feature("web_export", install_web_export, actions={
+    "exportWebPageAction": At(MenuId.FILE, "export", 30)})

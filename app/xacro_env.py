@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QWidget
 
 #: QSettings key of the opt-in.
 SETTING = "xacroAllowEnv"
@@ -22,15 +22,14 @@ def allow_env(settings: QSettings) -> bool:
     return settings.value(SETTING, False, type=bool)
 
 
-def add_allow_env_action(menu: QMenu, settings: QSettings, parent: QWidget) -> QAction:
-    """The checkable menu entry, showing and storing :data:`SETTING`."""
+def add_allow_env_action(settings: QSettings, parent: QWidget) -> QAction:
+    """The checkable menu entry (``allowEnvAction``), showing and storing :data:`SETTING`."""
     action = QAction(ACTION_TEXT, parent)
     action.setObjectName("allowEnvAction")
     action.setCheckable(True)
     action.setChecked(allow_env(settings))
     action.setToolTip("let .xacro files use $(env X) and $(optenv X) (off: they are refused)")
     action.toggled.connect(lambda on: settings.setValue(SETTING, bool(on)))
-    menu.addAction(action)
     return action
 
 

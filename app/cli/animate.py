@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ..application import make_application
 from .common import (
     InputError,
     add_output_argument,
@@ -87,7 +88,6 @@ def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.
             teach: int | None = None, view_preset: str = "iso") -> int:
     """Render the frames ``Q`` (:func:`motion`) of ``tree`` through its named ``poses`` to
     ``out`` seen from ``view_preset`` (iso, front, side or top); returns the frame count."""
-    from ..application import make_application
     from ..playback import PlaybackState, fit_motion, render_frames, write_animation
     from ..viewport.path_trace import PathTrace
     from .display import offscreen_view

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from kinetree.core import KineTreeError, list_robots
+from kinetree.core.io import READ_SUFFIXES, open_robot
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -148,8 +150,6 @@ def check_robot_source(source: str) -> None:
     """Refuse a ROBOT that names an existing folder, device or pipe with no robot-file suffix:
     the library lookup would answer "no robot named '/etc'". A bare library name (``puma560``) stays a library name
     even when a folder of that name is in the working directory."""
-    from kinetree.core.io import READ_SUFFIXES
-
     if source.lower().endswith(READ_SUFFIXES):
         return  # read as a file: the reader says what it is instead ("is a FIFO, not a regular file")
     try:
@@ -158,7 +158,6 @@ def check_robot_source(source: str) -> None:
         return  # no such path: a library name
     if stat.S_ISREG(st.st_mode):
         return
-    from kinetree.core import list_robots
 
     if source in list_robots():
         return
@@ -168,8 +167,6 @@ def check_robot_source(source: str) -> None:
 
 def open_source(source: str, args: argparse.Namespace):
     """``(tree, stored configuration or None)`` of ROBOT ``source`` with ``args``'s reading options."""
-    from kinetree.core.io import open_robot
-
     check_robot_source(source)
     return open_robot(source, allow_env=getattr(args, "allow_env", False),
                       package_paths=tuple(getattr(args, "package_path", ())))
@@ -287,8 +284,6 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
     """Run a sub-command. A warning becomes a line ``kinetree CMD: warning: …`` on stderr; bad
     input one line on stderr and exit status 1; a closed stdout (``| head -1``) ends it
     quietly with status 141."""
-    from kinetree.core import KineTreeError
-
     try:
         with warnings_as_lines(args.command):
             code = command(args)

@@ -12,6 +12,9 @@ import argparse
 import math
 from fractions import Fraction
 
+from kinetree.core.dh.chain import chain_numbering, joint_variable
+from kinetree.core.io.dh_csv import DHTable, write_dh_csv
+
 from .common import InputError, add_output_argument, add_robot_argument, name_arg, open_source
 
 
@@ -34,8 +37,6 @@ def _length(v: float) -> str:
 
 
 def _cells(links, deg: bool) -> list[list[str]]:
-    from kinetree.core.dh.chain import chain_numbering, joint_variable
-
     rows = []
     # a part of a larger robot keeps its numbers (the lecture's wrist: θ4, θ5, θ6)
     first = 1 + chain_numbering([link.joint_name for link in links])
@@ -55,8 +56,6 @@ def _latex(links, deg: bool, convention: str) -> str:
     alpha = r"\alpha_{i-1}" if convention == "mdh" else r"\alpha_i"
     a = "a_{i-1}" if convention == "mdh" else "a_i"
     lines = [r"\begin{tabular}{c|cccc}", rf"Link & ${a}$ & ${alpha}$ & $d_i$ & $\theta_i$ \\ \hline"]
-    from kinetree.core.dh.chain import joint_variable
-
     for k, jt, ra, ral, rd, rth, _off, _name in _cells(links, deg):
         th = joint_variable("R", k, "latex") if jt == "R" else _latex_angle(rth)
         dd = joint_variable("P", k, "latex") if jt == "P" else rd
@@ -76,7 +75,6 @@ def _table(links, deg: bool) -> str:
 def command(args: argparse.Namespace) -> int:
     from kinetree.core import extract_dh
     from kinetree.core.dh.explain import explain_extraction
-    from kinetree.core.io.dh_csv import DHTable, write_dh_csv
 
     tree, _ = open_source(args.robot, args)
     if tree.num_bodies == 0:

@@ -12,6 +12,9 @@ import sys
 import traceback
 from collections.abc import Callable
 
+from kinetree.core import KineTreeError
+
+from ..application import make_application
 from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, error_text, warnings_as_lines
 
 
@@ -49,7 +52,6 @@ def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", lab
     ``view_preset`` view (iso, or front/side/top orthographic), for rendering (screenshot,
     animate); ``teach``: the DH overlay of that link; ``before_show(doc, view)`` adds items
     first. Returns ``(doc, view)``."""
-    from ..application import make_application
     from ..document import RobotDocument
     from ..viewport.view import RobotViewport
 
@@ -79,8 +81,6 @@ def run_with_display(command: str, work: Callable[[], None]) -> int:
     The private Xvfb is terminated whatever happens in ``work`` (another exception is printed
     as a traceback, exit 1): it must not outlive us. The process then ends with ``os._exit``:
     Qt must not talk to the X server that has gone at its own exit."""
-    from kinetree.core import KineTreeError
-
     xvfb = None
     code = EXIT_BAD_INPUT
     try:

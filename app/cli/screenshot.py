@@ -7,6 +7,8 @@ import argparse
 
 import numpy as np
 
+from ..application import make_application
+from ..safe_output import save_png
 from .common import (
     add_output_argument,
     add_q_arguments,
@@ -22,8 +24,6 @@ def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme:
                labels: bool = True, teach: int | None = None, view_preset: str = "iso") -> None:
     """Render ``tree`` at ``config`` to a PNG without showing a window (``teach``: the DH
     overlay of that link, 1-based; ``view_preset``: iso, front, side or top)."""
-    from ..application import make_application
-    from ..safe_output import save_png
     from .display import offscreen_view
 
     app = make_application()

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from kinetree.core.dh.chain import chain_path
+
 from .common import InputError, add_robot_argument, name_arg, open_source
 
 #: Entries up to this long print as a grid; longer ones one per line.
@@ -42,7 +44,6 @@ def _text(model, title: str, label: str) -> str:
 
 
 def command(args: argparse.Namespace) -> int:
-    from kinetree.core.dh.chain import chain_path
     from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_python, to_python_script
 
     tree, _ = open_source(args.robot, args)

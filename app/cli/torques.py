@@ -15,6 +15,7 @@ import math
 
 from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, MAX_SAMPLES, torque_profile
 
+from ..safe_output import atomic_output
 from .common import (
     add_gravity_argument,
     add_output_argument,
@@ -63,8 +64,6 @@ def _cell(value: float | None, unit: str = "", digits: int = 3) -> str:
 
 
 def command(args: argparse.Namespace) -> int:
-    from ..safe_output import atomic_output
-
     tree, _ = open_source(args.robot, args)
     gravity, source = chosen_gravity(tree, args.gravity)
     prof = torque_profile(tree, args.poses, args.seconds, args.samples, gravity, motor=not args.no_motor)

@@ -414,33 +414,3 @@ class AssignFramesPanel(QWidget):
         else:
             lines.append("Same table as DH of chain… (extract_dh).")
         self.result.setText("\n".join(lines))
-
-
-def install_assign_frames(window) -> AssignFramesPanel:
-    """View ▸ Assign frames: the dock (right, hidden until asked for) and the viewport overlay."""
-    from ..layout import optional_dock
-    from ..qt_utils import menu_named
-    from ..viewport.assigned_frames import AssignedFrames
-
-    state = AssignState(window.doc)
-    panel = AssignFramesPanel(state)
-    dock, toggle = optional_dock(window, "Assign frames", "assignFramesDock", panel,
-                                 Qt.DockWidgetArea.RightDockWidgetArea)
-    toggle.setText("Assign &frames")
-    toggle.setToolTip("Assign the robot's DH frames yourself, step by step, with DH1/DH2 checked")
-    toggle.toggled.connect(state.set_active)
-    window.doc.treeChanged.connect(state.tree_changed)
-    window.assign_frames, window.assign_frames_dock = panel, dock
-    place_assign_frames_dock(window)
-    window.assigned_frames = AssignedFrames(window.viewport, state, window.doc)
-    menu_named(window, "&View").addAction(toggle)
-    return panel
-
-
-def place_assign_frames_dock(window) -> None:
-    """A tab beside the Pose dock (the right column's full height), hidden until shown."""
-    from ..layout import hidden_tab
-
-    dock, pose = getattr(window, "assign_frames_dock", None), window.docks.get("poseDock")
-    if dock is not None and pose is not None:
-        hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)

@@ -342,6 +342,7 @@ class BodiesPanel(QWidget):
         self.add_actions = {}
         for jt in JOINT_TYPES:
             a = self.add_menu.addAction(joint_icon(jt), f"{type_label(jt, capital=True)} joint")
+            a.setObjectName(f"addChild_{jt}")
             a.triggered.connect(lambda _=False, jt=jt: self.add_child(jt))
             self.add_actions[jt] = a
         # a tool point (or a loop's far end) is the other child people add most: a key of its own
@@ -359,7 +360,9 @@ class BodiesPanel(QWidget):
         self.delete_action.triggered.connect(self.delete)
         self.duplicate_action = QAction("Duplicate subtree", self, shortcut=QKeySequence("Ctrl+D"))
         self.duplicate_action.triggered.connect(self.duplicate)
-        for a in (self.add_action, self.rename_action, self.delete_action, self.duplicate_action):
+        for a, name in ((self.add_action, "addChildAction"), (self.rename_action, "renameAction"),
+                        (self.delete_action, "deleteAction"), (self.duplicate_action, "duplicateAction")):
+            a.setObjectName(name)  # its id in the Edit menu
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(a)
 

@@ -401,31 +401,3 @@ class SimulatePanel(QWidget):
         if not self.window().isVisible():  # the window closed: no timer left moving a hidden robot
             self.play(False)
         super().hideEvent(ev)
-
-
-def install_simulate(window) -> SimulatePanel:
-    """View ▸ Simulate (S): the Simulate dock, a tab beside the Pose dock, hidden until asked for.
-    Closing it ends the simulation and puts the robot back unless its pose was kept."""
-    from ..layout import optional_dock
-    from ..qt_utils import menu_named
-
-    panel = SimulatePanel(window.doc)
-    window.simulate = panel
-    dock, toggle = optional_dock(window, "Simulate", "simulateDock", panel, Qt.DockWidgetArea.RightDockWidgetArea, "S")
-    toggle.setText("&Simulate")
-    toggle.setToolTip("Let the robot fall under gravity, with friction and joint stops; hold it with a PD controller")
-    window.simulate_dock = dock
-    place_simulate_dock(window)
-    toggle.toggled.connect(lambda on: on or panel.stop(restore=True))
-    view_menu = menu_named(window, "&View")
-    view_menu.insertAction(view_menu.actions()[1] if len(view_menu.actions()) > 1 else None, toggle)
-    return panel
-
-
-def place_simulate_dock(window) -> None:
-    """The Simulate dock's default place: a tab beside the Pose dock, hidden until shown."""
-    from ..layout import hidden_tab
-
-    dock, pose = getattr(window, "simulate_dock", None), window.docks.get("poseDock")
-    if dock is not None and pose is not None:
-        hidden_tab(window, pose, dock, Qt.DockWidgetArea.RightDockWidgetArea)

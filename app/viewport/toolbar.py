@@ -8,14 +8,9 @@ in the View menu, so every button has a menu entry and a shortcut.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QToolBar, QToolButton, QWidget
-
-if TYPE_CHECKING:
-    from ..main_window import MainWindow
 
 MARGIN = 6  # pixels from the view's top-left corner
 # opaque: it is a native window over the scene's (see surface.SurfaceView.add_overlay)
@@ -80,21 +75,3 @@ class ViewportToolbar(QToolBar):
                     pending = None
                 before = True
         self.adjustSize()
-
-
-def install_ik_tools(window: MainWindow, menu) -> None:
-    """View ▸ Inverse kinematics handle and View ▸ IK position only (both remembered), also
-    as buttons in the viewport's tool bar."""
-    handle = window.viewport.ik_handle
-    show = window._toggle(menu, "&Inverse kinematics handle", handle.set_enabled, "ikHandle", True,
-                          "I", name="ikHandleAction")
-    show.setIconText("IK")
-    show.setToolTip("Show the handle: drag the selected body (or the end effector), the robot follows (I)")
-    position = window._toggle(menu, "IK &position only", handle.set_position_only, "ikPositionOnly", False,
-                              "Shift+I", name="ikPositionOnlyAction")
-    position.setIconText("Position only")
-    position.setToolTip("The IK drag moves the body's origin and lets its orientation follow (always so "
-                        "on a chain that cannot hold an orientation, with fewer than six joints)")
-    bar = window.viewport.toolbar
-    bar.add_tool(show, "ik")
-    bar.add_tool(position, "ik")

@@ -30,6 +30,8 @@ from .meshes import SHADER, visual_mesh
 from .offscreen import render_image
 from .picking import Picker
 from .surface import SurfaceView
+from .tool import Tool
+from .tool_list import TOOLS
 from .toolbar import ViewportToolbar
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,8 @@ class RobotViewport(SurfaceView):
         self.measure = MeasureTool(self)  # R: distance and angle between two picked frames or points
         self.close_loop = CloseLoopTool(self)  # O: two picks on two bodies close a loop
         self.loops = LoopsDrawing(self)  # every closed loop: a dashed closure
+        self.tools = {name: spec.make(name, self) for name, spec in TOOLS.items()}  # gestures go to the active one
+        self.active_tool: Tool = self.tools[self.tool]
         self.toolbar = ViewportToolbar(self)  # the viewport tools' buttons, top left
         self.labels = LabelsItem()
         self.labels.setDepthValue(100)  # painted last: meshes added later must not cover the text
@@ -512,33 +516,29 @@ class RobotViewport(SurfaceView):
 
     @property
     def handle(self):
-        """The handle of the current tool."""
-        return self.ik_handle if self.tool == "pose" else self.frame_handle
+        """The handle of the current tool (the frame handle for a tool without one)."""
+        return self.active_tool.handle or self.frame_handle
 
     def set_tool(self, tool: str) -> None:
-        """``"pose"`` (Q: the IK handle), ``"move"`` (W) or ``"rotate"`` (E) the selected frame,
-        ``"measure"`` (R), ``"loop"`` (O: close a loop)."""
-        if tool not in ("pose", "move", "rotate", "measure", "loop"):
+        """Make ``tool`` (a name in :data:`.tool_list.TOOLS`: pose, move, rotate, measure, loop) the active one."""
+        if tool not in self.tools:
             raise ValueError(f"unknown viewport tool {tool!r}")
-        if self.handle.dragging:
-            self.handle.cancel()
-        self.tool = tool
-        self.measure.set_active(tool == "measure")
-        self.close_loop.set_active(tool == "loop")
-        self.ik_handle.refresh()
-        self.frame_handle.refresh()
+        if self.active_tool.dragging:
+            self.active_tool.cancel()
+        self.tool, self.active_tool = tool, self.tools[tool]
+        for t in self.tools.values():
+            t.activate(t.name == tool)
         self.toolChanged.emit(tool)
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
+        tool = self.active_tool
+        if tool.key(ev):
+            return
         if ev.key() == Qt.Key.Key_Escape:
-            if self.handle.dragging:  # Esc during a drag puts it back
-                self.handle.cancel()
-                self._press = None
-                self._cancelled = True  # the button still held does nothing more (no orbit) until released
-                return
-            if self.tool == "measure" and self.measure.clear():
-                return
-            if self.tool == "loop" and self.close_loop.clear():
+            dragging = tool.dragging
+            if tool.cancel():  # Esc during a drag puts it back; else the tool's picks are forgotten
+                if dragging:  # the button still held does nothing more (no orbit) until released
+                    self._press, self._cancelled = None, True
                 return
             if self.doc.selection is not None:
                 self.doc.select(None)  # Esc clears the selection, as a click on empty space does
@@ -548,7 +548,7 @@ class RobotViewport(SurfaceView):
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         self._cancelled = False
         self._press = ev.position()
-        if ev.button() == Qt.MouseButton.LeftButton and self.handle.press(ev.position().x(), ev.position().y()):
+        if ev.button() == Qt.MouseButton.LeftButton and self.active_tool.press(ev.position().x(), ev.position().y()):
             self._interacting()
             return  # the handle's drag, not the camera's
         super().mousePressEvent(ev)
@@ -556,9 +556,9 @@ class RobotViewport(SurfaceView):
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
         if self._cancelled and ev.buttons():
             return
-        if self.handle.dragging:
-            self.handle.move(ev.position().x(), ev.position().y(),
-                             free=bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier))
+        if self.active_tool.dragging:
+            self.active_tool.drag(ev.position().x(), ev.position().y(),
+                                  free=bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier))
             return
         if ev.buttons():  # orbiting or panning: as fluid as a slider drag
             self._interacting()
@@ -578,14 +578,13 @@ class RobotViewport(SurfaceView):
         if self._cancelled:  # the end of a drag Esc cancelled: neither a click nor a camera move
             self._cancelled = ev.buttons() != Qt.MouseButton.NoButton
             return
-        handle = self.handle.dragging
-        self.handle.release()
+        tool = self.active_tool
+        handle = tool.dragging
+        tool.release()
         if self._press is not None and ev.button() == Qt.MouseButton.LeftButton:
             if (ev.position() - self._press).manhattanLength() < 4:  # a click, also on the handle
-                if self.tool == "measure":
-                    self.measure.click(ev.position().x(), ev.position().y())
-                elif self.tool == "loop":
-                    self.close_loop.click(ev.position().x(), ev.position().y())
+                if tool.click(ev.position().x(), ev.position().y()):
+                    pass  # the tool's pick
                 elif ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                     self.picker.add_child_at(ev.position().x(), ev.position().y())
                 else:

@@ -296,9 +296,7 @@ def test_self_collision_turns_the_bodies_in_contact_red(window, qtbot, tmp_path)
 
 
 def test_self_collision_disabled_without_python_fcl(make_window, monkeypatch):
-    import kinetree.core
-
-    monkeypatch.setattr(kinetree.core, "collision_available", lambda: False)
+    monkeypatch.setattr(analysis_module, "collision_available", lambda: False)
     w = make_window("nofcl.ini")
     action = w.analysis.collision_action
     assert not action.isEnabled() and "python-fcl" in action.toolTip()
