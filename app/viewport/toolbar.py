@@ -70,8 +70,10 @@ class ViewportToolbar(QToolBar):
 
     def _after(self, group: str) -> QAction | None:
         """The first action after ``group``'s (the next group's separator; None: the end)."""
-        def rank(name: str) -> int:
-            return GROUPS.index(name) if name in GROUPS else len(GROUPS)
+        order = list(self._starts)
+
+        def rank(name: str) -> int:  # other groups after those of GROUPS, in the order they came
+            return GROUPS.index(name) if name in GROUPS else len(GROUPS) + order.index(name)
 
         later = [name for name in self._starts if rank(name) > rank(group)]
         return self._starts[min(later, key=rank)] if later else None

@@ -42,3 +42,22 @@ def test_the_separator_is_a_faint_rule(make_window, qtbot):
     # the bar is rgb(30, 30, 34); the style's own separator drew a light bar that read as an "I"
     assert pixels.max() < 110, pixels.max()
     assert (np.abs(pixels.astype(int) - [30, 30, 34]).sum(axis=2) > 30).any()  # but it is drawn
+
+
+def test_groups_keep_their_order_whatever_order_their_buttons_come_in(qtbot):
+    from kinetree.app.viewport.toolbar import ViewportToolbar
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QWidget
+
+    class View(QWidget):
+        def add_overlay(self, widget) -> None:
+            pass
+
+    view = View()
+    qtbot.addWidget(view)
+    bar = ViewportToolbar(view)
+    for text, group in (("IK", "ik"), ("A", "extra"), ("B", "more"), ("Pose", "tool"), ("A2", "extra"),
+                        ("Parent", "frame"), ("Move", "tool"), ("B2", "more")):
+        bar.add_tool(QAction(text, bar), group)
+    texts = ["|" if a.isSeparator() else a.text() for a in bar.actions()]
+    assert texts == ["|", "Pose", "Move", "|", "IK", "|", "Parent", "|", "A", "A2", "|", "B", "B2"]
