@@ -15,6 +15,7 @@ from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from .numbers import PLAIN, read_number, short_text
+from .qt_utils import run_responsive
 from .text import MAX_NAME, elide, message_box, plain_tip
 
 if TYPE_CHECKING:
@@ -42,14 +43,21 @@ def read_density(text: str) -> float:
     return read_number(body, "density (kg/m³)", PLAIN).value * factor
 
 
-def add_mesh_file(doc: RobotDocument, body: str, path: str | Path) -> str | None:
+def add_mesh_file(doc: RobotDocument, body: str, path: str | Path, window: QWidget | None = None) -> str | None:
     """Add the mesh file ``path`` to ``body``'s visuals (one undo step); the refusal, or None.
-    The file is read first (bounded, validated), so a broken one is refused here, not drawn empty."""
+    The file is read first (bounded, validated), so a broken one is refused here, not drawn empty;
+    with ``window``, in another thread while the window repaints (a first OBJ or DAE imports
+    trimesh: seconds), so that the dialog that named the file leaves the screen at once."""
     p = Path(path).absolute()
     if not is_mesh_file(p.name):
         return f"{elide(p.name, MAX_NAME)}: not a mesh file (expected {', '.join(MESH_SUFFIXES)})"
     try:
-        read_mesh(p)
+        if window is None:
+            read_mesh(p)
+        elif (future := run_responsive(window, plain_tip(f"Reading {p.name}…"), lambda: read_mesh(p))).cancelled():
+            return f"{elide(p.name, MAX_NAME)}: not added (reading cancelled)"
+        else:
+            future.result()  # the reader's refusal, raised here
     except KineTreeError as exc:
         return str(exc)
     except MemoryError:
@@ -68,7 +76,7 @@ def add_mesh_dialog(panel: JointPanel) -> None:
         return
     n = len(panel.doc.tree.get_body(body).visuals)
     old, panel.visuals.visual_index = panel.visuals.visual_index, n  # the new mesh: the selected row
-    message = add_mesh_file(panel.doc, body, path)
+    message = add_mesh_file(panel.doc, body, path, panel.window())
     if message is not None:
         panel.visuals.visual_index = old
     panel.report(message)
@@ -90,7 +98,7 @@ def drop_mesh(window, path: str, position: QPointF) -> None:
             target, ok = QInputDialog.getItem(window, "Add mesh", label, names, current, False)
             if not ok or target not in names:
                 return
-        message = add_mesh_file(doc, target, path)
+        message = add_mesh_file(doc, target, path, window)
         if message:
             window.show_error("Cannot add mesh", message)
         else:

@@ -6,10 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kinetree.core.io import open_robot
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from .document import project_path, read_identity
+from .qt_utils import wait_responsive
 from .text import plain_tip
 from .viewport.meshes import preload as preload_meshes
 
@@ -24,10 +24,6 @@ def read_robot(source: str, allow_env: bool = False):
     tree, q = open_robot(source, on_warning=notes.append, allow_env=allow_env)
     preload_meshes(tree)
     return tree, q, notes, identity
-
-
-class _Relay(QObject):
-    done = Signal()
 
 
 class LoadCancelled(Exception):
@@ -50,31 +46,7 @@ class Loader:
         """:func:`read_robot` in the worker; a progress dialog with Cancel if it takes long, keeping
         ``window`` responsive but disabled meanwhile. Raises :class:`LoadCancelled` on Cancel."""
         future = self._pool.submit(read_robot, str(source), allow_env)
-        if future.done():
-            return future.result()
-        loop = QEventLoop()
-        relay = _Relay()
-        relay.done.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
-        future.add_done_callback(lambda _f: relay.done.emit())
-        dialog = QProgressDialog(plain_tip(f"Loading {Path(str(source)).name}…"), "Cancel", 0, 0, window)
-        dialog.setWindowTitle("KineTree")
-        dialog.setMinimumDuration(400)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setAutoClose(False)
-        dialog.setValue(0)
-        cancelled: list[bool] = []
-        dialog.canceled.connect(lambda: (cancelled.append(True), loop.quit()))
-        window.setEnabled(False)
-        dialog.setEnabled(True)  # a dialog is a child of the window: disabling that would disable Cancel
-        try:
-            if not future.done():
-                loop.exec()
-        finally:
-            window.setEnabled(True)
-            dialog.canceled.disconnect()  # closing the dialog emits canceled too
-            dialog.close()
-            dialog.deleteLater()
-        if cancelled:
+        if not wait_responsive(future, window, plain_tip(f"Loading {Path(str(source)).name}…")):
             if not future.cancel():  # running: leave it to its thread, read the next file in a new one
                 self._pool.shutdown(wait=False)
                 self._pool = self._new_pool()

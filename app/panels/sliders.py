@@ -34,8 +34,9 @@ TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
 ROW_SPACING = 4  # pixels between slider rows
 BURST_S = 1.0  # wheel/key steps on one slider closer together than this are one undo step
-#: A slider's minimum width without and with the torque column (the default dock stays unscrolled).
-SLIDER_MIN_PX = {False: 80, True: 80}
+#: A slider's minimum width without and with the torque column: the ~400 px default dock at 1280×800
+#: stays unscrolled for Talos's names and the four-bar's "(passive)" rows (at 80: 2-12 px too wide).
+SLIDER_MIN_PX = {False: 60, True: 60}
 #: The most rows the panel builds at once: more joints are shown a page at a time. Qt lays out
 #: a grid of rows in time that grows with the square of their number (4000 rows: 50 s).
 PAGE_ROWS = 100
@@ -384,6 +385,7 @@ class JointsPanel(QWidget):
         # as app/layout.py reckons a row: six rows fit the default Joints dock at 1280×800
         grid.setContentsMargins(4, 4, 4, 4)
         grid.setVerticalSpacing(ROW_SPACING)
+        grid.setHorizontalSpacing(4)  # between a row's name, slider, spin box and limits
         self.rows = {}
         self.channels: dict[str, tuple[str, str]] = {}
         self._grid_row: dict[str, int] = {}

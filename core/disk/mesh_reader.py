@@ -213,12 +213,12 @@ def _binary_stl(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _parse(path: str) -> MeshArrays:
-    import trimesh
-
     data = read_regular_file(path, MAX_MESH_BYTES, "mesh file")
     kind = _suffix(path)
     if kind == "stl" and (stl := _binary_stl(data)) is not None:
         return validate_mesh(*stl, path)
+    import trimesh  # only here: its import takes 1.5-5 s, a binary STL does without it
+
     if kind != "stl":
         for magic, what in _COMPRESSED:
             if data.startswith(magic):

@@ -215,3 +215,17 @@ def test_a_project_mesh_that_became_a_folder_is_said_to_be_one(tmp_path):
     said: list[str] = []
     load_project(tmp_path / "r.kinetree.json", on_warning=said.append)
     assert any("mesh 'part.stl' is a folder, not a regular file; kept as saved" in m for m in said), said
+
+
+def test_a_binary_stl_is_read_without_importing_trimesh(tmp_path):
+    """trimesh's import takes seconds (scipy with it): a binary STL, the usual robot mesh, does without."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "tri.stl"
+    triangle = struct.pack("<12fH", 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0)
+    path.write_bytes(b"\0" * 80 + struct.pack("<I", 1) + triangle)
+    code = ("import sys; from kinetree.core.disk.mesh_reader import read_mesh; "
+            f"m = read_mesh({str(path)!r}); print(len(m.faces), 'trimesh' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["1", "False"], out.stderr
