@@ -144,3 +144,32 @@ def test_nothing_in_the_explain_dock_scrolls_or_is_cut_at_any_step_of_the_walk(m
     w.present.set_active(False)
     w.set_text_scale(1.0)
 
+
+def test_the_dh_tables_column_headers_are_in_contrast(make_window, qtbot, monkeypatch):
+    """Issue 31: the DH table's coloured headers (aᵢ teal, αᵢ gold, dᵢ violet, θᵢ pink, the DH
+    overlay's colours) read 1.8–2.8:1 on the light header as drawn in Present mode: each at least
+    4.5:1, its hue kept (as the Explain dock's), as drawn and as the colours say."""
+    from kinetree.app.dh_colors import COLUMN_PARAMETER
+    from kinetree.app.text_style import contrast
+    from legibility import image_array, text_lines
+    from PySide6.QtWidgets import QTableView
+
+    w = present(make_window, qtbot, monkeypatch, (1920, 1080), "puma560")
+    view = w.findChild(QTableView, "dhView")
+    qtbot.waitUntil(lambda: view.isVisible() and view.model().rowCount() == 6, timeout=2000)
+    QApplication.processEvents()
+    header, model = view.horizontalHeader(), view.model()
+    drawn, nominal = {}, {}
+    for section in range(model.columnCount()):
+        name = model.headerData(section, Qt.Orientation.Horizontal)
+        if name[0] not in COLUMN_PARAMETER:  # (aᵢ, αᵢ (°), dᵢ, θᵢ (°))
+            continue
+        at = QRect(header.sectionViewportPosition(section) + 2, 2, header.sectionSize(section) - 4, header.height() - 4)
+        lines = text_lines(image_array(header.grab(at).toImage()))
+        drawn[name] = min((line.contrast for line in lines), default=0)
+        color = model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.ForegroundRole).color()
+        nominal[name] = contrast(color.getRgbF()[:3], header.palette().button().color().getRgbF()[:3])
+    w.present.set_active(False)
+    w.set_text_scale(1.0)
+    assert len(drawn) == 4 and min(drawn.values()) >= MIN_CONTRAST and min(nominal.values()) >= MIN_CONTRAST, \
+        (drawn, nominal)
