@@ -443,7 +443,8 @@ class ExplainPanel(QWidget):
         matrices = not self.walking or self.walk_link() > 0
         self.symbolic.setVisible(has and matrices)
         for w in (self.partial_titles[3], self.partial_cells[3], self.chain_title, self.chain_cell):
-            w.setVisible(matrices)
+            if w.isHidden() == matrices:
+                w.setVisible(matrices)
         if not has:
             self.state.set_ghost(None)
             for cell in (*self.factor_cells, *self.partial_cells, self.chain_cell):
@@ -468,8 +469,11 @@ class ExplainPanel(QWidget):
         first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)  # steps before A_i's
         here = done - first  # steps of A_i done (negative: still in an earlier link)
         for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(i), self.partial_products(i))):
-            self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
-            self.factor_cells[k].setText(matrix_text(E, "plain", 3))
+            if self.walking and k < 3:  # the walk's column shows A_i alone (all are filled when it ends)
+                continue
+            if not self.walking:
+                self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
+                self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
             if k == 3 and self.walking:  # the walk's column is narrow: the product is the heading above
                 product = f"at {self._variable(i, steps)}"
@@ -477,9 +481,9 @@ class ExplainPanel(QWidget):
                                                         + ("= " if k == 3 and not self.walking else "") + product,
                                                         font))
             self.partial_cells[k].setText(matrix_text(P, "plain", 3))
-            current = k < here
-            self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
-                                                else "border: 2px solid transparent;")
+            sheet = "border: 2px solid #4da3ff;" if k == here - 1 else "border: 2px solid transparent;"
+            if self.partial_cells[k].styleSheet() != sheet:  # (setting one restyles the label: ~1 ms each)
+                self.partial_cells[k].setStyleSheet(sheet)
         n = i if self.walking else self.link  # the walk: T_i⁰ grows with the link shown
         chain_names = "·".join(f"A{sub(chain.number(j))}" for j in range(1, n + 1))
         head = f"<b>{self._t0(n)}</b> = {chain_names}"  # the wrist's T₆³

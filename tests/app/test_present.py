@@ -650,3 +650,23 @@ def test_the_wrists_coincident_frames_share_one_label_and_leaders_are_grey(lectu
             # leader has 150 or more between its channels
             assert max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()) < 80, (p.text, c.getRgb())
     assert samples > 10
+
+
+def test_a_walk_step_restyles_and_fills_only_what_the_column_shows(presenting, qtbot, monkeypatch):
+    """Issue 31 (a walk step's latency): each refresh of a step set a style sheet on all four
+    partial products (each restyles its label) and wrote the four factors and three partial
+    products the walk's column does not show."""
+    w = presenting("puma560", LECTURE[0][1])
+    panel = w.explain
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
+    styled, written = [], []
+    monkeypatch.setattr(QLabel, "setStyleSheet", lambda self, sheet: styled.append(self))
+    real = QLabel.setText
+    hidden = {*panel.factor_cells, *panel.factor_titles, *panel.partial_cells[:3], *panel.partial_titles[:3]}
+    monkeypatch.setattr(QLabel, "setText", lambda self, text: (self in hidden and written.append(self),
+                                                                  real(self, text)))
+    for _ in range(6):  # into A₂
+        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+            clicker(qtbot, Qt.Key.Key_PageDown)
+    assert panel.position == 6
+    assert written == [] and len(styled) <= 4  # the highlight of Aᵢ at q: on with A₁ done, off with A₂ under way
