@@ -62,7 +62,7 @@ EDITING_DOCKS = ("bodiesDock", "jointDock")
 #: width, showing the step's block alone (:meth:`ExplainPanel.set_walk`). Across the bottom at 60 %
 #: of the height it left the view a strip of 350 px at 1080 lines and still needed scrolling for
 #: Aᵢ and Tᵢ⁰; a column keeps the view its full height and the matrices one above the other, and a
-#: 4×4 of signed 4-digit numbers fits its width at 24-px text on a 1280-wide screen.
+#: 4×4 of signed numbers with 3 decimals fits its width at 24-px text on a 1280-wide screen.
 WALK_HIDDEN, WALK_SHARE = ("slidersDock", "poseDock", "dhDock"), 0.38
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
