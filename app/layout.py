@@ -218,8 +218,9 @@ def hidden_tab(window: MainWindow, anchor: QDockWidget, dock: QDockWidget, area:
     dock.hide()
     if not getattr(dock, "_tab_beside", None):
         def shown(visible: bool) -> None:
-            target = dock._tab_beside
-            if visible and not dock.isFloating() and dock not in window.tabifiedDockWidgets(target):
+            target = dock._tab_beside  # None: placed elsewhere for now (Present mode's walk)
+            if (target is not None and visible and not dock.isFloating()
+                    and dock not in window.tabifiedDockWidgets(target)):
                 window.tabifyDockWidget(target, dock)
                 dock.raise_()
 

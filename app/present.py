@@ -3,8 +3,9 @@ text and lines, readable from the back of a lecture hall, and the keys of a pres
 
 One factor scales everything, through :meth:`MainWindow.set_text_scale`: the application font
 (every panel, the dock titles, the Explain dock's matrices and symbols), the viewport's labels,
-the DH overlay's texts and its line widths. Its default follows the screen: 2 on a 1080-pixel
-high screen (9-pt text becomes 24 px), proportionally on others; Ctrl++ / Ctrl+- change it while
+the DH overlay's texts and its line widths. Its default follows the screen the window is on: 2 on
+a 1080-pixel high screen (9-pt text becomes 24 px), proportionally on larger ones, and never less
+than draws 18-px digits on it (a 720-line projector too); Ctrl++ / Ctrl+- change it while
 presenting and it is remembered (setting ``presentScale``) apart from the everyday text size, for
 screens of that size only (a factor chosen at 1080 lines is not reused on a 720-line projector).
 Entering, the DH table gets at most a share of the height and the camera frames the robot again.
@@ -21,9 +22,10 @@ application-wide event filter installed only then, so that no slider, spin box o
 sees them, whatever has the focus): PageDown / Right / Down / Space a step on, PageUp / Left / Up a
 step back, Home / End the first / last step, B or ``.`` a black screen (the same key again
 returns). The first step key shows the Explain dock and begins the walk from the DH table through
-A₁ … Aₙ (:meth:`ExplainPanel.set_walk`), the sliders and the pose hidden meanwhile (the room goes
-to the Explain dock). A text field keeps its typing keys (B, ., Space, Left,
-Right, Home, End); outside Present mode the keys are the widgets' own, as before.
+A₁ … Aₙ (:meth:`ExplainPanel.set_walk`), the Explain dock a column on the right, the sliders, the
+pose, the DH table and the status bar hidden meanwhile (the room goes to the view and the column).
+A text field keeps its typing keys (B, ., Space, Left, Right, Home, End); outside Present mode the
+keys are the widgets' own, as before.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette, QWindow
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QKeySequence, QPalette, QWindow
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -44,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from .features import At, Feature, MenuId
+from .text_style import LEGIBLE_PX
 from .viewport.ghost_follow import GhostFollow
 from .viewport.view import THEMES
 
@@ -56,10 +59,13 @@ SCALE_AT_1080 = 2.0
 FADED = 0.25
 #: docks for building a robot, hidden while presenting (F11 again shows them as they were)
 EDITING_DOCKS = ("bodiesDock", "jointDock")
-#: docks hidden while the clicker walks the lecture (its keys move no joint): the room goes to the
-#: Explain dock, which then takes this share of the window's height (A_i, its factors, T_i⁰ and the
-#: symbolic matrices on the screen at once at 1080 lines; they were below its fold)
-WALK_HIDDEN, WALK_SHARE = ("slidersDock", "poseDock"), 0.6
+#: docks hidden while the clicker walks the lecture (its keys move no joint; the walk's first step
+#: is the DH table): the Explain dock becomes a column on the right, this share of the window's
+#: width, showing the step's block alone (:meth:`ExplainPanel.set_walk`). Across the bottom at 60 %
+#: of the height it left the view a strip of 350 px at 1080 lines and still needed scrolling for
+#: Aᵢ and Tᵢ⁰; a column keeps the view its full height and the matrices one above the other, and a
+#: 4×4 of signed numbers with 3 decimals fits its width at 24-px text on a 1280-wide screen.
+WALK_HIDDEN, WALK_SHARE = ("slidersDock", "poseDock", "dhDock"), 0.38
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
 #: QFont's resolve-mask bit of a size set on the font itself (QFont::SizeResolved; not in PySide)
@@ -77,6 +83,19 @@ def default_scale(screen_height: int) -> float:
     """Present mode's factor for a screen ``screen_height`` pixels high (2 at 1080, 1.5 at 800),
     in steps of 0.05, within 1…3."""
     return float(min(max(round(SCALE_AT_1080 * screen_height / 1080 / 0.05) * 0.05, 1.0), 3.0))
+
+
+def legible_scale(widget: QWidget) -> float:
+    """The smallest factor (in steps of 0.05, at most 3) at which the application's base font
+    draws its digits :data:`~.text_style.LEGIBLE_PX` tall on the screen ``widget`` is on (its
+    dots per inch): at 720 lines the proportional 1.35 drew 12-px digits."""
+    base = float(QApplication.instance().property("kinetreeBasePointSize") or QApplication.font().pointSizeF())
+    font = QFont(QApplication.font())
+    for k in range(20, 61):  # 1.00 … 3.00
+        font.setPointSizeF(base * k * 0.05)
+        if QFontMetricsF(font, widget).tightBoundingRect("0123456789").height() >= LEGIBLE_PX:
+            return k * 0.05
+    return 3.0
 
 
 def follow_font(window: QWidget) -> None:
@@ -171,6 +190,7 @@ class PresentMode(QObject):
         self.window = window
         self.active = False
         self._saved: dict | None = None
+        self._tab_beside = None  # during the walk: what the Explain dock is a tab beside otherwise
         self.keys = ClickerKeys(self)
         self.blank = QWidget(window, objectName="presentBlank")  # B / . : the screen black
         # a native window of its own: raised, it covers the viewport's native GL window too
@@ -223,6 +243,12 @@ class PresentMode(QObject):
             return
         w, panel = self.window, self.window.explain
         if not w.explain_dock.isVisible() or not panel.walking:  # the first key: the walk from its start
+            # a column on the right (WALK_SHARE); Present mode's end restores the docks' places
+            if self._tab_beside is None:  # not a tab beside the DH table meanwhile (the end restores it)
+                self._tab_beside = getattr(w.explain_dock, "_tab_beside", None) or False
+                w.explain_dock._tab_beside = None
+            w.explain_dock.setFloating(False)
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, w.explain_dock)
             w.explain_dock.show()
             w.explain_dock.raise_()
             if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
@@ -230,6 +256,7 @@ class PresentMode(QObject):
             for key in WALK_HIDDEN:  # back as they were when Present mode ends (its saved state)
                 if key in w.docks:
                     w.docks[key].hide()
+            w.statusBar().hide()  # its line is the column's (back when Present mode ends)
             panel.set_walk(True)
             # once the dock shown is laid out (the dock area applies its sizes in a pass of its own)
             QTimer.singleShot(0, w, lambda: QTimer.singleShot(0, w, self._walk_layout))
@@ -254,14 +281,14 @@ class PresentMode(QObject):
 
     def scale(self) -> float:
         """The factor for presenting on the window's screen: the one remembered for a screen of its
-        size (setting ``presentScale``, with ``presentScreen``), else the screen's default. A factor
-        chosen on a 1080-line screen is never reused on a 720-line projector, where it left a view
-        of 650×260 pixels."""
+        size (setting ``presentScale``, with ``presentScreen``), else the screen's default, but never
+        less than draws 18-px digits there (:func:`legible_scale`). A factor chosen on a 1080-line
+        screen is never reused on a 720-line projector, where it left a view of 650×260 pixels."""
         settings = self.window.settings
         saved = settings.value("presentScale")
         if saved is not None and settings.value("presentScreen") == self._screen_size():
             return float(saved)
-        return default_scale(int(self._screen_size().split("x")[1]))
+        return max(default_scale(int(self._screen_size().split("x")[1])), legible_scale(self.window))
 
     def remember(self, scale: float) -> None:
         """Ctrl++ / Ctrl+- while presenting: ``scale`` kept for screens of this one's size."""
@@ -275,7 +302,8 @@ class PresentMode(QObject):
             return
         if on:
             self._saved = {"geometry": w.saveGeometry(), "state": w.saveState(), "scale": w.text_scale,
-                           "full": w.isFullScreen(), "maximized": w.isMaximized()}
+                           "full": w.isFullScreen(), "maximized": w.isMaximized(),
+                           "status": not w.statusBar().isHidden()}
             self.active = w.presenting = True
             QApplication.instance().installEventFilter(self.keys)
             follow_font(w)  # docks added since
@@ -294,22 +322,25 @@ class PresentMode(QObject):
             QApplication.instance().removeEventFilter(self.keys)
             self.set_blank(False)
             w.explain.set_walk(False)
+            if self._tab_beside is not None:
+                w.explain_dock._tab_beside, self._tab_beside = self._tab_beside or None, None
             w.set_text_scale(saved["scale"])
             if not saved["full"]:
                 w.showMaximized() if saved["maximized"] else w.showNormal()
             if "geometry" in saved:
                 w.restoreGeometry(saved["geometry"])
                 w.restoreState(saved["state"])
+                w.statusBar().setVisible(saved["status"])
         if self.action.isChecked() != self.active:
             self.action.setChecked(self.active)
         self._emphasis()
 
     def _walk_layout(self) -> None:
-        """The Explain dock given its share of the height for the walk; the robot framed again."""
+        """The Explain dock given its share of the width for the walk; the robot framed again."""
         w = self.window
         if self.active and w.explain.walking:
             QApplication.sendPostedEvents()
-            w.resizeDocks([w.explain_dock], [int(WALK_SHARE * w.height())], Qt.Orientation.Vertical)
+            w.resizeDocks([w.explain_dock], [int(WALK_SHARE * w.width())], Qt.Orientation.Horizontal)
             self._fit_view()
 
     def _fit_view(self) -> None:

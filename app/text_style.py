@@ -15,7 +15,7 @@ from __future__ import annotations
 import colorsys
 from functools import lru_cache
 
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 #: WCAG 2 AA for normal text
 MIN_CONTRAST = 4.5
@@ -85,6 +85,14 @@ def readable(color: RGB, theme: str) -> RGB:
         else:
             lo = mid
     return colorsys.hls_to_rgb(h, lightness + hi * (goal - lightness), s)
+
+
+def readable_name(color: str, light: bool) -> str:
+    """``color`` (``"#rrggbb"``) made readable (WCAG 4.5:1, :func:`readable`) as a widget's text on a
+    light (``light``) or a dark background; as ``"#rrggbb"``. The DH parameters' gold α read 1.9:1
+    on a light window."""
+    return QColor.fromRgbF(*readable(QColor(color).getRgbF()[:3], "light" if light else "dark")).name()
+
 
 #: a glyph at least this tall reads from the back of a lecture hall (Present mode at 1080 lines)
 LEGIBLE_PX = 18

@@ -43,6 +43,7 @@ from ..numbers import (
     to_radians,
 )
 from ..text import MAX_NAME, elide, message_label, plain_tip
+from ..text_style import readable_name
 from .cell_editor import ExactDelegate
 from .dh_of_chain import DhOfChainDialog
 
@@ -208,8 +209,9 @@ class DhTableModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if (role == Qt.ItemDataRole.ForegroundRole and orientation == Qt.Orientation.Horizontal
-                and COLUMNS[section] in COLUMN_PARAMETER):  # the DH overlay's colours
-            return QBrush(QColor(DH_COLORS[COLUMN_PARAMETER[COLUMNS[section]]]))
+                and COLUMNS[section] in COLUMN_PARAMETER):  # the DH overlay's colours, readable on the header
+            light = QGuiApplication.palette().button().color().lightnessF() > 0.5
+            return QBrush(QColor(readable_name(DH_COLORS[COLUMN_PARAMETER[COLUMNS[section]]], light)))
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:

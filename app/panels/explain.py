@@ -10,7 +10,8 @@ so that T_i^0 = A_1⋯A_i builds up link by link.
 The lecture walk (:meth:`ExplainPanel.set_walk`, Present mode's clicker) is that same from-frame-0
 stepping across the whole chain: step 0 shows the DH table, steps 4(i − 1) + 1 … 4i link i: its
 frames alone (the selection, so the overlay and Present mode's emphasis follow), A_i symbolic and
-numeric, and T_i⁰ = T_{i−1}⁰·A_i growing, up to T_n⁰ at step 4n.
+numeric, and T_i⁰ = T_{i−1}⁰·A_i growing, up to T_n⁰ at step 4n; the dock then shows that block
+alone, in a column (:mod:`.explain_walk`).
 
 A test hook: with the environment variable ``KINETREE_WALK_TRACE`` naming a file, each step the
 walk comes to rest on (its symbolic matrices shown) is appended to that file as one JSON line of
@@ -28,7 +29,7 @@ import numpy as np
 from kinetree.core import KineTreeError
 from kinetree.core.dh.chain import joint_variable
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontInfo
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -46,8 +47,9 @@ from ..dh_colors import DH_COLORS
 from ..document import RobotDocument
 from ..qt_utils import mono_font
 from ..text import matrix_text, plain
-from ..text_style import full_size_subscripts, readable
+from ..text_style import full_size_subscripts, readable_name
 from .explain_symbolic import SymbolicView, lecture_html
+from .explain_walk import WalkColumn, dh_table_html
 
 STEP_MS = 700  # one elementary motion, animated
 WALK_TRACE = "KINETREE_WALK_TRACE"  # the test hook's environment variable (see the module's docstring)
@@ -84,7 +86,9 @@ class ExplainPanel(QWidget):
         self._ticks = 0
         self.timer = QTimer(self, interval=TICK_MS, timeout=self._tick)
 
-        top = QHBoxLayout()
+        self.controls = QWidget(objectName="explainControls")  # hidden during the walk (its keys step)
+        top = QHBoxLayout(self.controls)
+        top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(QLabel("Link"))
         self.combo = QComboBox(objectName="explainLink")
         self.combo.activated.connect(self._picked)
@@ -121,15 +125,15 @@ class ExplainPanel(QWidget):
         grid = QGridLayout()
         self.factor_titles, self.factor_cells, self.partial_titles, self.partial_cells = [], [], [], []
         for k in range(4):
-            for titles, cells, row in ((self.factor_titles, self.factor_cells, 0),
-                                       (self.partial_titles, self.partial_cells, 2)):
+            for titles, cells in ((self.factor_titles, self.factor_cells), (self.partial_titles, self.partial_cells)):
                 title = QLabel()
                 title.setTextFormat(Qt.TextFormat.RichText)
                 cell = QLabel()
                 cell.setFont(mono)
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                grid.addWidget(title, row, k)
-                grid.addWidget(cell, row + 1, k)
+                if k < 3 or titles is self.factor_titles:  # A_i itself: placed by WalkColumn (the walk moves it)
+                    grid.addWidget(title, 2 * (titles is self.partial_titles), k)
+                    grid.addWidget(cell, 2 * (titles is self.partial_titles) + 1, k)
                 titles.append(title)
                 cells.append(cell)
         self.chain_title = QLabel(wordWrap=True)  # "…, so far: A₁·Rz(θ₂)·Tz(d₂)" widened its column off the dock
@@ -137,28 +141,28 @@ class ExplainPanel(QWidget):
         self.chain_cell = QLabel(objectName="explainChain")
         self.chain_cell.setFont(mono)
         self.chain_cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        grid.addWidget(self.chain_title, 4, 0, 1, 1)
-        grid.addWidget(self.chain_cell, 5, 0, 1, 1, Qt.AlignmentFlag.AlignTop)
         self.message = plain(QLabel(objectName="explainMessage", wordWrap=True))  # quotes names
         self.symbolic = SymbolicView()  # A_i and T_i^j in c/s notation, beside the numeric T_i^0
         self._trace_path, self._traced = os.environ.get(WALK_TRACE), None
         if self._trace_path:  # connected after the view's own slot: runs once the matrices are shown
             self.symbolic.ready.connect(lambda *_a: self._trace())
-        grid.addWidget(self.symbolic, 4, 1, 3, 3, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(6, 1)
 
         inner = QWidget()
         body = QVBoxLayout(inner)
-        body.addWidget(self.formula)
         body.addLayout(grid)
-        body.addWidget(self.message)
         body.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(inner)
+        # the lecture walk's column (Present mode): the step's block alone, nothing to scroll
+        self.walk_column = WalkColumn(self, grid, body)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(scroll)
+        m = layout.contentsMargins()
+        self._margins = (m.left(), m.top(), m.right(), m.bottom())
+        layout.addWidget(self.controls)
+        layout.addWidget(self.scroll)
+        layout.addWidget(self.walk_column)
         # hidden (the default), the dock does nothing: on a 1000-body tree a reload costs an
         # extract_dh of the selected chain (~100 ms) on every edit; it reloads when shown
         doc.treeChanged.connect(lambda _c: self._changed(self._reload))
@@ -189,6 +193,7 @@ class ExplainPanel(QWidget):
                 self.combo.addItem(f"{i}: {body}", body)
         self.combo.blockSignals(False)
         self.message.setText(f"No DH table: {problem}" if problem else "")
+        self.message.setVisible(bool(problem))  # (its empty line took the walk's column 20 px)
         self.convention.setVisible(self.chain is not None and self.chain.extracted)
         self.convention.setCurrentIndex(0 if self.state.convention == "dh" else 1)
         self._follow_selection(reset=True)
@@ -350,6 +355,14 @@ class ExplainPanel(QWidget):
         if bool(on) == self.walking:
             return
         self.walking = bool(on)
+        # the column: the step's block alone, no controls (the clicker steps), nothing to scroll
+        self.walk_column.place(self.walking)
+        self.symbolic.set_compact(self.walking)
+        self.formula.setWordWrap(self.walking)
+        self.controls.setVisible(not self.walking)
+        self.layout().setContentsMargins(*((4,) * 4 if self.walking else self._margins))
+        self.scroll.setVisible(not self.walking)
+        self.walk_column.setVisible(self.walking)
         if on:
             self._walk_saved = self.from_zero.isChecked()
             if self.chain is not None:
@@ -426,7 +439,12 @@ class ExplainPanel(QWidget):
                 return
         for b in (self.back_button, self.step_button, self.play_button, self.reset_button):
             b.setEnabled(has)
-        self.symbolic.setVisible(has)
+        # the walk's DH table (step 0) is a slide of its own: no matrices beside it
+        matrices = not self.walking or self.walk_link() > 0
+        self.symbolic.setVisible(has and matrices)
+        for w in (self.partial_titles[3], self.partial_cells[3], self.chain_title, self.chain_cell):
+            if w.isHidden() == matrices:
+                w.setVisible(matrices)
         if not has:
             self.state.set_ghost(None)
             for cell in (*self.factor_cells, *self.partial_cells, self.chain_cell):
@@ -451,32 +469,46 @@ class ExplainPanel(QWidget):
         first = 0 if not self.from_zero.isChecked() else 4 * (i - 1)  # steps before A_i's
         here = done - first  # steps of A_i done (negative: still in an earlier link)
         for k, ((kind, v), E, P) in enumerate(zip(steps, self.factors(i), self.partial_products(i))):
-            self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
-            self.factor_cells[k].setText(matrix_text(E, "plain", 3))
+            if self.walking and k < 3:  # the walk's column shows A_i alone (all are filled when it ends)
+                continue
+            if not self.walking:
+                self.factor_titles[k].setText(lecture_html(f"{names[k]} = {self._value(kind, v)}", font))
+                self.factor_cells[k].setText(matrix_text(E, "plain", 3))
             product = "·".join(n for n in names[:k + 1])
-            self.partial_titles[k].setText(lecture_html(("<b>A" + sub(chain.number(i)) + "</b> = " if k == 3 else "")
-                                                        + product, font))
+            if k == 3 and self.walking:  # the walk's column is narrow: the product is the heading above
+                product = f"at {self._variable(i, steps)}"
+            self.partial_titles[k].setText(lecture_html(("<b>A" + sub(chain.number(i)) + "</b> " if k == 3 else "")
+                                                        + ("= " if k == 3 and not self.walking else "") + product,
+                                                        font))
             self.partial_cells[k].setText(matrix_text(P, "plain", 3))
-            current = k < here
-            self.partial_cells[k].setStyleSheet("border: 2px solid #4da3ff;" if current and k == here - 1
-                                                else "border: 2px solid transparent;")
+            sheet = "border: 2px solid #4da3ff;" if k == here - 1 else "border: 2px solid transparent;"
+            if self.partial_cells[k].styleSheet() != sheet:  # (setting one restyles the label: ~1 ms each)
+                self.partial_cells[k].setStyleSheet(sheet)
         n = i if self.walking else self.link  # the walk: T_i⁰ grows with the link shown
         chain_names = "·".join(f"A{sub(chain.number(j))}" for j in range(1, n + 1))
-        head = f"<b>T{sub(chain.number(n))}{self._sup(chain.number(0))}</b> = {chain_names}"  # the wrist's T₆³
-        if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
-            F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
-            so_far = self._ghost_label(math.floor(self.position + 1e-9))
-            self.chain_title.setText(lecture_html(f"{head}, so far: {so_far}", font, heading=True))
-            self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(math.floor(self.position + 1e-9))),
-                                                "plain", 4))
+        head = f"<b>{self._t0(n)}</b> = {chain_names}"  # the wrist's T₆³
+        if self.walking:  # the column is narrow: Tᵢ⁰ = Tᵢ₋₁⁰·Aᵢ, a matrix's title (the formula is the heading)
+            so_far = self._ghost_label(done, folded=True)
+            whole = so_far == (f"{self._t0(n - 1)}·" if n > 1 else "") + f"A{sub(chain.number(n))}"
+            self.chain_title.setText(lecture_html(f"<b>{self._t0(n)}</b> " + ("= " if whole else "so far: ")
+                                                  + so_far, font))
+        elif self.from_zero.isChecked():
+            self.chain_title.setText(lecture_html(f"{head}, so far: {self._ghost_label(done)}", font, heading=True))
         else:
             self.chain_title.setText(lecture_html(head, font, heading=True))
+        if self.from_zero.isChecked():  # T_i^0 building up: the ghost's pose in frame 0 so far
+            F0 = chain.frames(self.doc.tree, self.doc.configuration)[0]
+            # (3 digits in the walk's column: a 4×4 of signed 4-digit numbers is as wide as it at 1280×720)
+            self.chain_cell.setText(matrix_text(np.linalg.solve(F0, self.ghost_pose(done)), "plain",
+                                                3 if self.walking else 4))
+        else:
             self.chain_cell.setText(matrix_text(self.chain_product(), "plain", 4))
         self.status.setText(f"step {self.position:.0f} of {self.step_count()}" if self.position == self.target
                             else f"step {self.target:.0f} of {self.step_count()}")
         if self.walking and self.position <= 0:
-            self.formula.setText(lecture_html(self._dh_table(), font))
+            self.formula.setText(lecture_html(dh_table_html(chain, self._color), font))
         self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
+        self.walk_column.fit()
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
         if self._trace_path:
             self._trace()
@@ -500,8 +532,9 @@ class ExplainPanel(QWidget):
             with open(self._trace_path, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
-    def _ghost_label(self, done: int | None = None) -> str:
-        """The product of the motions done so far (default: the ghost's, under way included)."""
+    def _ghost_label(self, done: int | None = None, folded: bool = False) -> str:
+        """The product of the motions done so far (default: the ghost's, under way included);
+        ``folded``: the links done before the last one as one Tⱼ⁰ (A₁·A₂·Rz(θ₃) as T₂⁰·Rz(θ₃))."""
         done = math.ceil(self.position - 1e-9) if done is None else done
         if done == 0:
             return f"frame {self.chain.number(0 if self.from_zero.isChecked() else self.link - 1)}"
@@ -512,30 +545,20 @@ class ExplainPanel(QWidget):
         names = [f"{kind}({SYMBOL[PARAM[kind]]}{sub(self.chain.index(last, PARAM[kind]))})"
                  for j, kind, _ in motions if j == last]
         prefix = "".join(f"A{sub(self.chain.number(j))}·" for j in full)
+        if folded and full and full[0] == 1:
+            prefix = f"{self._t0(full[-1])}·"
         return prefix + ("A" + sub(self.chain.number(last)) if len(names) == 4 else "·".join(names))
 
-    def _dh_table(self) -> str:
-        """The chain's DH table (the walk's first step), the joint variables marked."""
-        chain = self.chain
-        cols = ("theta", "d", "a", "alpha")
-        head = "".join(f"<th>&nbsp;{SYMBOL[c]}&nbsp;</th>" for c in cols)
-        rows = []
-        for i, x in enumerate(chain.links, start=1):
-            variable = "theta" if x.joint == "R" else "d"
-            cells = []
-            for c in cols:
-                if c == variable:
-                    off = "" if abs(x.offset) < 1e-12 else f" + {value_text(c, x.offset)}"
-                    # the lecture's θ₁*, d₃*; the mark raised (Qt lowered it with a full-size subscript before it)
-                    star = '<span style="vertical-align:super">*</span>'
-                    text = f"<b>{joint_variable(x.joint, chain.index(i, c))}</b>{star}{off}"
-                else:
-                    text = value_text(c, getattr(x, c))
-                cells.append(f'<td align="right" style="color:{self._color(c)}">&nbsp;{text}&nbsp;</td>')
-            rows.append(f"<tr><td>&nbsp;{chain.number(i)}&nbsp;</td>{''.join(cells)}</tr>")
-        kind = "standard" if chain.convention == "dh" else "modified (Craig)"
-        return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
-                + "".join(rows) + "</table>")
+    def _t0(self, j: int) -> str:
+        """Tⱼ⁰ in the chain's numbering (the wrist's T₆³)."""
+        return f"T{sub(self.chain.number(j))}{self._sup(self.chain.number(0))}"
+
+    def _variable(self, i: int, steps: list) -> str:
+        """Link i's joint variable at the current q, in the lecture's notation: θ₂ = 45°, d₃ = 0.300 m."""
+        x = self.chain.links[i - 1]
+        kind = "Rz" if x.joint == "R" else "Tz"
+        v = next(v for k, v in steps if k == kind)
+        return f"{joint_variable(x.joint, self.chain.index(i, PARAM[kind]))} = {self._value(kind, v)}"
 
     @staticmethod
     def _sup(i: int) -> str:
@@ -549,8 +572,7 @@ class ExplainPanel(QWidget):
     def _color(self, param: str) -> str:
         """A DH parameter's colour (as in the viewport) made readable (WCAG 4.5:1) on the dock's
         background: the raw gold of α was 1.9:1 on a light window."""
-        theme = "light" if self.palette().window().color().lightnessF() > 0.5 else "dark"
-        return QColor.fromRgbF(*readable(QColor(DH_COLORS[param]).getRgbF()[:3], theme)).name()
+        return readable_name(DH_COLORS[param], self.palette().window().color().lightnessF() > 0.5)
 
     def changeEvent(self, ev) -> None:  # noqa: N802
         """Present mode's text size: the sub- and superscripts drawn again for it."""

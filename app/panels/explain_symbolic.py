@@ -20,8 +20,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontInfo, QGuiApplication
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QGuiApplication
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..dh_chain import DHChain, sub
 from ..numbers import short_text
@@ -150,10 +159,18 @@ class MatrixBlock(QWidget):
             self.cells.append(row)
         for c in range(4):
             grid.setColumnStretch(c, 1)
+        self.grid = grid
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addLayout(grid)
+
+    def unwrapped_in(self, width: int) -> bool:
+        """Whether every entry fits on one line when the block is ``width`` pixels wide (its four
+        columns share the width equally)."""
+        column = (width - 3 * self.grid.horizontalSpacing()) / 4
+        metrics = QFontMetrics(self.cells[0][0].font())
+        return all(metrics.horizontalAdvance(cell.text()) <= column for row in self.cells for cell in row)
 
     def show_result(self, result: dict | None) -> None:
         self.result = result
@@ -218,10 +235,11 @@ class SymbolicView(QWidget):
         self._show_head()
         self.revolute.activated.connect(self._show_head)
         self.A, self.T = MatrixBlock("A"), MatrixBlock("T")
-        blocks = QHBoxLayout()
+        self.blocks = blocks = QHBoxLayout()
         blocks.addWidget(self.A, 2)
         blocks.addSpacing(18)
         blocks.addWidget(self.T, 3)
+        self._options = options
         self.legend = QLabel(objectName="explainSymbolicLegend", wordWrap=True)
         self.legend.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
@@ -232,6 +250,32 @@ class SymbolicView(QWidget):
         layout.addWidget(self.legend)
         self._i = 1
         self._frames_of: tuple | None = None
+        self._compact = False
+
+    def set_compact(self, on: bool) -> None:
+        """The lecture walk's column: the matrices one above the other, without the options, the
+        Copy buttons and the legend (the room is the matrices'; the options stay as they were set).
+        Tᵢ⁰ is then shown only when the walk says it fits (:meth:`show_t`)."""
+        self._compact = on = bool(on)
+        self.blocks.setDirection(QBoxLayout.Direction.TopToBottom if on else QBoxLayout.Direction.LeftToRight)
+        self.layout().setContentsMargins(0, 0 if on else 6, 0, 0)
+        self.blocks.itemAt(1).spacerItem().changeSize(0 if on else 18, 0)  # (between A and T, beside each other)
+        options = [self._options.itemAt(k).widget() for k in range(self._options.count())]
+        # (Aᵢ's title too: the walk's heading above says which matrix it is)
+        for w in (self.head, self.legend, self.A.title, *(w for w in options if w is not None),
+                  *self.A.copy_buttons.values(), *self.T.copy_buttons.values()):
+            w.setVisible(not on)
+        self.T.setVisible(not on)
+        self._status(self.status.text())
+
+    def _status(self, text: str) -> None:
+        """"computing…" or nothing; in the walk's column the line is there only while computing."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text) or not self._compact)
+
+    def show_t(self, on: bool) -> None:
+        """Tᵢ⁰ symbolic shown (in the walk's column: where it fits) or not."""
+        self.T.setVisible(bool(on))
 
     def changeEvent(self, ev) -> None:  # noqa: N802
         """Present mode's text size: the titles' sub- and superscripts drawn again for it."""
@@ -289,7 +333,7 @@ class SymbolicView(QWidget):
             self._cache.move_to_end(key)
             self._display(key, hit)
             return
-        self.status.setText("computing…")
+        self._status("computing…")
         if key == self._running:
             return
         self._pending = (key, (list(chain.links), chain.convention, i, key[3], start, options))
@@ -336,14 +380,14 @@ class SymbolicView(QWidget):
         if isinstance(result, str):
             self.A.show_result(None)
             self.T.show_result(None)
-            self.status.setText("")
+            self._status("")
             self.legend.setText(result)
             return
         T = result["T"] if isinstance(result["T"], dict) else None
         A = result["A"]
         self.A.show_result(A)
         self.T.show_result(T)
-        self.status.setText("")
+        self._status("")
         font = self.font()
         kind = "standard" if chain.convention == "dh" else "modified"
         self.A.title.setText(lecture_html(f"<b>{A['label']}</b> ({kind} DH)", font, heading=True))

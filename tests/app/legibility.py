@@ -206,9 +206,10 @@ def measure(w) -> dict:
     for cell in (*panel.factor_cells, *panel.partial_cells, panel.chain_cell,
                  *(c for block in (panel.symbolic.A, panel.symbolic.T) for row in block.cells for c in row)):
         out["matrices"].add("a matrix", widget_lines(cell))
-    for title in (*panel.factor_titles, *panel.partial_titles):  # a matrix's name, over it
+    # a matrix's name, over it (the walk's column has one heading, Aᵢ's formula: Tᵢ⁰'s is a title there)
+    for title in (*panel.factor_titles, *panel.partial_titles, *([panel.chain_title] if panel.walking else [])):
         out["matrices"].add(f"the title {title.text()[:40]!r}", widget_lines(title))
-    for title in (panel.chain_title, panel.symbolic.A.title, panel.symbolic.T.title):
+    for title in ([] if panel.walking else [panel.chain_title]) + [panel.symbolic.A.title, panel.symbolic.T.title]:
         out["headings"].add(f"the heading {title.text()[:40]!r}", widget_lines(title))
     return {"measured": out, "overlaps": overlaps, "marks": marks}
 

@@ -379,3 +379,18 @@ def test_numeric_t_is_titled_as_the_lecture_writes_it(window, qtbot):
     assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃")
     panel.from_zero.setChecked(True)
     assert panel.chain_title.text().startswith("<b>T₃⁰</b> = A₁·A₂·A₃, so far")
+
+
+def test_a_chains_numbering_is_worked_out_once(monkeypatch):
+    """Issue 31 (a walk step's latency): every A₅, θ₅, T₄⁰ the Explain dock writes asked the chain
+    its numbering, which parsed every joint name again: ~90 times per clicker step on the Puma."""
+    from kinetree.app import dh_chain
+    from kinetree.core import load_robot
+
+    chain = dh_chain.dh_chain_to(load_robot("spherical_wrist"))
+    calls = []
+    real = dh_chain.chain_numbering
+    monkeypatch.setattr(dh_chain, "chain_numbering", lambda names: calls.append(names) or real(names))
+    assert [chain.number(i) for i in range(4)] == [3, 4, 5, 6]  # the wrist's joints q4…q6: A₄ … A₆
+    assert chain.index(1, "theta") == 4 and chain.number(0) == 3
+    assert len(calls) <= 1
