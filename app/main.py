@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from .application import make_application
+from .widgets.application import make_application
 
 #: Qt platforms that draw without a display server (the app then runs, unseen or on a device)
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
@@ -35,7 +35,7 @@ def run_gui(source: str | None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from .main_window import MainWindow, install_excepthook
+    from .window.main_window import MainWindow, install_excepthook
 
     app = make_application(sys.argv)
     app.setApplicationName("KineTree")

@@ -21,8 +21,8 @@ import numpy as np
 from kinetree.core.errors import UnknownBodyError
 from kinetree.core.io.web_page import READOUT_DIGITS, _asset, page_data
 
+from .model.numbers import pose_readouts
 from .notebook_page import HEIGHT
-from .numbers import pose_readouts
 from .scripting import _configuration
 
 try:  # the notebook extra (pip install 'kinetree[notebook]'); without it widget() says so

@@ -78,8 +78,8 @@ def _application():
     """The QApplication, on a private Xvfb when there is no display (it then lives as long as
     the process: it ends by itself with Qt's connection)."""
     global _private_display
-    from .application import make_application
     from .cli.display import ensure_display
+    from .widgets.application import make_application
 
     if not has_display() and _private_display is None:
         _private_display = ensure_display(until_last_client=True)
@@ -105,7 +105,7 @@ def _configuration(tree, q) -> np.ndarray:
 def picture(tree, q=None, size: tuple[int, int] = PICTURE_SIZE, view: str = "iso") -> np.ndarray:
     """``tree`` at ``q`` rendered offscreen (no window), as an H×W×3 uint8 array."""
     from .cli.display import offscreen_view
-    from .playback import rgb_array
+    from .features.playback import rgb_array
 
     _check_view(view)
     q = _configuration(tree, q)
@@ -206,8 +206,8 @@ def _script_window_class():
     if _ScriptWindow is None:
         from PySide6.QtCore import Signal
 
-        from .main_window import MainWindow
-        from .qt_utils import commit_focused_editor
+        from .widgets.qt_utils import commit_focused_editor
+        from .window.main_window import MainWindow
 
         class ScriptWindow(MainWindow):
             """The main window with a ``closed`` signal; closing it does not ask to save a robot
@@ -242,7 +242,7 @@ class Viewer:
     """
 
     def __init__(self, tree, q=None, *, title: str | None = None) -> None:
-        from .document import RobotDocument
+        from .model.document import RobotDocument
 
         q = _configuration(tree, q)
         self._app = _application()
@@ -280,7 +280,7 @@ class Viewer:
 
     @property
     def window(self):
-        """The :class:`~kinetree.app.main_window.MainWindow` (for what this class does not wrap)."""
+        """The :class:`~kinetree.app.window.main_window.MainWindow` (for what this class does not wrap)."""
         return self._window
 
     @property
@@ -307,8 +307,8 @@ class Viewer:
     def screenshot(self, path: str | Path | None = None, size: tuple[int, int] | None = None) -> np.ndarray:
         """The 3D view as an H×W×3 uint8 array (``size``: the view's own by default), written as
         a PNG to ``path`` if given."""
-        from .playback import rgb_array
-        from .safe_output import save_png
+        from .features.playback import rgb_array
+        from .widgets.safe_output import save_png
 
         view = self._window.viewport
         w, h = size or (max(view.width(), 1), max(view.height(), 1))

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..application import make_application
+from ..widgets.application import make_application
 from .common import (
     InputError,
     add_output_argument,
@@ -72,7 +72,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def motion(tree, poses: list[str], out: str, seconds: float, fps: float, size: tuple[int, int]) -> np.ndarray:
     """The configurations of the frames through the named ``poses``, refused (before anything
     is rendered) when there are too many or a GIF of them would not fit in memory."""
-    from ..playback import MAX_EXPORT_FRAMES, animation_frames, check_animation_size
+    from ..features.playback import MAX_EXPORT_FRAMES, animation_frames, check_animation_size
 
     segments = len(poses) - 1
     if segments >= 1 and not seconds * segments * fps < MAX_EXPORT_FRAMES:  # also inf: round() would overflow
@@ -88,8 +88,8 @@ def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.
             teach: int | None = None, view_preset: str = "iso") -> int:
     """Render the frames ``Q`` (:func:`motion`) of ``tree`` through its named ``poses`` to
     ``out`` seen from ``view_preset`` (iso, front, side or top); returns the frame count."""
-    from ..playback import PlaybackState, fit_motion, render_frames, write_animation
-    from ..viewport.path_trace import PathTrace
+    from ..features.playback import PlaybackState, fit_motion, render_frames, write_animation
+    from ..viewport.overlays.path_trace import PathTrace
     from .display import offscreen_view
 
     def traced(doc, view) -> None:
@@ -132,7 +132,7 @@ def warn_poses_outside_limits(tree, args: argparse.Namespace) -> None:
 
 def command(args: argparse.Namespace) -> None:
     """``kinetree animate`` (run by :func:`.display.run_with_display`)."""
-    from ..playback import check_animation_path
+    from ..features.playback import check_animation_path
 
     check_animation_path(args.output)
     tree, _ = open_source(args.robot, args)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from kinetree.core import KineTreeError
 
-from ..application import make_application
+from ..widgets.application import make_application
 from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, error_text, warnings_as_lines
 
 
@@ -52,7 +52,7 @@ def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", lab
     ``view_preset`` view (iso, or front/side/top orthographic), for rendering (screenshot,
     animate); ``teach``: the DH overlay of that link; ``before_show(doc, view)`` adds items
     first. Returns ``(doc, view)``."""
-    from ..document import RobotDocument
+    from ..model.document import RobotDocument
     from ..viewport.view import RobotViewport
 
     doc = RobotDocument(tree)
@@ -63,7 +63,7 @@ def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", lab
     if before_show is not None:
         before_show(doc, view)
     if teach is not None:
-        from ..teach import attach_overlay
+        from ..features.teach import attach_overlay
 
         view.dh_overlay = attach_overlay(view, doc, teach)
     view.resize(*size)

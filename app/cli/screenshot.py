@@ -7,8 +7,8 @@ import argparse
 
 import numpy as np
 
-from ..application import make_application
-from ..safe_output import save_png
+from ..widgets.application import make_application
+from ..widgets.safe_output import save_png
 from .common import (
     add_output_argument,
     add_q_arguments,

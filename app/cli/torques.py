@@ -15,7 +15,7 @@ import math
 
 from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, MAX_SAMPLES, torque_profile
 
-from ..safe_output import atomic_output
+from ..widgets.safe_output import atomic_output
 from .common import (
     add_gravity_argument,
     add_output_argument,

@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..text import plain
+from ..model.document import RobotDocument
+from ..model.text import plain
 
 #: Random configurations T_n^0 is compared at.
 FK_SAMPLES = 20

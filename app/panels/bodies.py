@@ -8,11 +8,11 @@ from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QToolBar, QTreeView, QVBoxLayout, QWidget
 
-from ..changes import TreeChange
-from ..document import RobotDocument
-from ..edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
-from ..icons import joint_icon, type_label
-from ..text import MAX_NAME, elide, plain_tip
+from ..model.changes import TreeChange
+from ..model.document import RobotDocument
+from ..model.edits import add_child, change_joint_type, duplicate_subtree, move_subtree, rename_body
+from ..model.text import MAX_NAME, elide, plain_tip
+from ..widgets.icons import joint_icon, type_label
 
 MIME = "application/x-kinetree-body"
 LOOP_MARK = "⟲"

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..document import RobotDocument
-from ..numbers import short_text
-from ..text import matrix_text, message_label, plain, plain_tip
+from ..model.document import RobotDocument
+from ..model.numbers import short_text
+from ..model.text import matrix_text, message_label, plain, plain_tip
 
 
 class DhOfChainDialog(QDialog):

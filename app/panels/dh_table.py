@@ -28,9 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..dh_colors import COLUMN_PARAMETER, DH_COLORS
-from ..document import RobotDocument
-from ..numbers import (
+from ..model.document import RobotDocument
+from ..model.numbers import (
     DEGREES,
     METRES,
     RADIANS,
@@ -42,9 +41,10 @@ from ..numbers import (
     to_degrees,
     to_radians,
 )
-from ..text import MAX_NAME, elide, message_label, plain_tip
-from ..text_style import readable_name
-from .cell_editor import ExactDelegate
+from ..model.text import MAX_NAME, elide, message_label, plain_tip
+from ..widgets.cell_editor import ExactDelegate
+from ..widgets.dh_colors import COLUMN_PARAMETER, DH_COLORS
+from ..widgets.text_style import readable_name
 from .dh_of_chain import DhOfChainDialog
 
 COLUMNS = ("Joint", "a", "α", "d", "θ", "offset", "min", "max")

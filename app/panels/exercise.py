@@ -1,11 +1,11 @@
 """The Exercise dock: the app hides one thing, the student works it out by hand and types it in.
 
-What is asked, the joint values and the checking are :mod:`kinetree.app.exercises` (kinds:
+What is asked, the joint values and the checking are :mod:`kinetree.app.model.exercises` (kinds:
 the end pose, one A_i, one DH row, A_i in symbols; "nice" joint values, reproducible from a
-seed); the printed sheet is :mod:`kinetree.app.exercise_sheet`. The panel shows its own copy
+seed); the printed sheet is :mod:`kinetree.app.panels.exercise_sheet`. The panel shows its own copy
 of the DH table and never moves the robot until the student asks for the step-through.
 
-Answers (:mod:`kinetree.app.answers`): numbers, ``pi`` arithmetic, units (``90deg``,
+Answers (:mod:`kinetree.app.model.answers`): numbers, ``pi`` arithmetic, units (``90deg``,
 ``1.5708rad``, ``250mm``), sin/cos/tan/sqrt/atan2, and for A_i in symbols the lecture's
 ``c1``, ``s12``, ``a1*c1``; nothing typed is evaluated as code. The radians box makes a bare
 number in an angle entry radians. Reveal writes the answer under each entry, the student's
@@ -37,9 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..dh_chain import SYMBOL, DHChain, cached_chain, chain_tip, sub
-from ..exercise_sheet import HEADERS, joint_values_text, table_rows, write_sheet
-from ..exercises import (
+from ..model.dh_chain import SYMBOL, DHChain, cached_chain, chain_tip, sub
+from ..model.exercises import (
     ANGLE_STEPS,
     DEFAULT_TOLERANCE,
     KINDS,
@@ -51,8 +50,9 @@ from ..exercises import (
     make_sheet,
     shown_answer,
 )
-from ..numbers import fixed_text, read_number, short_text
-from ..text import message_box, plain, plain_tip
+from ..model.numbers import fixed_text, read_number, short_text
+from ..model.text import message_box, plain, plain_tip
+from .exercise_sheet import HEADERS, joint_values_text, table_rows, write_sheet
 
 MAX_SHEET = 50  # exercises on one exported sheet
 WRONG = "background: #ffb3b3; color: #000;"

@@ -3,7 +3,7 @@
 Pick a link (it is the document's selection: the overlay draws the same link). A_i is shown as
 ``Rz(θ)·Tz(d)·Tx(a)·Rx(α)`` (standard DH) or Craig's ``Rx(α)·Tx(a)·Rz(θ)·Tz(d)`` (modified),
 each factor and each partial product as a numeric 4×4. Step / Back / Play move a ghost frame in
-the viewport (through :class:`~kinetree.app.teach.TeachState`) from frame i − 1 through each
+the viewport (through :class:`~kinetree.app.features.teach.TeachState`) from frame i − 1 through each
 elementary motion to frame i, smoothly. With "from frame 0" the steps run through A_1 … A_i,
 so that T_i^0 = A_1⋯A_i builds up link by link.
 
@@ -42,12 +42,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..dh_chain import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
-from ..dh_colors import DH_COLORS
-from ..document import RobotDocument
-from ..qt_utils import mono_font
-from ..text import matrix_text, plain
-from ..text_style import full_size_subscripts, readable_name
+from ..model.dh_chain import PARAM, SYMBOL, DHChain, cached_chain, chain_tip, elementary, sub, value_text
+from ..model.document import RobotDocument
+from ..model.text import matrix_text, plain
+from ..widgets.dh_colors import DH_COLORS
+from ..widgets.qt_utils import mono_font
+from ..widgets.text_style import full_size_subscripts, readable_name
 from .explain_symbolic import SymbolicView, lecture_html
 from .explain_walk import WalkColumn, dh_table_html
 

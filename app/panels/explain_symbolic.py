@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..dh_chain import DHChain, sub
-from ..numbers import short_text
-from ..qt_utils import mono_font
-from ..text_style import full_size_subscripts
+from ..model.dh_chain import DHChain, sub
+from ..model.numbers import short_text
+from ..widgets.qt_utils import mono_font
+from ..widgets.text_style import full_size_subscripts
 
 CACHE_SIZE = 32
 FORMATS = ("latex", "text", "python")

@@ -1,7 +1,7 @@
 """The lecture walk's column in the Explain dock (Present mode's clicker, issue 31), and the DH
 table its first step shows.
 
-During the walk the dock is a column on the right of the view (:data:`~kinetree.app.present.WALK_SHARE`
+During the walk the dock is a column on the right of the view (:data:`~kinetree.app.features.present.WALK_SHARE`
 of the width) showing the step's block alone, one matrix above the other: the heading Aᵢ =
 Rz·Tz·Tx·Rx (the DH table at step 0), Aᵢ in the lecture's notation, Aᵢ at the current q, Tᵢ⁰ =
 Tᵢ₋₁⁰·Aᵢ growing (numeric) and Tᵢ⁰ symbolic where it fits whole. The widgets are the dock's own,
@@ -18,7 +18,7 @@ from kinetree.core.dh.chain import joint_variable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QBoxLayout, QGridLayout, QVBoxLayout, QWidget
 
-from ..dh_chain import SYMBOL, DHChain, value_text
+from ..model.dh_chain import SYMBOL, DHChain, value_text
 
 if TYPE_CHECKING:
     from .explain import ExplainPanel

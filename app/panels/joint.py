@@ -1,6 +1,6 @@
 """Joint panel: every property of the selected body and its joint, editable in place.
 
-Every number is shown exactly (see :mod:`kinetree.app.numbers`), so committing a shown value
+Every number is shown exactly (see :mod:`kinetree.app.model.numbers`), so committing a shown value
 changes nothing; the fixed transform shown and edited is the joint-to-parent transform, with the
 child-to-joint transform (a standard DH row's link transform) kept as it is.
 """
@@ -31,11 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..edits import change_joint_subspace, change_joint_type
-from ..geometry_actions import DEFAULT_DENSITY, mass_from_geometry_dialog
-from ..icons import type_label
-from ..numbers import (
+from ..model.document import RobotDocument
+from ..model.edits import change_joint_subspace, change_joint_type
+from ..model.numbers import (
     DEGREES,
     METRES,
     RADIANS,
@@ -48,9 +46,11 @@ from ..numbers import (
     to_degrees,
     to_radians,
 )
-from ..qt_utils import mono_font, signals_blocked
-from ..text import MAX_NAME, elide, message_label, plain_tip
-from .field import ERROR_STYLE, Field
+from ..model.text import MAX_NAME, elide, message_label, plain_tip
+from ..widgets.field import ERROR_STYLE, Field
+from ..widgets.geometry_actions import DEFAULT_DENSITY, mass_from_geometry_dialog
+from ..widgets.icons import type_label
+from ..widgets.qt_utils import mono_font, signals_blocked
 from .visuals_editor import DEFAULT_SIZES, PRIMITIVES, SIZE_LABELS, VisualsEditor, convert_size
 
 __all__ = ["ERROR_STYLE", "DEFAULT_SIZES", "PRIMITIVES", "SIZE_LABELS", "Field", "JointPanel", "convert_size"]

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..numbers import (  # noqa: F401 - pose_readouts is the dock's text, kept Qt-free in numbers
+from ..model.document import RobotDocument
+from ..model.numbers import (  # noqa: F401 - pose_readouts is the dock's text, kept Qt-free in numbers
     DEGREES,
     METRES,
     RADIANS,
@@ -33,8 +33,8 @@ from ..numbers import (  # noqa: F401 - pose_readouts is the dock's text, kept Q
     read_number,
     short_text,
 )
-from ..qt_utils import signals_blocked
-from ..text import matrix_text, plain
+from ..model.text import matrix_text, plain
+from ..widgets.qt_utils import signals_blocked
 
 POSE_OF = (("end_effector", "end effector"), ("selected", "selected body"))
 ROWS = (("matrix", "T", "the 4×4 homogeneous transform"),

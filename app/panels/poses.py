@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..numbers import short_text
-from ..text import plain
+from ..model.document import RobotDocument
+from ..model.numbers import short_text
+from ..model.text import plain
 
 NAME_ROLE = Qt.ItemDataRole.UserRole
 

@@ -37,9 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..numbers import short_text
-from ..text import plain
+from ..model.document import RobotDocument
+from ..model.numbers import short_text
+from ..model.text import plain
 from .sim_runner import SimRunner
 
 #: timer period while playing (ms): about a display frame; each tick shows the latest state

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..numbers import fixed_text, short_text
-from ..qt_utils import signals_blocked
-from ..text import MAX_NAME, elide, plain, plain_tip
-from ..wheel_guard import scroll_instead
-from .number_spin import ExactSpinBox, spin_units
+from ..model.document import RobotDocument
+from ..model.numbers import fixed_text, short_text
+from ..model.text import MAX_NAME, elide, plain, plain_tip
+from ..widgets.number_spin import ExactSpinBox, spin_units
+from ..widgets.qt_utils import signals_blocked
+from ..widgets.wheel_guard import scroll_instead
 
 TICKS = 2000
 PRISMATIC_RANGE = (-1.0, 1.0)  # for prismatic joints without finite limits, metres
@@ -382,7 +382,7 @@ class JointsPanel(QWidget):
         inner = QWidget()
         self.grid = grid = QGridLayout(inner)
         grid.setColumnStretch(1, 1)
-        # as app/layout.py reckons a row: six rows fit the default Joints dock at 1280×800
+        # as app/window/layout.py reckons a row: six rows fit the default Joints dock at 1280×800
         grid.setContentsMargins(4, 4, 4, 4)
         grid.setVerticalSpacing(ROW_SPACING)
         grid.setHorizontalSpacing(4)  # between a row's name, slider, spin box and limits

@@ -1,4 +1,4 @@
-"""Timeline: plays the motion of a :class:`~kinetree.app.playback.PlaybackState` (quintic
+"""Timeline: plays the motion of a :class:`~kinetree.app.features.playback.PlaybackState` (quintic
 joint-space segments through the checked poses): Play / Pause, a scrub slider, Loop, the
 seconds per segment and whether the end effector's path is traced.
 
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
+from ..model.document import RobotDocument
 
 #: timer period while playing (ms): below a 60 Hz frame, so that the frame rate is the renderer's
 TICK_MS = 10

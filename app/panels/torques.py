@@ -1,7 +1,7 @@
 """Torques panel: each joint's torque along the Poses dock's motion (View ▸ Torques, or the
 Poses dock's "Torques…" button).
 
-The motion is the one the timeline plays (:class:`~kinetree.app.playback.PlaybackState`: the
+The motion is the one the timeline plays (:class:`~kinetree.app.features.playback.PlaybackState`: the
 checked poses in list order, the chosen seconds per segment); the torques are
 :func:`kinetree.core.dynamics.torque_profile.torque_profile`'s — inverse dynamics along the quintic,
 motor inertia and friction included — under the robot's gravity, or standard gravity along −z
@@ -37,9 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document import RobotDocument
-from ..numbers import fixed_text, short_text
-from ..text import plain, plain_tip
+from ..model.document import RobotDocument
+from ..model.numbers import fixed_text, short_text
+from ..model.text import plain, plain_tip
 from .sliders import STANDARD_GRAVITY
 
 #: Curve colours (Tableau 10: told apart on the dark and the light background).

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..geometry_actions import add_mesh_dialog
-from ..numbers import METRES, PLAIN, short_text
-from ..qt_utils import signals_blocked
-from ..text import plain_tip
+from ..model.numbers import METRES, PLAIN, short_text
+from ..model.text import plain_tip
+from ..widgets.geometry_actions import add_mesh_dialog
+from ..widgets.qt_utils import signals_blocked
 
 if TYPE_CHECKING:
     from .joint import JointPanel

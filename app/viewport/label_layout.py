@@ -9,7 +9,7 @@ fewest other points, and a leader line joins it to its point. A label with no fr
 is not drawn. The search is numpy over the candidates; only the first :data:`SEARCH_LABELS`
 labels of a frame search (a 1000-body tree's other labels take their usual spot or none).
 
-:func:`paint_placed` draws what was placed: a plate (:mod:`kinetree.app.text_style`), the leader, the text.
+:func:`paint_placed` draws what was placed: a plate (:mod:`kinetree.app.widgets.text_style`), the leader, the text.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QStaticText
 
-from ..text import static_text
-from ..text_style import full_size_subscripts, plate_rgba, readable
+from ..model.text import static_text
+from ..widgets.text_style import full_size_subscripts, plate_rgba, readable
 
 #: labels per frame that search for a free spot (the others: their usual spot, or none)
 SEARCH_LABELS = 64

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..edits import add_child
-from .ik_handle import mouse_ray
+from ..model.edits import add_child
+from .tools.ik_handle import mouse_ray
 
 #: How near (pixels) the cursor must be to a frame origin to pick that frame.
 PICK_PX = 10.0

@@ -12,27 +12,27 @@ from pyqtgraph.opengl import MeshData
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMatrix4x4
 
-from ..changes import TreeChange
-from ..document import RobotDocument
+from ..model.changes import TreeChange
+from ..model.document import RobotDocument
 from .batched import BatchedMeshItem, Part, part
 from .camera import Camera
-from .close_loop import CloseLoopTool, LoopsDrawing
 from .collision_layer import CollisionLayer
-from .dh_handle import DhFrameHandle
-from .drag_preview import DragPreview
 from .gl_programs import ON_TOP
-from .ik_handle import IkHandle
 from .labels import LabelsItem, label_order, project_points, view_mvp
 from .lines import GridItem, LineItem
 from .lod import IDLE_MS, INTERACTIVE_FACES, MIN_FACES, LodMeshItem, assign_targets, simplify
-from .measure import MeasureTool
 from .meshes import SHADER, visual_mesh
 from .offscreen import render_image
 from .picking import Picker
 from .surface import SurfaceView
-from .tool import Tool
-from .tool_list import TOOLS
-from .toolbar import ViewportToolbar
+from .tools.close_loop import CloseLoopTool, LoopsDrawing
+from .tools.dh_handle import DhFrameHandle
+from .tools.drag_preview import DragPreview
+from .tools.ik_handle import IkHandle
+from .tools.measure import MeasureTool
+from .tools.tool import Tool
+from .tools.tool_list import TOOLS
+from .tools.toolbar import ViewportToolbar
 
 log = logging.getLogger(__name__)
 
@@ -520,7 +520,7 @@ class RobotViewport(SurfaceView):
         return self.active_tool.handle or self.frame_handle
 
     def set_tool(self, tool: str) -> None:
-        """Make ``tool`` (a name in :data:`.tool_list.TOOLS`: pose, move, rotate, measure, loop) the active one."""
+        """The active tool: ``tool``, a name in :data:`.tools.tool_list.TOOLS` (pose, move, rotate, measure, loop)."""
         if tool not in self.tools:
             raise ValueError(f"unknown viewport tool {tool!r}")
         if self.active_tool.dragging:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import kinetree.app.recovery as recovery_module
+import kinetree.app.window.recovery as recovery_module
 import pytest
 from desktop import Desktop
-from kinetree.app.main_window import MainWindow
+from kinetree.app.window.main_window import MainWindow
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 

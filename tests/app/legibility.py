@@ -170,8 +170,8 @@ def plate_ring_marks(image: np.ndarray, rect, pad: float, plate, own=None) -> in
 
 def measure(w) -> dict:
     """Every kind of text on the screen now, measured; and the label boxes' overlaps and marks."""
-    from kinetree.app.text_style import plate_rgba
     from kinetree.app.viewport.label_layout import pad_of
+    from kinetree.app.widgets.text_style import plate_rgba
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QFontMetricsF
 

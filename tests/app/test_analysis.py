@@ -1,15 +1,15 @@
-"""View ▸ Workspace, Centre of mass, Gravity torques and Self-collision check (app/analysis.py),
+"""View ▸ Workspace, Centre of mass, Gravity torques and Self-collision check (app/features/analysis.py),
 driven through the real window: menu actions, spin boxes typed into, pixels read back."""
 
 from __future__ import annotations
 
 import time
 
-import kinetree.app.analysis as analysis_module
+import kinetree.app.features.analysis as analysis_module
 import numpy as np
 import pytest
 from kinetree.app.panels.sliders import STANDARD_GRAVITY, torque_rows, torque_text
-from kinetree.app.viewport.workspace_cloud import LUT
+from kinetree.app.viewport.overlays.workspace_cloud import LUT
 from kinetree.core import collision_available
 from kinetree.core.kinematics.workspace import sample_workspace
 from PySide6.QtCore import Qt
@@ -323,7 +323,7 @@ def test_analysis_toggles_are_remembered(make_window, monkeypatch):
 
 def test_cloud_image_of_a_large_export_equals_the_viewport_way(qapp, monkeypatch):
     """Exported images larger than BINCOUNT_PIXELS are splatted per hit pixel: the same image."""
-    import kinetree.app.viewport.workspace_cloud as wc
+    import kinetree.app.viewport.overlays.workspace_cloud as wc
 
     rng = np.random.default_rng(0)
     item = wc.CloudImage()

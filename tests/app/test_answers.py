@@ -9,11 +9,11 @@ import threading
 import time
 
 import pytest
-from kinetree.app import exercises
-from kinetree.app.answers import MAX_CALLS_NESTED, read_value
-from kinetree.app.dh_chain import cached_chain
-from kinetree.app.exercises import check_entries, check_entry, make_exercise, shown_answer
-from kinetree.app.numbers import DEGREES, PLAIN
+from kinetree.app.model import exercises
+from kinetree.app.model.answers import MAX_CALLS_NESTED, read_value
+from kinetree.app.model.dh_chain import cached_chain
+from kinetree.app.model.exercises import check_entries, check_entry, make_exercise, shown_answer
+from kinetree.app.model.numbers import DEGREES, PLAIN
 from kinetree.core import load_robot
 
 NESTED_28 = "sin(" * 28 + "1" + ")" * 28  # 141 characters, within the length limit

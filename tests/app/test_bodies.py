@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from kinetree.app.edits import move_subtree
+from kinetree.app.model.edits import move_subtree
 from kinetree.core import JOINT_TYPES
 from PySide6.QtCore import Qt
 
@@ -184,7 +184,7 @@ def _random_edits(window, seed):
 
 
 def test_an_edit_that_breaks_a_mimic_is_a_message_not_a_broken_document(window):
-    from kinetree.app.edits import change_joint_type
+    from kinetree.app.model.edits import change_joint_type
 
     window.doc.open("humanoid_upper_body")
     before, count = window.doc.serialized(), window.doc.undo_stack.count()

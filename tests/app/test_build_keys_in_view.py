@@ -96,7 +96,7 @@ def test_a_body_placed_a_few_pixels_inside_the_edge_is_brought_into_view(make_wi
     # found by the SCARA journey (tests/app/test_journeys.py): the wrist added 0.3 m beyond the
     # P joint landed 3 px inside the view's left edge, counted as in view, its frame and move
     # handle cut by the edge
-    from kinetree.app.edits import add_child
+    from kinetree.app.model.edits import add_child
     from kinetree.app.viewport.labels import project_points, view_mvp
 
     w = make_window()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from kinetree.app.changes import TreeChange, diff_trees
-from kinetree.app.document import RobotDocument
-from kinetree.app.edits import add_child, change_joint_type, move_subtree, rename_body
+from kinetree.app.model.changes import TreeChange, diff_trees
+from kinetree.app.model.document import RobotDocument
+from kinetree.app.model.edits import add_child, change_joint_type, move_subtree, rename_body
 from kinetree.core import load_robot
 
 
@@ -92,7 +92,7 @@ def test_change_kinds_are_checked():
 
 
 def test_diff_bodies_sees_what_diff_trees_sees_for_a_dragged_joint():
-    from kinetree.app.changes import diff_bodies
+    from kinetree.app.model.changes import diff_bodies
     from kinetree.core import load_robot
 
     old = load_robot("puma560")

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.app.answers import parse_expression, symbol_names
-from kinetree.app.matrix_check import check_text
+from kinetree.app.features.matrix_check import check_text
+from kinetree.app.model.answers import parse_expression, symbol_names
 from kinetree.core import KineTreeError
 from kinetree.core.library import load_robot
 from kinetree.core.teach.matrix_check import parse_matrix

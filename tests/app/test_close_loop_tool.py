@@ -275,7 +275,7 @@ def test_a_refused_slider_tick_at_the_limit_costs_a_bounded_solve(qtbot, monkeyp
     """At the mechanism's limit every tick of a drag is refused: each must stay within a frame's
     time (it solved twice with 100 steps: up to 2,944 evaluations of the loop equations)."""
     import kinetree.core.kinematics.loops as loops
-    from kinetree.app.document import RobotDocument
+    from kinetree.app.model.document import RobotDocument
 
     count = [0]
     rows = loops.rows

@@ -4,7 +4,7 @@ viewport (drawn with the labels' sprites), gone when the gesture ends."""
 from __future__ import annotations
 
 import numpy as np
-from kinetree.app.text_style import plate_rgba
+from kinetree.app.widgets.text_style import plate_rgba
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from test_frame_handle import along, key

@@ -8,8 +8,8 @@ import json
 
 import numpy as np
 import pytest
-from kinetree.app.edits import add_child, link_name
-from kinetree.app.numbers import exact_text, parse_number, to_degrees, to_radians
+from kinetree.app.model.edits import add_child, link_name
+from kinetree.app.model.numbers import exact_text, parse_number, to_degrees, to_radians
 from kinetree.core import RigidBodyTree
 from kinetree.core.io import import_robot
 from PySide6.QtCore import QPoint, Qt

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from kinetree.app.panels.cell_editor import CellEditor
-from kinetree.app.text import MAX_MESSAGE
+from kinetree.app.model.text import MAX_MESSAGE
+from kinetree.app.widgets.cell_editor import CellEditor
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 _OPEN_DEEP = r"""
 import json, sys, tempfile
 from kinetree.app.main import make_application
-from kinetree.app.main_window import MainWindow
+from kinetree.app.window.main_window import MainWindow
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
@@ -184,7 +184,7 @@ def test_the_joints_panel_shows_many_joints_a_page_at_a_time(window, qtbot):
 
 
 def test_elide_keeps_start_and_end_and_bounds_words():
-    from kinetree.app.text import elide
+    from kinetree.app.model.text import elide
 
     assert elide("short") == "short"
     cut = elide("a" * 500 + "END", 100)

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.app.dh_chain import dh_chain_to
-from kinetree.app.dh_colors import DH_COLORS
 from kinetree.app.main import main
-from kinetree.app.viewport.dh_overlay import URDF_LEGEND
+from kinetree.app.model.dh_chain import dh_chain_to
+from kinetree.app.viewport.overlays.dh_overlay import URDF_LEGEND
+from kinetree.app.widgets.dh_colors import DH_COLORS
 from kinetree.core import list_robots, load_robot
 from kinetree.core.library import robot_info
 from PySide6.QtGui import QAction, QImage, QVector3D

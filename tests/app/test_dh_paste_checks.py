@@ -41,7 +41,8 @@ def test_the_rows_already_there_count(window, header):
 
 def test_an_edit_beyond_the_limit_is_refused_by_the_document(window, monkeypatch):
     window.doc.open("two_link_planar")
-    monkeypatch.setattr("kinetree.app.document.MAX_BODIES", 2)  # the limit, reached (the paste's own check left out)
+    # the limit, reached (the paste's own check left out)
+    monkeypatch.setattr("kinetree.app.model.document.MAX_BODIES", 2)
     assert not window.dh.paste_text(rows(1))
     assert window.statusBar().currentMessage() == "Paste 1 DH rows: 3 bodies is more than the 2 KineTree accepts"
     assert window.doc.tree.num_bodies == 2 and not window.doc.modified

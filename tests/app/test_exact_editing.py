@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kinetree.app.numbers import exact_text
-from kinetree.app.panels.cell_editor import CellEditor
-from kinetree.app.panels.field import ERROR_STYLE
-from kinetree.app.text import plain_tip
+from kinetree.app.model.numbers import exact_text
+from kinetree.app.model.text import plain_tip
+from kinetree.app.widgets.cell_editor import CellEditor
+from kinetree.app.widgets.field import ERROR_STYLE
 from kinetree.core import load_robot
 from kinetree.core.io import import_robot
 from kinetree.core.library import list_robots, robot_info

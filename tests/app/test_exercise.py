@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 import pytest
-from kinetree.app.exercise_sheet import table_rows
 from kinetree.app.panels.exercise import WRONG, shown_answer
+from kinetree.app.panels.exercise_sheet import table_rows
 from kinetree.core.dh.chain import subscript
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -224,7 +224,7 @@ def test_export_sheet_keeps_each_exercise_on_one_page_with_figure_name_date_and_
 
 
 def test_paginate_never_splits_a_block():
-    from kinetree.app.exercise_sheet import paginate
+    from kinetree.app.panels.exercise_sheet import paginate
 
     assert paginate([30, 50, 40, 10], 100) == [[0, 1], [2, 3]]
     assert paginate([30, -1, 20], 100) == [[0], [2]]  # a forced break
@@ -245,8 +245,8 @@ def test_typed_answers_survive_the_seed_box_losing_focus(window, qtbot):
 
 
 def test_random_configuration_stays_within_limits_narrower_than_a_degree():
-    from kinetree.app.dh_chain import dh_chain_to
-    from kinetree.app.exercises import random_configuration
+    from kinetree.app.model.dh_chain import dh_chain_to
+    from kinetree.app.model.exercises import random_configuration
     from kinetree.core import load_robot
 
     tree = load_robot("puma560")
@@ -432,7 +432,7 @@ def test_an_exam_sheet_has_the_figure_its_text_promises(window, qtbot, tmp_path,
 
 
 def test_a_sheet_without_a_figure_does_not_promise_one(tmp_path, window, qtbot):
-    from kinetree.app.exercise_sheet import write_sheet
+    from kinetree.app.panels.exercise_sheet import write_sheet
 
     panel = show_exercise(window, qtbot, "puma560", "pose", seed=1)
     layout = write_sheet(panel.sheet_exercises(2), str(tmp_path / "plain.pdf"), "puma", None)
@@ -517,6 +517,6 @@ def row_matrix(ex, row: dict) -> np.ndarray:
 
 
 def panel_answer(ex, k: int) -> str:
-    from kinetree.app.exercises import answer_texts
+    from kinetree.app.model.exercises import answer_texts
 
     return answer_texts(ex)[k]

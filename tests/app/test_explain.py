@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.app.text import matrix_text
+from kinetree.app.model.text import matrix_text
 from kinetree.core.transforms import inverse_transform
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -185,7 +185,7 @@ def test_hidden_explain_dock_does_no_work_on_edits(window, qtbot, monkeypatch):
 def test_overlay_extracts_only_what_it_draws_and_reuses_it_after_undo(window, monkeypatch):
     from collections import OrderedDict
 
-    import kinetree.app.dh_chain as chain_module
+    import kinetree.app.model.dh_chain as chain_module
 
     monkeypatch.setattr(chain_module, "_CHAINS", OrderedDict())
     calls = []
@@ -384,7 +384,7 @@ def test_numeric_t_is_titled_as_the_lecture_writes_it(window, qtbot):
 def test_a_chains_numbering_is_worked_out_once(monkeypatch):
     """Issue 31 (a walk step's latency): every A₅, θ₅, T₄⁰ the Explain dock writes asked the chain
     its numbering, which parsed every joint name again: ~90 times per clicker step on the Puma."""
-    from kinetree.app import dh_chain
+    from kinetree.app.model import dh_chain
     from kinetree.core import load_robot
 
     chain = dh_chain.dh_chain_to(load_robot("spherical_wrist"))

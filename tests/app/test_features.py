@@ -1,4 +1,4 @@
-"""Window features as registered parts (app/features.py): installed in dependency order, checked
+"""Window features as registered parts (app/window/features.py): installed in dependency order, checked
 at start, their actions placed by menu id and group, never by a menu's visible text."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import kinetree.app as app_package
-import kinetree.app.main_window as main_window_module
+import kinetree.app.window.main_window as main_window_module
 import pytest
-from kinetree.app.features import MENUS, At, Feature, FeatureError, MenuId, Menus, install_order
-from kinetree.app.main_window import FEATURES, MainWindow
+from kinetree.app.window.features import MENUS, At, Feature, FeatureError, MenuId, Menus, install_order
+from kinetree.app.window.main_window import FEATURES, MainWindow
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu

@@ -205,8 +205,8 @@ def test_change_during_a_dialog_is_asked_after_it_closes(make_window, project, a
 
 def test_restored_autosave_still_asks_if_the_file_changed_since(make_window, project, answers, qtbot,
                                                                 monkeypatch):
-    from kinetree.app.main_window import MainWindow
-    from kinetree.app.recovery import RESTORE
+    from kinetree.app.window.main_window import MainWindow
+    from kinetree.app.window.recovery import RESTORE
 
     w0 = make_window("a.ini")
     assert w0.open_source(project)
@@ -246,7 +246,7 @@ def test_a_burst_of_changes_is_asked_about_once(make_window, project, answers, q
 
 
 def test_a_file_too_large_to_hash_is_asked_about_once(make_window, project, answers, qtbot, monkeypatch):
-    import kinetree.app.file_watch as file_watch
+    import kinetree.app.window.file_watch as file_watch
 
     monkeypatch.setattr(file_watch, "MAX_BYTES", 16)  # as a project grown past the size a project may have
     w = make_window()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from kinetree.app.model.text import plain_tip
 from kinetree.app.panels.joint import ERROR_STYLE
-from kinetree.app.text import plain_tip
 from PySide6.QtCore import Qt
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from kinetree.app.guide import GUIDE, GuideDialog
+from kinetree.app.features.guide import GUIDE, GuideDialog
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QPixmap, QTextCursor, QTextDocument
 from PySide6.QtTest import QTest

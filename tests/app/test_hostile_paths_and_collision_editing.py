@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from gui_actions import choose, type_into
 from kinetree.app.viewport.meshes import mesh_file
-from kinetree.app.xacro_env import HINT, SETTING
+from kinetree.app.window.xacro_env import HINT, SETTING
 from kinetree.core.io import open_robot
 from kinetree.core.io.project import save_project
 from PySide6.QtGui import QAction, QImage

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kinetree.app.document import RobotDocument
-from kinetree.app.edits import move_subtree, rename_body
+from kinetree.app.model.document import RobotDocument
+from kinetree.app.model.edits import move_subtree, rename_body
 from kinetree.app.panels.bodies import BodiesPanel
 from kinetree.app.panels.dh_table import DhTableModel
 from kinetree.core import Joint, RigidBody, load_robot
@@ -131,7 +131,7 @@ def test_dh_model_passes_the_model_tester(qtmodeltester, qapp):
 
 
 def test_slider_rows_follow_the_movable_joints(qtbot):
-    from kinetree.app.edits import add_child, change_joint_type
+    from kinetree.app.model.edits import add_child, change_joint_type
     from kinetree.app.panels.sliders import JointsPanel
 
     doc = RobotDocument(load_robot("puma560"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kinetree.app.viewport.inertia_boxes import _CORNERS, equivalent_box, inertia_boxes
+from kinetree.app.viewport.overlays.inertia_boxes import _CORNERS, equivalent_box, inertia_boxes
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 from kinetree.core.dynamics.from_geometry import mass_from_geometry
 from kinetree.core.model.body import Visual

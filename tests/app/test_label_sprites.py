@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kinetree.app.text_style import plate_rgba
 from kinetree.app.viewport import label_sprites
 from kinetree.app.viewport.label_layout import LabelLayout
+from kinetree.app.widgets.text_style import plate_rgba
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtTest import QTest
 from test_cursor_text import fore_x_arrow

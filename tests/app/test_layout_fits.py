@@ -5,7 +5,7 @@ scroll area: inside its view across; rows below are scrolled to)."""
 from __future__ import annotations
 
 import pytest
-from kinetree.app.layout import apply_default_layout
+from kinetree.app.window.layout import apply_default_layout
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QLabel, QPushButton, QScrollArea, QStyle
 

@@ -73,9 +73,9 @@ def test_assign_frames_texts(window, qtbot):
 
 
 def test_exercise_table_and_joint_values():
-    from kinetree.app.dh_chain import cached_chain
-    from kinetree.app.exercise_sheet import joint_values_text, table_rows
-    from kinetree.app.exercises import make_exercise
+    from kinetree.app.model.dh_chain import cached_chain
+    from kinetree.app.model.exercises import make_exercise
+    from kinetree.app.panels.exercise_sheet import joint_values_text, table_rows
 
     tree = load_robot("cylindrical")
     ex = make_exercise(tree, cached_chain(tree, None), "pose", 1, seed=3)
@@ -98,7 +98,7 @@ def test_dh_of_chain_dialog(window, qtbot):
 
 
 def test_a_joint_made_fixed_leaves_the_others_numbers_as_the_dh_table_has_them(window):
-    from kinetree.app.edits import change_joint_type
+    from kinetree.app.model.edits import change_joint_type
 
     window.doc.open("puma560")
     window.doc.edit("fix", lambda t: change_joint_type(t, "link3", "fixed"))

@@ -149,8 +149,8 @@ def test_the_dh_tables_column_headers_are_in_contrast(make_window, qtbot, monkey
     """Issue 31: the DH table's coloured headers (aᵢ teal, αᵢ gold, dᵢ violet, θᵢ pink, the DH
     overlay's colours) read 1.8–2.8:1 on the light header as drawn in Present mode: each at least
     4.5:1, its hue kept (as the Explain dock's), as drawn and as the colours say."""
-    from kinetree.app.dh_colors import COLUMN_PARAMETER
-    from kinetree.app.text_style import contrast
+    from kinetree.app.widgets.dh_colors import COLUMN_PARAMETER
+    from kinetree.app.widgets.text_style import contrast
     from legibility import image_array, text_lines
     from PySide6.QtWidgets import QTableView
 

@@ -4,7 +4,7 @@ child through every move, including one onto the parent's origin and back out ag
 from __future__ import annotations
 
 import numpy as np
-from kinetree.app.edits import LINK_REST, add_child, link_name
+from kinetree.app.model.edits import LINK_REST, add_child, link_name
 from kinetree.core import RigidBodyTree
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest

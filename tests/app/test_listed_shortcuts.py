@@ -38,7 +38,7 @@ def menu_actions(window):
 
 
 def test_every_listed_shortcut_works_with_the_focus_in_the_viewport(make_window, qtbot):
-    from kinetree.app.help import shortcuts_html
+    from kinetree.app.features.help import shortcuts_html
 
     w = make_window()
     w.doc.open("puma560")

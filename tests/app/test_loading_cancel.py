@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from kinetree.app import reading
+from kinetree.app.window import reading
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 

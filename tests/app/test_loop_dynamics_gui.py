@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from kinetree.app.document import RobotDocument
+from kinetree.app.features.playback import PlaybackState
+from kinetree.app.model.document import RobotDocument
 from kinetree.app.panels.simulate import SimulatePanel
 from kinetree.app.panels.torques import TorquePanel
-from kinetree.app.playback import PlaybackState
 from kinetree.core.dynamics.loops import inverse_dynamics_constraints
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kinetree.app.document import RobotDocument
+from kinetree.app.model.document import RobotDocument
 from kinetree.app.panels.sliders import JointsPanel
 from kinetree.core import LoopClosureError, export_robot
 

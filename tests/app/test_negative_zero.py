@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 import sympy as sp
 from kinetree.app.main import main
-from kinetree.app.numbers import fixed_text, short_text, signed_text
-from kinetree.app.panels.number_spin import distinct_texts
-from kinetree.app.viewport.frame_handle import FrameHandle
-from kinetree.app.viewport.measure import Measurement
+from kinetree.app.model.numbers import fixed_text, short_text, signed_text
+from kinetree.app.viewport.tools.frame_handle import FrameHandle
+from kinetree.app.viewport.tools.measure import Measurement
+from kinetree.app.widgets.number_spin import distinct_texts
 from kinetree.core.teach.symbolic import to_latex, to_text
 
 NEGATIVE_ZERO = re.compile(r"-0(?:\.0*)?(?![.\d]*[1-9])")

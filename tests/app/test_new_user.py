@@ -172,7 +172,7 @@ def test_dh_overlay_only_when_view_dh_parameters_is_ticked(window, qtbot):
 
 
 def test_no_file_frames_banner_for_a_robot_built_in_the_app(window, qtbot):
-    from kinetree.app.viewport.dh_overlay import URDF_LEGEND
+    from kinetree.app.viewport.overlays.dh_overlay import URDF_LEGEND
     from PySide6.QtGui import QAction
 
     window.new_document()
@@ -190,7 +190,7 @@ def test_no_file_frames_banner_for_a_robot_built_in_the_app(window, qtbot):
 def test_frames_banner_only_where_the_dh_frames_differ_from_the_bodies(window, qtbot, tmp_path):
     """Saved to a file, the arm built in the app: in standard DH its frames sit one joint further
     on (the banner says so); in modified DH they are the bodies' own frames (no banner)."""
-    from kinetree.app.viewport.dh_overlay import URDF_LEGEND
+    from kinetree.app.viewport.overlays.dh_overlay import URDF_LEGEND
     from PySide6.QtGui import QAction
 
     window.new_document()

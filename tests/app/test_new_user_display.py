@@ -58,7 +58,7 @@ def test_escape_closes_the_undo_history(window, qtbot):
 
 
 def test_near_zero_joint_values_read_as_zero_but_stay_exact(window, qtbot):
-    from kinetree.app.numbers import short_text
+    from kinetree.app.model.numbers import short_text
     window.doc.open("puma560")
     tiny = -7.722e-16  # rad: -4.42485e-14°, what an IK drag left in q4
     window.doc.set_configuration(np.array([0.0, 0.6, -0.9, tiny, 0.5, 0.0]))
@@ -76,7 +76,7 @@ def test_near_zero_joint_values_read_as_zero_but_stay_exact(window, qtbot):
 
 
 def test_fixed_decimals_never_show_minus_zero():
-    from kinetree.app.numbers import fixed_text
+    from kinetree.app.model.numbers import fixed_text
 
     assert fixed_text(-1e-12, 3) == "0.000" and fixed_text(-0.00004, 4) == "0.0000"
     assert fixed_text(0.5, 2, sign_space=True) == " 0.50" and fixed_text(-0.5, 2) == "-0.50"
@@ -98,7 +98,7 @@ NOT_VALUES = {("timeline.py", "self.time"), ("timeline.py", "duration"), ("expla
 
 
 def test_every_numeric_readout_uses_the_numbers_helpers():
-    """No f-string formats a number (f, g, e, %) outside app/numbers.py (the CLI aside): near
+    """No f-string formats a number (f, g, e, %) outside app/model/numbers.py (the CLI aside): near
     zeros read as 0 everywhere (an IK drag showed q4 as -4.42485e-14°)."""
     found = []
     for path in Path(app_pkg.__file__).parent.rglob("*.py"):

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pytest
 import test_web_page
-from kinetree.app.numbers import pose_readouts
+from kinetree.app.model.numbers import pose_readouts
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
 from kinetree.core.errors import FileFormatError, InvalidConfigurationError, UnknownBodyError
 from kinetree.core.io.web_page import script_json

@@ -1,4 +1,4 @@
-"""Typed numbers (app/numbers.py): the safe parser, exact unit conversions and exact texts."""
+"""Typed numbers (app/model/numbers.py): the safe parser, exact unit conversions and exact texts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from kinetree.app.numbers import (
+from kinetree.app.model.numbers import (
     exact_text,
     metres_to_mm,
     mm_to_metres,

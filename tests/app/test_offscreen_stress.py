@@ -16,8 +16,8 @@ _STRESS = r"""
 import sys
 import numpy as np
 from PySide6.QtGui import QImage
-from kinetree.app.application import make_application
-from kinetree.app.document import RobotDocument
+from kinetree.app.widgets.application import make_application
+from kinetree.app.model.document import RobotDocument
 from kinetree.app.viewport.view import RobotViewport
 from kinetree.core import load_robot
 

@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 import pytest
-from kinetree.app.recovery import find_orphans
+from kinetree.app.window.recovery import find_orphans
 from kinetree.core import load_robot
 from kinetree.core.io import dumps
 from kinetree.core.io.project import load_project

@@ -9,9 +9,9 @@ import time
 import imageio.v3 as iio
 import numpy as np
 import pytest
+from kinetree.app.features.playback import export_animation, fit_motion
 from kinetree.app.panels.timeline import SLIDER_STEPS
-from kinetree.app.playback import export_animation, fit_motion
-from kinetree.app.viewport.path_trace import COLOR
+from kinetree.app.viewport.overlays.path_trace import COLOR
 from kinetree.app.viewport.view import THEMES
 from kinetree.core.kinematics.trajectory import joint_trajectory, sample_trajectory
 from kinetree.core.library import load_robot
@@ -257,7 +257,7 @@ def test_the_path_of_a_branch_is_its_chains_fk(window, qtbot):
 def test_a_long_chains_path_is_sampled_coarser(window, qtbot):
     """Samples × chain bodies stay within MAX_BODY_SAMPLES: a 1000-body chain's 30 s motion gets
     1000 samples, not 1801 (a Puma's keeps 60 a second)."""
-    from kinetree.app.viewport.path_trace import MAX_BODY_SAMPLES
+    from kinetree.app.viewport.overlays.path_trace import MAX_BODY_SAMPLES
     from kinetree.core import Joint, RigidBody, RigidBodyTree
 
     tree = RigidBodyTree()
@@ -288,7 +288,7 @@ def test_a_long_chains_path_is_sampled_coarser(window, qtbot):
 
 
 def test_a_gif_that_would_not_fit_in_memory_is_refused_before_rendering(window, qtbot, tmp_path, monkeypatch):
-    from kinetree.app.playback import MAX_GIF_BYTES, check_animation_size
+    from kinetree.app.features.playback import MAX_GIF_BYTES, check_animation_size
     from kinetree.core import KineTreeError
 
     puma_qz_qr(window, qtbot)

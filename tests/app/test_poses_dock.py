@@ -79,7 +79,7 @@ def stray_tab_bars(window) -> list[list[str]]:
 
 
 def test_no_dock_tab_bar_covers_the_menu_bar(tmp_path, autosave_dir, qtbot):
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from PySide6.QtCore import QSettings
 
     window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))

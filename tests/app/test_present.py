@@ -7,16 +7,16 @@ import colorsys
 
 import numpy as np
 import pytest
-from kinetree.app.dh_colors import DH_COLORS
-from kinetree.app.text_style import (
+from kinetree.app.viewport.labels import project_points, view_mvp
+from kinetree.app.viewport.overlays.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
+from kinetree.app.widgets.dh_colors import DH_COLORS
+from kinetree.app.widgets.text_style import (
     MIN_CONTRAST,
     contrast,
     plate_rgba,
     readable,
     worst_contrast,
 )
-from kinetree.app.viewport.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
-from kinetree.app.viewport.labels import project_points, view_mvp
 from legibility import unicode_scripts
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QFontInfo, QScreen
@@ -120,7 +120,7 @@ def test_f11_makes_every_text_at_least_24_px_and_f11_again_restores(lecture, qtb
 
 
 def test_the_default_factor_follows_the_screen():
-    from kinetree.app.present import default_scale
+    from kinetree.app.features.present import default_scale
 
     assert default_scale(1080) == 2.0 and default_scale(800) == pytest.approx(1.5)
     assert default_scale(2160) == 3.0 and default_scale(480) == 1.0
@@ -537,7 +537,7 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
     factor chosen on another screen; the robot framed, and during the walk (the Explain dock a
     column) the view keeps 60 % of the screen each way. Both windows share their settings file, as
     on one machine."""
-    from kinetree.app.text_style import LEGIBLE_PX
+    from kinetree.app.widgets.text_style import LEGIBLE_PX
     from PySide6.QtGui import QFontMetricsF
 
     for size in ((1920, 1080), (1280, 720)):
@@ -572,8 +572,8 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
 
 def subscript_ink(font, text: str, subscript: str) -> int:
     """The height in pixels of ``subscript``'s glyphs as a label draws ``text`` (which ends with it)."""
-    from kinetree.app.text_style import full_size_subscripts
     from kinetree.app.viewport.label_layout import draw_label_text, label_advance
+    from kinetree.app.widgets.text_style import full_size_subscripts
     from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
 
     metrics = QFontMetricsF(font)
@@ -592,7 +592,7 @@ def subscript_ink(font, text: str, subscript: str) -> int:
 def test_subscripts_are_as_tall_as_the_rest_in_present_mode(lecture, qtbot):
     """Issue 31: at 1080 lines the values read 20 px but frame subscripts 11 px (Unicode subscript
     digits are half height); presenting, every glyph of a label is at least 18 px tall."""
-    from kinetree.app.text_style import LEGIBLE_PX
+    from kinetree.app.widgets.text_style import LEGIBLE_PX
 
     w = lecture
     press(w, Qt.Key.Key_F11)

@@ -13,13 +13,13 @@ import threading
 import time
 from pathlib import Path
 
-import kinetree.app.recovery as recovery
+import kinetree.app.window.recovery as recovery
 import numpy as np
 import pytest
 from kinetree.app.main import start
-from kinetree.app.main_window import MainWindow
-from kinetree.app.recovery import DISCARD, LATER, AutosaveSlot, find_orphans
-from kinetree.app.text import plain_tip
+from kinetree.app.model.text import plain_tip
+from kinetree.app.window.main_window import MainWindow
+from kinetree.app.window.recovery import DISCARD, LATER, AutosaveSlot, find_orphans
 from kinetree.core import load_robot
 from kinetree.core.io import dumps, save_project
 from kinetree.core.io.project import load_project
@@ -416,7 +416,7 @@ def test_hostile_metadata_is_ignored(autosave_dir, meta, name, path):
 
 def test_the_timers_autosave_serializes_only_after_a_change_and_off_the_gui_thread(make_window, autosave_dir,
                                                                                    qtbot, monkeypatch):
-    import kinetree.app.autosave as autosave
+    import kinetree.app.window.autosave as autosave
 
     threads = []
     real = autosave.project_text

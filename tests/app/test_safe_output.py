@@ -9,7 +9,7 @@ import os
 import stat
 
 import pytest
-from kinetree.app.safe_output import atomic_output
+from kinetree.app.widgets.safe_output import atomic_output
 
 
 def test_the_file_appears_only_when_the_writer_finished(tmp_path):
@@ -45,7 +45,7 @@ def test_nothing_written_is_an_error_and_a_symlink_stays_a_link(tmp_path):
 
 
 def test_a_failed_exercise_sheet_keeps_the_old_one(window, qtbot, tmp_path, monkeypatch):
-    from kinetree.app.exercise_sheet import SheetLayout, write_sheet
+    from kinetree.app.panels.exercise_sheet import SheetLayout, write_sheet
 
     window.doc.open("two_link_planar")
     window.exercise_dock.show()

@@ -43,8 +43,8 @@ def test_show_non_blocking_draws_the_robot_at_q_and_blocking_show_returns_at_clo
         from kinetree.core import load_robot
         from kinetree.app import Viewer, show
         from kinetree.app.cli.display import offscreen_view
-        from kinetree.app.main_window import MainWindow
-        from kinetree.app.playback import rgb_array
+        from kinetree.app.window.main_window import MainWindow
+        from kinetree.app.features.playback import rgb_array
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
 
@@ -94,7 +94,7 @@ def slider_handle_centre(slider) -> QPoint:
 @pytest.fixture
 def viewer_settings(tmp_path, autosave_dir, monkeypatch):
     """The Viewer's window keeps its layout in a temporary file, not the user's settings."""
-    import kinetree.app.main_window as main_window
+    import kinetree.app.window.main_window as main_window
 
     monkeypatch.setattr(main_window, "QSettings",
                         lambda *_a: QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))

@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 from kinetree.app.cli import library as cli
-from kinetree.app.layout import default_window_size
 from kinetree.app.main import main
+from kinetree.app.window.layout import default_window_size
 from kinetree.core import list_robots
 from kinetree.core.library.sources import SHORT_SOURCES
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
@@ -213,7 +213,7 @@ QUIT_SCRIPT = textwrap.dedent("""
     app = make_application([])
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtGui import QAction
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     w = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
     w.show()
     w.open_source("two_link_planar", ask=False)

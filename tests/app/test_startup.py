@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kinetree.app.main_window import MainWindow
+from kinetree.app.window.main_window import MainWindow
 from PySide6.QtCore import QSettings
 
 

@@ -158,7 +158,7 @@ def test_the_application_exits_cleanly_with_its_window_open_or_deleted_late(tmp_
     surface deleted before its container crashed Qt at exit (surface._delete_containers)."""
     script = textwrap.dedent(f"""
         from kinetree.app.main import make_application
-        from kinetree.app.main_window import MainWindow
+        from kinetree.app.window.main_window import MainWindow
         from PySide6.QtCore import QSettings
         app = make_application([])
         w = MainWindow(settings=QSettings({str(tmp_path / 's.ini')!r}, QSettings.Format.IniFormat))

@@ -143,7 +143,7 @@ def test_pi_in_an_exercise_row_answer_is_radians(window, qtbot):
 
 
 def test_read_number_takes_pi_as_radians_only_when_pi_is_in_the_value():
-    from kinetree.app.numbers import DEGREES, RADIANS, read_number
+    from kinetree.app.model.numbers import DEGREES, RADIANS, read_number
     assert read_number("pi/2", "α", DEGREES).value == 90.0
     assert read_number("pi/2*180/pi", "α", DEGREES) == (90.0, 90.0, "deg")  # converted by hand: degrees
     assert read_number("-2*pi/3", "α", DEGREES).value == pytest.approx(-120.0, abs=1e-12)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
-from kinetree.app import document
-from kinetree.app.edits import rename_body
+from kinetree.app.model import document
+from kinetree.app.model.edits import rename_body
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 
 

@@ -49,7 +49,7 @@ def test_replace_robot_by_dh_chain_keeps_gravity_and_base(window, qtbot):
 
 def open_cell(qtbot, window, row: int, col: int):
     """Open a DH cell's editor as a user does: make it current, press F2."""
-    from kinetree.app.panels.cell_editor import CellEditor
+    from kinetree.app.widgets.cell_editor import CellEditor
     from PySide6.QtWidgets import QApplication
     view = window.dh.view
     view.setFocus()

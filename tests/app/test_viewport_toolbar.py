@@ -45,7 +45,7 @@ def test_the_separator_is_a_faint_rule(make_window, qtbot):
 
 
 def test_groups_keep_their_order_whatever_order_their_buttons_come_in(qtbot):
-    from kinetree.app.viewport.toolbar import ViewportToolbar
+    from kinetree.app.viewport.tools.toolbar import ViewportToolbar
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QWidget
 

@@ -1,13 +1,13 @@
-"""Viewport tools behind one interface (app/viewport/tool.py) and a registry
-(app/viewport/tool_list.py): the view sends each gesture to the active tool."""
+"""Viewport tools behind one interface (app/viewport/tools/tool.py) and a registry
+(app/viewport/tools/tool_list.py): the view sends each gesture to the active tool."""
 
 from __future__ import annotations
 
-import kinetree.app.viewport.tool_list as tool_list
+import kinetree.app.viewport.tools.tool_list as tool_list
 import pytest
-from kinetree.app.document import RobotDocument
-from kinetree.app.viewport.tool import Tool
-from kinetree.app.viewport.tool_list import TOOLS, ToolSpec
+from kinetree.app.model.document import RobotDocument
+from kinetree.app.viewport.tools.tool import Tool
+from kinetree.app.viewport.tools.tool_list import TOOLS, ToolSpec
 from kinetree.app.viewport.view import RobotViewport
 from PySide6.QtCore import QPoint, Qt
 

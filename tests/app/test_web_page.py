@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kinetree.app.numbers import fixed_text
+from kinetree.app.model.numbers import fixed_text
 from kinetree.app.panels.pose import pose_readouts
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
 from kinetree.core.dh.chain import lecture_variables, variable_label
@@ -275,7 +275,7 @@ def test_page_shows_what_the_app_renders(browser, tmp_path, qtbot):
     import io
 
     from kinetree.app.cli.display import offscreen_view
-    from kinetree.app.web_export import view_camera
+    from kinetree.app.features.web_export import view_camera
     from PIL import Image
 
     tree = load_robot("puma560")
@@ -313,7 +313,7 @@ def page_json(path: Path) -> dict:
 def test_export_web_page_from_the_window(window, monkeypatch, tmp_path):
     """File ▸ Export web page: the window's robot at its configuration from the viewport's
     camera; a joint the page cannot show is a message naming it (status bar), no file, no traceback."""
-    from kinetree.app.web_export import view_camera
+    from kinetree.app.features.web_export import view_camera
     from PySide6.QtWidgets import QFileDialog
 
     path = tmp_path / "robot.html"

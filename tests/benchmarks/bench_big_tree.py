@@ -35,7 +35,7 @@ def tree_with_visuals(n: int, seed: int = 0):
 
 def measure(n: int, bare: bool = False, profile: bool = False) -> dict[str, float]:
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from kinetree.core.io import save_project
     from PySide6.QtCore import QSettings
     from robots import random_tree

@@ -16,7 +16,7 @@ from pathlib import Path
 ONE = r"""
 import sys, tempfile, time
 from kinetree.app.main import make_application
-from kinetree.app.main_window import MainWindow
+from kinetree.app.window.main_window import MainWindow
 from PySide6.QtCore import QSettings, QTimer
 
 app = make_application(sys.argv)

@@ -20,7 +20,7 @@ FIRST_FRAME = """
 import time, sys
 t0 = time.perf_counter()
 from kinetree.app.main import make_application
-from kinetree.app.main_window import MainWindow
+from kinetree.app.window.main_window import MainWindow
 from PySide6.QtCore import QSettings, QTimer
 app = make_application(sys.argv)
 w = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))

@@ -21,10 +21,10 @@ class _Bare:
     """The viewport alone, with the playback state, path and timeline (not shown)."""
 
     def __init__(self, trace: bool, size: tuple[int, int]) -> None:
-        from kinetree.app.document import RobotDocument
+        from kinetree.app.features.playback import PlaybackState
+        from kinetree.app.model.document import RobotDocument
         from kinetree.app.panels.timeline import TimelinePanel
-        from kinetree.app.playback import PlaybackState
-        from kinetree.app.viewport.path_trace import PathTrace
+        from kinetree.app.viewport.overlays.path_trace import PathTrace
         from kinetree.app.viewport.view import RobotViewport
         from kinetree.core.io import open_robot
 
@@ -46,7 +46,7 @@ def main() -> None:
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
     size = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from PySide6.QtCore import QSettings
 
     app = make_application()

@@ -91,7 +91,7 @@ def _timed(panel, w) -> dict[str, float]:
 def in_window(robot: str, seconds: float, size: tuple[int, int], profile: bool = False) -> None:
     """Play in the main window and measure the real-time factor and the frames drawn per second."""
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from PySide6.QtCore import QSettings
 
     app = make_application()

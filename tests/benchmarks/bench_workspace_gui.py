@@ -26,7 +26,7 @@ def collisions() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_gui import talos
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from kinetree.core import load_robot
     from PySide6.QtCore import QSettings
 
@@ -76,11 +76,11 @@ def main() -> None:
         collisions()
         return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    import kinetree.app.analysis as analysis
+    import kinetree.app.features.analysis as analysis
     import numpy as np
     from kinetree.app.main import make_application
-    from kinetree.app.main_window import MainWindow
     from kinetree.app.viewport.labels import view_mvp
+    from kinetree.app.window.main_window import MainWindow
     from kinetree.core.kinematics.workspace import sample_workspace
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 

@@ -50,7 +50,7 @@ def fresh_window():
     import tempfile
     from pathlib import Path
 
-    from kinetree.app.main_window import MainWindow
+    from kinetree.app.window.main_window import MainWindow
     from PySide6.QtCore import QSettings
 
     path = tempfile.mktemp(suffix=".ini")

@@ -1,5 +1,5 @@
 """A file's identity (size, mtime, inode, BLAKE2b of its bytes): what a save wrote, and whether
-the file is still that (app/file_watch.py asks before saving over someone else's change)."""
+the file is still that (app/window/file_watch.py asks before saving over someone else's change)."""
 
 from __future__ import annotations
 

@@ -336,7 +336,7 @@ def test_add_subtree_checks_mimics_against_both_trees():
 
 
 def test_duplicating_a_subtree_with_mimics():
-    from kinetree.app.edits import duplicate_subtree
+    from kinetree.app.model.edits import duplicate_subtree
 
     tree = _arm()
     tree.add_body(_follower("f", leader="lead"), "plate")

@@ -1,0 +1,2 @@
+"""The window's features: one module each, ending with its Feature
+(feature_list.FEATURES)."""

@@ -1,0 +1,2 @@
+"""What the viewport draws over the robot: the DH overlay, the traced path,
+markers, clouds."""

@@ -1,0 +1,1 @@
+"""The viewport's tools (one Tool interface; tool_list.TOOLS) and their handles."""

@@ -1,0 +1,1 @@
+"""Small widgets and Qt helpers that panels, the viewport and the window share."""
