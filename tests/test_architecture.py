@@ -19,12 +19,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"core": "kinetree.core", "app": "kinetree.app"}  # source folder → installed name
 
+#: ``kinetree.core``'s modules at the bottom of the engine, beside its subpackages
+CORE_BASE = {f"kinetree.core.{m}" for m in ("errors", "transforms", "names", "number_text")}
+#: the deep paths README and the guide document, kept as one-line re-exports of their new modules
+CORE_REEXPORTS = {f"kinetree.core.{m}" for m in ("symbolic", "torque_profile", "mass_properties", "frame_assignment")}
+
+
+def _in(*packages: str):
+    """Membership in any of ``kinetree.core``'s subpackages or modules ``packages``."""
+    names = tuple(f"kinetree.core.{p}" for p in packages)
+    return lambda m: m in names or m.startswith(tuple(n + "." for n in names))
+
+
 #: the layers, bottom first: a module may import its own layer and the layers below it, never one
 #: above (so ``core`` never imports ``app``, and no engine module imports the ``kinetree.core``
-#: front door, which imports them all)
+#: front door, which imports them all). ``compiled_warmup`` sits with the kinematics: the loop
+#: solver asks it whether numba may compile, and it warms the kinematics up.
 LAYERS = (
-    ("core", lambda m: m.startswith("kinetree.core.") and not m.startswith("kinetree.core.io")),
-    ("core.io", lambda m: m == "kinetree.core.io" or m.startswith("kinetree.core.io.")),
+    ("core base", lambda m: m in CORE_BASE),
+    ("core.disk", _in("disk")),
+    ("core.model", _in("model")),
+    ("core.kinematics", _in("kinematics", "compiled_warmup")),
+    ("core.dynamics", _in("dynamics")),
+    ("core.simulation", _in("simulation")),
+    ("core.tree", _in("tree", "tree_loops")),
+    ("core.dh", _in("dh")),
+    ("core.teach", _in("teach")),
+    ("core.io", _in("io")),
+    ("core.library", _in("library")),
+    ("core re-exports", lambda m: m in CORE_REEXPORTS),
     ("core front door", lambda m: m == "kinetree.core"),
     ("app model", lambda m: m.startswith("kinetree.app.model")),
     ("app widgets", lambda m: m.startswith("kinetree.app.widgets")),
