@@ -172,7 +172,11 @@ def test_screenshot_teach_writes_the_overlay(tmp_path, capsys):
 
 
 def test_dh_table_headers_wear_the_overlay_colours(window):
+    """The overlay's colours, made readable on the header as the Explain dock's are (issue 31:
+    the gold α was 1.9:1); what the header holds is the readable version of each overlay colour."""
+    from kinetree.app.widgets.text_style import readable_name
     from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
 
     model = window.dh.model
     names = {}
@@ -180,6 +184,7 @@ def test_dh_table_headers_wear_the_overlay_colours(window):
         brush = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.ForegroundRole)
         name = model.headerData(col, Qt.Orientation.Horizontal).split(" ")[0].rstrip("ᵢ₋₁")  # aᵢ, θᵢ (°)
         names[name] = brush.color().name() if brush else None
-    assert names["a"] == DH_COLORS["a"] and names["α"] == DH_COLORS["alpha"]
-    assert names["d"] == DH_COLORS["d"] and names["θ"] == DH_COLORS["theta"]
+    light = QGuiApplication.palette().button().color().lightnessF() > 0.5
+    for header, parameter in (("a", "a"), ("α", "alpha"), ("d", "d"), ("θ", "theta")):
+        assert names[header] == readable_name(DH_COLORS[parameter], light), header
     assert names["Joint"] is None and names["offset"] is None
