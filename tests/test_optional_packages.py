@@ -31,7 +31,7 @@ HIDDEN_DISTRIBUTIONS = ("pin", "python-fcl", "numba", "imageio-ffmpeg", "example
 # (anywidget is not hidden itself, but it needs IPython, which is)
 MENTIONS = re.compile(r"pinocchio|pydrake|\bfcl\b|numba|imageio.ffmpeg|example.robot.data|xacrodoc|roboticstoolbox|"
                       r"gymnasium|dm.control|spatialmath|collision_available|check_collision|EXAMPLE_ROBOTS|"
-                      r"urdf_fixtures|\.mp4|IPython|nbclient|nbformat|ipykernel|selenium|anywidget")
+                      r"helpers\.urdf\b|\.mp4|IPython|nbclient|nbformat|ipykernel|selenium|anywidget")
 
 SITECUSTOMIZE = """
 import importlib.abc, importlib.metadata, importlib.util, sys

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+
 import kinetree.app.window.recovery as recovery_module
 import pytest
-from desktop import Desktop
+from helpers.arm import arm_window
+from helpers.desktop import Desktop
+from helpers.gui import LEFT, NONE, key, pixel
+from helpers.web_page import CHROMEDRIVER, CHROMIUM
+from kinetree.app.model.edits import add_child
 from kinetree.app.window.main_window import MainWindow
-from PySide6.QtCore import QSettings
+from kinetree.core import RigidBodyTree
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 
@@ -73,3 +81,72 @@ def desktop(tmp_path):
     d = Desktop(tmp_path)
     yield d
     print(d.close())
+
+
+@pytest.fixture
+def fore_window(make_window):
+    """The test arm's window (helpers.arm) at q = (0.3, -0.5), fore selected by a click on its box."""
+    w = arm_window(make_window, [0.3, -0.5])
+    vp = w.viewport
+    fore = w.doc.pose_of("fore")
+    QTest.mouseClick(vp, LEFT, NONE, pixel(vp, fore[:3, :3] @ [0.25, 0, 0] + fore[:3, 3]))  # fore's box
+    assert w.doc.selection == "fore"
+    return w
+
+
+@pytest.fixture
+def puma_handle_window(make_window, qtbot):
+    """A 1280×800 window showing the Puma 560, link3 selected, its frame handle on (W)."""
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.open("puma560")
+    w.doc.select("link3")
+    key(qtbot, w, Qt.Key.Key_W)
+    w.viewport.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
+    w.viewport.repaint()
+    return w
+
+
+@pytest.fixture
+def child_at_04_window(make_window, qtbot):
+    """A window with a body added by Add child at x = 0.4 (a link cylinder drawn to it), selected,
+    the move handle on."""
+    tree = RigidBodyTree()
+    body = add_child(tree, tree.base_name, "revolute", at=(0.4, 0.0, 0.0))
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.load(tree)
+    w.viewport.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
+    w.viewport.repaint()
+    w.doc.select(body)
+    key(qtbot, w, Qt.Key.Key_W)
+    return w, body
+
+
+@pytest.fixture
+def viewer_settings(tmp_path, autosave_dir, monkeypatch):
+    """The Viewer's window keeps its layout in a temporary file, not the user's settings."""
+    import kinetree.app.window.main_window as main_window
+
+    monkeypatch.setattr(main_window, "QSettings",
+                        lambda *_a: QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium (Selenium) at 1280×800 for the module's tests; skips without one."""
+    if not (os.path.exists(CHROMIUM) and CHROMEDRIVER):
+        pytest.skip("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu-sandbox", "--enable-unsafe-swiftshader",
+                "--use-angle=swiftshader", "--window-size=1280,800"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    yield driver
+    driver.quit()

@@ -8,13 +8,13 @@ import time
 import kinetree.app.features.analysis as analysis_module
 import numpy as np
 import pytest
+from helpers.gui import image_array, project
 from kinetree.app.panels.sliders import STANDARD_GRAVITY, torque_rows, torque_text
 from kinetree.app.viewport.overlays.workspace_cloud import LUT
 from kinetree.core import collision_available
 from kinetree.core.kinematics.workspace import sample_workspace
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QVector3D
-from test_view_docks_pose import image_array, project
 
 SAMPLES = 20_000
 BACKGROUND = np.array([28, 30, 36])  # the dark theme's

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gui_actions import choose
+from helpers.gui_actions import choose
 from kinetree.app.viewport.offscreen import render_image
 from kinetree.core.dh.frame_assignment import FrameAssignment
 from PySide6.QtCore import Qt

@@ -6,23 +6,19 @@ every refusal said, nothing changed."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.arm import box
+from helpers.gui import key, pixel
+from helpers.gui import qtest_drag as drag
+from helpers.loops import COUPLER, CRANK, ROCKER, four_bar, freudenstein, trans, wrap
 from kinetree.core import RigidBody
 from kinetree.core.kinematics.loop_closing import check_actuation, loop_path, propose_passive
 from kinetree.core.model.joint import Joint
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
-from test_frame_handle import key
-from test_ik_handle import drag, pixel
-from test_picking import box
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from test_loops import COUPLER, CRANK, ROCKER, four_bar, freudenstein, trans, wrap  # noqa: E402
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 

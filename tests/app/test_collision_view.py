@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.gui import image_array, project
 from PySide6.QtGui import QAction, QVector3D
-from test_view_docks_pose import image_array, project
 
 # the base: a grey visual cube inside a taller collision box; the tip: a collision sphere off
 # its joint axis, so that it moves when the joint turns

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from gui_actions import choose, type_into
+from helpers.gui_actions import choose, type_into
 from PySide6.QtCore import Qt
 from scipy.spatial.transform import Rotation
 

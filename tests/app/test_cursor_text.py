@@ -4,23 +4,12 @@ viewport (drawn with the labels' sprites), gone when the gesture ends."""
 from __future__ import annotations
 
 import numpy as np
+from helpers.gui import fore_x_arrow
 from kinetree.app.widgets.text_style import plate_rgba
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_frame_handle import along, key
-from test_picking import arm_window
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-
-
-def fore_x_arrow(make_window, qtbot, pixels: float = 60):
-    """The arm with its forearm selected under the move tool (W): the window, the forearm's
-    pose, and the screen points of its x arrow and ``pixels`` further along it."""
-    win = arm_window(make_window, [0.3, -0.5])
-    win.doc.select("fore")
-    key(qtbot, win, Qt.Key.Key_W)
-    T0 = win.doc.pose_of("fore")
-    return (win, T0, *along(win.viewport, T0[:3, 3], T0[:3, 0], pixels))
 
 
 def test_the_dragged_amount_is_drawn_beside_the_cursor_then_a_typed_number(make_window, qtbot):

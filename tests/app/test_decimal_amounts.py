@@ -8,15 +8,12 @@ import json
 
 import numpy as np
 import pytest
-from kinetree.app.model.edits import add_child, link_name
+from helpers.gui import LEFT, NONE, arrow_drag, drag, pixel, row
+from kinetree.app.model.edits import link_name
 from kinetree.app.model.numbers import exact_text, parse_number, to_degrees, to_radians
-from kinetree.core import RigidBodyTree
 from kinetree.core.io import import_robot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_dh_handle import arrow_drag, puma, row  # noqa: F401 - the fixture
-from test_frame_handle import LEFT, NONE, drag, key
-from test_ik_handle import pixel
 
 NOISY = (0.30000000000000004, 0.037980719999999996, -6.938893903907228e-18, 8.39002383070992)
 
@@ -47,24 +44,8 @@ def test_typed_values_open_without_an_exponent():
     assert exact_text(250.0) == "250"
 
 
-@pytest.fixture
-def child_at_04(make_window, qtbot):
-    """A window with a body added by Add child at x = 0.4 (a link cylinder drawn to it), selected,
-    the move handle on."""
-    tree = RigidBodyTree()
-    body = add_child(tree, tree.base_name, "revolute", at=(0.4, 0.0, 0.0))
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.load(tree)
-    w.viewport.setCameraPosition(distance=2.5, elevation=30, azimuth=-70)
-    w.viewport.repaint()
-    w.doc.select(body)
-    key(qtbot, w, Qt.Key.Key_W)
-    return w, body
-
-
-def test_a_typed_minus_01_from_04_gives_exactly_03_everywhere(child_at_04, qtbot, tmp_path):
-    win, body = child_at_04
+def test_a_typed_minus_01_from_04_gives_exactly_03_everywhere(child_at_04_window, qtbot, tmp_path):
+    win, body = child_at_04_window
     vp, doc = win.viewport, win.doc
     T0 = doc.pose_of(body)
     h = vp.frame_handle
@@ -90,8 +71,8 @@ def test_a_typed_minus_01_from_04_gives_exactly_03_everywhere(child_at_04, qtbot
     assert again.get_body(body).joint.joint_to_parent_transform[0, 3] == 0.3
 
 
-def test_a_field_left_as_it_opened_keeps_the_stored_17_digit_value(child_at_04, qtbot):
-    win, body = child_at_04
+def test_a_field_left_as_it_opened_keeps_the_stored_17_digit_value(child_at_04_window, qtbot):
+    win, body = child_at_04_window
     doc = win.doc
 
     def noisy(tree):
@@ -129,8 +110,8 @@ def test_a_dh_cell_left_as_it_opened_keeps_the_stored_value(window):
     assert doc.tree.get_body(model.entries[2].body).joint.dh_parameters.d == 0.037980719999999996
 
 
-def test_dh_arrow_lengths_add_in_decimal(puma, qtbot):  # noqa: F811 - the fixture
-    vp, doc = puma.viewport, puma.doc
+def test_dh_arrow_lengths_add_in_decimal(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     d0 = row(doc).d
     assert d0 == 0.15005
     arrow_drag(vp, "d", 40)
@@ -144,8 +125,8 @@ def test_dh_arrow_lengths_add_in_decimal(puma, qtbot):  # noqa: F811 - the fixtu
     assert a != a0 and a == float(f"{a:.4f}")  # 0.4318 + k × 0.01, no float noise
 
 
-def test_a_snapped_length_is_a_whole_number_of_steps_in_decimal(puma):  # noqa: F811 - the fixture
-    h = puma.viewport.frame_handle
+def test_a_snapped_length_is_a_whole_number_of_steps_in_decimal(puma_handle_window):
+    h = puma_handle_window.viewport.frame_handle
     h._grab = {"free": False}  # the snapping of a drag under way
     try:
         assert [h._snap_length(x) for x in (0.5703, 0.0698, -0.2899)] == [0.57, 0.07, -0.29]  # 57 × 0.01 …

@@ -8,52 +8,11 @@ import math
 
 import numpy as np
 import pytest
+from helpers.gui import LEFT, NONE, arrow_drag, drag, key, pixel, ring_start, row
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_frame_handle import LEFT, NONE, drag, key, win  # noqa: F401 - the fixture
-from test_ik_handle import pixel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
-
-
-@pytest.fixture
-def puma(make_window, qtbot):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.open("puma560")
-    w.doc.select("link3")
-    key(qtbot, w, Qt.Key.Key_W)
-    w.viewport.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
-    w.viewport.repaint()
-    return w
-
-
-def row(doc, body="link3"):
-    return doc.tree.get_body(body).joint.dh_parameters
-
-
-def arrow_drag(vp, part: str, pixels: float, **kw) -> QPoint:
-    """Drag the DH arrow ``part`` by ``pixels`` along its screen direction; the end point."""
-    h = vp.frame_handle
-    _, o, u = h.parts[part]
-    a, b = vp.project(np.array([o, o + h.size * u]))
-    d = (b - a) / np.linalg.norm(b - a)
-    start = pixel(vp, o + 0.7 * h.size * u)
-    assert h.pick(start.x(), start.y()) == ("dh", part)
-    end = start + QPoint(int(round(pixels * d[0])), int(round(pixels * d[1])))
-    drag(vp, start, end, **kw)
-    return end
-
-
-def ring_start(vp, part: str) -> QPoint:
-    """A point of the DH ring ``part`` where a sideways drag turns it (its lowest on screen)."""
-    h = vp.frame_handle
-    _, o, u = h.parts[part]
-    px = vp.project(h._circle(o, u))
-    i = int(np.argmax(px[:, 1]))
-    start = QPoint(int(round(px[i, 0])), int(round(px[i, 1])))
-    assert h.pick(start.x(), start.y()) == ("dh", part)
-    return start
 
 
 def dh_cell(window, body: str, column: int) -> str:
@@ -62,8 +21,8 @@ def dh_cell(window, body: str, column: int) -> str:
     return m.data(m.index(r, column), Qt.ItemDataRole.EditRole)
 
 
-def test_w_on_a_dh_body_drags_a_along_x_in_10mm_steps_and_the_dh_table_follows(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_w_on_a_dh_body_drags_a_along_x_in_10mm_steps_and_the_dh_table_follows(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     h = vp.frame_handle
     assert set(h.parts) == {"a", "alpha", "d", "theta"}
     assert not h.arrows.visible() and h.dh_lines.visible()  # the DH arrows, not the frame's
@@ -74,30 +33,30 @@ def test_w_on_a_dh_body_drags_a_along_x_in_10mm_steps_and_the_dh_table_follows(p
     grown = r.a - a0
     assert grown > 0.015 and abs(grown / 0.01 - round(grown / 0.01)) < 1e-9
     assert r.alpha == pytest.approx(-math.pi / 2) and r.convention == "dh"  # still a DH row, other cells kept
-    assert float(dh_cell(puma, "link3", 1)) == pytest.approx(r.a)
+    assert float(dh_cell(puma_handle_window, "link3", 1)) == pytest.approx(r.a)
     assert np.allclose(doc.pose_of("link3")[:3, 3], T0[:3, 3] + grown * T0[:3, 0])
     assert doc.undo_stack.count() == 1
-    key(qtbot, puma, Qt.Key.Key_Z, CTRL)
+    key(qtbot, puma_handle_window, Qt.Key.Key_Z, CTRL)
     assert row(doc).a == a0
 
 
-def test_e_on_a_dh_body_turns_alpha_in_15_degree_steps_one_undo_step(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
-    key(qtbot, puma, Qt.Key.Key_E)
+def test_e_on_a_dh_body_turns_alpha_in_15_degree_steps_one_undo_step(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
+    key(qtbot, puma_handle_window, Qt.Key.Key_E)
     alpha0, d0 = row(doc).alpha, row(doc).d
     start = ring_start(vp, "alpha")
     drag(vp, start, start + QPoint(70, 0))
     turned = math.degrees(row(doc).alpha - alpha0)
     assert abs(turned) > 10 and abs(turned / 15 - round(turned / 15)) < 1e-9
     assert row(doc).d == d0
-    assert float(dh_cell(puma, "link3", 2)) == pytest.approx(math.degrees(row(doc).alpha))
+    assert float(dh_cell(puma_handle_window, "link3", 2)) == pytest.approx(math.degrees(row(doc).alpha))
     assert doc.undo_stack.count() == 1
-    key(qtbot, puma, Qt.Key.Key_Z, CTRL)
+    key(qtbot, puma_handle_window, Qt.Key.Key_Z, CTRL)
     assert row(doc).alpha == alpha0
 
 
-def test_d_drags_along_z_of_the_previous_frame_and_theta_edits_the_offset(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_d_drags_along_z_of_the_previous_frame_and_theta_edits_the_offset(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     h = vp.frame_handle
     z_prev = doc.pose_of("link2")[:3, 2]
     assert np.allclose(h.parts["d"][1], doc.pose_of("link2")[:3, 3]) and np.allclose(h.parts["d"][2], z_prev)
@@ -105,7 +64,7 @@ def test_d_drags_along_z_of_the_previous_frame_and_theta_edits_the_offset(puma, 
     arrow_drag(vp, "d", 40)
     moved = row(doc).d - d0
     assert moved > 0.015 and np.allclose(doc.pose_of("link3")[:3, 3], T0[:3, 3] + moved * z_prev)
-    key(qtbot, puma, Qt.Key.Key_E)
+    key(qtbot, puma_handle_window, Qt.Key.Key_E)
     off0 = doc.tree.get_body("link3").joint.offset
     start = ring_start(vp, "theta")
     drag(vp, start, start + QPoint(70, 0))
@@ -114,9 +73,9 @@ def test_d_drags_along_z_of_the_previous_frame_and_theta_edits_the_offset(puma, 
     assert doc.undo_stack.count() == 2
 
 
-def test_typing_during_a_dh_drag_sets_the_amount_exactly(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
-    key(qtbot, puma, Qt.Key.Key_E)
+def test_typing_during_a_dh_drag_sets_the_amount_exactly(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
+    key(qtbot, puma_handle_window, Qt.Key.Key_E)
     alpha0 = row(doc).alpha
     start = ring_start(vp, "alpha")
     drag(vp, start, start + QPoint(40, 0), release=False)
@@ -126,12 +85,12 @@ def test_typing_during_a_dh_drag_sets_the_amount_exactly(puma, qtbot):
     QTest.mouseRelease(vp, LEFT, NONE, start + QPoint(80, 0))
     assert row(doc).alpha == pytest.approx(alpha0 + math.pi / 2, abs=1e-12)
     assert doc.undo_stack.count() == 1
-    key(qtbot, puma, Qt.Key.Key_Z, CTRL)
+    key(qtbot, puma_handle_window, Qt.Key.Key_Z, CTRL)
     assert row(doc).alpha == alpha0
 
 
-def test_a_number_typed_right_after_a_drag_replaces_its_amount_in_the_same_undo_step(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_a_number_typed_right_after_a_drag_replaces_its_amount_in_the_same_undo_step(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     a0 = row(doc).a
     arrow_drag(vp, "a", 40)
     assert row(doc).a != a0
@@ -142,12 +101,12 @@ def test_a_number_typed_right_after_a_drag_replaces_its_amount_in_the_same_undo_
     QTest.keyClicks(vp, "0.1")  # still right after: amends again
     QTest.keyClick(vp, Qt.Key.Key_Return)
     assert row(doc).a == pytest.approx(a0 + 0.1, abs=1e-12) and doc.undo_stack.count() == 1
-    key(qtbot, puma, Qt.Key.Key_Z, CTRL)
+    key(qtbot, puma_handle_window, Qt.Key.Key_Z, CTRL)
     assert row(doc).a == a0
 
 
-def test_typing_after_another_action_or_esc_changes_nothing(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_typing_after_another_action_or_esc_changes_nothing(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     arrow_drag(vp, "a", 40)
     a1, link2 = row(doc).a, row(doc, "link2")
     QTest.keyClicks(vp, "0.3")
@@ -159,8 +118,8 @@ def test_typing_after_another_action_or_esc_changes_nothing(puma, qtbot):
     assert row(doc).a == a1 and row(doc, "link2") == link2 and doc.undo_stack.count() == 1
 
 
-def test_esc_during_a_dh_drag_puts_the_row_back(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_esc_during_a_dh_drag_puts_the_row_back(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     tree0, row0 = doc.tree, row(doc)
     end = arrow_drag(vp, "d", 40, release=False)
     assert row(doc).d != row0.d  # live
@@ -169,9 +128,9 @@ def test_esc_during_a_dh_drag_puts_the_row_back(puma, qtbot):
     assert doc.tree is tree0 and row(doc) == row0 and doc.undo_stack.count() == 0
 
 
-def test_typed_amount_on_a_plain_frame_drag(win, qtbot):  # noqa: F811 - the fixture
-    vp, doc = win.viewport, win.doc
-    key(qtbot, win, Qt.Key.Key_W)
+def test_typed_amount_on_a_plain_frame_drag(fore_window, qtbot):
+    vp, doc = fore_window.viewport, fore_window.doc
+    key(qtbot, fore_window, Qt.Key.Key_W)
     T0 = doc.pose_of("fore")
     h = vp.frame_handle
     a, b = vp.project(np.array([T0[:3, 3], T0[:3, 3] + h.size * T0[:3, 0]]))
@@ -184,9 +143,9 @@ def test_typed_amount_on_a_plain_frame_drag(win, qtbot):  # noqa: F811 - the fix
     assert doc.undo_stack.count() == 1
 
 
-def test_dragging_the_joint_axis_tip_snaps_it_to_a_body_axis(win, qtbot):  # noqa: F811
-    vp, doc = win.viewport, win.doc
-    key(qtbot, win, Qt.Key.Key_E)
+def test_dragging_the_joint_axis_tip_snaps_it_to_a_body_axis(fore_window, qtbot):
+    vp, doc = fore_window.viewport, fore_window.doc
+    key(qtbot, fore_window, Qt.Key.Key_E)
     h = vp.frame_handle
     assert h.axis_part is not None and h.dh_lines.visible()
     joint = doc.tree.get_body("fore").joint
@@ -200,13 +159,13 @@ def test_dragging_the_joint_axis_tip_snaps_it_to_a_body_axis(win, qtbot):  # noq
     drag(vp, tip, pixel(vp, o + 1.45 * h.size * T[:3, k]))
     assert np.allclose(doc.tree.get_body("fore").joint.axis, np.eye(3)[k]) and not np.allclose(axis0, np.eye(3)[k])
     assert doc.undo_stack.count() == 1
-    key(qtbot, win, Qt.Key.Key_Z, CTRL)
+    key(qtbot, fore_window, Qt.Key.Key_Z, CTRL)
     assert np.allclose(doc.tree.get_body("fore").joint.axis, axis0)
 
 
-def test_ctrl_turns_the_joint_axis_freely(win, qtbot):  # noqa: F811
-    vp, doc = win.viewport, win.doc
-    key(qtbot, win, Qt.Key.Key_W)
+def test_ctrl_turns_the_joint_axis_freely(fore_window, qtbot):
+    vp, doc = fore_window.viewport, fore_window.doc
+    key(qtbot, fore_window, Qt.Key.Key_W)
     h = vp.frame_handle
     o, u = h.axis_part
     T = doc.pose_of("upper") @ doc.tree.get_body("fore").joint.joint_to_parent_transform
@@ -239,8 +198,8 @@ def test_a_modified_dh_row_drags_a_along_the_previous_x(make_window, qtbot):
     assert np.allclose(doc.pose_of(body)[:3, 3], T0[:3, 3] + grown * x_prev)
 
 
-def test_a_typed_amount_of_the_wrong_kind_is_refused_and_can_be_corrected(puma, qtbot):
-    vp, doc = puma.viewport, puma.doc
+def test_a_typed_amount_of_the_wrong_kind_is_refused_and_can_be_corrected(puma_handle_window, qtbot):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     a_start = row(doc).a
     arrow_drag(vp, "a", 40)
     a0 = doc.tree  # after the drag

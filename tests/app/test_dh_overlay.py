@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers.gui import image_array, project
 from kinetree.app.main import main
 from kinetree.app.model.dh_chain import dh_chain_to
 from kinetree.app.viewport.overlays.dh_overlay import URDF_LEGEND
@@ -15,7 +16,6 @@ from kinetree.app.widgets.dh_colors import DH_COLORS
 from kinetree.core import list_robots, load_robot
 from kinetree.core.library import robot_info
 from PySide6.QtGui import QAction, QImage, QVector3D
-from test_view_docks_pose import image_array, project
 
 TEAL = tuple(int(DH_COLORS["a"][k:k + 2], 16) for k in (1, 3, 5))
 

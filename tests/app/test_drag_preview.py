@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.gui import LEFT, NONE, along, arrow_drag, drag, key, ring_start
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_dh_handle import arrow_drag, puma, ring_start  # noqa: F401 - the fixture
-from test_frame_handle import LEFT, NONE, along, drag, key, win  # noqa: F401 - the fixture
 
 
 def drawn_then_kept(vp, doc, end: QPoint) -> None:
@@ -22,8 +21,8 @@ def drawn_then_kept(vp, doc, end: QPoint) -> None:
 
 
 @pytest.mark.parametrize("cell", ["a", "d"])
-def test_a_dh_arrow_drag_draws_what_the_engine_gets(puma, cell):  # noqa: F811 - the fixture
-    vp, doc = puma.viewport, puma.doc
+def test_a_dh_arrow_drag_draws_what_the_engine_gets(puma_handle_window, cell):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     T0 = doc.poses().copy()
     end = arrow_drag(vp, cell, 45, release=False)
     assert not np.allclose(vp._poses, T0)  # drawn moving
@@ -31,18 +30,18 @@ def test_a_dh_arrow_drag_draws_what_the_engine_gets(puma, cell):  # noqa: F811 -
 
 
 @pytest.mark.parametrize("cell", ["alpha", "theta"])
-def test_a_dh_ring_drag_draws_what_the_engine_gets(puma, qtbot, cell):  # noqa: F811
-    vp, doc = puma.viewport, puma.doc
-    key(qtbot, puma, Qt.Key.Key_E)
+def test_a_dh_ring_drag_draws_what_the_engine_gets(puma_handle_window, qtbot, cell):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
+    key(qtbot, puma_handle_window, Qt.Key.Key_E)
     start = ring_start(vp, cell)
     drag(vp, start, start + QPoint(70, 0), release=False)
     drawn_then_kept(vp, doc, start + QPoint(70, 0))
 
 
 @pytest.mark.parametrize("tool", [Qt.Key.Key_W, Qt.Key.Key_E])
-def test_a_frame_drag_draws_what_the_engine_gets(win, qtbot, tool):  # noqa: F811
-    vp, doc = win.viewport, win.doc
-    key(qtbot, win, tool)
+def test_a_frame_drag_draws_what_the_engine_gets(fore_window, qtbot, tool):
+    vp, doc = fore_window.viewport, fore_window.doc
+    key(qtbot, fore_window, tool)
     T = doc.pose_of("fore")
     if tool == Qt.Key.Key_W:
         start, end = along(vp, T[:3, 3], T[:3, 0], 40)
@@ -57,8 +56,8 @@ def test_a_frame_drag_draws_what_the_engine_gets(win, qtbot, tool):  # noqa: F81
     drawn_then_kept(vp, doc, end)
 
 
-def test_many_mouse_moves_are_few_edits_and_the_last_amount_wins(puma):  # noqa: F811
-    vp, doc = puma.viewport, puma.doc
+def test_many_mouse_moves_are_few_edits_and_the_last_amount_wins(puma_handle_window):
+    vp, doc = puma_handle_window.viewport, puma_handle_window.doc
     edits = []
     doc.treeChanged.connect(edits.append)
     a0 = doc.tree.get_body("link3").joint.dh_parameters.a

@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 import pytest
+from helpers.panels import dh_row, open_cell
 from kinetree.core import Mimic
 from PySide6.QtCore import Qt
-from test_exact_editing import dh_row, open_cell
 
 
 @pytest.fixture

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.arm import arm_window
+from helpers.gui import LEFT, NONE, along, drag, key, pixel
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from test_frame_handle import LEFT, NONE, along, drag, key
-from test_ik_handle import pixel
-from test_picking import arm_window
 
 
 @pytest.fixture

@@ -6,24 +6,20 @@ from __future__ import annotations
 
 import math
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.gui_actions import type_into
+from helpers.panels import dh_row, open_cell
+from helpers.urdf import ALL_TYPES, CHAIN
 from kinetree.app.model.numbers import exact_text
 from kinetree.app.model.text import plain_tip
-from kinetree.app.widgets.cell_editor import CellEditor
 from kinetree.app.widgets.field import ERROR_STYLE
 from kinetree.core import load_robot
 from kinetree.core.io import import_robot
 from kinetree.core.library import list_robots, robot_info
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from gui_actions import type_into  # noqa: E402
-from urdf_fixtures import ALL_TYPES, CHAIN  # noqa: E402
 
 # robots whose every angle field is also turned and typed back (standard DH, modified DH, URDF)
 CHANGE_AND_BACK = {"puma560", "puma560_mdh", "urdf_all_types"}
@@ -43,23 +39,6 @@ def window(window, qtbot):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     return window
-
-
-def open_cell(qtbot, window, row: int, col: int) -> CellEditor:
-    """Open a DH cell's editor as a user does: make it current, press F2."""
-    view = window.dh.view
-    idx = view.model().index(row, col)
-    view.setFocus()
-    view.setCurrentIndex(idx)
-    if not isinstance(QApplication.focusWidget(), CellEditor):  # the edit triggers may open it already
-        qtbot.keyClick(view, Qt.Key.Key_F2)
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, CellEditor), editor
-    return editor
-
-
-def dh_row(window, body: str) -> int:
-    return [e.body for e in window.dh.model.entries].index(body)
 
 
 def poses(doc) -> np.ndarray:

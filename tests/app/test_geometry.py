@@ -7,20 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import trimesh
-from gui_actions import type_into
+from helpers.arm import arm_window, box
+from helpers.gui import pixel
+from helpers.gui_actions import type_into
+from helpers.meshes import cube
+from helpers.panels import click
 from kinetree.core.io.project import load_project
 from kinetree.core.io.urdf.read import import_urdf
 from lxml import etree
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
-from test_joint_panel import click
-from test_picking import arm_window, box, pixel
-
-
-def cube(path, extents=(1.0, 1.0, 1.0)):
-    trimesh.creation.box(extents=extents).export(path)
-    return path
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@ key press or click; then the links follow when a frame is dragged, and everythin
 from __future__ import annotations
 
 import numpy as np
+from helpers.gui import along, drag
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolButton
-from test_frame_handle import along, drag
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 

@@ -8,10 +8,10 @@ import os
 
 import numpy as np
 import pytest
+from helpers.gui import image_array
 from kinetree.app.viewport.meshes import decimate
 from kinetree.core import collision_available
 from PySide6.QtGui import QVector3D
-from test_view_docks_pose import image_array
 
 URDF = """<robot name="r">
 <link name="base"><visual><geometry><box size="0.3 0.3 0.3"/></geometry></visual></link>

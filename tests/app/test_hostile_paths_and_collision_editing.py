@@ -11,14 +11,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from gui_actions import choose, type_into
+from helpers.gui_actions import choose, type_into
+from helpers.panels import click, click_row, undo_all
 from kinetree.app.viewport.meshes import mesh_file
 from kinetree.app.window.xacro_env import HINT, SETTING
 from kinetree.core.io import open_robot
 from kinetree.core.io.project import save_project
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QMessageBox, QPushButton
-from test_joint_panel import click, click_row, undo_all
 
 ENV_XACRO = """<?xml version="1.0"?>
 <robot name="envbot" xmlns:xacro="http://www.ros.org/wiki/xacro">

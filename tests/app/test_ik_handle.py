@@ -4,23 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.gui import image_array, pixel
+from helpers.gui import qtest_drag as drag
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_view_docks_pose import image_array
-
-
-def pixel(vp, point) -> QPoint:
-    x, y = vp.project(np.asarray(point, dtype=float)[None])[0]
-    return QPoint(int(round(x)), int(round(y)))
-
-
-def drag(vp, start: QPoint, end: QPoint, steps: int = 8) -> None:
-    """Press at ``start``, move in ``steps`` to ``end``, release: as a hand does."""
-    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
-    for k in range(1, steps + 1):
-        p = start + (end - start) * (k / steps)
-        QTest.mouseMove(vp, p)
-    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
 
 
 @pytest.fixture

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.gui import pixel
+from helpers.gui import qtest_drag as drag
 from kinetree.core import DHLink, dh_chain
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QVector3D
-from test_ik_handle import drag, pixel
 
 
 @pytest.fixture

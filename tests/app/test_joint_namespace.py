@@ -4,19 +4,15 @@ joint (URDF allows it). The command line and the Joints panel move the joint of 
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.trees import shadowed_tree
 from kinetree.app.main import main
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 from kinetree.core.io.project import save_project
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import shadowed_tree  # noqa: E402
 
 
 @pytest.fixture

@@ -7,26 +7,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from gui_actions import choose, type_into
+from helpers.gui_actions import choose, type_into
+from helpers.panels import click, click_row, undo_all
 from kinetree.app.panels.joint import ERROR_STYLE
 from kinetree.core import Joint, load_robot
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QColorDialog
-
-
-def click(qtbot, button) -> None:
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-
-
-def click_row(qtbot, list_widget, row: int) -> None:
-    rect = list_widget.visualItemRect(list_widget.item(row))
-    qtbot.mouseClick(list_widget.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-
-
-def undo_all(doc) -> None:
-    while doc.undo_stack.canUndo():
-        doc.undo_stack.undo()
 
 
 def labels(panel) -> list[str]:

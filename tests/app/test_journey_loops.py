@@ -12,7 +12,7 @@ import math
 import time
 
 import numpy as np
-from desktop import needs_desktop, viewport_rect, wait_for
+from helpers.desktop import needs_desktop, viewport_rect, wait_for
 from kinetree.core import compiled_warmup
 from kinetree.core.io import open_robot
 

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from desktop import needs_desktop, wait_for
+from helpers.desktop import needs_desktop, wait_for
 
 pytestmark = needs_desktop
 

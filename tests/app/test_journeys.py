@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from desktop import (  # noqa: F401  (desktop: a fixture)
+from helpers.desktop import (
     ADD_FIXED,
     ADD_MENU,
     ADD_PRISMATIC,

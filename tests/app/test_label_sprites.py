@@ -4,6 +4,8 @@ do not search: the same labels in the same places as one by one, drawn where the
 from __future__ import annotations
 
 import numpy as np
+from helpers.arm import arm_window
+from helpers.gui import along, fore_x_arrow, key
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.app.viewport import label_sprites
@@ -11,9 +13,6 @@ from kinetree.app.viewport.label_layout import LabelLayout
 from kinetree.app.widgets.text_style import plate_rgba
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtTest import QTest
-from test_cursor_text import fore_x_arrow
-from test_frame_handle import along, key
-from test_picking import arm_window
 
 rect = st.tuples(st.floats(-50, 600), st.floats(-50, 400), st.floats(4, 120), st.floats(4, 30))
 

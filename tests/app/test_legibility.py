@@ -7,7 +7,7 @@ text in WCAG contrast (4.5:1) with its background."""
 from __future__ import annotations
 
 import pytest
-from legibility import HEADING_PX, MIN_CONTRAST, MIN_PX, measure, unicode_scripts, widget_lines
+from helpers.legibility import HEADING_PX, MIN_CONTRAST, MIN_PX, measure, unicode_scripts, widget_lines
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QAction, QScreen
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel
@@ -149,9 +149,9 @@ def test_the_dh_tables_column_headers_are_in_contrast(make_window, qtbot, monkey
     """Issue 31: the DH table's coloured headers (aᵢ teal, αᵢ gold, dᵢ violet, θᵢ pink, the DH
     overlay's colours) read 1.8–2.8:1 on the light header as drawn in Present mode: each at least
     4.5:1, its hue kept (as the Explain dock's), as drawn and as the colours say."""
+    from helpers.legibility import image_array, text_lines
     from kinetree.app.widgets.dh_colors import COLUMN_PARAMETER
     from kinetree.app.widgets.text_style import contrast
-    from legibility import image_array, text_lines
     from PySide6.QtWidgets import QTableView
 
     w = present(make_window, qtbot, monkeypatch, (1920, 1080), "puma560")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from helpers.gui import key
 from kinetree.app.viewport.lines import DotsItem, GridItem, LineItem
 from PySide6.QtCore import Qt
-from test_frame_handle import key
 
 
 def pixels(image) -> np.ndarray:

@@ -4,13 +4,11 @@ child through every move, including one onto the parent's origin and back out ag
 from __future__ import annotations
 
 import numpy as np
+from helpers.gui import LEFT, NONE, drag, pixel
 from kinetree.app.model.edits import LINK_REST, add_child, link_name
 from kinetree.core import RigidBodyTree
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_decimal_amounts import child_at_04  # noqa: F401 - the fixture
-from test_frame_handle import LEFT, NONE, drag
-from test_ik_handle import pixel
 
 
 def moved_to(body: str, xyz):
@@ -62,8 +60,8 @@ def test_a_child_added_at_its_parents_origin_still_gets_no_link():
     assert not [v for v in tree.get_body(first).visuals if v.name == link_name(child)]
 
 
-def test_w_moving_a_child_onto_its_parent_and_away_keeps_its_link(child_at_04, qtbot):  # noqa: F811
-    win, body = child_at_04
+def test_w_moving_a_child_onto_its_parent_and_away_keeps_its_link(child_at_04_window, qtbot):
+    win, body = child_at_04_window
     vp, doc = win.viewport, win.doc
     T0 = doc.pose_of(body)
     h = vp.frame_handle

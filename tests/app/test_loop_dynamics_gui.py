@@ -4,18 +4,13 @@ Torques dock shows the actuators' torques with the passive joints' rows as "0 (p
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from helpers.loops import closed, heavy_four_bar
 from kinetree.app.features.playback import PlaybackState
 from kinetree.app.model.document import RobotDocument
 from kinetree.app.panels.simulate import SimulatePanel
 from kinetree.app.panels.torques import TorquePanel
 from kinetree.core.dynamics.loops import inverse_dynamics_constraints
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from test_loop_dynamics import closed, heavy_four_bar  # noqa: E402
 
 
 def test_simulate_plays_a_looped_robot_with_the_loop_closed(qtbot):

@@ -5,17 +5,13 @@ move, on the shown branch), and a move the mechanism cannot make is refused with
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.loops import COUPLER, CRANK, ROCKER, four_bar, freudenstein, trans, wrap
 from kinetree.app.model.document import RobotDocument
 from kinetree.app.panels.sliders import JointsPanel
 from kinetree.core import LoopClosureError, export_robot
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from test_loops import COUPLER, CRANK, ROCKER, four_bar, freudenstein, trans, wrap  # noqa: E402
 
 
 def open_four_bar():

@@ -8,11 +8,10 @@ import math
 
 import numpy as np
 import pytest
+from helpers.arm import arm_window
+from helpers.gui import key, pixel
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_frame_handle import key
-from test_ik_handle import pixel
-from test_picking import arm_window
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 

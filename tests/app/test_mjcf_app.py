@@ -3,16 +3,11 @@ MJCF, and ``kinetree convert in.urdf out.xml`` / ``details`` / ``fk`` on MJCF fi
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from helpers.mjcf import load_model, worst_pose_error
 from kinetree.app.main import main
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-from mjcf_helpers import load_model, worst_pose_error  # noqa: E402
 
 ARM = """<mujoco model="arm">
   <compiler angle="degree"/>

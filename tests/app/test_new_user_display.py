@@ -10,10 +10,10 @@ from pathlib import Path
 
 import kinetree.app as app_pkg
 import numpy as np
+from helpers.gui import settle, sliders_visible
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
-from test_selection_layout import settle, sliders_visible
 
 
 def test_every_panda_slider_is_visible_on_a_1280x800_screen(window, qtbot, screen_size):

@@ -184,7 +184,7 @@ def test_labels_in_the_3d_view_draw_names_as_text(qapp, picture):
 
 
 def test_the_torques_legend_shows_joint_names_as_text(window, qtbot):
-    from test_torques_panel import open_torques, puma_with_limits
+    from helpers.panels import open_torques, puma_with_limits
 
     puma_with_limits(window, qtbot)
     assert window.doc.try_edit("Rename", lambda t: setattr(t.get_body("link2").joint, "name", BOLD)) is None

@@ -7,6 +7,7 @@ import colorsys
 
 import numpy as np
 import pytest
+from helpers.legibility import unicode_scripts
 from kinetree.app.viewport.labels import project_points, view_mvp
 from kinetree.app.viewport.overlays.dh_overlay import GHOST_COLORS, GHOST_TEXT, NEUTRAL, X_COLOR, Z_COLOR
 from kinetree.app.widgets.dh_colors import DH_COLORS
@@ -17,7 +18,6 @@ from kinetree.app.widgets.text_style import (
     readable,
     worst_contrast,
 )
-from legibility import unicode_scripts
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QAction, QFontInfo, QScreen
 from PySide6.QtTest import QTest

@@ -12,11 +12,11 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers.gui import slider_handle_centre
 from kinetree.core import load_robot
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 
 Q = [0.6, -0.5, 0.4, 0.3, 0.8, -0.2]
 
@@ -81,23 +81,6 @@ def test_show_non_blocking_draws_the_robot_at_q_and_blocking_show_returns_at_clo
         print("returned")
     """)
     assert "returned" in out
-
-
-def slider_handle_centre(slider) -> QPoint:
-    opt = QStyleOptionSlider()
-    slider.initStyleOption(opt)
-    rect = slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle,
-                                         slider)
-    return rect.center()
-
-
-@pytest.fixture
-def viewer_settings(tmp_path, autosave_dir, monkeypatch):
-    """The Viewer's window keeps its layout in a temporary file, not the user's settings."""
-    import kinetree.app.window.main_window as main_window
-
-    monkeypatch.setattr(main_window, "QSettings",
-                        lambda *_a: QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
 
 
 def test_viewer_configuration_round_trips_script_to_window_and_slider_drag_to_script(qtbot, viewer_settings):

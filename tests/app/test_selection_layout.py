@@ -10,12 +10,13 @@ import sys
 import textwrap
 
 import pytest
+from helpers.gui import settle, sliders_visible
 from kinetree.app.cli import library as cli
 from kinetree.app.main import main
 from kinetree.app.window.layout import default_window_size
 from kinetree.core import list_robots
 from kinetree.core.library.sources import SHORT_SOURCES
-from PySide6.QtCore import QPoint, QPointF, QRect, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QToolButton
@@ -47,11 +48,6 @@ def focus(qtbot, window, widget) -> None:
     window.activateWindow()
     widget.setFocus(Qt.FocusReason.OtherFocusReason)
     qtbot.waitUntil(widget.hasFocus, timeout=3000)
-
-
-def settle(qtbot, ms: int = 50) -> None:
-    qtbot.wait(ms)
-    QApplication.processEvents()
 
 
 # --- one selection ---------------------------------------------------------------------------
@@ -234,18 +230,6 @@ def test_quit_with_the_undo_history_open_exits(tmp_path):
 
 
 # --- layout and title ------------------------------------------------------------------------
-
-def visible_in(widget, container) -> bool:
-    """``widget`` is shown entirely inside ``container`` (e.g. a scroll area's viewport)."""
-    top_left = widget.mapTo(container, QPoint(0, 0))
-    return (not widget.visibleRegion().isEmpty()
-            and container.rect().contains(QRect(top_left, widget.size())))
-
-
-def sliders_visible(window) -> int:
-    vp = window.sliders.scroll.viewport()
-    return sum(visible_in(r.slider, vp) for r in window.sliders.rows.values())
-
 
 def dh_rows_visible(window) -> int:
     view = window.dh.view

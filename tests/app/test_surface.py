@@ -11,14 +11,13 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers.arm import arm_window
+from helpers.gui import LEFT, NONE, along, image_array, pixel
+from helpers.meshes import cube
 from PySide6.QtCore import QMimeData, QPointF, QRect, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from test_frame_handle import along
-from test_geometry import cube
-from test_picking import LEFT, NONE, arm_window, pixel
-from test_view_docks_pose import image_array
 
 
 @pytest.fixture

@@ -6,26 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.panels import click_check_box, open_torques, puma_with_limits, settle
 from kinetree.app.panels.torques import OVER_COLOR
 from kinetree.core.dynamics.torque_profile import DEFAULT_SAMPLES, torque_profile
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-
-EFFORTS = (97, 40, 30, 0, 10, 10)
-
-
-def settle(qtbot, ms: int = 30) -> None:
-    qtbot.wait(ms)
-    QApplication.processEvents()
-
-
-def click_check_box(window, name: str) -> None:
-    lst = window.poses.list
-    rect = lst.visualItemRect(window.poses._item(name))
-    box = QPoint(rect.left() + rect.height() // 2, rect.center().y())
-    QTest.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, box)
 
 
 def type_seconds(window, text: str) -> None:
@@ -33,29 +19,6 @@ def type_seconds(window, text: str) -> None:
     spin.lineEdit().selectAll()
     QTest.keyClicks(spin.lineEdit(), text)
     QTest.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
-
-
-def puma_with_limits(window, qtbot) -> None:
-    """Puma with URDF effort limits and gravity (one edit), the Poses dock shown, qz → qr checked."""
-    window.doc.open("puma560")
-
-    def limits(tree) -> None:
-        for b, effort in zip(tree.bodies, EFFORTS):
-            if effort:
-                b.joint.extensions = (f'<limit effort="{effort}" velocity="2"/>',)
-        tree.gravity = [0, 0, -9.81]
-
-    assert window.doc.try_edit("Effort limits", limits) is None
-    window.findChild(QAction, "toggle_posesDock").trigger()  # View ▸ Poses
-    settle(qtbot)
-    for name in ("qs", "qn"):
-        click_check_box(window, name)
-    assert window.playback.playable() == ["qz", "qr"]
-
-
-def open_torques(window, qtbot) -> None:
-    qtbot.mouseClick(window.poses.torques_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.torques.isVisible() and window.torques.profile is not None)
 
 
 def assert_plotted(panel, prof) -> None:

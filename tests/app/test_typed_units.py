@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers.panels import open_cell
 from kinetree.app.panels.exercise import shown_answer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from test_values_kept_gui import open_cell
 
 
 @pytest.fixture

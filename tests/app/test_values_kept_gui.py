@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gui_actions import choose
+from helpers.gui_actions import choose
+from helpers.panels import open_cell
 from kinetree.app.panels.dh_table import DhOfChainDialog
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
@@ -45,20 +46,6 @@ def test_replace_robot_by_dh_chain_keeps_gravity_and_base(window, qtbot):
 
 
 # --- retyping a joint ------------------------------------------------------------------------------
-
-
-def open_cell(qtbot, window, row: int, col: int):
-    """Open a DH cell's editor as a user does: make it current, press F2."""
-    from kinetree.app.widgets.cell_editor import CellEditor
-    from PySide6.QtWidgets import QApplication
-    view = window.dh.view
-    view.setFocus()
-    view.setCurrentIndex(view.model().index(row, col))
-    if not isinstance(QApplication.focusWidget(), CellEditor):
-        qtbot.keyClick(view, Qt.Key.Key_F2)
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, CellEditor), editor
-    return editor
 
 
 def _q(doc, joint: str) -> float:

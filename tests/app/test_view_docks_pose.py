@@ -4,27 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.gui import image_array, project
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QImage, QVector3D
+from PySide6.QtGui import QAction, QGuiApplication, QVector3D
 from PySide6.QtWidgets import QDockWidget, QToolButton
-
-
-def image_array(img: QImage) -> np.ndarray:
-    img = img.convertToFormat(QImage.Format.Format_RGBA8888)
-    w, h = img.width(), img.height()
-    return np.frombuffer(img.constBits(), np.uint8, count=img.bytesPerLine() * h).reshape(
-        h, img.bytesPerLine() // 4, 4)[:, :w, :3].astype(int)
-
-
-def project(vp, points) -> np.ndarray:
-    """Widget pixels of 3D points, computed here (RobotViewport.project is broken, see below)."""
-    region = vp.getViewport()
-    P = np.array(vp.projectionMatrix(region, region).data()).reshape(4, 4).T
-    V = np.array(vp.viewMatrix().data()).reshape(4, 4).T
-    h = np.c_[np.asarray(points, float), np.ones(len(points))] @ (P @ V).T
-    ndc = h[:, :3] / h[:, 3:4]
-    return np.c_[(ndc[:, 0] + 1) * vp.width() / 2, (1 - ndc[:, 1]) * vp.height() / 2]
-
 
 PROJECT_BUG = ("app bug: RobotViewport.project (viewport/view.py) calls self.projectionMatrix() with no "
                "arguments; pyqtgraph 0.14's GLViewMixin.projectionMatrix(region, viewport) needs two → "

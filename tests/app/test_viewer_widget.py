@@ -8,23 +8,20 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.gui import slider_handle_centre
 from kinetree.core import Joint, RigidBody, load_robot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_scripting import slider_handle_centre, viewer_settings  # noqa: F401 - a fixture
 
 pytest.importorskip("anywidget", reason="the widget needs anywidget (the notebook and test extras)")
-import test_notebook_widget  # noqa: E402
-from test_notebook_widget import check_pose, open_widget  # noqa: E402
-from test_web_page import check_page_matches_engine, next_frame  # noqa: E402
-
-browser = test_notebook_widget.browser
+from helpers.notebook_widget import check_pose, open_widget  # noqa: E402
+from helpers.web_page import check_page_matches_engine, next_frame  # noqa: E402
 
 Q = [0.6, -0.5, 0.4, 0.3, 0.8, -0.2]
 
 
 @pytest.fixture
-def viewer(qtbot, viewer_settings):  # noqa: F811 - the fixture imported above
+def viewer(qtbot, viewer_settings):
     from kinetree.app import Viewer
 
     v = Viewer(load_robot("puma560"), Q)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import trimesh
+from helpers.gui import image_array
 from kinetree.app.viewport import label_sprites
 from kinetree.app.viewport.lod import INTERACTIVE_FACES, simplify
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QAction, QVector3D
 from PySide6.QtOpenGL import QOpenGLBuffer
 from PySide6.QtTest import QTest
-from test_view_docks_pose import image_array
 
 URDF = """<?xml version="1.0"?>
 <robot name="balls">

@@ -4,11 +4,10 @@ own options after one separator, no separator at an end or next to another."""
 from __future__ import annotations
 
 import numpy as np
+from helpers.gui import image_array, shown
 from kinetree.core import load_robot
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_frame_handle import shown
-from test_view_docks_pose import image_array
 
 TOOLS = ["Pose", "Move", "Rotate", "Measure", "Loop"]
 

@@ -8,10 +8,9 @@ import math
 
 import numpy as np
 import pytest
+from helpers.gui import LEFT, NONE, along, drag, key, pixel
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from test_frame_handle import LEFT, NONE, along, drag, key, win  # noqa: F401 - the fixture
-from test_ik_handle import pixel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -28,10 +27,10 @@ def fore_visual(doc):
 
 
 @pytest.fixture
-def picked(win, qtbot):  # noqa: F811 - the fixture
-    pick_visual(win)
-    assert win.doc.selected_visual == 0
-    return win
+def picked(fore_window, qtbot):
+    pick_visual(fore_window)
+    assert fore_window.doc.selected_visual == 0
+    return fore_window
 
 
 def test_w_on_a_picked_visual_moves_it_not_the_frame_in_one_undo_step(picked, qtbot):

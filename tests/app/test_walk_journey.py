@@ -11,10 +11,10 @@ import time
 
 import numpy as np
 import pytest
-from desktop import STATUS_BAR, needs_desktop  # noqa: F401  (desktop: a fixture)
+from helpers.desktop import STATUS_BAR, needs_desktop
+from helpers.legibility import unicode_scripts
 from kinetree.core import load_robot
 from kinetree.core.io.project import project_text
-from legibility import unicode_scripts
 
 pytestmark = needs_desktop
 

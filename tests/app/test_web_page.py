@@ -5,14 +5,13 @@ robot text stays text; what the page cannot model is refused by name. One browse
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS
+from helpers.web_page import check_page_matches_engine, next_frame
 from kinetree.app.model.numbers import fixed_text
 from kinetree.app.panels.pose import pose_readouts
 from kinetree.core import Joint, RigidBody, RigidBodyTree, load_robot
@@ -21,10 +20,6 @@ from kinetree.core.errors import FileFormatError
 from kinetree.core.io.web_page import web_page, write_web_page
 from kinetree.core.transforms import rotx, roty, rotz
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
-
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver")
 LIBRARY = ("puma560", "puma560_mdh", "panda", "scara", "stanford", "stanford_lecture", "ur5", "kuka_lbr_iiwa14",
            "jaco", "baxter_left", "abb_irb140", "cylindrical_wrist", "humanoid_upper_body", "quadruped",
            "two_link_planar")
@@ -46,34 +41,10 @@ def robot(key: str) -> RigidBodyTree:
         return import_robot(EXAMPLE_ROBOTS / URDFS[key], package_paths=(str(EXAMPLE_ROBOTS),))
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not (os.path.exists(CHROMIUM) and CHROMEDRIVER):
-        pytest.skip("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu-sandbox", "--enable-unsafe-swiftshader",
-                "--use-angle=swiftshader", "--window-size=1280,800"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    yield driver
-    driver.quit()
-
-
 def open_page(browser, path: Path) -> None:
     browser.get(path.as_uri())
     assert browser.execute_script("return typeof window.kinetree") == "object", browser.get_log("browser")
     next_frame(browser)
-
-
-def next_frame(browser) -> None:
-    """Wait until the page has drawn what it was asked to (it draws once per display frame)."""
-    browser.execute_async_script("window.kinetree.nextFrame().then(arguments[arguments.length - 1])")
 
 
 def set_configuration(browser, tree, q) -> None:
@@ -82,21 +53,6 @@ def set_configuration(browser, tree, q) -> None:
     browser.execute_script("for (const [n, v] of Object.entries(arguments[0])) window.kinetree.setJoint(n, v);",
                            values)
     next_frame(browser)
-
-
-def check_page_matches_engine(browser, tree, q) -> None:
-    world = browser.execute_script("return window.kinetree.worldMatrices()")
-    assert set(world) == set(tree.body_names)
-    for name, m in world.items():
-        np.testing.assert_allclose(np.reshape(m, (4, 4)), tree.get_transform(q, name), rtol=0, atol=1e-12,
-                                   err_msg=name)
-    if tree.end_effector is not None:
-        # the dock's text of the page's pose; the angles are rounding-sensitive at gimbal lock (Panda's
-        # home has ZYZ θ = 180°, where 1e-17 in R moves φ and ψ by degrees), the matrix and position are not
-        shown = browser.execute_script("return window.kinetree.poseText()")
-        assert shown == pose_readouts(np.reshape(world[tree.end_effector], (4, 4)), 4, True)
-        engine = pose_readouts(tree.get_transform(q, tree.end_effector), 4, True)
-        assert [shown[k] for k in ("matrix", "x", "y", "z")] == [engine[k] for k in ("matrix", "x", "y", "z")]
 
 
 @pytest.mark.parametrize("key", [*LIBRARY, *URDFS])

@@ -66,8 +66,8 @@ def main() -> None:
     except ImportError:
         print("Pinocchio is not installed: no reference figures")
         return
-    sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-    from pinocchio_compare import pinocchio_model
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
+    from helpers.pinocchio_compare import pinocchio_model
 
     model = pinocchio_model(puma)
     data = model.createData()
@@ -122,8 +122,8 @@ def euler_figures() -> None:
 def talos_figures() -> None:
     """ABA against the Cholesky of M on a tree of many dofs: Talos with its base fixed and the
     gripper's mimic joints released (44 dofs), when example-robot-data is installed."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-    from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
+    from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 
     if EXAMPLE_ROBOTS is None:
         print("example-robot-data is not installed: no Talos figures")

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
 from kinetree.core import Simulator, load_robot  # noqa: E402
 from robots import best_of  # noqa: E402
 
@@ -56,8 +56,8 @@ def plain() -> None:
 
 
 def looped() -> None:
+    from helpers.loops import closed, consistent_rates, heavy_four_bar
     from kinetree.core.dynamics.loops import forward_dynamics_constraints_direct
-    from test_loop_dynamics import closed, consistent_rates, heavy_four_bar
 
     t = heavy_four_bar()
     q = closed(t, 0.7)

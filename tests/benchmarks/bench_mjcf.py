@@ -20,7 +20,7 @@ import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
 
 
 def best(fn, repeat: int) -> float:
@@ -59,7 +59,7 @@ def main(repeat: int = 3) -> None:
               f"{best(lambda p=path: import_mjcf(p), repeat):6.3f} s  ({tree.num_bodies} bodies; MuJoCo's own "
               f"from_xml_path {alone:.3f} s)")
 
-    from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
+    from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 
     if EXAMPLE_ROBOTS is None:
         return

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "app"))  # legibility.py, shared with the tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
 
 
 def main() -> None:
@@ -89,8 +89,8 @@ def legibility(app, size: tuple[int, int]) -> None:
     """The smallest glyphs of the Puma's walk in Present mode on a screen of ``size``, printed."""
     import time
 
+    from helpers.legibility import measure
     from kinetree.app.panels import explain
-    from legibility import measure
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QAction, QScreen
     from robots import fresh_window

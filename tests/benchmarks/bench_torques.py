@@ -37,8 +37,8 @@ def main() -> None:
     except ImportError:
         print("Pinocchio is not installed: no reference figure")
         return
-    sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
-    from test_rigid_body_dynamics import pinocchio_model
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
+    from helpers.pinocchio_compare import pinocchio_model
 
     model = pinocchio_model(work)
     data = model.createData()

@@ -16,11 +16,11 @@ import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
+from helpers.urdf import ROBOTS, random_tree
 from kinetree.core import RigidBodyTree  # noqa: E402
 from kinetree.core.io.urdf.read import export_urdf, import_urdf, urdf_string  # noqa: E402
 from robots import best_of  # noqa: E402
-from urdf_fixtures import ROBOTS, random_tree  # noqa: E402
 
 
 def generated_tree(n: int = 129) -> RigidBodyTree:

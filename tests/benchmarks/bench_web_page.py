@@ -28,8 +28,8 @@ import numpy as np
 from kinetree.core import import_robot, load_robot
 from kinetree.core.io.web_page import write_web_page
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from urdf_fixtures import EXAMPLE_ROBOTS  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
+from helpers.urdf import EXAMPLE_ROBOTS
 
 NEXT_FRAME = "window.kinetree.nextFrame().then(arguments[arguments.length - 1])"
 SETTLED = "window.kinetree.settled().then(arguments[arguments.length - 1])"

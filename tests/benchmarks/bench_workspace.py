@@ -71,13 +71,13 @@ def mass_properties() -> None:
     print(f"Puma 560 center_of_mass: {t_com * 1e6:.1f} µs, gravity_torque: {t_tau * 1e6:.1f} µs")
     try:
         import pinocchio as pin
-        from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
+        from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
     except ImportError:
         print("Pinocchio or example-robot-data not installed - no comparison")
         return
     from kinetree.core import import_robot
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
     path = EXAMPLE_ROBOTS / REAL_URDFS["talos"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -94,6 +94,6 @@ def mass_properties() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
     workspace()
     mass_properties()

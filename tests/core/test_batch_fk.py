@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from core_helpers import random_config, random_tree
+from helpers.trees import random_config, random_tree
 from kinetree.core import InvalidConfigurationError, load_robot
 
 TOL = 1e-12

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 from kinetree.core import Joint, RigidBody, RigidBodyTree, import_robot, load_robot
 from kinetree.core.kinematics.collision import (
     MeshSkippedWarning,
@@ -17,7 +18,6 @@ from kinetree.core.kinematics.collision import (
     collision_available,
     collision_checker,
 )
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 pytest.importorskip("fcl")
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import random_inertial
+from helpers.trees import random_inertial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kinetree.core import InvalidJointError, Joint, KineTreeError, RigidBody, RigidBodyTree
@@ -65,7 +65,7 @@ def _elementary(pin, row: np.ndarray):
 def pinocchio_composite_model(pin, tree: RigidBodyTree):
     """The tree in Pinocchio: each composite joint one JointModelComposite of RX/RY/RZ/PX/PY/PZ
     (or unaligned) joints, true inertias, a frame per body."""
-    from pinocchio_compare import inertia_about_com
+    from helpers.pinocchio_compare import inertia_about_com
 
     model = pin.Model()
     where = {tree.base_name: (0, np.eye(4))}
@@ -99,7 +99,7 @@ def test_composite_joints_match_pinocchio_joint_model_composite(seed):
     rates); J̇ equals the central difference of Pinocchio's J (to 1e-6), its own time variation of
     a JointModelComposite leaving out the composite's Ṡ (see the next test)."""
     pin = pytest.importorskip("pinocchio")
-    from pinocchio_compare import compare
+    from helpers.pinocchio_compare import compare
 
     tree = composite_tree(seed)
     model = pinocchio_composite_model(pin, tree)

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings, random_config, random_tree
+from helpers.trees import hyp_settings, random_config, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import (

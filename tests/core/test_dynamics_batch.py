@@ -11,8 +11,8 @@ from kinetree.core import load_robot
 from kinetree.core.dynamics import rigid_body as rbd
 
 pin = pytest.importorskip("pinocchio")
-from pinocchio_compare import G, pinocchio_model, symmetric  # noqa: E402
-from test_rigid_body_dynamics import compare_with_urdf_model, load_urdf, needs_robots, spherical_tree  # noqa: E402, F401
+from helpers.pinocchio_compare import G, load_urdf, needs_robots, pinocchio_model, symmetric  # noqa: E402
+from helpers.trees import spherical_tree  # noqa: E402
 
 
 def batch(tree, n, seed):
@@ -107,7 +107,7 @@ def test_panda_with_mimic_finger_batch_matches_pinocchio():
 
 
 def _urdf_path(key):
-    from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
+    from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 
     return EXAMPLE_ROBOTS / REAL_URDFS[key]
 

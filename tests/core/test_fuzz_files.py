@@ -14,13 +14,13 @@ import warnings
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings
+from helpers.trees import hyp_settings
+from helpers.urdf import ALL_TYPES
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import KineTreeError, export_robot, import_robot, load_robot
 from kinetree.core.io.project import save_project
 from kinetree.core.io.urdf.read import urdf_string
-from urdf_fixtures import ALL_TYPES
 
 EXAMPLES = int(os.environ.get("KINETREE_FUZZ_EXAMPLES", "300"))
 FUZZ = hyp_settings(EXAMPLES)

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from core_helpers import shadowed_tree
+from helpers.trees import shadowed_tree
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree, Visual, load_robot
 from kinetree.core.errors import (
     DuplicateNameError,

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from core_helpers import finishes
+from helpers.trees import finishes
 from kinetree.core import list_robots, load_robot
 from kinetree.core.disk.safe_io import STALE_SECONDS, remove_stale_temps
 from kinetree.core.errors import FileFormatError

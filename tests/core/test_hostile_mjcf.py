@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from core_helpers import finishes
+from helpers.trees import finishes
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io.mjcf import MjcfWarning, import_mjcf
 

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings, random_transform, random_tree, rot_log
+from helpers.trees import hyp_settings, random_transform, random_tree, rot_log
+from helpers.urdf import EXAMPLE_ROBOTS
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import (
@@ -26,7 +27,6 @@ from kinetree.core import (
     load_robot,
 )
 from kinetree.core.transforms import rotx, transl
-from urdf_fixtures import EXAMPLE_ROBOTS
 
 TOL = 1e-6
 

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import (
+from helpers.trees import (
     PUMA_DH,
     hyp_settings,
     np_dh,

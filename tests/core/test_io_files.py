@@ -6,13 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
+from helpers.urdf import joint, link, robot
 from kinetree.core import export_robot, import_robot, load_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import open_robot, read_dh_csv, save_project
 from kinetree.core.io.dh_csv import DHTable
 from kinetree.core.io.files import dh_table_of
 from kinetree.core.io.urdf.read import urdf_from_string
-from urdf_fixtures import joint, link, robot
 
 SUFFIX = {"project": ".kinetree.json", "urdf": ".urdf", "csv": ".csv"}
 FORMATS = list(SUFFIX)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings, random_config, random_tree, rot_log
+from helpers.trees import hyp_settings, random_config, random_tree, rot_log
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import InvalidConfigurationError, Joint, RigidBody, RigidBodyTree, load_robot

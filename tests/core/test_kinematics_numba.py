@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings, random_config, random_tree
+from helpers.trees import hyp_settings, random_config, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import load_robot
@@ -102,7 +102,7 @@ def test_slots_in_any_order():
 
 
 def test_mimic_joints():
-    from test_mimic import gripper
+    from helpers.trees import gripper
 
     for tree in (gripper(), gripper(multiplier=2.5, offset=-0.4, prismatic_mult=-3.0)):
         a, b = _both(tree, _batch(tree, np.random.default_rng(5), 300))
@@ -230,7 +230,7 @@ def test_read_only_and_odd_inputs():
 @pytest.mark.parametrize("key", ["talos", "pr2", "solo12"])
 def test_real_robots_agree_with_pinocchio(key):
     """Talos and PR2 (mimic joints), Solo12: the compiled poses equal Pinocchio's link by link."""
-    from test_real_robots import load, pin, pinocchio_poses  # skips without Pinocchio or the robots
+    from helpers.real_robots import load, pin, pinocchio_poses  # skips without Pinocchio or the robots
 
     tree, path, _ = load(key)
     model = pin.buildModelFromUrdf(str(path))

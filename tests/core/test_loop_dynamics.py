@@ -9,7 +9,19 @@ import math
 
 import numpy as np
 import pytest
-from kinetree.core import LoopClosureError, RigidBodyTree
+from helpers.loops import (
+    COUPLER,
+    CRANK,
+    GROUND,
+    LINKS,
+    ROCKER,
+    G,
+    closed,
+    consistent_rates,
+    heavy_four_bar,
+    three_rrr,
+)
+from kinetree.core import LoopClosureError
 from kinetree.core.dynamics.loops import (
     compute_constraint_impulses,
     constraint_bias,
@@ -20,41 +32,6 @@ from kinetree.core.dynamics.torque_profile import torque_profile
 from kinetree.core.errors import InvalidConfigurationError
 from kinetree.core.kinematics.loops import rows
 from kinetree.core.simulation.simulator import Simulator
-from test_loops import COUPLER, CRANK, GROUND, ROCKER, four_bar, three_rrr
-
-G = 9.81
-#: (mass kg, centre of mass along the link's x axis m, inertia about the centre kg·m²) per link
-LINKS = {"crank": (0.5, 0.05, 2e-4), "coupler": (1.2, 0.2, 1.5e-2), "rocker": (0.9, 0.12, 8e-3)}
-
-
-def heavy_four_bar(kind: str = "hinge") -> RigidBodyTree:
-    """The test four-bar (tests/core/test_loops.py) with mass, under gravity along −y (its plane)."""
-    t = four_bar(kind=kind)
-    for name, (m, c, Ic) in LINKS.items():
-        b = t.get_body(name)
-        b.mass, b.center_of_mass = m, (c, 0.0, 0.0)
-        Io = Ic + m * c * c  # about the body origin, as KineTree stores it
-        b.inertia = (Ic, Io, Io, 0.0, 0.0, 0.0)
-    t.gravity = (0.0, -G, 0.0)
-    return t
-
-
-def closed(t: RigidBodyTree, crank: float = 0.7) -> np.ndarray:
-    """The closed configuration at ``crank`` on the open branch, walked to from crank 0."""
-    q = t.solve_loops(np.array([0.0, 1.0, 1.9]))
-    for th in np.linspace(0.0, crank, 1 + math.ceil(abs(crank) / 0.1))[1:]:
-        q[0] = th
-        q = t.solve_loops(q)
-    return q
-
-
-def consistent_rates(t: RigidBodyTree, q: np.ndarray, crank_rate: float) -> np.ndarray:
-    """Joint velocities with the crank at ``crank_rate`` that keep the loop closed (J q̇ = 0)."""
-    J = t.constraint_jacobian(q)
-    qd = np.zeros(3)
-    qd[0] = crank_rate
-    qd[1:] = np.linalg.lstsq(J[:, 1:], -J[:, 0] * crank_rate, rcond=None)[0]
-    return qd
 
 
 def e(phi: float) -> np.ndarray:

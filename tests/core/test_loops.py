@@ -9,53 +9,12 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.loops import COUPLER, CRANK, GROUND, ROCKER, add, four_bar, freudenstein, three_rrr, trans, wrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, export_robot, load_robot
 from kinetree.core.errors import DuplicateNameError, FileFormatError, InvalidJointError, InvalidPropertyError
 from kinetree.core.io.project import load_project
-
-GROUND, CRANK, COUPLER, ROCKER = 0.4, 0.1, 0.35, 0.3
-
-
-def trans(x: float, y: float = 0.0) -> np.ndarray:
-    T = np.eye(4)
-    T[0, 3], T[1, 3] = x, y
-    return T
-
-
-def add(tree: RigidBodyTree, name: str, parent: str, T: np.ndarray) -> None:
-    body = RigidBody(name)
-    j = Joint(name + "_joint", "revolute")
-    j.set_fixed_transform(T)
-    body.joint = j
-    tree.add_body(body, parent)
-
-
-def four_bar(a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float = GROUND,
-             kind: str = "hinge") -> RigidBodyTree:
-    """Crank at the origin, rocker at (d, 0), the coupler on the crank closed to the rocker's tip."""
-    t = RigidBodyTree()
-    add(t, "crank", "base", np.eye(4))
-    add(t, "coupler", "crank", trans(a))
-    add(t, "rocker", "base", trans(d))
-    t.add_loop("close", "coupler", trans(b), "rocker", trans(c), kind)
-    t.get_body("coupler").joint.actuated = False
-    t.get_body("rocker").joint.actuated = False
-    return t
-
-
-def freudenstein(th2: float, a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float = GROUND) -> float:
-    """Rocker angle of the open branch (Norton's closed form of Freudenstein's equation)."""
-    k1, k2, k3 = d / a, d / c, (a * a - b * b + c * c + d * d) / (2 * a * c)
-    A = math.cos(th2) - k1 - k2 * math.cos(th2) + k3
-    B = -2 * math.sin(th2)
-    C = k1 - (k2 + 1) * math.cos(th2) + k3
-    return 2 * math.atan2(-B - math.sqrt(B * B - 4 * A * C), 2 * A)
-
-
-def wrap(x: float) -> float:
-    return (x + math.pi) % (2 * math.pi) - math.pi
 
 
 def test_four_bar_follows_freudenstein_over_a_full_crank_turn():
@@ -127,36 +86,6 @@ def test_parallelogram_keeps_the_coupler_parallel_to_the_ground():
         assert abs(q[2] - th) <= 1e-10  # rocker turns with the crank
         assert abs(q[1] + th) <= 1e-10  # the coupler stays level
         assert np.allclose(t.get_transform(q, "coupler")[:3, :3], np.eye(3), atol=1e-10)
-
-
-def three_rrr() -> tuple[RigidBodyTree, np.ndarray, np.ndarray]:
-    """A planar 3-RRR parallel robot: leg 1 carries the platform, legs 2 and 3 close on it by
-    hinges. Returns the tree, a closed configuration built leg by leg, and the platform pose."""
-    t = RigidBodyTree()
-    L = 0.4
-    bases = [(0.0, 0.0), (1.0, 0.0), (0.5, math.sqrt(3) / 2)]
-    attach = [(0.0, 0.0), (0.2, 0.0), (0.1, 0.2 * math.sqrt(3) / 2)]  # in the platform frame
-    centre, phi = np.array([0.42, 0.3]), 0.2
-    R = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
-    q = []
-    for k, (o, p) in enumerate(zip(bases, attach), 1):
-        target = centre + R @ np.array(p) - np.array(o)
-        c2 = (target @ target - 2 * L * L) / (2 * L * L)
-        t2 = math.acos(c2)  # elbow up
-        t1 = math.atan2(target[1], target[0]) - math.atan2(L * math.sin(t2), L + L * math.cos(t2))
-        add(t, f"leg{k}a", "base", trans(*o))
-        add(t, f"leg{k}b", f"leg{k}a", trans(L))
-        q += [t1, t2]
-        t.get_body(f"leg{k}b").joint.actuated = False
-        if k == 1:
-            add(t, "platform", "leg1b", trans(L))
-            t.get_body("platform").joint.actuated = False
-            q.append(phi - t1 - t2)
-        else:
-            t.add_loop(f"leg{k}", f"leg{k}b", trans(L), "platform", trans(*p), "hinge")
-    T = np.eye(4)
-    T[:2, :2], T[:2, 3] = R, centre
-    return t, np.array(q), T
 
 
 def test_3rrr_closes_and_inverse_kinematics_gives_the_actuated_joints():

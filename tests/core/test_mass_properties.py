@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.trees import every_joint_tree
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import (
@@ -22,7 +24,6 @@ from kinetree.core import (
 )
 from kinetree.core.transforms import quat_to_rotation
 from scipy.spatial.transform import Rotation
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 G = np.array([0.0, 0.0, -9.81])
 
@@ -135,33 +136,6 @@ def test_edits_are_seen():
 
 
 # --- a synthetic tree with every joint type, against Pinocchio ------------------------------------
-
-def every_joint_tree(seed: int) -> RigidBodyTree:
-    rng = np.random.default_rng(seed)
-    tree = RigidBodyTree("world")
-    tree.base.mass, tree.base.center_of_mass = 2.0, rng.uniform(-0.1, 0.1, 3)
-    kinds = ["floating", "revolute", "planar", "fixed", "spherical", "prismatic", "revolute", "revolute",
-             "fixed", "prismatic", "spherical", "revolute"]
-    names = ["world"]
-    for i, kind in enumerate(kinds):
-        b = RigidBody(f"b{i}")
-        j = Joint(f"j{i}", kind)
-        if kind in ("revolute", "prismatic"):
-            j.axis = rng.normal(size=3)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
-        if kind in ("revolute", "prismatic") and i % 2:
-            j.set_fixed_transform([0.2, 0.5, 0.1, 0.3], "dh")  # ChildToJoint ≠ I
-        else:
-            j.set_fixed_transform(T)
-        b.joint = j
-        b.mass, b.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
-        parent = names[0] if i == 0 else names[int(rng.integers(1, len(names)))]
-        tree.add_body(b, parent)
-        names.append(b.name)
-    return tree
-
 
 def pinocchio_model(pin, tree: RigidBodyTree):
     """The same tree in Pinocchio, joint by joint (fixed joints fold into their parent's joint)."""

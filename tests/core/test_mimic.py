@@ -4,29 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.trees import gripper
 from kinetree.core import InvalidConfigurationError, InvalidJointError, Joint, Mimic, RigidBody, RigidBodyTree
 from kinetree.core.io import tree_from_dict, tree_to_dict
 from kinetree.core.transforms import rotx, transl
-
-
-def gripper(multiplier: float = -1.0, offset: float = 0.1, prismatic_mult: float = 0.5) -> RigidBodyTree:
-    """An arm joint, a finger, a mimicking finger, and a prismatic pair with a mimic."""
-    t = RigidBodyTree()
-    for name, jname, jtype, parent, T, axis in [
-        ("arm", "shoulder", "revolute", "base", transl(0, 0, 0.3), [0, 1, 0]),
-        ("f1", "finger1", "revolute", "arm", transl(0.2, 0.05, 0), [0, 0, 1]),
-        ("f2", "finger2", "revolute", "arm", transl(0.2, -0.05, 0) @ rotx(0.3), [0, 0, 1]),
-        ("s1", "slide1", "prismatic", "arm", transl(0.1, 0, 0.1), [1, 0, 0]),
-        ("s2", "slide2", "prismatic", "s1", transl(0, 0.1, 0), [0, 1, 1]),
-    ]:
-        b = RigidBody(name)
-        b.joint = Joint(jname, jtype)
-        b.joint.set_fixed_transform(T)
-        b.joint.axis = axis
-        t.add_body(b, parent)
-    t.get_body("f2").joint.mimic = Mimic("finger1", multiplier, offset)
-    t.get_body("s2").joint.mimic = Mimic("slide1", prismatic_mult, 0.0)
-    return t
 
 
 def unmimicked(t: RigidBodyTree) -> RigidBodyTree:

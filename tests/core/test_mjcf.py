@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.mjcf import load_model, mujoco, same_poses, worst_pose_error
 from kinetree.core import import_robot
 from kinetree.core.errors import FileFormatError
 from kinetree.core.io import export_robot
 from kinetree.core.io.mjcf import MjcfWarning, export_mjcf, import_mjcf
-from mjcf_helpers import load_model, mujoco, same_poses, worst_pose_error
 
 RULES = """<mujoco model="rules">
   <compiler angle="degree" eulerseq="ZYX" autolimits="true"/>

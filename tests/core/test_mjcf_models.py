@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.mjcf import load_model, same_poses, worst_pose_error
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 from kinetree.core import import_robot
 from kinetree.core.io import export_robot
 from kinetree.core.io.mjcf import import_mjcf
-from mjcf_helpers import load_model, same_poses, worst_pose_error
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 
 def _folder(package: str, sub: str) -> Path | None:

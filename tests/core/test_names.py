@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from core_helpers import hyp_settings
+from helpers.trees import hyp_settings
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import Joint, KineTreeError, RigidBody, RigidBodyTree

@@ -14,12 +14,11 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS, _pkg, _quiet, joint, link, robot
 from kinetree.core import FileFormatError, export_robot, import_robot
 from kinetree.core.io.project import load_project
 from kinetree.core.io.urdf.read import MeshNotFoundWarning
 from lxml import etree
-from test_urdf_fidelity import _pkg, _quiet
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
 #: What a project keeps of the URDF as read (the URDF reader may keep more, e.g. the robot's name).

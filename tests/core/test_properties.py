@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import check_invariants, hyp_settings, random_config, random_transform, random_tree
+from helpers.trees import check_invariants, hyp_settings, random_config, random_transform, random_tree
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import (

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings
+from helpers.trees import hyp_settings
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core import DHLink, dh_chain, load_robot

@@ -4,18 +4,24 @@ properties M = Mᵀ > 0 and forward ∘ inverse = identity."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-from core_helpers import random_inertial
+from helpers.pinocchio_compare import (
+    G,
+    compare,
+    compare_with_urdf_model,
+    load_urdf,
+    needs_robots,
+    pin,
+    pinocchio_model,
+)
+from helpers.trees import spherical_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import (
     InvalidConfigurationError,
     InvalidJointError,
     Joint,
-    RigidBodyTree,
     UnknownBodyError,
     forward_dynamics,
     import_robot,
@@ -24,10 +30,6 @@ from kinetree.core import (
     load_robot,
 )
 from kinetree.core.library import robot_info
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
-
-pin = pytest.importorskip("pinocchio")
-from pinocchio_compare import G, compare, inertia_about_com, pinocchio_model, symmetric  # noqa: E402, F401
 
 
 @pytest.mark.parametrize("name", [n for n in list_robots() if robot_info(n)["convention"] != "loops"])
@@ -40,38 +42,6 @@ def test_library_robot_matches_pinocchio(name):  # (closed loops: random configu
         b.joint.motor_inertia, b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0, 0.0
     offsets = np.array([b.joint.offset for b, _ in tree._positions()])
     compare(tree, pinocchio_model(tree), lambda q: q + offsets)
-
-
-def spherical_tree(seed: int, kinds: list[str] | None = None) -> RigidBodyTree:
-    """A branched tree with spherical, revolute, prismatic and fixed joints, random inertials
-    (ChildToJoint transforms included)."""
-    from kinetree.core import RigidBody
-    from scipy.spatial.transform import Rotation
-
-    rng = np.random.default_rng(seed)
-    tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
-    kinds = kinds or ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
-    path = ["base"]  # depth-first order, as Pinocchio's CRBA assumes (a subtree's velocities contiguous)
-    for i, kind in enumerate(kinds):
-        b = RigidBody(f"b{i}")
-        j = Joint(f"j{i}", kind)
-        if kind in ("revolute", "prismatic"):
-            j.axis = rng.normal(size=3)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
-        j.set_fixed_transform(T)
-        if kind != "fixed":
-            C = np.eye(4)
-            C[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-            C[:3, 3] = rng.uniform(-0.2, 0.2, 3)
-            j.set_fixed_transform(C, "child")
-        b.joint = j
-        random_inertial(b, rng)
-        del path[int(rng.integers(1, len(path) + 1)):]
-        tree.add_body(b, path[-1])
-        path.append(b.name)
-    return tree
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -131,15 +101,6 @@ def test_spherical_joints_match_pinocchio(seed):
     compare(tree, model, to_pin, n=4, seed=seed)
 
 
-needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data is not installed")
-
-
-def load_urdf(key):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return import_robot(EXAMPLE_ROBOTS / REAL_URDFS[key], package_paths=(str(EXAMPLE_ROBOTS),))
-
-
 @needs_robots
 @pytest.mark.parametrize("key", ["panda", "baxter", "go2", "solo12", "allegro", "anymal", "g1"])
 def test_real_robot_matches_pinocchio(key):
@@ -150,25 +111,6 @@ def test_real_robot_matches_pinocchio(key):
         if b.joint.type in ("revolute", "prismatic"):
             b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
     compare_with_urdf_model(tree, key, mimic=True, n=2, seed=3)
-
-
-def compare_with_urdf_model(tree, key, mimic, **kw):
-    """``compare`` with Pinocchio's own model of the URDF (depth-first, as its CRBA needs)."""
-    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=mimic)
-    model.gravity.linear = G
-    assert model.nv == tree.dof_count
-
-    def to_pin(q):
-        qp = pin.neutral(model)
-        for name, v in tree.config_to_dict(q).items():
-            jm = model.joints[model.getJointId(name)]
-            v = float(np.atleast_1d(v)[0])
-            qp[jm.idx_q : jm.idx_q + jm.nq] = [np.cos(v), np.sin(v)] if jm.nq == 2 else [v]
-        return qp
-
-    order = [model.joints[model.getJointId(n)].idx_v for n in tree.dof_names()]
-    assert sorted(order) == list(range(model.nv))
-    compare(tree, model, to_pin, order=order, **kw)
 
 
 @needs_robots

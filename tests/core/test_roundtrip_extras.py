@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 from kinetree.core import (
     FileFormatError,
     InvalidPropertyError,
@@ -24,7 +25,6 @@ from kinetree.core.io import dumps, load_project, save_project, tree_from_dict
 from kinetree.core.io.project import VERSION
 from kinetree.core.io.urdf.read import MeshNotFoundWarning, export_urdf, import_urdf, urdf_from_string, urdf_string
 from kinetree.core.transforms import MAX_LENGTH
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 EVERY = """<?xml version="1.0"?>
 <robot name="every" xmlns:xacro="http://www.ros.org/wiki/xacro">

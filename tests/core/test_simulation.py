@@ -71,7 +71,7 @@ def worst_energy_error(sim: Simulator, seconds: float, every: int = 10) -> float
 @pytest.mark.parametrize("name", ["puma560", *[n for n in list_robots() if n != "puma560"][:3]])
 def test_energies_match_pinocchio(name):
     pin = pytest.importorskip("pinocchio")
-    from test_rigid_body_dynamics import pinocchio_model
+    from helpers.pinocchio_compare import pinocchio_model
 
     tree = load_robot(name)
     tree.gravity = G
@@ -142,7 +142,7 @@ def test_floating_body_keeps_a_unit_quaternion_and_its_energy():
 
 def test_free_fall_matches_an_integration_with_pinocchio_aba():
     pin = pytest.importorskip("pinocchio")
-    from test_rigid_body_dynamics import pinocchio_model
+    from helpers.pinocchio_compare import pinocchio_model
 
     tree = puma()
     model = pinocchio_model(tree)

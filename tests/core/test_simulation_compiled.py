@@ -8,10 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS
 from kinetree.core import Joint, RigidBody, RigidBodyTree, Simulator, import_robot, load_robot
 from kinetree.core.dynamics import rigid_body as rbd
 from kinetree.core.model.joint import Mimic
-from urdf_fixtures import EXAMPLE_ROBOTS
 
 G = [0.0, 0.0, -9.81]
 

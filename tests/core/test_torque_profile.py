@@ -10,7 +10,7 @@ from kinetree.core.dynamics.torque_profile import effort_limits, torque_profile
 from kinetree.core.kinematics.trajectory import sample_trajectory
 
 pin = pytest.importorskip("pinocchio")
-from test_rigid_body_dynamics import pinocchio_model  # noqa: E402
+from helpers.pinocchio_compare import pinocchio_model  # noqa: E402
 
 G = np.array([0.0, 0.0, -9.81])
 

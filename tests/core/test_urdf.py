@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers.urdf import ALL_TYPES, CHAIN, ROBOTS, assert_same_fk, joint, link, pinocchio_q, random_tree, robot
 from kinetree.core import FileFormatError, Joint, RigidBody, RigidBodyTree, load_robot
 from kinetree.core.io.urdf.read import (
     MeshNotFoundWarning,
@@ -21,17 +22,6 @@ from kinetree.core.io.urdf.read import (
 )
 from kinetree.core.model.joint import Mimic
 from scipy.spatial.transform import Rotation
-from urdf_fixtures import (
-    ALL_TYPES,
-    CHAIN,
-    ROBOTS,
-    assert_same_fk,
-    joint,
-    link,
-    pinocchio_q,
-    random_tree,
-    robot,
-)
 
 yourdfpy = pytest.importorskip("yourdfpy")
 

@@ -4,37 +4,22 @@ fixed joint's <mimic> (ignored, with a warning)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.urdf import ALL_TYPES, EXAMPLE_ROBOTS, REAL_URDFS, _kinetree, _pkg, _quiet, joint, link, robot
 from kinetree.core import FileFormatError, export_robot, import_robot
 from kinetree.core.io import tree_from_dict
 from kinetree.core.io.project import tree_to_dict
 from kinetree.core.io.urdf.read import UrdfWarning, import_urdf, urdf_from_string, urdf_string
 from lxml import etree
-from urdf_fixtures import ALL_TYPES, EXAMPLE_ROBOTS, REAL_URDFS, joint, link, robot
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
 # the real files of the QA report, besides the test collection
 EXTRA_URDFS = {"tiago": "tiago_description/robots/tiago.urdf", "talos_reduced": "talos_data/robots/talos_reduced.urdf",
                "ur5": "ur_description/urdf/ur5_robot.urdf"}
-
-
-def _quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
-
-
-def _kinetree(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "kinetree.app", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
 
 
 # --- the numbers as read, from the XML ------------------------------------------------------------
@@ -147,22 +132,6 @@ def test_real_robots_keep_numbers_uris_and_are_byte_stable(key, tmp_path):
 
 
 # --- mesh URIs ---------------------------------------------------------------------------------
-
-def _pkg(tmp_path: Path) -> Path:
-    """A ROS package layout: ws/my_robot/{urdf/r.urdf, meshes/m.stl}; r.urdf names meshes by
-    package://, file:// and relative paths."""
-    pkg = tmp_path / "ws" / "my_robot"
-    (pkg / "meshes").mkdir(parents=True)
-    (pkg / "urdf").mkdir()
-    (pkg / "meshes" / "m.stl").write_bytes(b"solid m\nendsolid m\n")
-    mesh = '<visual><geometry><mesh filename="{}"/></geometry></visual>'
-    (pkg / "urdf" / "r.urdf").write_text(robot(link("a", mesh.format("package://my_robot/meshes/m.stl") + (
-        '<collision><geometry><mesh filename="package:///my_robot/meshes/m.stl" scale="2 2 2"/></geometry>'
-        '</collision>')) + link("b", mesh.format("../meshes/m.stl")) + link("c", mesh.format(
-            (pkg / "meshes" / "m.stl").as_uri())) + joint("j", "fixed", "a", "b", axis=None, limit=None)
-        + joint("k", "fixed", "a", "c", axis=None, limit=None), name="r"))
-    return pkg
-
 
 def _meshes(path: Path) -> list[str]:
     return [m.get("filename") for m in etree.parse(str(path)).iter("mesh")]

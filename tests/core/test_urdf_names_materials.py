@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS, _kinetree, _quiet
 from kinetree.core.io.urdf.read import export_urdf, import_urdf, urdf_from_string, urdf_string
 from kinetree.core.model.xml_fragment import fragment_text
 from lxml import etree
-from test_urdf_fidelity import _kinetree, _quiet
-from urdf_fixtures import EXAMPLE_ROBOTS, REAL_URDFS
 
 needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data not installed")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.trees import spherical_tree
 from kinetree.core import InvalidConfigurationError, UnknownBodyError, load_robot
-from test_rigid_body_dynamics import spherical_tree
 
 
 def trees():

@@ -8,6 +8,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from helpers.trees import every_joint_tree
 from kinetree.core import (
     InvalidConfigurationError,
     Joint,
@@ -19,7 +20,6 @@ from kinetree.core import (
     sample_workspace,
 )
 from kinetree.core.kinematics.workspace import _CHUNK, CHUNK_BYTES
-from test_mass_properties import every_joint_tree
 
 
 def reference(tree: RigidBodyTree, body: str, Q: np.ndarray, axes: str = "all"):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from core_helpers import hyp_settings
+from helpers.trees import hyp_settings
 from hypothesis import given
 from hypothesis import strategies as st
 from kinetree.core.errors import FileFormatError

@@ -10,8 +10,8 @@ import math
 import threading
 
 import numpy as np
-from kinetree.core import Joint, RigidBody, RigidBodyTree
-from kinetree.core.transforms import transl
+from kinetree.core import Joint, Mimic, RigidBody, RigidBodyTree
+from kinetree.core.transforms import rotx, transl
 from scipy.spatial.transform import Rotation
 
 FLOAT_TOL = 1e-12
@@ -271,3 +271,82 @@ def finishes(fn, timeout: float = 10.0):
     t.join(timeout)
     assert "exc" in box, f"still running after {timeout} s"
     return box["exc"]
+
+
+def spherical_tree(seed: int, kinds: list[str] | None = None) -> RigidBodyTree:
+    """A branched tree with spherical, revolute, prismatic and fixed joints, random inertials
+    (ChildToJoint transforms included)."""
+    from kinetree.core import RigidBody
+    from scipy.spatial.transform import Rotation
+
+    rng = np.random.default_rng(seed)
+    tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
+    kinds = kinds or ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
+    path = ["base"]  # depth-first order, as Pinocchio's CRBA assumes (a subtree's velocities contiguous)
+    for i, kind in enumerate(kinds):
+        b = RigidBody(f"b{i}")
+        j = Joint(f"j{i}", kind)
+        if kind in ("revolute", "prismatic"):
+            j.axis = rng.normal(size=3)
+        T = np.eye(4)
+        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
+        j.set_fixed_transform(T)
+        if kind != "fixed":
+            C = np.eye(4)
+            C[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+            C[:3, 3] = rng.uniform(-0.2, 0.2, 3)
+            j.set_fixed_transform(C, "child")
+        b.joint = j
+        random_inertial(b, rng)
+        del path[int(rng.integers(1, len(path) + 1)):]
+        tree.add_body(b, path[-1])
+        path.append(b.name)
+    return tree
+
+
+def gripper(multiplier: float = -1.0, offset: float = 0.1, prismatic_mult: float = 0.5) -> RigidBodyTree:
+    """An arm joint, a finger, a mimicking finger, and a prismatic pair with a mimic."""
+    t = RigidBodyTree()
+    for name, jname, jtype, parent, T, axis in [
+        ("arm", "shoulder", "revolute", "base", transl(0, 0, 0.3), [0, 1, 0]),
+        ("f1", "finger1", "revolute", "arm", transl(0.2, 0.05, 0), [0, 0, 1]),
+        ("f2", "finger2", "revolute", "arm", transl(0.2, -0.05, 0) @ rotx(0.3), [0, 0, 1]),
+        ("s1", "slide1", "prismatic", "arm", transl(0.1, 0, 0.1), [1, 0, 0]),
+        ("s2", "slide2", "prismatic", "s1", transl(0, 0.1, 0), [0, 1, 1]),
+    ]:
+        b = RigidBody(name)
+        b.joint = Joint(jname, jtype)
+        b.joint.set_fixed_transform(T)
+        b.joint.axis = axis
+        t.add_body(b, parent)
+    t.get_body("f2").joint.mimic = Mimic("finger1", multiplier, offset)
+    t.get_body("s2").joint.mimic = Mimic("slide1", prismatic_mult, 0.0)
+    return t
+
+
+def every_joint_tree(seed: int) -> RigidBodyTree:
+    rng = np.random.default_rng(seed)
+    tree = RigidBodyTree("world")
+    tree.base.mass, tree.base.center_of_mass = 2.0, rng.uniform(-0.1, 0.1, 3)
+    kinds = ["floating", "revolute", "planar", "fixed", "spherical", "prismatic", "revolute", "revolute",
+             "fixed", "prismatic", "spherical", "revolute"]
+    names = ["world"]
+    for i, kind in enumerate(kinds):
+        b = RigidBody(f"b{i}")
+        j = Joint(f"j{i}", kind)
+        if kind in ("revolute", "prismatic"):
+            j.axis = rng.normal(size=3)
+        T = np.eye(4)
+        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
+        if kind in ("revolute", "prismatic") and i % 2:
+            j.set_fixed_transform([0.2, 0.5, 0.1, 0.3], "dh")  # ChildToJoint ≠ I
+        else:
+            j.set_fixed_transform(T)
+        b.joint = j
+        b.mass, b.center_of_mass = float(rng.uniform(0.1, 3)), rng.uniform(-0.2, 0.2, 3)
+        parent = names[0] if i == 0 else names[int(rng.integers(1, len(names)))]
+        tree.add_body(b, parent)
+        names.append(b.name)
+    return tree

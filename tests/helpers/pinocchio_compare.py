@@ -4,9 +4,13 @@ variation, the centre-of-mass Jacobian)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
-from kinetree.core import RigidBodyTree
+from kinetree.core import RigidBodyTree, import_robot
+
+from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 
 pin = pytest.importorskip("pinocchio")
 G = np.array([0.0, 0.0, -9.81])
@@ -132,3 +136,31 @@ def compare_jacobians(tree, model, data, q, qp, qd, qdp, o, tol, dj_by_differenc
         np.testing.assert_allclose(tree.jacobian_dot(q, qd, b.name), dJp, atol=tol * 10)
     Jc = pin.jacobianCenterOfMass(model, data, qp) * data.mass[0]
     np.testing.assert_allclose(tree.com_jacobian(q) * tree.mass, Jc[:, o], atol=tol * 10)
+
+
+needs_robots = pytest.mark.skipif(EXAMPLE_ROBOTS is None, reason="example-robot-data is not installed")
+
+
+def load_urdf(key):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return import_robot(EXAMPLE_ROBOTS / REAL_URDFS[key], package_paths=(str(EXAMPLE_ROBOTS),))
+
+
+def compare_with_urdf_model(tree, key, mimic, **kw):
+    """``compare`` with Pinocchio's own model of the URDF (depth-first, as its CRBA needs)."""
+    model = pin.buildModelFromUrdf(str(EXAMPLE_ROBOTS / REAL_URDFS[key]), mimic=mimic)
+    model.gravity.linear = G
+    assert model.nv == tree.dof_count
+
+    def to_pin(q):
+        qp = pin.neutral(model)
+        for name, v in tree.config_to_dict(q).items():
+            jm = model.joints[model.getJointId(name)]
+            v = float(np.atleast_1d(v)[0])
+            qp[jm.idx_q : jm.idx_q + jm.nq] = [np.cos(v), np.sin(v)] if jm.nq == 2 else [v]
+        return qp
+
+    order = [model.joints[model.getJointId(n)].idx_v for n in tree.dof_names()]
+    assert sorted(order) == list(range(model.nv))
+    compare(tree, model, to_pin, order=order, **kw)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import warnings
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
@@ -151,3 +155,31 @@ def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
         tree.add_body(body, parent)
         names.append(body.name)
     return tree
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _kinetree(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "kinetree.app", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def _pkg(tmp_path: Path) -> Path:
+    """A ROS package layout: ws/my_robot/{urdf/r.urdf, meshes/m.stl}; r.urdf names meshes by
+    package://, file:// and relative paths."""
+    pkg = tmp_path / "ws" / "my_robot"
+    (pkg / "meshes").mkdir(parents=True)
+    (pkg / "urdf").mkdir()
+    (pkg / "meshes" / "m.stl").write_bytes(b"solid m\nendsolid m\n")
+    mesh = '<visual><geometry><mesh filename="{}"/></geometry></visual>'
+    (pkg / "urdf" / "r.urdf").write_text(robot(link("a", mesh.format("package://my_robot/meshes/m.stl") + (
+        '<collision><geometry><mesh filename="package:///my_robot/meshes/m.stl" scale="2 2 2"/></geometry>'
+        '</collision>')) + link("b", mesh.format("../meshes/m.stl")) + link("c", mesh.format(
+            (pkg / "meshes" / "m.stl").as_uri())) + joint("j", "fixed", "a", "b", axis=None, limit=None)
+        + joint("k", "fixed", "a", "c", axis=None, limit=None), name="r"))
+    return pkg
