@@ -2,6 +2,8 @@
 
 - no import cycle between modules at module level;
 - dependencies point one way between the declared layers (:data:`LAYERS`, bottom first);
+- no test module imports another test module: what tests share lives in ``tests/helpers/`` (each
+  of its modules used by a test) and shared fixtures in a ``conftest.py``;
 - ratchets that may only go down: function-local imports of KineTree's own modules, the KineTree
   modules ``import kinetree.core.transforms`` loads, and the modules over :data:`MAX_LINES` lines.
 
@@ -261,3 +263,58 @@ def test_no_module_over_the_line_budget():
     grown = {p: n for p, n in over.items() if n > LONG_MODULES.get(p, MAX_LINES)}
     assert not grown, f"modules over {MAX_LINES} lines (or over their listed ceiling): split them: {grown}"
 
+
+
+TESTS = ROOT / "tests"
+
+
+def _test_modules_imported(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every import of a ``test_*`` module, function-local ones included."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[-1].startswith("test_")]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.split(".")[-1].startswith("test_"):
+                found.append((node.lineno, node.module))
+            else:  # ``from tests.app import test_x``
+                found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names if a.name.startswith("test_")]
+    return sorted(found)
+
+
+def _test_sources() -> list[Path]:
+    """The test modules and conftests (the benchmarks are scripts, run by hand)."""
+    return sorted(p for p in TESTS.rglob("*.py") if "benchmarks" not in p.parts
+                  and (p.name.startswith("test_") or p.name == "conftest.py"))
+
+
+def test_no_test_module_imports_another():
+    found = [f"{path.relative_to(ROOT).as_posix()}:{line} imports {module}" for path in _test_sources()
+             for line, module in _test_modules_imported(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not found, ("test modules importing test modules (move what they share into tests/helpers/, a shared "
+                       "fixture into the folder's conftest.py; /tmp/testhelpers-move.py did it once):\n"
+                       + "\n".join(found))
+
+
+def test_the_test_import_finder_finds_planted_imports():
+    tree = ast.parse("import test_web_page\nfrom test_frame_handle import drag\nfrom helpers.gui import key\n"
+                     "from tests.app import test_picking\nimport numpy\n\n\n"
+                     "def f():\n    from test_loops import four_bar\n")
+    assert _test_modules_imported(tree) == [(1, "test_web_page"), (2, "test_frame_handle"),
+                                            (4, "tests.app.test_picking"), (9, "test_loops")]
+
+
+def test_every_helper_module_is_used_by_a_test():
+    helpers = {p.stem for p in (TESTS / "helpers").glob("*.py") if p.stem != "__init__"}
+    assert len(helpers) > 5  # the glob found them
+    used = set()
+    for path in _test_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "helpers":
+                used |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers."):
+                used.add(node.module.split(".")[1])
+            elif isinstance(node, ast.Import):
+                used |= {a.name.split(".")[1] for a in node.names if a.name.startswith("helpers.")}
+    unused = sorted(helpers - used)
+    assert not unused, f"tests/helpers modules no test imports (delete them, or their tests went missing): {unused}"
