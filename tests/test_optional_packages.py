@@ -123,18 +123,32 @@ def optional_package_tests() -> list[str]:
                 continue
             for test in tests:
                 text = "\n".join(ast.get_source_segment(source, n) or "" for n in [*test.decorator_list, test])
-                if MENTIONS.search(text) or _uses_helper(text, source, tree):
+                if MENTIONS.search(text) or _uses_helper(text, path, source, tree):
                     ids.append(prefix + test.name)
     return ids
 
 
-def _uses_helper(text: str, source: str, tree: ast.Module) -> bool:
-    """Whether the test calls a module-level function or fixture of its file that mentions an
-    optional package (e.g. a builder that exports an MP4)."""
+def _uses_helper(text: str, path: Path, source: str, tree: ast.Module) -> bool:
+    """Whether the test calls a module-level function or fixture that mentions an optional package
+    (e.g. a builder that exports an MP4): its file's, a fixture of a conftest.py above it, or a
+    function its file imports from tests/helpers/."""
+    places = [(source, tree.body, None)]
+    for folder in [*reversed(path.parent.relative_to(ROOT / "tests").parents), path.parent.relative_to(ROOT / "tests")]:
+        conftest = ROOT / "tests" / folder / "conftest.py"
+        if conftest.exists():
+            text_of = conftest.read_text(encoding="utf-8")
+            places.append((text_of, ast.parse(text_of).body, None))
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and not node.name.startswith("test") and re.search(
-                rf"\b{node.name}\b", text) and MENTIONS.search(ast.get_source_segment(source, node) or ""):
-            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers."):
+            helper = ROOT / "tests" / Path(*node.module.split(".")).with_suffix(".py")
+            text_of = helper.read_text(encoding="utf-8")
+            places.append((text_of, ast.parse(text_of).body, {a.name for a in node.names}))
+    for text_of, body, imported in places:
+        for node in body:
+            if (isinstance(node, ast.FunctionDef) and not node.name.startswith("test")
+                    and (imported is None or node.name in imported) and re.search(rf"\b{node.name}\b", text)
+                    and MENTIONS.search(ast.get_source_segment(text_of, node) or "")):
+                return True
     return False
 
 

@@ -7,7 +7,7 @@ the viewport's next drawn frame (``frameSwapped``), on Puma. Run under X by hand
 the DH table, then A₁ … A₆'s 24 steps), PageUp 5 times; each waits for its motion to end (the
 symbolic matrices of a link not seen before are computed meanwhile, on the worker thread).
 
-Then the smallest glyph measured on the rendered pixels (``tests/app/legibility.py``) per kind of
+Then the smallest glyph measured on the rendered pixels (``tests/helpers/legibility.py``) per kind of
 text (the 3-D labels, the walk's DH table, the matrices, the headings) over the walk's DH table and
 each Aᵢ done, on screens of 1920×1080 and 1280×720 (the window's screen size is patched, as the
 tests do): the tallest glyph of each line (digits, capitals), the smallest subscript, the lowest

@@ -1,4 +1,4 @@
-"""Fixtures for the kinetree.core test-suite (helpers live in core_helpers.py)."""
+"""Fixtures for the kinetree.core test-suite (helpers live in tests/helpers/, e.g. helpers.trees)."""
 
 from __future__ import annotations
 
