@@ -19,6 +19,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 from kinetree.core import KineTreeError
+from kinetree.core.dh.chain import chain_numbering, dh_chain, joint_variable
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
@@ -79,8 +80,6 @@ def chain_key(chain: DHChain, i: int, params: str, start: int = 0, options: tupl
 
 def first_number(chain: DHChain) -> int:
     """The number of the chain's first joint: 1, or 4 for joints named q4, q5 … (as core numbers it)."""
-    from kinetree.core.dh.chain import chain_numbering
-
     return chain_numbering(list(chain.joints)) + 1
 
 
@@ -101,7 +100,6 @@ def compute(links: list, convention: str, i: int, params: str, start: int = 0,
             options: tuple = DEFAULT_OPTIONS) -> dict:
     """A_i and T_i^j (j the frame at place ``start`` on the chain) of the chain of ``links`` (its
     first ``i`` rows), packed as texts. Runs on the worker thread: touches nothing but its arguments."""
-    from kinetree.core.dh.chain import chain_numbering, dh_chain
     from kinetree.core.teach.symbolic import symbolic_model
 
     revolute, sums, notation = options
@@ -285,8 +283,6 @@ class SymbolicView(QWidget):
 
     def _show_head(self, *_args) -> None:
         """The shorthand in the chosen variable's name: the lecture's θ₁, or q₁."""
-        from kinetree.core.dh.chain import joint_variable
-
         v1, v2 = ((joint_variable("R", k) for k in (1, 2)) if self.revolute.currentData() == "theta"
                   else ("q₁", "q₂"))
         self.head.setText(f"<b>Symbolic</b> (lecture notation: c₁ = cos {v1}, s₁₂ = sin({v1}+{v2}))")
