@@ -19,8 +19,8 @@ TABS_TO_ADD_MESH = 29  # from the Bodies tree through the Joint panel's fields t
 
 def test_one_enter_adds_a_mesh_and_the_dialog_leaves_the_screen_at_once(desktop, tmp_path):
     trimesh = pytest.importorskip("trimesh")
-    mesh = tmp_path / "ball.obj"  # an OBJ (read through trimesh) large enough to take seconds
-    trimesh.creation.icosphere(subdivisions=7, radius=0.08).export(mesh)
+    mesh = tmp_path / "ball.obj"  # an OBJ (read through trimesh, 1.3M triangles) that takes seconds
+    trimesh.creation.icosphere(subdivisions=8, radius=0.08).export(mesh)
     desktop.start("puma560")
     desktop.click(*LINK1)  # link1 selected, the Bodies tree has the keys
     desktop.xdotool("key", "--delay", "30", *["Tab"] * TABS_TO_ADD_MESH)
@@ -30,18 +30,22 @@ def test_one_enter_adds_a_mesh_and_the_dialog_leaves_the_screen_at_once(desktop,
     desktop.settle()
     shown = desktop.grab()
     desktop.xdotool("key", "Return")  # one Enter
+    entered = time.monotonic()
     # the dialog's pixels leave the screen while the file is still being read (the window says
-    # so), not only once it is read: a window that looks stuck gets a second Enter
-    end, gone_while_reading = time.monotonic() + 120, False
+    # so), or so soon after the Enter that nobody would press it again: a window that looks stuck
+    # gets a second Enter (the GUI thread read the file: the dialog stayed drawn 5 s and more)
+    end, at_once = entered + 120, False
     while time.monotonic() < end:
         reading = desktop.shows("^KineTree$")  # the "Reading ball.obj…" progress dialog
         screen = desktop.grab()
         changed = np.abs(screen - shown).sum(axis=2) > 30
         if changed[150:560, 320:930].mean() > 0.3:  # the file dialog's area looks different
-            gone_while_reading = reading and desktop.shows("^KineTree$")  # (up before and after the grab)
+            # (the progress dialog up before and after the grab; a quiet machine reads the file
+            # before the progress dialog is due, and the dialog is gone within a second)
+            at_once = (reading and desktop.shows("^KineTree$")) or time.monotonic() - entered <= 1.0
             break
         time.sleep(0.1)
-    assert gone_while_reading, "the file dialog stayed on the screen while the mesh was read"
+    assert at_once, f"the file dialog stayed on the screen {time.monotonic() - entered:.1f} s while the mesh was read"
     desktop.wait_window("^KineTree$", shown=False, seconds=120)
     desktop.refocus()
     desktop.key("ctrl+s")
