@@ -12,9 +12,13 @@ from __future__ import annotations
 import json
 import sys
 
-from kinetree.app.main_window import MainWindow
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
+
+try:  # since the app moved into layered folders
+    from kinetree.app.window.main_window import MainWindow
+except ImportError:  # release 1e7d76a and before
+    from kinetree.app.main_window import MainWindow
 
 
 def main(ini: str, out: str) -> None:
