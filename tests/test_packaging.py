@@ -20,13 +20,14 @@ def _config() -> dict:
 
 
 def _source_packages() -> dict[str, Path]:
-    """Installed package name → source folder, for every folder with an ``__init__.py`` under a
-    folder ``pyproject.toml`` maps (``kinetree.core`` = ``core/`` …)."""
+    """Installed package name → source folder, for every folder under a folder ``pyproject.toml``
+    maps (``kinetree.core`` = ``core/`` …): those with an ``__init__.py`` and the data folders
+    (``resources/guide`` …), which setuptools would otherwise keep only for compatibility."""
     found = {}
     for top, folder in _config()["package-dir"].items():
-        for init in sorted((ROOT / folder).rglob("__init__.py")):
-            relative = init.parent.relative_to(ROOT / folder).parts
-            found[".".join((top, *relative))] = init.parent
+        base = ROOT / folder
+        for sub in sorted(p for p in [base, *base.rglob("*")] if p.is_dir() and p.name != "__pycache__"):
+            found[".".join((top, *sub.relative_to(base).parts))] = sub
     return found
 
 
@@ -41,9 +42,11 @@ def test_pyproject_lists_every_package_of_the_source_tree():
 @pytest.mark.skipif(not INSTALLED, reason="KINETREE_EXPECT_INSTALLED=1: .ci/run tests the installed wheel")
 def test_kinetree_is_the_installed_wheel_with_every_module():
     for name, source in _source_packages().items():
-        package = importlib.import_module(name)
-        here = Path(package.__file__).resolve().parent
+        package = importlib.import_module(name)  # a data folder imports as a namespace package
+        here = Path(next(iter(package.__path__))).resolve()
         assert "site-packages" in here.parts and not here.is_relative_to(ROOT), (
             f"{name} imports from {here}, not from an installed wheel")
-        missing = sorted(p.name for p in source.glob("*.py") if not (here / p.name).is_file())
+        data = not (source / "__init__.py").is_file()
+        missing = sorted(p.name for p in source.glob("*" if data else "*.py")
+                         if p.is_file() and not (here / p.name).is_file())
         assert not missing, f"the installed {name} lacks {missing}"
