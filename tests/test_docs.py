@@ -146,5 +146,6 @@ def test_the_guide_ships_in_the_wheel():
     """Help ▸ User guide reads the installed resources: the wheel must carry the guide's pages."""
     import tomllib
 
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "guide/*" in config["tool"]["setuptools"]["package-data"]["kinetree.resources"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "kinetree.resources.guide" in setuptools["packages"]
+    assert setuptools["package-data"]["kinetree.resources.guide"] == ["*"]
