@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from helpers.trees import random_inertial
+from helpers.trees import spherical_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kinetree.core import InvalidJointError, Joint, KineTreeError, RigidBody, RigidBodyTree
@@ -24,33 +24,10 @@ KINDS = ["revolute", "euler_zyx", "translation_xyz", "fixed", "euler_xyz", "cust
          "revolute"]
 
 
-def _transform(rng: np.random.Generator, scale: float) -> np.ndarray:
-    T = np.eye(4)
-    T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-    T[:3, 3] = rng.uniform(-scale, scale, 3)
-    return T
-
-
 def composite_tree(seed: int, kinds: list[str] = KINDS) -> RigidBodyTree:
     """A branched tree (depth-first order, as Pinocchio's CRBA assumes) mixing composite joints with
     revolute, prismatic and fixed ones, random inertials and fixed transforms on both sides."""
-    rng = np.random.default_rng(seed)
-    tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
-    path = ["base"]
-    for i, kind in enumerate(kinds):
-        b = RigidBody(f"b{i}")
-        j = Joint(f"j{i}", kind, CUSTOM_ROWS if kind == "custom" else None)
-        if kind in ("revolute", "prismatic"):
-            j.axis = rng.normal(size=3)
-        j.set_fixed_transform(_transform(rng, 0.3))
-        if kind != "fixed":
-            j.set_fixed_transform(_transform(rng, 0.2), "child")
-        b.joint = j
-        random_inertial(b, rng)
-        del path[int(rng.integers(1, len(path) + 1)):]
-        tree.add_body(b, path[-1])
-        path.append(b.name)
-    return tree
+    return spherical_tree(seed, kinds, CUSTOM_ROWS)
 
 
 def _elementary(pin, row: np.ndarray):

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers.trees import every_joint_tree
+from helpers.trees import every_joint_tree, seeded_transform
 from helpers.urdf import EXAMPLE_ROBOTS, REAL_URDFS
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -352,10 +352,7 @@ def random_mimic_arm(seed: int) -> RigidBodyTree:
         j = Joint(f"j{i}", kind)
         if kind in ("revolute", "prismatic"):
             j.axis = rng.normal(size=3)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
-        j.set_fixed_transform(T)
+        j.set_fixed_transform(seeded_transform(rng, 0.3))
         if i == 5:
             j.mimic = Mimic("j2", float(rng.uniform(-2, 2)), float(rng.uniform(-0.5, 0.5)))
         b.joint = j

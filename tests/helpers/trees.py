@@ -57,6 +57,15 @@ def random_transform(rng: np.random.Generator, scale: float = 1.0) -> np.ndarray
     return T
 
 
+def seeded_transform(rng: np.random.Generator, scale: float) -> np.ndarray:
+    """A random rotation (seeded from ``rng``, as the Pinocchio comparisons draw it) and a
+    translation within ``±scale``."""
+    T = np.eye(4)
+    T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+    T[:3, 3] = rng.uniform(-scale, scale, 3)
+    return T
+
+
 def random_unit(rng: np.random.Generator) -> np.ndarray:
     v = rng.normal(size=3)
     return v / np.linalg.norm(v)
@@ -273,30 +282,21 @@ def finishes(fn, timeout: float = 10.0):
     return box["exc"]
 
 
-def spherical_tree(seed: int, kinds: list[str] | None = None) -> RigidBodyTree:
-    """A branched tree with spherical, revolute, prismatic and fixed joints, random inertials
-    (ChildToJoint transforms included)."""
-    from kinetree.core import RigidBody
-    from scipy.spatial.transform import Rotation
-
+def spherical_tree(seed: int, kinds: list[str] | None = None, custom_rows=None) -> RigidBodyTree:
+    """A branched tree with spherical, revolute, prismatic and fixed joints (or ``kinds``; a
+    ``custom`` one gets ``custom_rows``), random inertials (ChildToJoint transforms included)."""
     rng = np.random.default_rng(seed)
     tree = RigidBodyTree(gravity=rng.normal(size=3) * 5)
     kinds = kinds or ["spherical", "revolute", "fixed", "prismatic", "spherical", "revolute", "fixed", "revolute"]
     path = ["base"]  # depth-first order, as Pinocchio's CRBA assumes (a subtree's velocities contiguous)
     for i, kind in enumerate(kinds):
         b = RigidBody(f"b{i}")
-        j = Joint(f"j{i}", kind)
+        j = Joint(f"j{i}", kind, custom_rows if kind == "custom" else None)
         if kind in ("revolute", "prismatic"):
             j.axis = rng.normal(size=3)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
-        j.set_fixed_transform(T)
+        j.set_fixed_transform(seeded_transform(rng, 0.3))
         if kind != "fixed":
-            C = np.eye(4)
-            C[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-            C[:3, 3] = rng.uniform(-0.2, 0.2, 3)
-            j.set_fixed_transform(C, "child")
+            j.set_fixed_transform(seeded_transform(rng, 0.2), "child")
         b.joint = j
         random_inertial(b, rng)
         del path[int(rng.integers(1, len(path) + 1)):]
@@ -337,9 +337,7 @@ def every_joint_tree(seed: int) -> RigidBodyTree:
         j = Joint(f"j{i}", kind)
         if kind in ("revolute", "prismatic"):
             j.axis = rng.normal(size=3)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
+        T = seeded_transform(rng, 0.3)
         if kind in ("revolute", "prismatic") and i % 2:
             j.set_fixed_transform([0.2, 0.5, 0.1, 0.3], "dh")  # ChildToJoint ≠ I
         else:

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 from kinetree.core import Joint, RigidBody, RigidBodyTree
 
+from helpers.trees import seeded_transform
+
 ROBOTS = Path(__file__).resolve().parents[2] / "resources" / "robots"
 
 try:  # vendor and lab URDFs with meshes (Pinocchio's robot collection), when installed
@@ -125,8 +127,6 @@ def pinocchio_q(model, tree: RigidBodyTree, q: np.ndarray) -> np.ndarray:
 
 def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
     """A branched tree of ``n`` bodies (revolute, continuous, prismatic, fixed) with visuals."""
-    from scipy.spatial.transform import Rotation
-
     rng = np.random.default_rng(seed)
     tree = RigidBodyTree("base")
     names = [tree.base_name]
@@ -135,10 +135,7 @@ def random_tree(n: int = 130, seed: int = 0) -> RigidBodyTree:
         kind = str(rng.choice(["revolute", "revolute", "continuous", "prismatic", "fixed"]))
         body = RigidBody(f"b{i}")
         joint = Joint(f"j{i}", "revolute" if kind == "continuous" else kind)
-        T = np.eye(4)
-        T[:3, :3] = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        T[:3, 3] = rng.uniform(-0.2, 0.2, 3)
-        joint.set_fixed_transform(T)
+        joint.set_fixed_transform(seeded_transform(rng, 0.2))
         if kind != "fixed":
             joint.axis = rng.normal(size=3)
         if kind == "continuous":
