@@ -194,7 +194,7 @@ def test_every_drawn_label_has_contrast_on_its_plate(lecture, qtbot, light):
         press(w.viewport, Qt.Key.Key_B)  # View ▸ Light background
         assert w.viewport.theme == "light"
     press(w, Qt.Key.Key_PageDown)  # the ghost on its way: its label and letters drawn
-    qtbot.waitSignal(w.explain.motionFinished, timeout=5000)
+    qtbot.waitSignal(w.explain.motionFinished, timeout=20000)
     frame(w)
     placed = w.viewport._label_layout.placed
     assert {"x", "y", "z", "θ₅ = 45°"} <= {p.text for p in placed}
@@ -227,17 +227,17 @@ def test_clicker_keys_step_from_anywhere_but_text_fields(lecture, qtbot):
     panel = w.explain
     tree_view = w.bodies.view
     tree_view.setFocus()
-    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+    with qtbot.waitSignal(panel.motionFinished, timeout=20000):
         press(tree_view, Qt.Key.Key_PageDown)
     assert panel.position == 1 and panel.status.text() == "step 1 of 4"
     w.viewport.setFocus()
-    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+    with qtbot.waitSignal(panel.motionFinished, timeout=20000):
         press(w.viewport, Qt.Key.Key_Right)
     assert panel.position == 2
-    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+    with qtbot.waitSignal(panel.motionFinished, timeout=20000):
         press(w.viewport, Qt.Key.Key_PageUp)
     assert panel.position == 1
-    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+    with qtbot.waitSignal(panel.motionFinished, timeout=20000):
         press(w.viewport, Qt.Key.Key_Left)
     assert panel.position == 0
     # a text field keeps its keys: the cursor moves, the ghost does not
@@ -284,9 +284,9 @@ def test_the_ghost_has_letters_is_drawn_on_top_and_stays_in_view(lecture, qtbot)
     vp.setCameraPosition(pos=QVector3D(0.0, 0.0, 3.0), distance=1.0, elevation=0, azimuth=0)  # 2.6 m above it
     px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
     assert (px[:, 1] > vp.height()).all()  # out of the view
-    with qtbot.waitSignal(w.explain.motionFinished, timeout=5000):
+    with qtbot.waitSignal(w.explain.motionFinished, timeout=20000):
         press(w, Qt.Key.Key_PageDown)
-    qtbot.waitUntil(lambda: w.ghost_follow.moves > 0 and not w.ghost_follow.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: w.ghost_follow.moves > 0 and not w.ghost_follow.timer.isActive(), timeout=20000)
     px, front = project_points(view_mvp(vp), w.ghost_follow.points(), vp.width(), vp.height())
     assert front.all() and (px >= 0).all() and (px[:, 0] <= vp.width()).all() and (px[:, 1] <= vp.height()).all()
 
@@ -374,7 +374,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
     assert n == 6 and panel.step_count() == 4 * n
     keys = [Qt.Key.Key_PageDown, Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Space]
     for k in range(1, 4 * n + 1):
-        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        with qtbot.waitSignal(panel.motionFinished, timeout=20000):
             clicker(qtbot, keys[k % len(keys)])
         i = (k + 3) // 4
         body = panel.chain.bodies[i - 1]
@@ -398,7 +398,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         unchanged()
     assert panel.status.text() == f"step {4 * n} of {4 * n}"
     for key in (Qt.Key.Key_PageUp, Qt.Key.Key_Left, Qt.Key.Key_Up):  # back
-        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        with qtbot.waitSignal(panel.motionFinished, timeout=20000):
             clicker(qtbot, key)
     assert panel.position == 4 * n - 3 and w.doc.selection == panel.chain.bodies[n - 1]
     clicker(qtbot, Qt.Key.Key_Home)
@@ -416,7 +416,7 @@ def test_clicker_keys_pressed_before_the_dock_is_shown_are_all_walked(presenting
     panel = w.explain
     for _ in range(4):  # the first begins the walk at the DH table, three steps on
         w.present.clicker("step")
-    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=20000)
     QApplication.processEvents()
     assert panel.position == panel.target == 3 and w.doc.selection == "link1"
 
@@ -477,7 +477,7 @@ def test_picking_a_link_during_the_walk_takes_the_walk_there(presenting, qtbot):
     assert w.doc.selection == "link3"
     w.doc.select("link5")  # picked in the view
     assert panel.position == 20 and panel.walk_link() == 5 and w.doc.selection == "link5"
-    with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+    with qtbot.waitSignal(panel.motionFinished, timeout=20000):
         clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 21 and w.doc.selection == "link6"
 
@@ -666,7 +666,7 @@ def test_a_walk_step_restyles_and_fills_only_what_the_column_shows(presenting, q
     monkeypatch.setattr(QLabel, "setText", lambda self, text: (self in hidden and written.append(self),
                                                                   real(self, text)))
     for _ in range(6):  # into A₂
-        with qtbot.waitSignal(panel.motionFinished, timeout=5000):
+        with qtbot.waitSignal(panel.motionFinished, timeout=20000):
             clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 6
     assert written == [] and len(styled) <= 4  # the highlight of Aᵢ at q: on with A₁ done, off with A₂ under way
