@@ -251,7 +251,7 @@ class _Model:
             rng = np.random.default_rng(0)
             q, qd = tree.random_configuration(rng), rng.normal(size=self.plan.ndof)
             try:
-                ref = tree.forward_dynamics(q, qd)
+                ref = _rbd.forward_dynamics(tree, q, qd)  # q: random, open on a looped tree
             except KineTreeError:  # a singular mass matrix: the compiled path says so too
                 ref = None
             try:
