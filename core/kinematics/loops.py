@@ -163,6 +163,26 @@ def check_closed(tree: RigidBodyTree, T: np.ndarray) -> None:
                                    "close the configuration with solve_loops first")
 
 
+def _compiled():
+    """:mod:`.loops_compiled` when numba is available, else None."""
+    if compiled_backend() != "numba":
+        return None
+    from . import loops_compiled  # numba's import: ~0.3 s, paid on the first compiled call only
+
+    return loops_compiled
+
+
+def compiled_terms(tree: RigidBodyTree, q: np.ndarray,
+                   qd: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The loops' residual, constraint Jacobian and ``J̇q̇`` at ``q``, ``qd`` from the compiled kernel
+    (a tree of revolute, prismatic and fixed joints, numba available and the kernel compiled or
+    allowed to compile now: :func:`~kinetree.core.compiled_warmup.may_compile`), else None."""
+    mod = _compiled()
+    if mod is None or not compiled_warmup.may_compile(mod._complex_terms):
+        return None
+    return mod.terms(tree, q, qd)
+
+
 def require_closed(tree: RigidBodyTree, q: Configuration | None) -> None:
     """:func:`check_closed` for configuration(s) ``q`` (home when None): the check every public
     kinematics and dynamics call of a looped tree makes (only called on a tree with loops)."""
@@ -264,9 +284,8 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     if not tree._loops:
         return x
     P = passive_indices(tree)
-    if compiled is not False and P.size and compiled_backend() == "numba":
-        from . import loops_compiled as loops_numba  # numba's import: ~0.3 s, paid on the first solve only
-
+    loops_numba = _compiled() if compiled is not False and P.size else None
+    if loops_numba is not None:
         if compiled or compiled_warmup.may_compile(loops_numba._solve):
             closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
             if closed is not None:
