@@ -314,3 +314,15 @@ def test_slider_crank_solves_a_passive_prismatic_joint():
         x = a * math.cos(th) + math.sqrt(b * b - (a * math.sin(th)) ** 2)  # the slider-crank's closed form
         assert abs(q[2] - x) <= 1e-10
     assert t.mobility() == 1
+
+
+def test_a_target_out_of_reach_is_refused_naming_the_body_and_nothing_changes():
+    """Issue 35's bad input: a parallel robot's IK target it cannot reach with its loops closed."""
+    t = load_robot("delta_robot")
+    q = t.home_configuration()
+    before, loops = q.copy(), [(lp.name, lp.body_a, lp.body_b, lp.kind) for lp in t.loops]
+    target = t.get_transform(q, "tcp")
+    target[2, 3] -= 5.0  # 5 m below: longer than the arms
+    with pytest.raises(LoopClosureError, match=r"loop_ik: body 'tcp' cannot reach the target with every loop closed"):
+        t.loop_ik("tcp", target, q)
+    assert np.array_equal(q, before) and [(lp.name, lp.body_a, lp.body_b, lp.kind) for lp in t.loops] == loops
