@@ -38,8 +38,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .. import compiled_warmup
 from ..errors import InvalidConfigurationError, InvalidPropertyError, LoopClosureError
-from ..kinematics.loops import _ROT, _pose, _residual_one, check_closed, compiled_terms, cross3, jacobian_block
+from ..kinematics.loops import (
+    _ROT,
+    _compiled,
+    _pose,
+    _residual_one,
+    check_closed,
+    compiled_terms,
+    cross3,
+    jacobian_block,
+)
 from ..kinematics.loops import rows as loop_rows
 from . import rigid_body as _rbd
 
@@ -118,12 +128,17 @@ def _kkt(M: np.ndarray, rhs: np.ndarray, J: np.ndarray, gamma: np.ndarray) -> tu
     """``x``, ``λ`` with ``M x = rhs + Jᵀλ`` and ``J x = gamma``: the KKT system on an independent
     set of rows of ``J``, λ the least-norm one."""
     n = M.shape[0]
-    Ur = _independent(J)
-    r = Ur.shape[1]
-    Jr = Ur.T @ J
-    K = np.zeros((n + r, n + r))
-    K[:n, :n], K[:n, n:], K[n:, :n] = M, Jr.T, Jr
+    mod = _compiled()
     try:
+        if mod is not None and compiled_warmup.may_compile(mod.kkt):  # ~6 µs instead of ~25
+            c = np.ascontiguousarray  # one layout: no second compilation at run time
+            return mod.kkt(c(M, dtype=float), c(rhs, dtype=float), c(J, dtype=float), c(gamma, dtype=float),
+                           RANK_RATIO)
+        Ur = _independent(J)
+        r = Ur.shape[1]
+        Jr = Ur.T @ J
+        K = np.zeros((n + r, n + r))
+        K[:n, :n], K[:n, n:], K[n:, :n] = M, Jr.T, Jr
         x = np.linalg.solve(K, np.concatenate([rhs, Ur.T @ gamma]))
     except np.linalg.LinAlgError:
         raise InvalidPropertyError("the constrained mass matrix is singular for this configuration: a motion the "

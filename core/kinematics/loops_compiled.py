@@ -162,6 +162,34 @@ def _complex_terms(x, v, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, l
 
 
 @nb.njit(cache=True)
+def kkt(M, rhs, J, gamma, ratio):  # pragma: no cover - compiled
+    """``(x, λ)`` with ``M x = rhs + Jᵀλ`` and ``J x = gamma`` on the independent rows of ``J``
+    (its left singular vectors above ``ratio`` of the largest), λ the least-norm one: the numpy
+    ``dynamics.loops._kkt`` in one call. Raises ``np.linalg.LinAlgError`` when singular."""
+    n, m = M.shape[0], J.shape[0]
+    U, s, _ = np.linalg.svd(J, full_matrices=False)
+    r = 0
+    if s.size and s[0] > 0:
+        for v in s:
+            r += v > ratio * s[0]
+    Ur = np.ascontiguousarray(U[:, :r])
+    Jr = np.ascontiguousarray(Ur.T) @ J
+    K = np.zeros((n + r, n + r))
+    b = np.empty(n + r)
+    K[:n, :n] = M
+    K[:n, n:] = Jr.T
+    K[n:, :n] = Jr
+    b[:n] = rhs
+    for i in range(r):
+        acc = 0.0
+        for k in range(m):
+            acc += Ur[k, i] * gamma[k]
+        b[n + i] = acc
+    x = np.linalg.solve(K, b)
+    return x[:n].copy(), Ur @ -x[n:]
+
+
+@nb.njit(cache=True)
 def _solve(x, P, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, lkind, tol, max_iterations,
            singular_ratio):  # pragma: no cover - compiled
     """Gauss–Newton on the passive positions ``P`` (as loops.solve_loops). Returns the positions,

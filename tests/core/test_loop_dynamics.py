@@ -35,7 +35,7 @@ from kinetree.core.dynamics.loops import (
 from kinetree.core.dynamics.rigid_body import _poses as plan_poses
 from kinetree.core.dynamics.rigid_body import dynamics_plan
 from kinetree.core.dynamics.torque_profile import torque_profile
-from kinetree.core.errors import InvalidConfigurationError
+from kinetree.core.errors import InvalidConfigurationError, InvalidPropertyError
 from kinetree.core.kinematics.loops import compiled_terms, rows
 from kinetree.core.kinematics.plan import compiled_backend
 from kinetree.core.simulation.simulator import Simulator
@@ -267,14 +267,36 @@ def test_the_compiled_loop_terms_equal_the_numpy_ones(kind):
 @pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
 def test_the_constrained_step_takes_the_compiled_loop_terms(monkeypatch):
     """Simulate's real-time factor (issue 35): the four-bar's RK4 step was 1.3 ms of CPU (0.74×
-    real time), 4 × ~250 µs of it the numpy loop terms and 2 × ~130 µs the numpy rows of the
-    projection; a step of a revolute/prismatic tree now calls neither."""
+    real time), 4 × ~250 µs of it the numpy loop terms, 2 × ~130 µs the numpy rows of the
+    projection and 5 × ~25 µs the numpy KKT solve; a step of a revolute/prismatic tree now calls
+    none of them."""
     t = heavy_four_bar()
     sim = Simulator(t, closed(t, 0.3), friction=False, limits=False)
     calls = []
-    for name in ("_loop_terms", "loop_rows"):
+    for name in ("_loop_terms", "loop_rows", "_independent"):
         original = getattr(loop_dynamics, name)
         monkeypatch.setattr(loop_dynamics, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
     sim.step(50)
     assert calls == []
     assert np.linalg.norm(t.loop_residual(sim.q)) < 1e-12 and abs(sim.q[0] - 0.3) > 1e-4  # moved, closed
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+def test_the_compiled_kkt_solve_equals_the_numpy_one_and_refuses_alike(monkeypatch):
+    rng = np.random.default_rng(7)
+    A = rng.normal(size=(3, 3))
+    M, rhs = A @ A.T + np.eye(3), rng.normal(size=3)
+    J = np.vstack([rng.normal(size=(2, 3)), np.zeros((1, 3))])
+    J = np.vstack([J, J[0] + 2 * J[1]])  # 4 rows of rank 2: the dependent ones dropped
+    gamma = J @ rng.normal(size=3)  # consistent
+    compiled = loop_dynamics._kkt(M, rhs, J, gamma)
+    monkeypatch.setattr(loop_dynamics, "_compiled", lambda: None)
+    numpy_path = loop_dynamics._kkt(M, rhs, J, gamma)
+    for a, b in zip(compiled, numpy_path):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    assert np.allclose(M @ compiled[0], rhs + J.T @ compiled[1]) and np.allclose(J @ compiled[0], gamma)
+    monkeypatch.undo()
+    for _ in range(2):  # compiled, then numpy: the same refusal
+        with pytest.raises(InvalidPropertyError, match="constrained mass matrix is singular"):
+            loop_dynamics._kkt(np.zeros((3, 3)), rhs, J, gamma)
+        monkeypatch.setattr(loop_dynamics, "_compiled", lambda: None)
