@@ -23,7 +23,7 @@ from helpers.loops import (
     three_rrr,
     trans,
 )
-from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree
+from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, load_robot
 from kinetree.core.dynamics import loops as loop_dynamics
 from kinetree.core.dynamics.loops import (
     _loop_terms,
@@ -278,6 +278,27 @@ def test_the_constrained_step_takes_the_compiled_loop_terms(monkeypatch):
         monkeypatch.setattr(loop_dynamics, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
     sim.step(50)
     assert calls == []
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+@pytest.mark.parametrize("name", ["four_bar", "delta_robot"])
+def test_a_looped_stage_is_one_compiled_call_and_gives_the_models_accelerations(name, monkeypatch):
+    """In the window the step shares the GIL with the drawing: each kernel that lets it go (poses,
+    RNEA, CRBA: three a stage) waits to get it back, and Simulate ran at 0.96× real time. A stage
+    is one call that keeps it, with the same accelerations as the model's step by step."""
+    t = load_robot(name)
+    t.gravity = (0.0, 0.0, -9.81)
+    sim = Simulator(t, t.home_configuration(), friction=False, limits=False)
+    sim.step(5)
+    q, qd, tau = sim.q, sim.qd, np.linspace(-0.2, 0.3, sim.qd.size)
+    for gravity in (True, False):
+        np.testing.assert_allclose(sim._accel(q, qd, tau, gravity), sim._model.accel(q, qd, tau, gravity),
+                                   rtol=0, atol=1e-9)
+    kernel = sim._model.k
+    calls = []
+    monkeypatch.setattr(kernel, "rnea", lambda *a, _f=kernel.rnea: calls.append("rnea") or _f(*a))
+    sim.step(20)
+    assert calls == [] and np.linalg.norm(t.loop_residual(sim.q)) < 1e-12
     assert np.linalg.norm(t.loop_residual(sim.q)) < 1e-12 and abs(sim.q[0] - 0.3) > 1e-4  # moved, closed
 
 
