@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, export_robot, load_robot
 from kinetree.core.errors import DuplicateNameError, FileFormatError, InvalidJointError, InvalidPropertyError
 from kinetree.core.io.project import load_project
+from kinetree.core.kinematics.ik import inverse_kinematics
 
 
 def test_four_bar_follows_freudenstein_over_a_full_crank_turn():
@@ -326,3 +327,19 @@ def test_a_target_out_of_reach_is_refused_naming_the_body_and_nothing_changes():
     with pytest.raises(LoopClosureError, match=r"loop_ik: body 'tcp' cannot reach the target with every loop closed"):
         t.loop_ik("tcp", target, q)
     assert np.array_equal(q, before) and [(lp.name, lp.body_a, lp.body_b, lp.kind) for lp in t.loops] == loops
+
+
+
+def test_the_open_trees_ik_refuses_a_looped_tree_naming_loop_ik():
+    """inverse_kinematics knows nothing of loops: on the four-bar it answered success=True with
+    the loop open by 3 cm (the rocker turned alone). It now says so, and loop_ik does the job."""
+    t = load_robot("four_bar")
+    q = t.home_configuration()
+    moved = q.copy()
+    moved[2] += 0.1
+    target = t.kinematic_plan().fk_single(moved)[t.index_of("rocker")]  # reachable by the rocker alone
+    with pytest.raises(LoopClosureError, match=r"inverse_kinematics for body 'rocker': the tree has closed loops "
+                                               r"\('coupler_rocker'\).*use loop_ik"):
+        inverse_kinematics(t, "rocker", target, q)
+    x = t.loop_ik("rocker", target, q)  # the crank turns, the coupler follows
+    assert np.linalg.norm(t.loop_residual(x)) <= 1e-12 and abs(x[2] - moved[2]) < 1e-9
