@@ -27,6 +27,8 @@ from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, loa
 from kinetree.core.dynamics import loops as loop_dynamics
 from kinetree.core.dynamics.loops import (
     _loop_terms,
+    actuated_dofs,
+    actuator_split,
     compute_constraint_impulses,
     constraint_bias,
     forward_dynamics_constraints_direct,
@@ -321,3 +323,15 @@ def test_the_compiled_kkt_solve_equals_the_numpy_one_and_refuses_alike(monkeypat
         with pytest.raises(InvalidPropertyError, match="constrained mass matrix is singular"):
             loop_dynamics._kkt(np.zeros((3, 3)), rhs, J, gamma)
         monkeypatch.setattr(loop_dynamics, "_compiled", lambda: None)
+
+
+def test_actuated_gravity_torque_is_what_the_actuators_give_at_rest():
+    t = heavy_four_bar()
+    q = closed(t, 0.9)
+    tau = t.actuated_gravity_torque(q)
+    assert np.array_equal(tau, inverse_dynamics_constraints(t, q)[0]) and tau[1] == tau[2] == 0.0
+    g = np.array([0.0, -3.0, 0.0])  # another gravity: the same split of gravity_torque(q, g)
+    want = actuator_split(t.constraint_jacobian(q), actuated_dofs(t), t.gravity_torque(q, g))[0]
+    assert np.array_equal(t.actuated_gravity_torque(q, g), want)
+    t.remove_loop("close")
+    assert np.array_equal(t.actuated_gravity_torque(q), t.gravity_torque(q))  # no loop: gravity_torque
