@@ -107,6 +107,17 @@ class LoopsMixin:
         the motion (RBDL's ``InverseDynamicsConstraints``; see :mod:`kinetree.core.dynamics.loops`)."""
         return _loop_dynamics.inverse_dynamics_constraints(self, q, qd, qdd, fext)
 
+    def actuated_gravity_torque(self, q: Configuration | None = None, gravity: ArrayLike | None = None) -> np.ndarray:
+        """The torques holding the robot still under gravity (``gravity_torque``'s arguments): on
+        a tree with loops only the actuated joints' (passive ones 0, the loops carry the rest, as
+        :meth:`inverse_dynamics_constraints` at rest); without loops ``gravity_torque`` itself.
+        Raises :class:`LoopClosureError` when the actuated joints cannot hold it."""
+        tau = self.gravity_torque(q, gravity)  # type: ignore[attr-defined]
+        if not self._loops:
+            return tau
+        J = self.constraint_jacobian(self.home_configuration() if q is None else q)  # type: ignore[attr-defined]
+        return _loop_dynamics.actuator_split(J, _loop_dynamics.actuated_dofs(self), tau)[0]  # type: ignore[arg-type]
+
     def constraint_bias(self, q: Configuration, qd: ArrayLike | None = None) -> np.ndarray:
         """``J̇q̇`` of the loop equations (RBDL's ``γ`` is its negative)."""
         return _loop_dynamics.constraint_bias(self, q, qd)

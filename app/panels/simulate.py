@@ -12,7 +12,7 @@ real-time factor says so) instead of freezing the window.
 
 On a robot with closed loops each step solves the constrained dynamics and puts the robot back
 on its loops (:mod:`kinetree.core.dynamics.loops`), on the Python path rather than the compiled
-step, and the note under the readouts says so.
+step (each RK4 stage one compiled call), and the note under the readouts says so.
 
 Simulating is not an edit: the robot is shown with ``preview_configuration`` (no undo step, the
 document stays unmodified), as playback does. "Keep this pose" is one undo step from the
@@ -184,7 +184,8 @@ class SimulatePanel(QWidget):
             loops = len(tree.loops)
             self._say(f"g = ({g}) m/s², {where}" + (
                 f". Closed loops ({loops}): each step solves the constrained dynamics and re-closes the loops, "
-                "on the Python path (the compiled step has no loops), so it may run slower than real time"
+                "on the Python path (each stage compiled, the step in Python), so a large mechanism may run slower "
+                "than real time"
                 if loops else ""))
         return self.sim
 

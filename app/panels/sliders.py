@@ -556,7 +556,7 @@ class JointsPanel(QWidget):
                 row.torque.setToolTip(tip)
                 row.torque.setText("")
         try:
-            tau = tree.gravity_torque(q, g)
+            tau = tree.actuated_gravity_torque(q, g)  # on loops: the actuated joints hold it
         except KineTreeError as exc:  # e.g. numbers that overflow: say so instead of stale values
             for row in self.rows.values():
                 row.torque.setText("?")

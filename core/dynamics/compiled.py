@@ -16,6 +16,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..kinematics.loops_compiled import _complex_terms
+
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _cross(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
@@ -567,3 +569,20 @@ def aba_packed(q, ints, floats, qdc, tauc, a0, fext, qdd):  # pragma: no cover -
     _fk_into(q, kind, qi, gain, off, P0, Ps, parent, order, T, np.empty((4, 4)))
     aba(T, moving, col_body, col_frame, col_rot, col_axis, col_point, carrier, m, h, Io, oi[10], oi[11], oi[12],
         oi[13], qdc, tauc, a0, fext, motor_cols, jm, visc, tcp, tcm, ints[4] != 0, qdd)
+
+
+@nb.njit(cache=True)
+def loop_stage(q, qd, a0, fk_args, rnea_args, zero_c, fext, motor, crba_args, mass, n, loop_args):  # pragma: no cover
+    """One RK4 stage of a looped tree of revolute, prismatic and fixed joints (no mimic) in one call:
+    the bias torques (RNEA at q̈ = 0), the mass matrix when ``mass``, and the loops' residual,
+    Jacobian and J̇q̇. Unlike the kernels above it keeps the GIL: its microseconds cost less than
+    handing the lock to the GUI thread and waiting to get it back, three times a stage."""
+    T = fk_single(q, *fk_args)
+    nc = zero_c.shape[0]
+    tc = np.empty(nc)
+    rnea(T, *rnea_args, qd, zero_c, a0, fext, *motor, tc)
+    Mc = np.zeros((nc, nc))
+    if mass:
+        crba(T, *crba_args, Mc)
+    r, J, bias = _complex_terms(q, qd, n, *loop_args)
+    return tc, Mc, r, J, bias

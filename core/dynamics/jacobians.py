@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InvalidConfigurationError, InvalidPropertyError
+from ..kinematics.loops import require_closed
 from ..model.joint import QUATERNION_ROWS
 from . import rigid_body as rbd
 from .mass import total_mass
@@ -138,7 +139,14 @@ class JacobianMixin:
         ``space="positions"``: a column per position (4 for a quaternion: ``d/dq`` of the
         normalised quaternion), as the IK solver uses; ``"velocities"``: a column per
         ``dof_names`` entry (ω in a spherical joint's child frame, RBDL's convention). Without
-        spherical or floating joints the two are the same matrix (the compiled path)."""
+        spherical or floating joints the two are the same matrix (the compiled path). On a
+        looped tree ``q`` must close the loops (:class:`~kinetree.core.errors.LoopClosureError`)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
+        return self._geometric_jacobian(q, body, space)
+
+    def _geometric_jacobian(self, q: Configuration, body: str, space: str = "positions") -> np.ndarray:
+        """:meth:`geometric_jacobian` without the loop check (the loop solvers' open iterates)."""
         if space not in JACOBIAN_SPACES:
             raise InvalidConfigurationError(f"geometric Jacobian: space must be 'positions' or 'velocities', "
                                             f"got {space!r:.80}")
@@ -171,8 +179,12 @@ class JacobianMixin:
     def jacobian_dot(self, q: Configuration, qd: ArrayLike, body: str) -> np.ndarray:
         """``J̇`` of the velocity-space geometric Jacobian of ``body`` (Corke's ``jacob_dot`` is
         ``jacobian_dot(q, qd, body) @ qd``)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return jacobian_dot(self, q, qd, body)  # type: ignore[arg-type]
 
     def com_jacobian(self, q: Configuration | None = None) -> np.ndarray:
         """(3, dof_count) Jacobian of the centre of mass (Pinocchio's ``jacobianCenterOfMass``)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return com_jacobian(self, q)  # type: ignore[arg-type]

@@ -38,8 +38,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .. import compiled_warmup
 from ..errors import InvalidConfigurationError, InvalidPropertyError, LoopClosureError
-from ..kinematics.loops import _ROT, _pose, _residual_one, check_closed, cross3, jacobian_block
+from ..kinematics.loops import (
+    _ROT,
+    _compiled,
+    _pose,
+    _residual_one,
+    check_closed,
+    compiled_terms,
+    cross3,
+    jacobian_block,
+)
 from ..kinematics.loops import rows as loop_rows
 from . import rigid_body as _rbd
 
@@ -118,12 +128,17 @@ def _kkt(M: np.ndarray, rhs: np.ndarray, J: np.ndarray, gamma: np.ndarray) -> tu
     """``x``, ``λ`` with ``M x = rhs + Jᵀλ`` and ``J x = gamma``: the KKT system on an independent
     set of rows of ``J``, λ the least-norm one."""
     n = M.shape[0]
-    Ur = _independent(J)
-    r = Ur.shape[1]
-    Jr = Ur.T @ J
-    K = np.zeros((n + r, n + r))
-    K[:n, :n], K[:n, n:], K[n:, :n] = M, Jr.T, Jr
+    mod = _compiled()
     try:
+        if mod is not None and compiled_warmup.may_compile(mod.kkt):  # ~6 µs instead of ~25
+            c = np.ascontiguousarray  # one layout: no second compilation at run time
+            return mod.kkt(c(M, dtype=float), c(rhs, dtype=float), c(J, dtype=float), c(gamma, dtype=float),
+                           RANK_RATIO)
+        Ur = _independent(J)
+        r = Ur.shape[1]
+        Jr = Ur.T @ J
+        K = np.zeros((n + r, n + r))
+        K[:n, :n], K[:n, n:], K[n:, :n] = M, Jr.T, Jr
         x = np.linalg.solve(K, np.concatenate([rhs, Ur.T @ gamma]))
     except np.linalg.LinAlgError:
         raise InvalidPropertyError("the constrained mass matrix is singular for this configuration: a motion the "
@@ -140,7 +155,8 @@ def constrained_accel(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, T:
                       baumgarte: tuple[float, float] = (0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
     """``(q̈, λ)`` for ``M q̈ = rhs + Jᵀλ`` with the loops closed at the acceleration level, no
     argument checks (the simulator's inner loop; ``T``: the dynamics poses of ``Q``)."""
-    r, J, bias = _loop_terms(tree, plan, T, qd)
+    terms = compiled_terms(tree, Q, qd)  # ~5 µs instead of ~250 (revolute and prismatic trees)
+    r, J, bias = terms if terms is not None else _loop_terms(tree, plan, T, qd)
     gamma = -bias
     alpha, beta = baumgarte
     if alpha or beta:
@@ -284,8 +300,10 @@ def project_state(tree: RigidBodyTree, q: np.ndarray, v: np.ndarray, mass) -> tu
     stay closed to ~1e-13. ``mass(q)``: the mass matrix."""
     # without quaternion joints the positions' Jacobian is the velocities': the last one serves both
     same, Jv = tree.position_count == tree.dof_count, None
+    zero = np.zeros(tree.dof_count)
     for _ in range(8):
-        r, J, _ = loop_rows(tree, q, "positions")
+        terms = compiled_terms(tree, q, zero) if same else None
+        r, J, _ = terms if terms is not None else loop_rows(tree, q, "positions")
         if float(np.abs(r).max(initial=0.0)) <= 1e-14:
             Jv = J if same else None
             break

@@ -45,6 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InvalidPropertyError
+from ..kinematics.loops import require_closed
 from ..transforms import MAX_LENGTH
 
 if TYPE_CHECKING:
@@ -267,4 +268,6 @@ class MassPropertiesMixin:
     def gravity_torque(self, q: Configuration | None = None, gravity: ArrayLike | None = None) -> np.ndarray:
         """Joint torques holding the robot still under ``tree.gravity``, one per degree of freedom
         in movable-joint order; see :func:`kinetree.core.dynamics.mass.gravity_torque`."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return gravity_torque(self, q, gravity)

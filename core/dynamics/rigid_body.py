@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
+from ..kinematics.loops import require_closed
 from ..kinematics.plan import compiled_backend
 from ..model.joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
 from .plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
@@ -472,19 +473,27 @@ class DynamicsMixin:
     def inverse_dynamics(self, q: ArrayLike | None = None, qd: ArrayLike | None = None,
                          qdd: ArrayLike | None = None, fext: ArrayLike | None = None) -> np.ndarray:
         """Joint torques for ``q``, ``qd``, ``qdd`` and ``fext`` (MATLAB's ``inverseDynamics``)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return inverse_dynamics(self, q, qd, qdd, fext)  # type: ignore[arg-type]
 
     def mass_matrix(self, q: ArrayLike | None = None) -> np.ndarray:
         """Joint-space mass matrix (MATLAB's ``massMatrix``)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return mass_matrix(self, q)  # type: ignore[arg-type]
 
     def velocity_product(self, q: ArrayLike | None = None, qd: ArrayLike | None = None) -> np.ndarray:
         """Coriolis and centrifugal torques ``C(q, qd)·qd`` (MATLAB's ``velocityProduct``)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return velocity_product(self, q, qd)  # type: ignore[arg-type]
 
     def coriolis(self, q: ArrayLike | None, qd: ArrayLike | None) -> np.ndarray:
         """Coriolis matrix ``C(q, qd)``, ``C·qd = velocity_product(q, qd)`` (Corke's ``coriolis``;
         see :func:`coriolis`)."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return coriolis(self, q, qd)  # type: ignore[arg-type]
 
     def nofriction(self, coulomb: bool = True, viscous: bool = False) -> RigidBodyTree:
@@ -509,6 +518,8 @@ class DynamicsMixin:
                          method: str = "aba") -> np.ndarray:
         """Joint accelerations for torques ``tau`` (MATLAB's ``forwardDynamics``); ``method``
         ``"aba"`` or ``"cholesky"``."""
+        if self._loops:  # type: ignore[attr-defined]
+            require_closed(self, q)  # type: ignore[arg-type]
         return forward_dynamics(self, q, qd, tau, fext, method)  # type: ignore[arg-type]
 
     def external_force(self, body: str, wrench: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..errors import InvalidIKOptionError, InvalidTransformError
+from ..errors import InvalidIKOptionError, InvalidTransformError, LoopClosureError
 from ..model.configuration import finite_range
 from ..model.limits import limit_arrays
 from ..transforms import MAX_LENGTH, validate_transform
@@ -361,10 +361,16 @@ def inverse_kinematics(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Ar
     values (e.g. those that move a reference frame the target is given in).
 
     Raises :class:`UnknownBodyError` (body), :class:`InvalidTransformError` (target),
-    :class:`InvalidConfigurationError` (q0) or :class:`InvalidIKOptionError` (the rest)."""
+    :class:`InvalidConfigurationError` (q0), :class:`LoopClosureError` (a tree with closed loops:
+    :meth:`~kinetree.core.tree.RigidBodyTree.loop_ik` keeps them closed) or
+    :class:`InvalidIKOptionError` (the rest)."""
     b = tree.index_of(body)
     if b < 0:
         raise InvalidIKOptionError(f"{body!r} is the base: it cannot move")
+    if tree._loops:  # the open tree's solution would leave them open, and say success
+        raise LoopClosureError(f"inverse_kinematics for body {body!r}: the tree has closed loops "
+                               f"({', '.join(map(repr, tree._loops))}) that it would leave open: use "
+                               "loop_ik (tree.loop_ik(body, target, q0)), which keeps every loop closed")
     T = validate_transform(target, f"IK target for body {body!r}")
     if np.abs(T[:3, 3]).max() > MAX_LENGTH:  # as every length in a tree: squares must not overflow
         raise InvalidTransformError(f"IK target for body {body!r}: position {T[:3, 3].tolist()} is beyond "

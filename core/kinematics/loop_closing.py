@@ -180,7 +180,7 @@ def follow_target(tree: RigidBodyTree, body: str, target: np.ndarray, q: np.ndar
     for _ in range(iterations):
         if A.size == 0 or float(np.linalg.norm(e)) <= 1e-10 or k < 0:
             break
-        J = tree.geometric_jacobian(x, body) * w[:, None]
+        J = tree._geometric_jacobian(x, body) * w[:, None]  # x may be open between steps
         C = loop_rows(tree, x, "positions")[1]
         # the passive joints follow the actuated ones along the loops: dq_p = −C_p⁺ C_a dq_a
         follow = -np.linalg.pinv(C[:, P]) @ C[:, A] if P.size else np.zeros((0, A.size))

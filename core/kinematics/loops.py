@@ -163,13 +163,41 @@ def check_closed(tree: RigidBodyTree, T: np.ndarray) -> None:
                                    "close the configuration with solve_loops first")
 
 
+def _compiled():
+    """:mod:`.loops_compiled` when numba is available, else None."""
+    if compiled_backend() != "numba":
+        return None
+    from . import loops_compiled  # numba's import: ~0.3 s, paid on the first compiled call only
+
+    return loops_compiled
+
+
+def compiled_terms(tree: RigidBodyTree, q: np.ndarray,
+                   qd: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The loops' residual, constraint Jacobian and ``J̇q̇`` at ``q``, ``qd`` from the compiled kernel
+    (a tree of revolute, prismatic and fixed joints, numba available and the kernel compiled or
+    allowed to compile now: :func:`~kinetree.core.compiled_warmup.may_compile`), else None."""
+    mod = _compiled()
+    if mod is None or not compiled_warmup.may_compile(mod._complex_terms):
+        return None
+    return mod.terms(tree, q, qd)
+
+
+def require_closed(tree: RigidBodyTree, q: Configuration | None) -> None:
+    """:func:`check_closed` for configuration(s) ``q`` (home when None): the check every public
+    kinematics and dynamics call of a looped tree makes (only called on a tree with loops)."""
+    Q = tree.config_array(tree.home_configuration() if q is None else q)
+    plan = tree.kinematic_plan()
+    check_closed(tree, plan.fk_single(Q) if Q.ndim == 1 else plan.fk_batch(Q))
+
+
 def _point_jacobian(tree: RigidBodyTree, q: np.ndarray, T: np.ndarray, body: RigidBody, p: np.ndarray,
                     space: str) -> tuple[np.ndarray, np.ndarray]:
     """``(Jω, Jv)`` of point ``p`` (base frame) fixed on ``body``."""
     if body is tree.base:
         n = tree.position_count if space == "positions" else tree.dof_count
         return np.zeros((3, n)), np.zeros((3, n))
-    J = tree.geometric_jacobian(q, body.name, space)
+    J = tree._geometric_jacobian(q, body.name, space)  # unchecked: solver iterates are open
     o = T[tree._bodies.index(body), :3, 3]
     rx, ry, rz = p - o
     skew = np.array([[0.0, -rz, ry], [rz, 0.0, -rx], [-ry, rx, 0.0]])
@@ -256,9 +284,8 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
     if not tree._loops:
         return x
     P = passive_indices(tree)
-    if compiled is not False and P.size and compiled_backend() == "numba":
-        from . import loops_compiled as loops_numba  # numba's import: ~0.3 s, paid on the first solve only
-
+    loops_numba = _compiled() if compiled is not False and P.size else None
+    if loops_numba is not None:
         if compiled or compiled_warmup.may_compile(loops_numba._solve):
             closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
             if closed is not None:
@@ -323,7 +350,7 @@ def loop_ik(tree: RigidBodyTree, body: str, target: ArrayLike, q0: Configuration
         rot = 0.5 * np.array([Re[2, 1] - Re[1, 2], Re[0, 2] - Re[2, 0], Re[1, 0] - Re[0, 1]])
         pose = np.concatenate([rot, Tt[:3, 3] - T[:3, 3]]) * w
         r, J, _ = rows(tree, x, "positions")
-        Jt = tree.geometric_jacobian(x, body) if k >= 0 else np.zeros((6, x.size))
+        Jt = tree._geometric_jacobian(x, body) if k >= 0 else np.zeros((6, x.size))  # x may be open
         return np.concatenate([-pose, r]), np.vstack([Jt * w[:, None], J])
 
     e, J = errors(x)

@@ -70,14 +70,16 @@ def _frame(T, k, X, out):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _residual_jacobian(x, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, lkind, T, W):  # pragma: no cover
-    """Stacked residual ``r`` (m,) and Jacobian ``J`` (m, n) of every loop at positions ``x``."""
-    M, tmp, Fa, Fb = np.empty((4, 4)), np.empty((4, 4)), np.empty((4, 4)), np.empty((4, 4))
+    """Stacked residual ``r`` (m,) and Jacobian ``J`` (m, n) of every loop at positions ``x``
+    (real, or complex for :func:`_complex_terms`; ``T``, ``W`` of the same dtype)."""
+    dt = x.dtype
+    M, tmp, Fa, Fb = np.empty((4, 4), dt), np.empty((4, 4), dt), np.empty((4, 4), dt), np.empty((4, 4), dt)
     _poses(x, parent, kind, qi, gain, off, A, B, T, W, M, tmp)
     m = 0
     for i in range(la.shape[0]):
         m += _ROWS[lkind[i]]
-    r = np.zeros(m)
-    J = np.zeros((m, n))
+    r = np.zeros(m, dt)
+    J = np.zeros((m, n), dt)
     row = 0
     for i in range(la.shape[0]):
         _frame(T, la[i], Xa[i], Fa)
@@ -136,6 +138,55 @@ def _residual_jacobian(x, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, 
                 k = parent[k]
         row += _ROWS[kl]
     return r, J
+
+
+@nb.njit(cache=True)
+def _complex_terms(x, v, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, lkind):  # pragma: no cover
+    """The loops' residual ``r``, Jacobian ``J`` and ``J̇v`` at positions ``x``, rates ``v``, from one
+    complex-step evaluation at ``x + i·h·v``: its real part is ``(r, J)``, its imaginary part
+    ``h·J̇`` (``J̇ = dJ/dt`` along ``v``) exact to rounding, no difference quotient (h = 1e-30)."""
+    h = 1e-30
+    nbod = parent.shape[0]
+    z = x + 1j * h * v
+    T = np.empty((nbod, 4, 4), np.complex128)
+    W = np.empty((nbod, 4, 4), np.complex128)
+    rc, Jc = _residual_jacobian(z, n, parent, kind, qi, gain, off, A, B, la, lb, Xa, Xb, lkind, T, W)
+    m = rc.shape[0]
+    r, J, bias = np.empty(m), np.empty((m, n)), np.zeros(m)
+    for i in range(m):
+        r[i] = rc[i].real
+        for c in range(n):
+            J[i, c] = Jc[i, c].real
+            bias[i] += Jc[i, c].imag / h * v[c]
+    return r, J, bias
+
+
+@nb.njit(cache=True)
+def kkt(M, rhs, J, gamma, ratio):  # pragma: no cover - compiled
+    """``(x, λ)`` with ``M x = rhs + Jᵀλ`` and ``J x = gamma`` on the independent rows of ``J``
+    (its left singular vectors above ``ratio`` of the largest), λ the least-norm one: the numpy
+    ``dynamics.loops._kkt`` in one call. Raises ``np.linalg.LinAlgError`` when singular."""
+    n, m = M.shape[0], J.shape[0]
+    U, s, _ = np.linalg.svd(J, full_matrices=False)
+    r = 0
+    if s.size and s[0] > 0:
+        for v in s:
+            r += v > ratio * s[0]
+    Ur = np.ascontiguousarray(U[:, :r])
+    Jr = np.ascontiguousarray(Ur.T) @ J
+    K = np.zeros((n + r, n + r))
+    b = np.empty(n + r)
+    K[:n, :n] = M
+    K[:n, n:] = Jr.T
+    K[n:, :n] = Jr
+    b[:n] = rhs
+    for i in range(r):
+        acc = 0.0
+        for k in range(m):
+            acc += Ur[k, i] * gamma[k]
+        b[n + i] = acc
+    x = np.linalg.solve(K, b)
+    return x[:n].copy(), Ur @ -x[n:]
 
 
 @nb.njit(cache=True)
@@ -221,3 +272,13 @@ def solve(tree: RigidBodyTree, x: np.ndarray, P: np.ndarray, tol: float, max_ite
     except np.linalg.LinAlgError:  # a singular normal matrix (the passive joints' Jacobian loses rank)
         return None
     return out if err <= tol and not singular else None
+
+
+def terms(tree: RigidBodyTree, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The loops' residual, constraint Jacobian and bias ``J̇q̇`` (velocities ``v``) at positions
+    ``x`` (:func:`_complex_terms`), or None when a joint is neither revolute, prismatic nor fixed
+    (then positions and velocities may differ: the caller's numpy path serves)."""
+    data = _arrays(tree, tree.kinematic_plan())
+    if data is None:
+        return None
+    return _complex_terms(x, v, tree.position_count, *data)

@@ -6,15 +6,19 @@ reference (and the path for quaternion joints, the Euler integrator, and without
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import compiled_warmup
 from ..dynamics import rigid_body as _rbd
 from ..dynamics.aba import packed
+from ..dynamics.loops import _kkt
+from ..kinematics.loops import _compiled
 
 if TYPE_CHECKING:
-    from .simulator import Simulator
+    from .simulator import Simulator, _Model
 
 
 class CompiledStep:
@@ -70,3 +74,29 @@ class CompiledStep:
                                   "lower the hold gains or the friction")
         if status == 2:
             _rbd._singular(sim.tree, q)
+
+
+def loop_accel(model: _Model) -> Callable[[np.ndarray, np.ndarray, np.ndarray, bool], np.ndarray] | None:
+    """``model.accel`` of a looped tree of revolute, prismatic and fixed joints (no mimic) from one
+    compiled call a stage (:func:`kinetree.core.dynamics.compiled.loop_stage`) and the compiled KKT
+    solve; None when that does not apply (the model's own accel then serves)."""
+    plan, k, mod = model.plan, model.k, _compiled()
+    if not model.loops or k is None or mod is None or not plan.plain or plan.fk_args is None or not plan.nb:
+        return None
+    data = mod._arrays(model.tree, model.tree.kinematic_plan())
+    if data is None:
+        return None
+    n, zero6 = model.tree.position_count, np.zeros(6)
+
+    def accel(q: np.ndarray, qd: np.ndarray, tau: np.ndarray, gravity: bool) -> np.ndarray:
+        if not compiled_warmup.may_compile(k.loop_stage):  # the warm-up compiles it: the numpy path till then
+            return model.accel(q, qd, tau, gravity)
+        last = model._last  # the mass matrix of the step's start, kept by the projection
+        cached = last is not None and last[0] == q.tobytes()
+        tc, Mc, _, J, bias = k.loop_stage(q, qd, model.a0 if gravity else zero6, plan.fk_args, model._rnea_args,
+                                          model._zero_c, model._fext, model._motor, model._crba_args, not cached,
+                                          n, data)
+        M = last[1] if cached else (Mc + plan.motor_diag if plan.has_motor else Mc)
+        return _kkt(M, tau - tc, J, -bias)[0]
+
+    return accel

@@ -251,7 +251,7 @@ class _Model:
             rng = np.random.default_rng(0)
             q, qd = tree.random_configuration(rng), rng.normal(size=self.plan.ndof)
             try:
-                ref = tree.forward_dynamics(q, qd)
+                ref = _rbd.forward_dynamics(tree, q, qd)  # q: random, open on a looped tree
             except KineTreeError:  # a singular mass matrix: the compiled path says so too
                 ref = None
             try:
@@ -364,10 +364,11 @@ class Simulator:
                 b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
         self._model = _Model(model)
         self._joints = _Joints(self.tree)
-        from .fast import CompiledStep
+        from .fast import CompiledStep, loop_accel
 
-        # None: the Python path (the compiled step has no loop constraints)
+        # None: the Python path (the compiled step has no loop constraints; their stages: loop_accel)
         self._fast = CompiledStep.make(self) if integrator == "rk4" and not self._model.loops else None
+        self._accel = loop_accel(self._model) or self._model.accel
         q0 = self.tree.home_configuration() if q is None else self.tree.config_to_vector(q)
         qd0 = np.zeros(self._joints.ndof) if qd is None else _rbd._rates(self.tree, self._model.plan, qd, "qd", ())
         _ld.check_start(self.tree, q0, qd0)
@@ -489,7 +490,7 @@ class Simulator:
     def _derivative(self, q0: np.ndarray, u: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         q = self._joints.advance(q0, u)
         tau, power, comp = self._forces(q, qd)
-        return self._joints.rates(u, qd), self._model.accel(q, qd, tau, not comp), power
+        return self._joints.rates(u, qd), self._accel(q, qd, tau, not comp), power
 
     def _step_once(self, h: float) -> None:
         q0, v0 = self._q, self._qd

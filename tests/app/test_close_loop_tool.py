@@ -294,3 +294,40 @@ def test_a_refused_slider_tick_at_the_limit_costs_a_bounded_solve(qtbot, monkeyp
         costs.append(count[0])
     assert abs(doc.configuration[0] - (theta - 0.05)) < 1e-9  # stopped at the last closed tick
     assert max(costs[:-5]) <= 6 and max(costs[-5:]) <= 400, costs[-5:]
+
+
+def test_two_surface_points_close_the_loop_pulling_them_together(make_window, qtbot):
+    """Issue 35: pick a frame *or a surface point*. Two points on the coupler's and the rocker's
+    surfaces, apart: OK closes the loop there, the passive joints pull the points together, the
+    crank keeps its angle, one undo step."""
+    w = make_window()
+    w.resize(1280, 800)
+    t, q = open_four_bar_with_tips()
+    t.get_body("coupler").visuals = (box((COUPLER, 0.02, 0.02), (COUPLER / 2, 0, 0)),)
+    t.get_body("rocker").visuals = (box((ROCKER, 0.02, 0.02), (ROCKER / 2, 0, 0)),)
+    w.doc.load(t, q)
+    vp, doc = w.viewport, w.doc
+    vp.setCameraPosition(distance=1.2, elevation=90, azimuth=-90)
+    vp.repaint()
+    key(qtbot, w, Qt.Key.Key_O)
+    steps = doc.undo_stack.count()
+    picks = [(doc.pose_of(body) @ [0.7 * length, 0.0, 0.01, 1.0])[:3] for body, length in
+             (("coupler", COUPLER), ("rocker", ROCKER))]  # on each box's top, 30 % short of the tips
+    for p in picks:
+        QTest.mouseClick(vp, LEFT, NONE, pixel(vp, p))
+    marks = vp.close_loop.marks
+    assert [(m.body, m.pose) for m in marks] == [("coupler", None), ("rocker", None)]  # surface points
+    assert 0.05 < np.linalg.norm(marks[0].point - marks[1].point) < 0.2  # apart
+    poses = {b: doc.pose_of(b) for b in ("coupler", "rocker")}  # where the picks were made
+    ok(vp.close_loop.dialog)
+    (lp,) = doc.tree.loops
+    assert (lp.body_a, lp.body_b) == ("coupler", "rocker") and doc.undo_stack.count() == steps + 1
+    after = doc.configuration
+    assert after[0] == q[0] and np.linalg.norm(after[1:] - q[1:]) > 1e-3  # the crank kept, the rest moved
+    assert np.linalg.norm(doc.tree.loop_residual(after)) <= 1e-9
+    # the loop frames sit at the picked points, on their bodies
+    for m, body, frame in ((marks[0], "coupler", lp.frame_a), (marks[1], "rocker", lp.frame_b)):
+        T = poses[body]
+        assert np.allclose(T[:3, :3] @ frame[:3, 3] + T[:3, 3], m.point, atol=1e-9)
+    doc.undo_stack.undo()
+    assert doc.tree.loops == () and np.allclose(doc.configuration, q)

@@ -9,6 +9,7 @@ from helpers.loops import closed, heavy_four_bar
 from kinetree.app.features.playback import PlaybackState
 from kinetree.app.model.document import RobotDocument
 from kinetree.app.panels.simulate import SimulatePanel
+from kinetree.app.panels.sliders import JointsPanel, torque_text
 from kinetree.app.panels.torques import TorquePanel
 from kinetree.core.dynamics.loops import inverse_dynamics_constraints
 
@@ -62,3 +63,21 @@ def test_torques_dock_shows_the_actuators_torques_and_passive_rows(qtbot):
         np.testing.assert_allclose(prof.tau[i], tau, rtol=0, atol=1e-9)
     _, tau = panel.curves[1].getData()
     assert not np.any(tau)  # the passive joints' curves are flat at 0
+
+
+def test_the_joints_docks_gravity_torques_on_a_looped_robot_are_the_actuators(qtbot):
+    """The Joints dock's gravity torques (G) showed the open tree's holding torques on a looped
+    robot: nonzero on the passive joints, the crank's as if the loop were cut. They are the
+    actuated joints' torques now (passive ones 0), as the Torques dock and inverse dynamics say."""
+    t = heavy_four_bar()
+    q = closed(t, 0.9)
+    doc = RobotDocument()
+    doc.load(t, q)
+    panel = JointsPanel(doc)
+    qtbot.addWidget(panel)
+    panel.set_torques_visible(True)
+    tau = inverse_dynamics_constraints(doc.tree, q)[0]
+    assert abs(tau[0]) > 0.01 and np.any(np.abs(doc.tree.gravity_torque(q)[1:]) > 0.01)  # the open tree's differ
+    shown = {key: row.torque.text() for key, row in panel.rows.items()}
+    assert shown == {"crank_joint": torque_text(tau[0], "N·m"), "coupler_joint": "0.000 N·m",
+                     "rocker_joint": "0.000 N·m"}

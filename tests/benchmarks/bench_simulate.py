@@ -10,7 +10,8 @@ RK4 step, friction off and on. Real time at 1 kHz needs 1000 steps/s. Both wall-
 process (CPU) time are printed: on a loaded machine the CPU figure is what the simulator costs.
 
 ``window``: the main window (1280×800 by default) with the Simulate dock shown, Play pressed,
-friction on; ROBOT ``puma`` (default), ``talos`` or ``both``. Prints the real-time factor
+friction on; ROBOT ``puma`` (default), ``talos``, ``both`` or a library robot's name
+(``four_bar``, ``delta_robot``: Simulate on closed loops). Prints the real-time factor
 (simulated seconds per wall second), the frames drawn per second and the CPU time per wall
 second (all threads: the simulation's and llvmpipe's). Target: ≥ 1.0× and ≥ 20 frames/s.
 """
@@ -103,9 +104,11 @@ def in_window(robot: str, seconds: float, size: tuple[int, int], profile: bool =
             print("example-robot-data is not installed: no Talos figure")
             return
         w.doc.load(tree)
-    else:
+    elif robot == "puma":
         w.doc.open("puma560")
         w.doc.preview_configuration(START)
+    else:  # any library robot by name, e.g. four_bar or delta_robot (closed loops), from its home
+        w.doc.open(robot)
     w.resize(*size)
     w.show()
     w.viewport.fit()

@@ -28,6 +28,12 @@ def test_warm_up_compiles_the_simulator_step_and_the_dynamics_kernels():
     before = len(simulation_numba.simulate.signatures)
     Simulator(tree, np.zeros(tree.position_count)).step(3)
     assert len(simulation_numba.simulate.signatures) == before
+    # a looped robot's step (its stages, loop terms and KKT solve): compiled by the four-bar's, used by the Delta's
+    kernels = (dynamics_numba.loop_stage, loops_numba._complex_terms, loops_numba.kkt)
+    assert all(len(k.signatures) == 1 for k in kernels)
+    delta.gravity = (0.0, 0.0, -9.81)
+    Simulator(delta, delta.home_configuration()).step(3)
+    assert all(len(k.signatures) == 1 for k in kernels)
 
 
 def test_the_gui_warms_up_on_a_thread():

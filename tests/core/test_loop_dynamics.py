@@ -16,21 +16,30 @@ from helpers.loops import (
     LINKS,
     ROCKER,
     G,
+    add,
     closed,
     consistent_rates,
     heavy_four_bar,
     three_rrr,
+    trans,
 )
-from kinetree.core import LoopClosureError
+from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, load_robot
+from kinetree.core.dynamics import loops as loop_dynamics
 from kinetree.core.dynamics.loops import (
+    _loop_terms,
+    actuated_dofs,
+    actuator_split,
     compute_constraint_impulses,
     constraint_bias,
     forward_dynamics_constraints_direct,
     inverse_dynamics_constraints,
 )
+from kinetree.core.dynamics.rigid_body import _poses as plan_poses
+from kinetree.core.dynamics.rigid_body import dynamics_plan
 from kinetree.core.dynamics.torque_profile import torque_profile
-from kinetree.core.errors import InvalidConfigurationError
-from kinetree.core.kinematics.loops import rows
+from kinetree.core.errors import InvalidConfigurationError, InvalidPropertyError
+from kinetree.core.kinematics.loops import compiled_terms, rows
+from kinetree.core.kinematics.plan import compiled_backend
 from kinetree.core.simulation.simulator import Simulator
 
 
@@ -223,3 +232,106 @@ def test_the_tree_methods_are_the_module_functions():
     qdd, _ = t.forward_dynamics_constraints_direct(q, off, tau, baumgarte=(5.0, 2.0))
     J = t.constraint_jacobian(q)
     np.testing.assert_allclose(J @ qdd + constraint_bias(t, q, off), -10.0 * (J @ off), atol=1e-9)
+
+
+def tilted_loop(kind: str) -> RigidBodyTree:
+    """Three revolute joints (the last about x, so the loop leaves the plane) and a loop of ``kind``."""
+    t = RigidBodyTree()
+    add(t, "l1", "base", np.eye(4))
+    add(t, "l2", "l1", trans(0.3))
+    j = Joint("tilt", "revolute")
+    j.axis = [1.0, 0.0, 0.0]
+    b = RigidBody("l3")
+    b.joint = j
+    t.add_body(b, "l2")
+    X = np.eye(4)
+    X[:3, 3] = [0.1, 0.05, -0.02]
+    t.add_loop("k", "l3", X, "base", trans(0.2, 0.1), kind)
+    return t
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+@pytest.mark.parametrize("kind", ["ball", "hinge", "slider", "weld"])
+def test_the_compiled_loop_terms_equal_the_numpy_ones(kind):
+    """The simulator's loop terms (one complex-step evaluation of the compiled residual and
+    Jacobian) against the numpy ones from RNEA's forward pass: residual, Jacobian and J̇q̇."""
+    t = tilted_loop(kind)
+    rng = np.random.default_rng(35)
+    plan = dynamics_plan(t)
+    for _ in range(20):
+        q, qd = rng.uniform(-math.pi, math.pi, 3), rng.normal(size=3) * 3
+        got = compiled_terms(t, q, qd)
+        want = _loop_terms(t, plan, plan_poses(t, q, plan), qd)
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+def test_the_constrained_step_takes_the_compiled_loop_terms(monkeypatch):
+    """Simulate's real-time factor (issue 35): the four-bar's RK4 step was 1.3 ms of CPU (0.74×
+    real time), 4 × ~250 µs of it the numpy loop terms, 2 × ~130 µs the numpy rows of the
+    projection and 5 × ~25 µs the numpy KKT solve; a step of a revolute/prismatic tree now calls
+    none of them."""
+    t = heavy_four_bar()
+    sim = Simulator(t, closed(t, 0.3), friction=False, limits=False)
+    calls = []
+    for name in ("_loop_terms", "loop_rows", "_independent"):
+        original = getattr(loop_dynamics, name)
+        monkeypatch.setattr(loop_dynamics, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
+    sim.step(50)
+    assert calls == []
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+@pytest.mark.parametrize("name", ["four_bar", "delta_robot"])
+def test_a_looped_stage_is_one_compiled_call_and_gives_the_models_accelerations(name, monkeypatch):
+    """In the window the step shares the GIL with the drawing: each kernel that lets it go (poses,
+    RNEA, CRBA: three a stage) waits to get it back, and Simulate ran at 0.96× real time. A stage
+    is one call that keeps it, with the same accelerations as the model's step by step."""
+    t = load_robot(name)
+    t.gravity = (0.0, 0.0, -9.81)
+    sim = Simulator(t, t.home_configuration(), friction=False, limits=False)
+    sim.step(5)
+    q, qd, tau = sim.q, sim.qd, np.linspace(-0.2, 0.3, sim.qd.size)
+    for gravity in (True, False):
+        np.testing.assert_allclose(sim._accel(q, qd, tau, gravity), sim._model.accel(q, qd, tau, gravity),
+                                   rtol=0, atol=1e-9)
+    kernel = sim._model.k
+    calls = []
+    monkeypatch.setattr(kernel, "rnea", lambda *a, _f=kernel.rnea: calls.append("rnea") or _f(*a))
+    sim.step(20)
+    assert calls == [] and np.linalg.norm(t.loop_residual(sim.q)) < 1e-12
+    assert np.linalg.norm(t.loop_residual(sim.q)) < 1e-12 and abs(sim.q[0] - 0.3) > 1e-4  # moved, closed
+
+
+@pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")
+def test_the_compiled_kkt_solve_equals_the_numpy_one_and_refuses_alike(monkeypatch):
+    rng = np.random.default_rng(7)
+    A = rng.normal(size=(3, 3))
+    M, rhs = A @ A.T + np.eye(3), rng.normal(size=3)
+    J = np.vstack([rng.normal(size=(2, 3)), np.zeros((1, 3))])
+    J = np.vstack([J, J[0] + 2 * J[1]])  # 4 rows of rank 2: the dependent ones dropped
+    gamma = J @ rng.normal(size=3)  # consistent
+    compiled = loop_dynamics._kkt(M, rhs, J, gamma)
+    monkeypatch.setattr(loop_dynamics, "_compiled", lambda: None)
+    numpy_path = loop_dynamics._kkt(M, rhs, J, gamma)
+    for a, b in zip(compiled, numpy_path):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    assert np.allclose(M @ compiled[0], rhs + J.T @ compiled[1]) and np.allclose(J @ compiled[0], gamma)
+    monkeypatch.undo()
+    for _ in range(2):  # compiled, then numpy: the same refusal
+        with pytest.raises(InvalidPropertyError, match="constrained mass matrix is singular"):
+            loop_dynamics._kkt(np.zeros((3, 3)), rhs, J, gamma)
+        monkeypatch.setattr(loop_dynamics, "_compiled", lambda: None)
+
+
+def test_actuated_gravity_torque_is_what_the_actuators_give_at_rest():
+    t = heavy_four_bar()
+    q = closed(t, 0.9)
+    tau = t.actuated_gravity_torque(q)
+    assert np.array_equal(tau, inverse_dynamics_constraints(t, q)[0]) and tau[1] == tau[2] == 0.0
+    g = np.array([0.0, -3.0, 0.0])  # another gravity: the same split of gravity_torque(q, g)
+    want = actuator_split(t.constraint_jacobian(q), actuated_dofs(t), t.gravity_torque(q, g))[0]
+    assert np.array_equal(t.actuated_gravity_torque(q, g), want)
+    t.remove_loop("close")
+    assert np.array_equal(t.actuated_gravity_torque(q), t.gravity_torque(q))  # no loop: gravity_torque

@@ -9,12 +9,26 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers.loops import COUPLER, CRANK, GROUND, ROCKER, add, four_bar, freudenstein, three_rrr, trans, wrap
+from helpers.loops import (
+    COUPLER,
+    CRANK,
+    GROUND,
+    ROCKER,
+    add,
+    closed,
+    four_bar,
+    freudenstein,
+    heavy_four_bar,
+    three_rrr,
+    trans,
+    wrap,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, export_robot, load_robot
 from kinetree.core.errors import DuplicateNameError, FileFormatError, InvalidJointError, InvalidPropertyError
 from kinetree.core.io.project import load_project
+from kinetree.core.kinematics.ik import inverse_kinematics
 
 
 def test_four_bar_follows_freudenstein_over_a_full_crank_turn():
@@ -133,6 +147,47 @@ def test_kinematics_of_an_open_configuration_raise_naming_the_loop():
         t.forward_kinematics(np.stack([q, open_q]))
     assert t.forward_kinematics(np.stack([q, q])).shape == (2, 3, 4, 4)
 
+
+
+ZERO = np.zeros(3)
+TREE_CALLS = {  # every tree method that takes a configuration and computes kinematics or dynamics
+    "get_transform": lambda t, x: t.get_transform(x, "rocker"),
+    "geometric_jacobian": lambda t, x: t.geometric_jacobian(x, "rocker"),
+    "jacobe": lambda t, x: t.jacobe(x, "rocker"),
+    "manipulability": lambda t, x: t.manipulability(x, "rocker", "trans"),
+    "jacobian_dot": lambda t, x: t.jacobian_dot(x, ZERO, "rocker"),
+    "com_jacobian": lambda t, x: t.com_jacobian(x),
+    "center_of_mass": lambda t, x: t.center_of_mass(x),
+    "mass_matrix": lambda t, x: t.mass_matrix(x),
+    "inverse_dynamics": lambda t, x: t.inverse_dynamics(x, ZERO, ZERO),
+    "forward_dynamics": lambda t, x: t.forward_dynamics(x, ZERO, ZERO),
+    "velocity_product": lambda t, x: t.velocity_product(x, ZERO),
+    "coriolis": lambda t, x: t.coriolis(x, ZERO),
+    "gravity_torque": lambda t, x: t.gravity_torque(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TREE_CALLS))
+def test_every_kinematics_and_dynamics_call_refuses_an_open_configuration(name):
+    """Issue 35: every kinematics and dynamics call on a looped tree says so when the configuration
+    leaves a loop open (the tree's Jacobians and its unconstrained dynamics too), and accepts a
+    closed one."""
+    t = heavy_four_bar()
+    q = closed(t, 0.7)
+    with pytest.raises(LoopClosureError, match=r"loop 'close' is open by 0\.0"):
+        TREE_CALLS[name](t, q + [0.0, 0.05, 0.0])
+    TREE_CALLS[name](t, q)  # closed: accepted
+
+
+def test_batches_are_checked_and_the_solvers_still_pass_through_open_iterates():
+    t = heavy_four_bar()
+    q = closed(t, 0.7)
+    with pytest.raises(LoopClosureError, match="configuration 1 of the batch"):
+        t.inverse_dynamics(np.stack([q, q + [0.0, 0.05, 0.0]]), np.zeros((2, 3)), np.zeros((2, 3)))
+    assert t.mass_matrix(np.stack([q, q])).shape == (2, 3, 3)
+    target = t.get_transform(closed(t, 0.9), "rocker")
+    x = t.loop_ik("rocker", target, q)  # Gauss–Newton over the Jacobian at open iterates
+    assert np.allclose(t.get_transform(x, "rocker"), target, atol=1e-9)
 
 def test_loops_edit_copy_and_refusals():
     t = four_bar()
@@ -260,3 +315,31 @@ def test_slider_crank_solves_a_passive_prismatic_joint():
         x = a * math.cos(th) + math.sqrt(b * b - (a * math.sin(th)) ** 2)  # the slider-crank's closed form
         assert abs(q[2] - x) <= 1e-10
     assert t.mobility() == 1
+
+
+def test_a_target_out_of_reach_is_refused_naming_the_body_and_nothing_changes():
+    """Issue 35's bad input: a parallel robot's IK target it cannot reach with its loops closed."""
+    t = load_robot("delta_robot")
+    q = t.home_configuration()
+    before, loops = q.copy(), [(lp.name, lp.body_a, lp.body_b, lp.kind) for lp in t.loops]
+    target = t.get_transform(q, "tcp")
+    target[2, 3] -= 5.0  # 5 m below: longer than the arms
+    with pytest.raises(LoopClosureError, match=r"loop_ik: body 'tcp' cannot reach the target with every loop closed"):
+        t.loop_ik("tcp", target, q)
+    assert np.array_equal(q, before) and [(lp.name, lp.body_a, lp.body_b, lp.kind) for lp in t.loops] == loops
+
+
+
+def test_the_open_trees_ik_refuses_a_looped_tree_naming_loop_ik():
+    """inverse_kinematics knows nothing of loops: on the four-bar it answered success=True with
+    the loop open by 3 cm (the rocker turned alone). It now says so, and loop_ik does the job."""
+    t = load_robot("four_bar")
+    q = t.home_configuration()
+    moved = q.copy()
+    moved[2] += 0.1
+    target = t.kinematic_plan().fk_single(moved)[t.index_of("rocker")]  # reachable by the rocker alone
+    with pytest.raises(LoopClosureError, match=r"inverse_kinematics for body 'rocker': the tree has closed loops "
+                                               r"\('coupler_rocker'\).*use loop_ik"):
+        inverse_kinematics(t, "rocker", target, q)
+    x = t.loop_ik("rocker", target, q)  # the crank turns, the coupler follows
+    assert np.linalg.norm(t.loop_residual(x)) <= 1e-12 and abs(x[2] - moved[2]) < 1e-9
