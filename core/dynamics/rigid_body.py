@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike
 from ..errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
 from ..kinematics.plan import compiled_backend
 from ..model.joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
-from .plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
+from .plan import DynamicsPlan, _cross, packed  # noqa: F401 - DynamicsPlan: imported from here
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
@@ -218,7 +218,6 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
-        from .aba import packed
         pk = packed(plan) if T is None else None
         if pk is not None:  # FK inside, two flat arrays: a fraction of the call's argument checks
             k.rnea_packed(Q, *pk, qdc, qddc, a0, F, motor and plan.has_motor, tc)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..dynamics import rigid_body as _rbd
-from ..dynamics.aba import packed
+from ..dynamics.plan import packed
 
 if TYPE_CHECKING:
     from .simulator import Simulator
