@@ -67,7 +67,7 @@ PANELS_TO_VIEWPORT: set[tuple[str, str]] = set()
 #: ratchet: imports of KineTree's own modules inside functions, by package (counted on this
 #: tree). Most dodge a cycle or were habit; an import deferred for a heavy optional package
 #: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
-MAX_LOCAL_IMPORTS = {"kinetree.core": 40, "kinetree.app": 39}
+MAX_LOCAL_IMPORTS = {"kinetree.core": 32, "kinetree.app": 39}
 
 #: the KineTree modules ``import kinetree.core.transforms`` loads: the package, its lazy front
 #: door (``core/__init__.py`` loads a name's module when it is first used), errors and transforms
