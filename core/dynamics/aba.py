@@ -17,12 +17,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..lazy import LazyImports
 from . import rigid_body as rbd
 from .plan import aba_constants, packed
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
     from .rigid_body import DynamicsPlan
+
+#: the batch kernel imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"aba_batch": ".batch:aba_batch"})
 
 
 def _friction_free(plan: DynamicsPlan, qdc: np.ndarray, tauc: np.ndarray) -> np.ndarray:
@@ -115,9 +119,7 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         n = flat.shape[0]
         out = np.empty((n, plan.nc))
         qdc, tauc = qdc.reshape(n, -1), tauc.reshape(n, -1)
-        from .batch import aba_batch
-
-        if (got := aba_batch(plan, flat, qdc, tauc, a0, fext)) is not None:  # FK inside, one compiled pass
+        if (got := _LAZY.aba_batch(plan, flat, qdc, tauc, a0, fext)) is not None:  # FK inside, one compiled pass
             return got.reshape(*Q.shape[:-1], plan.nc)
         F = (np.zeros((1, plan.nm, 6)) if fext is None else
              np.ascontiguousarray(fext)[None] if fext.ndim == 2 else

@@ -36,6 +36,7 @@ from ..errors import (
     InvalidPropertyError,
     LoopClosureError,
 )
+from ..lazy import LazyImports
 from ..names import text_problem
 from ..transforms import MAX_LENGTH, validate_transform
 from .plan import compiled_backend
@@ -55,6 +56,8 @@ CLOSED_TOL = 1e-9
 #: configuration is singular (two assembly branches meet).
 SINGULAR_RATIO = 1e-6
 MAX_LOOPS = 1000
+#: the compiled solver imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"loops_numba": ".loops_compiled"})
 _ROT = {"ball": (), "hinge": ((0, 2), (1, 2)), "slider": ((0, 2), (1, 2), (1, 0)), "weld": ((0, 2), (1, 2), (1, 0))}
 
 
@@ -257,8 +260,7 @@ def solve_loops(tree: RigidBodyTree, q: Configuration, tol: float = 1e-12, max_i
         return x
     P = passive_indices(tree)
     if compiled is not False and P.size and compiled_backend() == "numba":
-        from . import loops_compiled as loops_numba  # numba's import: ~0.3 s, paid on the first solve only
-
+        loops_numba = _LAZY.loops_numba  # numba's import: ~0.3 s, paid on the first solve only
         if compiled or compiled_warmup.may_compile(loops_numba._solve):
             closed = loops_numba.solve(tree, x, P, tol, max_iterations, SINGULAR_RATIO)
             if closed is not None:
