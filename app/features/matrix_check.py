@@ -240,5 +240,5 @@ def install_matrix_check(window: MainWindow) -> QAction:
     return action
 
 
-MATRIX_CHECK_FEATURE = Feature("matrix_check", install_matrix_check, actions={
+FEATURE = Feature("matrix_check", install_matrix_check, actions={
     "checkMatrixAction": At(MenuId.VIEW, "tools", 70)})
