@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
-import textwrap
-import types
 from pathlib import Path
 
 import kinetree.app as app_package
 import kinetree.app.features.feature_list as feature_list
 import kinetree.app.window.main_window as main_window_module
 import pytest
+from helpers.planted import contributing_example, plant_module
 from kinetree.app.features.feature_list import features_of
 from kinetree.app.window.features import MENUS, At, Feature, FeatureError, MenuId, Menus, install_order
 from kinetree.app.window.main_window import FEATURES, MainWindow
@@ -23,6 +21,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 APP = Path(app_package.__file__).resolve().parent
+PACKAGE = feature_list.__name__.rpartition(".")[0]  # kinetree.app.features
 
 
 def nothing(_window) -> None:
@@ -153,27 +152,11 @@ def test_the_window_has_no_undeclared_attributes(make_window):
     assert undeclared == []
 
 
-CONTRIBUTING = APP.parent / ".github" / "CONTRIBUTING.md"
-
-
-def planted_module(monkeypatch, name: str, source: str) -> None:
-    """``source`` as the module ``kinetree.app.features.<name>`` (as if its file were there)."""
-    module = types.ModuleType(f"{feature_list.__name__.rpartition('.')[0]}.{name}")
-    module.__package__ = feature_list.__name__.rpartition(".")[0]
-    monkeypatch.setitem(sys.modules, module.__name__, module)
-    exec(compile(source, f"<planted {name}.py>", "exec"), module.__dict__)  # noqa: S102 - our own test text
-
-
 def test_a_feature_module_added_with_one_line_in_the_list_is_installed(make_window, monkeypatch):
     """CONTRIBUTING's example feature (a Notes dock): its module, and one line in FEATURE_MODULES."""
-    text = CONTRIBUTING.read_text(encoding="utf-8") if CONTRIBUTING.exists() else pytest.skip("no checkout")
-    example = re.search(r"`app/features/notes\.py`:\s*```python\n(.*?)```", text, re.S)
-    assert example is not None, "CONTRIBUTING.md lost its example feature"
-    planted_module(monkeypatch, "notes", textwrap.dedent(example.group(1)))
-    one_line = re.search(r'^  (\s*"notes": "\.notes",.*)$', text, re.M)
-    assert one_line is not None, "CONTRIBUTING.md lost the example's line in FEATURE_MODULES"
-    table = ast.literal_eval("{" + one_line.group(1).split("#")[0] + "}")
-    modules = LazyImports(feature_list.__name__, {**feature_list.FEATURE_MODULES.table, **table})
+    source, line = contributing_example("app/features/notes.py", "notes")
+    plant_module(monkeypatch, PACKAGE, "notes", source)
+    modules = LazyImports(feature_list.__name__, {**feature_list.FEATURE_MODULES.table, **line})
     monkeypatch.setattr(main_window_module, "FEATURES", features_of(modules))
     window = make_window()
     assert "notes" in names(window.feature_order)
@@ -182,7 +165,7 @@ def test_a_feature_module_added_with_one_line_in_the_list_is_installed(make_wind
 
 
 def test_a_listed_module_without_a_feature_is_refused_naming_it(monkeypatch):
-    planted_module(monkeypatch, "not_a_feature", "NOTES = 'no FEATURE here'\n")
+    plant_module(monkeypatch, PACKAGE, "not_a_feature", "NOTES = 'no FEATURE here'\n")
     modules = LazyImports(feature_list.__name__, {"ik_tools": ".ik_tools", "notes": ".not_a_feature"})
     with pytest.raises(FeatureError, match=r"feature module '\.not_a_feature' \(FEATURE_MODULES\['notes'\]\) "
                                            "declares no FEATURE"):
