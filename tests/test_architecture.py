@@ -70,7 +70,7 @@ PANELS_TO_VIEWPORT: set[tuple[str, str]] = set()
 #: ratchet: imports of KineTree's own modules inside functions, by package (counted on this
 #: tree). Most dodge a cycle or were habit; an import deferred for a heavy optional package
 #: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
-MAX_LOCAL_IMPORTS = {"kinetree.core": 5, "kinetree.app": 13}
+MAX_LOCAL_IMPORTS = {"kinetree.core": 5, "kinetree.app": 4}
 
 #: the modules that may call ``importlib.import_module`` on KineTree modules: the lazy-import mechanism
 #: and the registries that name their modules (each name is checked where the registry is tested)

@@ -11,6 +11,7 @@ import argparse
 import importlib
 
 from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, check_outputs, run
+from .display import run_with_display
 
 #: every command, in the order ``kinetree --help`` lists them, by its module's name
 COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "html", "library", "ik", "symbolic", "dh",
@@ -48,7 +49,5 @@ def main(argv: list[str]) -> int:
         return module.command(a)
 
     if args.command in DISPLAY_COMMANDS:
-        from .display import run_with_display
-
         return run_with_display(args.command, lambda: command(args))
     return run(command, args)
