@@ -16,8 +16,9 @@ A package's front door exports names the same way (PEP 562): ``__getattr__ = _LA
 ``tests/test_architecture.py`` reads every table (hence a literal): each target must exist and
 obey the layers exactly as an import at the top of the module would, and counts as an edge when
 it looks for import cycles; so a table cannot hide an import that points up a layer or dodges a
-cycle (move the shared code down instead). Nothing else in ``core/`` or ``app/`` calls
-``importlib.import_module`` on a KineTree module.
+cycle (move the shared code down instead). A registry that names its modules (the command,
+feature and tool lists) is such a table too; nothing else in ``core/`` or ``app/`` calls
+``importlib.import_module``.
 """
 
 from __future__ import annotations

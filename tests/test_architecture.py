@@ -72,11 +72,10 @@ PANELS_TO_VIEWPORT: set[tuple[str, str]] = set()
 #: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
 MAX_LOCAL_IMPORTS = {"kinetree.core": 5, "kinetree.app": 4}
 
-#: the modules that may call ``importlib.import_module`` on KineTree modules: the lazy-import mechanism
-#: and the registries that name their modules (each name is checked where the registry is tested)
+#: the modules that may call ``importlib.import_module``: the lazy-import mechanism alone (a registry that
+#: names its modules is a LazyImports table, checked here)
 IMPORT_MODULE_ALLOWED = {
     "kinetree.core.lazy": "the deferred-import mechanism itself",
-    "kinetree.app.cli": "COMMANDS names the command modules (tests/app/test_cli.py checks each)",
 }
 
 #: the KineTree modules ``import kinetree.core.transforms`` loads: the package, its lazy front
