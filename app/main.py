@@ -7,7 +7,15 @@ import logging
 import os
 import sys
 
+from kinetree.core.lazy import LazyImports
+
 from .widgets.application import make_application
+
+#: the commands (the engine) only when one runs; the window (every feature, pyqtgraph, OpenGL) and the
+#: kernels' warm-up only when the GUI runs (see kinetree.core.lazy)
+_ON_USE = LazyImports(__name__, {"cli": ".cli", "MainWindow": ".window.main_window:MainWindow",
+                                 "install_excepthook": ".window.main_window:install_excepthook",
+                                 "start_warm_up": "kinetree.core.compiled_warmup:warm_up_in_background"})
 
 #: Qt platforms that draw without a display server (the app then runs, unseen or on a device)
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
@@ -35,13 +43,11 @@ def run_gui(source: str | None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from .window.main_window import MainWindow, install_excepthook
-
     app = make_application(sys.argv)
     app.setApplicationName("KineTree")
     app.setOrganizationName("KineTree")
-    window = MainWindow()
-    install_excepthook(window)
+    window = _ON_USE.MainWindow()
+    _ON_USE.install_excepthook(window)
     window.show()
     start(window, source)
     warm_up_in_background()
@@ -52,9 +58,7 @@ def warm_up_in_background():
     """Compile (or load) the engine's compiled kernels on a thread, so that the first Simulate
     or Torques does not freeze the window for the compilation (~1 min on a new machine).
     Returns the thread (the Simulate dock waits for the same one)."""
-    from kinetree.core.compiled_warmup import warm_up_in_background as start_warm_up
-
-    return start_warm_up()
+    return _ON_USE.start_warm_up()
 
 
 def start(window, source: str | None) -> None:
@@ -68,8 +72,7 @@ def start(window, source: str | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from . import cli
-
+    cli = _ON_USE.cli
     if argv and (argv[0] in cli.COMMANDS or argv[0].startswith("-")):
         return cli.main(argv)  # its warnings, logged ones too, are "kinetree CMD: warning: …" lines
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

@@ -22,8 +22,8 @@ from kinetree.core.errors import UnknownBodyError
 from kinetree.core.io.web_page import READOUT_DIGITS, _asset, page_data
 
 from .model.numbers import pose_readouts
+from .model.script_input import script_configuration as _configuration
 from .notebook_page import HEIGHT
-from .scripting import _configuration
 
 try:  # the notebook extra (pip install 'kinetree[notebook]'); without it widget() says so
     import anywidget

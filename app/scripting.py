@@ -18,9 +18,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kinetree.core.errors import FileFormatError, InvalidPropertyError, UnknownBodyError
+from kinetree.core.lazy import LazyImports
+
+from .model.script_input import script_configuration as _configuration
 
 if TYPE_CHECKING:  # numpy too is imported when a function runs: ``kinetree --help`` needs neither
     import numpy as np
+
+#: what the entry points need only when they run (see kinetree.core.lazy): Qt with the app, the window and the
+#: offscreen view, anywidget with the notebook widget, the engine's tree with IPython's picture formatter;
+#: ``import kinetree.app`` (and so ``kinetree --help``) loads none of them
+_ON_USE = LazyImports(__name__, {
+    "missing_display": ".main:missing_display", "ensure_display": ".cli.display:ensure_display",
+    "offscreen_view": ".cli.display:offscreen_view", "make_application": ".widgets.application:make_application",
+    "rgb_array": ".features.playback:rgb_array", "save_png": ".widgets.safe_output:save_png",
+    "commit_focused_editor": ".widgets.qt_utils:commit_focused_editor",
+    "MainWindow": ".window.main_window:MainWindow", "RobotDocument": ".model.document:RobotDocument",
+    "notebook_widget": ".notebook_widget", "RigidBodyTree": "kinetree.core.tree:RigidBodyTree",
+})
 
 #: A picture's default size (width, height) in pixels.
 PICTURE_SIZE = (640, 480)
@@ -68,52 +83,32 @@ def has_display() -> bool:
     platforms run the app unseen: a blocking show() there would wait for a close nobody can make."""
     import os
 
-    from .main import missing_display
-
     platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
-    return _private_display is None and missing_display() is None and platform not in ("offscreen", "minimal")
+    return _private_display is None and _ON_USE.missing_display() is None and platform not in ("offscreen", "minimal")
 
 
 def _application():
     """The QApplication, on a private Xvfb when there is no display (it then lives as long as
     the process: it ends by itself with Qt's connection)."""
     global _private_display
-    from .cli.display import ensure_display
-    from .widgets.application import make_application
-
     if not has_display() and _private_display is None:
-        _private_display = ensure_display(until_last_client=True)
-    app = make_application()
+        _private_display = _ON_USE.ensure_display(until_last_client=True)
+    app = _ON_USE.make_application()
     if not app.applicationName() or app.applicationName() == "python":
         app.setApplicationName("KineTree")
         app.setOrganizationName("KineTree")
     return app
 
 
-def _configuration(tree, q) -> np.ndarray:
-    """``q`` (vector or {joint: value}; None: home) as the tree's vector: an
-    InvalidConfigurationError names a bad joint or value; positions outside their limits are
-    kept, with a warning (the window shows them; a slider's handle stops at its end)."""
-    vec = tree.home_configuration() if q is None else tree.config_to_vector(q)
-    outside = tree.limit_violations(vec)
-    if outside:
-        more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
-        warnings.warn(f"kinetree: {outside[0].describe()}{more}", RuntimeWarning, stacklevel=3)
-    return vec
-
-
 def picture(tree, q=None, size: tuple[int, int] = PICTURE_SIZE, view: str = "iso") -> np.ndarray:
     """``tree`` at ``q`` rendered offscreen (no window), as an H×W×3 uint8 array."""
-    from .cli.display import offscreen_view
-    from .features.playback import rgb_array
-
     _check_view(view)
     q = _configuration(tree, q)
     app = _application()
-    _doc, viewport = offscreen_view(tree, q, size, view_preset=view)
+    _doc, viewport = _ON_USE.offscreen_view(tree, q, size, view_preset=view)
     try:
         viewport.fit(size=size)
-        return rgb_array(viewport.render_image(*size))
+        return _ON_USE.rgb_array(viewport.render_image(*size))
     finally:
         viewport.close()
         viewport.deleteLater()
@@ -206,10 +201,9 @@ def _script_window_class():
     if _ScriptWindow is None:
         from PySide6.QtCore import Signal
 
-        from .widgets.qt_utils import commit_focused_editor
-        from .window.main_window import MainWindow
+        commit_focused_editor = _ON_USE.commit_focused_editor
 
-        class ScriptWindow(MainWindow):
+        class ScriptWindow(_ON_USE.MainWindow):
             """The main window with a ``closed`` signal; closing it does not ask to save a robot
             that has no file: the script holds the result (``Viewer.tree``, ``configuration``)."""
 
@@ -242,12 +236,10 @@ class Viewer:
     """
 
     def __init__(self, tree, q=None, *, title: str | None = None) -> None:
-        from .model.document import RobotDocument
-
         q = _configuration(tree, q)
         self._app = _application()
         self.live = _enable_event_loop()
-        self._doc = RobotDocument(tree)
+        self._doc = _ON_USE.RobotDocument(tree)
         self._window = _script_window_class()(self._doc)
         self._doc.load(tree, q, name=title or "robot")
         self.events = Events()
@@ -307,15 +299,12 @@ class Viewer:
     def screenshot(self, path: str | Path | None = None, size: tuple[int, int] | None = None) -> np.ndarray:
         """The 3D view as an H×W×3 uint8 array (``size``: the view's own by default), written as
         a PNG to ``path`` if given."""
-        from .features.playback import rgb_array
-        from .widgets.safe_output import save_png
-
         view = self._window.viewport
         w, h = size or (max(view.width(), 1), max(view.height(), 1))
         img = view.render_image(int(w), int(h))
         if path is not None:
-            save_png(img, path)
-        return rgb_array(img)
+            _ON_USE.save_png(img, path)
+        return _ON_USE.rgb_array(img)
 
     def _repr_png_(self) -> bytes:
         return png_bytes(self.screenshot())
@@ -327,10 +316,9 @@ class Viewer:
         :attr:`configuration` (the window redraws; consecutive widget moves are one undo step there),
         and the window's moves, from Python or the user, move it. An edit of the tree in the window
         rebuilds it; one the web page cannot show unlinks it, with a warning naming what."""
-        from .notebook_widget import HEIGHT, widget  # anywidget (ipywidgets, IPython): heavy, optional
-
+        notebook = _ON_USE.notebook_widget  # anywidget (ipywidgets, IPython): heavy, optional
         doc = self._doc
-        w = widget(doc.tree, doc.configuration, height=height or HEIGHT, title=doc.name)
+        w = notebook.widget(doc.tree, doc.configuration, height=height or notebook.HEIGHT, title=doc.name)
         drag = doc.begin_drag()
 
         def from_widget(change) -> None:  # the page's sliders, through the kernel (or a script)
@@ -447,9 +435,7 @@ def register_formatter(shell=None) -> bool:
     shell = shell or _ipython()
     if shell is None or not hasattr(shell, "display_formatter"):
         return False
-    from kinetree.core import RigidBodyTree
-
-    shell.display_formatter.formatters["image/png"].for_type(RigidBodyTree, _tree_png)
+    shell.display_formatter.formatters["image/png"].for_type(_ON_USE.RigidBodyTree, _tree_png)
     return True
 
 

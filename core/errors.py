@@ -11,6 +11,11 @@ class KineTreeError(ValueError):
     """Base class of every error raised by ``kinetree.core``."""
 
 
+class DroppedOnExportWarning(UserWarning):
+    """What the tree holds but the chosen file format cannot (named poses in a URDF or a DH
+    table) was not written."""
+
+
 class PhysicsWarning(UserWarning):
     """A value is kept as given although no physical body has it (an inertia that breaks the
     triangle inequality, as published tables such as Corke's Puma 560 hold)."""
@@ -73,3 +78,7 @@ class SymbolicError(KineTreeError):
 class LoopClosureError(KineTreeError):
     """A closed kinematic loop is broken: a configuration that does not close it, a mechanism
     that cannot be assembled there, or a singular (toggle) configuration; names the loop."""
+
+
+class SimulationError(InvalidPropertyError):
+    """A simulation that cannot go on (it diverged, or its settings cannot be run)."""

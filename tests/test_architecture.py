@@ -5,7 +5,10 @@
 - no test module imports another test module: what tests share lives in ``tests/helpers/`` (each
   of its modules used by a test) and shared fixtures in a ``conftest.py``;
 - ratchets that may only go down: function-local imports of KineTree's own modules, the KineTree
-  modules ``import kinetree.core.transforms`` loads, and the modules over :data:`MAX_LINES` lines.
+  modules ``import kinetree.core.transforms`` loads, and the modules over :data:`MAX_LINES` lines;
+- deferred imports go through the one mechanism, :mod:`kinetree.core.lazy` (a module-level table
+  of ``name → "module:attribute"``): every entry must exist, and it is an edge like an import at
+  the top (the layer and cycle checks see it), so a table cannot hide an upward import or a cycle.
 
 Each ceiling is today's figure. When a change lowers a figure, lower its ceiling in the same
 commit; never raise one: hoist the import, split the module or move the code instead."""
@@ -22,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"core": "kinetree.core", "app": "kinetree.app"}  # source folder → installed name
 
 #: ``kinetree.core``'s modules at the bottom of the engine, beside its subpackages
-CORE_BASE = {f"kinetree.core.{m}" for m in ("errors", "transforms", "names", "number_text")}
+CORE_BASE = {f"kinetree.core.{m}" for m in ("errors", "transforms", "names", "number_text", "lazy")}
 #: the deep paths README and the guide document, kept as one-line re-exports of their new modules
 CORE_REEXPORTS = {f"kinetree.core.{m}" for m in ("symbolic", "torque_profile", "mass_properties", "frame_assignment")}
 
@@ -67,7 +70,13 @@ PANELS_TO_VIEWPORT: set[tuple[str, str]] = set()
 #: ratchet: imports of KineTree's own modules inside functions, by package (counted on this
 #: tree). Most dodge a cycle or were habit; an import deferred for a heavy optional package
 #: (mujoco, sympy, numba, trimesh, Qt) is the one good reason. Lower these when you hoist one.
-MAX_LOCAL_IMPORTS = {"kinetree.core": 53, "kinetree.app": 40}
+MAX_LOCAL_IMPORTS = {"kinetree.core": 5, "kinetree.app": 4}
+
+#: the modules that may call ``importlib.import_module``: the lazy-import mechanism alone (a registry that
+#: names its modules is a LazyImports table, checked here)
+IMPORT_MODULE_ALLOWED = {
+    "kinetree.core.lazy": "the deferred-import mechanism itself",
+}
 
 #: the KineTree modules ``import kinetree.core.transforms`` loads: the package, its lazy front
 #: door (``core/__init__.py`` loads a name's module when it is first used), errors and transforms
@@ -114,10 +123,78 @@ def _imported(name: str, is_package: bool, node: ast.Import | ast.ImportFrom, kn
     return hits
 
 
+def _lazy_tables(name: str, is_package: bool, tree: ast.Module) -> list[tuple[int, str, str | None, str]]:
+    """The entries of the :class:`~kinetree.core.lazy.LazyImports` tables module ``name``
+    declares, as (line, target module, attribute or None, problem or ""): a table must be a
+    module-level ``LazyImports(__name__, {literal})``."""
+    found = []
+    top = {id(node.value) for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and (getattr(node.func, "id", None) == "LazyImports"
+                                                or getattr(node.func, "attr", None) == "LazyImports")):
+            continue
+        args = node.args
+        if (id(node) not in top or len(args) != 2 or not isinstance(args[0], ast.Name) or args[0].id != "__name__"
+                or not isinstance(args[1], ast.Dict) or node.keywords):
+            found.append((node.lineno, "", None, "a lazy table must be LazyImports(__name__, {...}) assigned at "
+                                                 "module level"))
+            continue
+        for key, value in zip(args[1].keys, args[1].values, strict=True):
+            if not (isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                found.append((value.lineno, "", None, "a lazy table holds string literals only"))
+                continue
+            module, _, attribute = value.value.partition(":")
+            if module.startswith("."):
+                level = len(module) - len(module.lstrip("."))
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - level + 1]
+                module = ".".join(base + ([module.lstrip(".")] if module.lstrip(".") else []))
+            found.append((value.lineno, module, attribute or None, ""))
+    return found
+
+
+def _top_names(tree: ast.Module) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments, imports)."""
+    names: set[str] = set()
+    body = list(tree.body)
+    for node in body:
+        if isinstance(node, ast.If | ast.Try | ast.With):  # a name defined under a condition
+            body += [n for field in ("body", "orelse", "finalbody") for n in getattr(node, field, [])]
+            body += [n for handler in getattr(node, "handlers", []) for n in handler.body]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def _lazy_edges(sources, known: set[str], trees: dict[str, ast.Module]) -> tuple[dict[str, set[str]], list[str]]:
+    """The edges of every lazy table, and what is wrong with its entries (a target that does not
+    exist, or a table that is no module-level literal)."""
+    edges: dict[str, set[str]] = {name: set() for name in known}
+    problems = []
+    for name, is_package, _path in sources:
+        for line, module, attribute, problem in _lazy_tables(name, is_package, trees[name]):
+            if problem:
+                problems.append(f"{name}:{line}: {problem}")
+            elif module not in known:
+                problems.append(f"{name}:{line}: lazy target {module} is no KineTree module")
+            elif attribute and attribute not in _top_names(trees[module]) and f"{module}.{attribute}" not in known:
+                problems.append(f"{name}:{line}: lazy target {module}:{attribute}: {module} defines no {attribute}")
+            elif module != name:
+                edges[name].add(module)
+    return edges, problems
+
+
 @cache
 def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
-    """Module-level edges (imports under ``if TYPE_CHECKING:`` left out: they never run) and
-    the function-local imports of project modules as (module, line, target)."""
+    """Module-level edges (imports under ``if TYPE_CHECKING:`` left out: they never run, and
+    each lazy table's targets in: they are imports, deferred) and the function-local imports of
+    project modules as (module, line, target)."""
     sources = _sources()
     known = {name for name, _, _ in sources}
     edges: dict[str, set[str]] = {name: set() for name in known}
@@ -135,8 +212,11 @@ def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
             function = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             walk(child, name, is_package, function, checking)
 
-    for name, is_package, path in sources:
-        walk(ast.parse(path.read_text(encoding="utf-8"), str(path)), name, is_package, False, False)
+    trees = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, _, path in sources}
+    for name, is_package, _path in sources:
+        walk(trees[name], name, is_package, False, False)
+    for name, targets in _lazy_edges(sources, known, trees)[0].items():
+        edges[name] |= targets
     return edges, local
 
 
@@ -215,14 +295,60 @@ def test_the_cycle_finder_finds_a_planted_cycle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+def _upward(edges: dict[str, set[str]]) -> list[str]:
+    """The edges that point up the layers."""
+    return sorted(f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+                  for a, targets in edges.items() for b in targets if _layer(b) > _layer(a))
+
+
 def test_dependencies_point_down_the_layers():
-    edges, _ = _graph()
-    upward = sorted(f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
-                    for a, targets in edges.items() for b in targets if _layer(b) > _layer(a))
+    upward = _upward(_graph()[0])
     assert not upward, (
         "imports against the layers (LAYERS): move the shared code down; a module that panels "
         "or the viewport need belongs in app/model or app/widgets (which import neither):\n"
         + "\n".join(upward))
+
+
+def test_every_lazy_table_entry_exists():
+    sources = _sources()
+    trees = {name: ast.parse(path.read_text(encoding="utf-8")) for name, _, path in sources}
+    edges, problems = _lazy_edges(sources, {name for name, _, _ in sources}, trees)
+    assert sum(map(len, edges.values())) > 10  # the finder found the tables
+    assert not problems, "lazy tables (kinetree.core.lazy):\n" + "\n".join(problems)
+
+
+def test_the_lazy_checks_find_planted_bad_entries():
+    engine, window = "kinetree.core.model.planted", "kinetree.app.window.main_window"
+    code = {engine: 'from ...lazy import LazyImports\n_LAZY = LazyImports(__name__, {"w": "kinetree.app.window.'
+                    'main_window:MainWindow", "gone": "..nowhere:f", "typo": ".joint:NoSuchName",'
+                    ' "ok": ".joint:Joint"})\n',
+            window: "class MainWindow:\n    pass\n",
+            "kinetree.core.model.joint": "from .planted import _LAZY\nclass Joint:\n    pass\n",
+            "kinetree.core.model.hidden": "def f():\n    t = LazyImports(__name__, {})\n"}
+    sources = [(name, False, None) for name in code]
+    trees = {name: ast.parse(text) for name, text in code.items()}
+    edges, problems = _lazy_edges(sources, set(code), trees)
+    assert edges[engine] == {window, "kinetree.core.model.joint"}
+    assert problems == [f"{engine}:2: lazy target kinetree.core.nowhere is no KineTree module",
+                        f"{engine}:2: lazy target kinetree.core.model.joint:NoSuchName: kinetree.core.model.joint "
+                        "defines no NoSuchName",
+                        "kinetree.core.model.hidden:2: a lazy table must be LazyImports(__name__, {...}) assigned at "
+                        "module level"]
+    assert _upward(edges) == [f"{engine} (core.model) imports {window} (app features and window)"]
+    edges["kinetree.core.model.joint"].add(engine)  # the joint module imports the table's module at the top
+    assert _cycles(edges) == [["kinetree.core.model.joint", engine, "kinetree.core.model.joint"]]
+
+
+def test_only_the_lazy_mechanism_imports_modules_by_name():
+    found = []
+    for name, _, path in _sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and "import_module" in (getattr(node.func, "id", None),
+                                                                    getattr(node.func, "attr", None))
+                    and name not in IMPORT_MODULE_ALLOWED):
+                found.append(f"{name}:{node.lineno}")
+    assert not found, ("importlib.import_module outside kinetree.core.lazy: declare the deferred import in the "
+                       "module's LazyImports table (the architecture test checks its targets):\n" + "\n".join(found))
 
 
 def test_panels_and_viewport_never_import_each_other():

@@ -8,13 +8,21 @@ import Qt, and only when they run.
 from __future__ import annotations
 
 import argparse
-import importlib
+
+from kinetree.core.lazy import LazyImports
 
 from .common import EXIT_OK, EXIT_USAGE, accept_negative_numbers, check_outputs, run
+from .display import run_with_display
 
-#: every command, in the order ``kinetree --help`` lists them, by its module's name
-COMMANDS = ("screenshot", "animate", "details", "fk", "convert", "html", "library", "ik", "symbolic", "dh",
-            "dynamics", "torques")
+#: every command's module, in the order ``kinetree --help`` lists them (see kinetree.core.lazy: the
+#: architecture test checks each exists)
+COMMAND_MODULES = LazyImports(__name__, {
+    "screenshot": ".screenshot", "animate": ".animate", "details": ".details", "fk": ".fk", "convert": ".convert",
+    "html": ".html", "library": ".library", "ik": ".ik", "symbolic": ".symbolic", "dh": ".dh",
+    "dynamics": ".dynamics", "torques": ".torques",
+})
+#: every command, in that order, by its module's name
+COMMANDS = tuple(COMMAND_MODULES.table)
 #: the commands that render with the GUI machinery (see :mod:`.display`)
 DISPLAY_COMMANDS = ("screenshot", "animate")
 
@@ -27,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="kinetree [ROBOT] opens the app; kinetree COMMAND --help describes a command.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        accept_negative_numbers(importlib.import_module(f".{name}", __name__).add_parser(sub))
+        accept_negative_numbers(getattr(COMMAND_MODULES, name).add_parser(sub))
     return p
 
 
@@ -41,14 +49,12 @@ def main(argv: list[str]) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    module = importlib.import_module(f".{args.command}", __name__)
+    module = getattr(COMMAND_MODULES, args.command)
 
     def command(a: argparse.Namespace) -> int:
         check_outputs(a)  # no command writes over its input file
         return module.command(a)
 
     if args.command in DISPLAY_COMMANDS:
-        from .display import run_with_display
-
         return run_with_display(args.command, lambda: command(args))
     return run(command, args)

@@ -15,6 +15,7 @@ import argparse
 import math
 
 import numpy as np
+from kinetree.core.lazy import LazyImports
 
 from ..widgets.application import make_application
 from .common import (
@@ -27,6 +28,10 @@ from .common import (
     size_arg,
     warn,
 )
+from .display import offscreen_view
+
+#: the traced path (pyqtgraph, OpenGL), only when the command runs (see kinetree.core.lazy)
+_QT = LazyImports(__name__, {"PathTrace": "..viewport.overlays.path_trace:PathTrace"})
 
 #: the largest --fps (a GIF cannot show more than 100 frames a second anyway)
 MAX_FPS = 120.0
@@ -89,14 +94,12 @@ def animate(tree, poses: list[str], Q: np.ndarray, out: str, seconds: float = 2.
     """Render the frames ``Q`` (:func:`motion`) of ``tree`` through its named ``poses`` to
     ``out`` seen from ``view_preset`` (iso, front, side or top); returns the frame count."""
     from ..features.playback import PlaybackState, fit_motion, render_frames, write_animation
-    from ..viewport.overlays.path_trace import PathTrace
-    from .display import offscreen_view
 
     def traced(doc, view) -> None:
         state = PlaybackState(doc, view)
         state.set_seconds(seconds)
         state.set_names(poses)
-        view.path_trace = PathTrace(view, doc, state)
+        view.path_trace = _QT.PathTrace(view, doc, state)
         view.path_trace.set_visible(trace)
 
     app = make_application()

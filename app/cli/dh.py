@@ -13,6 +13,8 @@ import math
 from fractions import Fraction
 
 from kinetree.core.dh.chain import chain_numbering, joint_variable
+from kinetree.core.dh.explain import explain_extraction
+from kinetree.core.dh.extract import extract_dh
 from kinetree.core.io.dh_csv import DHTable, write_dh_csv
 
 from .common import InputError, add_output_argument, add_robot_argument, name_arg, open_source
@@ -73,9 +75,6 @@ def _table(links, deg: bool) -> str:
 
 
 def command(args: argparse.Namespace) -> int:
-    from kinetree.core import extract_dh
-    from kinetree.core.dh.explain import explain_extraction
-
     tree, _ = open_source(args.robot, args)
     if tree.num_bodies == 0:
         raise InputError(f"{args.robot} has no bodies")

@@ -13,9 +13,14 @@ import traceback
 from collections.abc import Callable
 
 from kinetree.core import KineTreeError
+from kinetree.core.lazy import LazyImports
 
 from ..widgets.application import make_application
 from .common import EXIT_BAD_INPUT, EXIT_OK, InputError, error_text, warnings_as_lines
+
+#: the document and the 3D view (Qt, pyqtgraph, OpenGL), only when a rendering command runs (see kinetree.core.lazy)
+_QT = LazyImports(__name__, {"RobotDocument": "..model.document:RobotDocument",
+                             "RobotViewport": "..viewport.view:RobotViewport"})
 
 
 def ensure_display(until_last_client: bool = False) -> subprocess.Popen | None:
@@ -52,12 +57,9 @@ def offscreen_view(tree, config, size: tuple[int, int], theme: str = "dark", lab
     ``view_preset`` view (iso, or front/side/top orthographic), for rendering (screenshot,
     animate); ``teach``: the DH overlay of that link; ``before_show(doc, view)`` adds items
     first. Returns ``(doc, view)``."""
-    from ..model.document import RobotDocument
-    from ..viewport.view import RobotViewport
-
-    doc = RobotDocument(tree)
+    doc = _QT.RobotDocument(tree)
     doc.load(tree, config)
-    view = RobotViewport(doc)
+    view = _QT.RobotViewport(doc)
     view.set_theme(theme)
     view.set_labels_visible(labels)
     if before_show is not None:

@@ -18,14 +18,13 @@ from .common import (
     open_source,
     size_arg,
 )
+from .display import offscreen_view
 
 
 def screenshot(tree, config: np.ndarray, out: str, size: tuple[int, int], theme: str = "dark",
                labels: bool = True, teach: int | None = None, view_preset: str = "iso") -> None:
     """Render ``tree`` at ``config`` to a PNG without showing a window (``teach``: the DH
     overlay of that link, 1-based; ``view_preset``: iso, front, side or top)."""
-    from .display import offscreen_view
-
     app = make_application()
     doc, view = offscreen_view(tree, config, size, theme, labels, teach, view_preset=view_preset)
     view.fit()

@@ -405,7 +405,7 @@ def install_analysis(window: MainWindow) -> Analysis:
     return analysis
 
 
-ANALYSIS_FEATURE = Feature("analysis", install_analysis, actions={
+FEATURE = Feature("analysis", install_analysis, actions={
     "workspaceAction": At(MenuId.VIEW, "tools", 10), "comAction": At(MenuId.VIEW, "tools", 20),
     "inertiaAction": At(MenuId.VIEW, "tools", 30), "torqueAction": At(MenuId.VIEW, "tools", 40),
     "selfCollisionAction": At(MenuId.VIEW, "tools", 50)})

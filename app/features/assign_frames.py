@@ -38,6 +38,6 @@ def place_assign_frames_dock(window: MainWindow) -> None:
     hidden_tab(window, window.docks["poseDock"], window.assign_frames_dock, Qt.DockWidgetArea.RightDockWidgetArea)
 
 
-ASSIGN_FRAMES_FEATURE = Feature("assign_frames", install_assign_frames, docks=("assignFramesDock",),
+FEATURE = Feature("assign_frames", install_assign_frames, docks=("assignFramesDock",),
                                 place=place_assign_frames_dock,
                                 actions={"toggle_assignFramesDock": At(MenuId.VIEW, "tools", 80)})

@@ -1,24 +1,15 @@
 """The window's features (:data:`FEATURES`, installed by :class:`~.main_window.MainWindow` after
 those each requires) and what they put on the window (:class:`FeatureParts`). Adding a feature:
-one module ending with its :class:`~.features.Feature`, and one line here."""
+one module ending with ``FEATURE = Feature(…)`` (:class:`~.features.Feature`), and one line in
+:data:`FEATURE_MODULES`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..window.features import Feature
-from .analysis import ANALYSIS_FEATURE
-from .assign_frames import ASSIGN_FRAMES_FEATURE
-from .help import HELP_FEATURE
-from .ik_tools import IK_TOOLS_FEATURE
-from .matrix_check import MATRIX_CHECK_FEATURE
-from .playback import PLAYBACK_FEATURE
-from .present import PRESENT_FEATURE
-from .simulate import SIMULATE_FEATURE
-from .teach import TEACH_FEATURE
-from .tools import TOOLS_FEATURE
-from .torques import TORQUES_FEATURE
-from .web_export import WEB_EXPORT_FEATURE
+from kinetree.core.lazy import LazyImports
+
+from ..window.features import Feature, FeatureError
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QAction
@@ -40,20 +31,40 @@ if TYPE_CHECKING:
     from .present import PresentMode
     from .teach import TeachState
 
-FEATURES: tuple[Feature, ...] = (
-    IK_TOOLS_FEATURE,  # View ▸ Inverse kinematics handle, IK position only (also in the viewport's tool bar)
-    TEACH_FEATURE,  # the DH overlay, View ▸ DH parameters, the Explain and Exercise docks, the exam
-    ANALYSIS_FEATURE,  # View ▸ Workspace, Centre of mass, Inertia, Gravity torques, Self-collision
-    TOOLS_FEATURE,  # View ▸ Tool: Q pose, W move frame, E rotate frame, R measure, O close loop
-    HELP_FEATURE,  # Help ▸ User guide, Getting started, Keyboard shortcuts, About; the empty robot's hint
-    PLAYBACK_FEATURE,  # the Poses dock with the timeline, the traced path, File ▸ Export animation
-    WEB_EXPORT_FEATURE,  # File ▸ Export web page
-    TORQUES_FEATURE,  # View ▸ Torques: the torques along the Poses dock's motion
-    SIMULATE_FEATURE,  # View ▸ Simulate (S): let the robot go
-    MATRIX_CHECK_FEATURE,  # View ▸ Check a matrix…
-    ASSIGN_FRAMES_FEATURE,  # View ▸ Assign frames: the student's own DH frames, checked
-    PRESENT_FEATURE,  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
-)
+#: the feature modules of this package, one line each, in install order where requirements allow; each
+#: ends with ``FEATURE = Feature(…)`` (see kinetree.core.lazy: tests/test_architecture.py checks every
+#: module exists and obeys the layers)
+FEATURE_MODULES = LazyImports(__name__, {
+    "ik_tools": ".ik_tools",  # View ▸ Inverse kinematics handle, IK position only (also in the viewport's tool bar)
+    "teach": ".teach",  # the DH overlay, View ▸ DH parameters, the Explain and Exercise docks, the exam
+    "analysis": ".analysis",  # View ▸ Workspace, Centre of mass, Inertia, Gravity torques, Self-collision
+    "tools": ".tools",  # View ▸ Tool: Q pose, W move frame, E rotate frame, R measure, O close loop
+    "help": ".help",  # Help ▸ User guide, Getting started, Keyboard shortcuts, About; the empty robot's hint
+    "playback": ".playback",  # the Poses dock with the timeline, the traced path, File ▸ Export animation
+    "web_export": ".web_export",  # File ▸ Export web page
+    "torques": ".torques",  # View ▸ Torques: the torques along the Poses dock's motion
+    "simulate": ".simulate",  # View ▸ Simulate (S): let the robot go
+    "matrix_check": ".matrix_check",  # View ▸ Check a matrix…
+    "assign_frames": ".assign_frames",  # View ▸ Assign frames: the student's own DH frames, checked
+    "present": ".present",  # View ▸ Present (F11), the Explain dock's clicker keys, the ghost followed
+})
+
+
+def features_of(modules: LazyImports) -> tuple[Feature, ...]:
+    """The ``FEATURE`` of each module in ``modules``, in its order; a FeatureError naming a module
+    that declares none (checked as the window's module is imported, before any window exists)."""
+    found = []
+    for name, module in modules.table.items():
+        feature = getattr(getattr(modules, name), "FEATURE", None)
+        if not isinstance(feature, Feature):
+            raise FeatureError(f"feature module {module!r} (FEATURE_MODULES[{name!r}]) declares no "
+                               f"FEATURE = Feature(…) at its end (found {type(feature).__name__})")
+        found.append(feature)
+    return tuple(found)
+
+
+#: the window's features (:class:`~.main_window.MainWindow` installs them after those each requires)
+FEATURES: tuple[Feature, ...] = features_of(FEATURE_MODULES)
 
 
 class FeatureParts:

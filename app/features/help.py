@@ -145,5 +145,5 @@ class _Resize(QObject):
         return False
 
 
-HELP_FEATURE = Feature("help", install_help, actions={
+FEATURE = Feature("help", install_help, actions={
     f"help_{key}": At(MenuId.HELP, "help", k) for k, key in enumerate(("guide", "start", "keys", "about"))})

@@ -28,5 +28,5 @@ def install_ik_tools(window: MainWindow) -> None:
     bar.add_tool(position, "ik")
 
 
-IK_TOOLS_FEATURE = Feature("ik_tools", install_ik_tools, actions={
+FEATURE = Feature("ik_tools", install_ik_tools, actions={
     "ikHandleAction": At(MenuId.VIEW, "camera", 110), "ikPositionOnlyAction": At(MenuId.VIEW, "camera", 120)})

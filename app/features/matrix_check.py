@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from kinetree.core import KineTreeError
+from kinetree.core.lazy import LazyImports
 from kinetree.core.teach.matrix_check import MatrixCheck, check_matrix, matrix_cells
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -37,14 +38,20 @@ from ..window.features import At, Feature, MenuId
 if TYPE_CHECKING:
     from ..window.main_window import MainWindow
 
+#: the symbolic model and the expression parser import sympy (~0.5 s): loaded with the first
+#: matrix that is not all numbers (see kinetree.core.lazy)
+_SYMPY = LazyImports(__name__, {
+    "symbolic_model": "kinetree.core.teach.symbolic:symbolic_model",
+    "to_text": "kinetree.core.teach.symbolic:to_text", "equivalent": "..model.answers:equivalent",
+    "parse_expression": "..model.answers:parse_expression", "symbol_names": "..model.answers:symbol_names",
+})
+
 WRONG = "background: rgba(224, 80, 80, 110);"
 RIGHT = "background: rgba(80, 180, 100, 80);"
 
 
 def _numbers(cells: list[list[str]]) -> np.ndarray | None:
     """The cells' values when every one is a number (``sqrt(3)/2`` too); None when one is not."""
-    from ..model.answers import parse_expression
-
     out = np.empty((4, 4))
     for r, row in enumerate(cells):
         for c, cell in enumerate(row):
@@ -52,7 +59,7 @@ def _numbers(cells: list[list[str]]) -> np.ndarray | None:
                 out[r, c] = read_number(cell, "matrix").value
             except KineTreeError:
                 try:
-                    out[r, c] = parse_expression(cell, "matrix", numeric=True, radians=True)[0]
+                    out[r, c] = _SYMPY.parse_expression(cell, "matrix", numeric=True, radians=True)[0]
                 except KineTreeError:
                     return None
     return out
@@ -63,10 +70,9 @@ def _symbolic_verdict(tree, of: str, frame: str, cells: list[list[str]], tol: fl
     in the lecture's symbols, against the symbolic pose of ``of`` in ``frame``. Independent of
     the configuration: computed once per text, robot and frames."""
     import sympy as sp
-    from kinetree.core.teach.symbolic import symbolic_model, to_text
 
-    from ..model.answers import equivalent, parse_expression, symbol_names
-
+    symbolic_model, to_text = _SYMPY.symbolic_model, _SYMPY.to_text
+    equivalent, parse_expression, symbol_names = _SYMPY.equivalent, _SYMPY.parse_expression, _SYMPY.symbol_names
     try:
         model = symbolic_model(tree, of, "symbolic", frame=frame)
     except KineTreeError as exc:
@@ -240,5 +246,5 @@ def install_matrix_check(window: MainWindow) -> QAction:
     return action
 
 
-MATRIX_CHECK_FEATURE = Feature("matrix_check", install_matrix_check, actions={
+FEATURE = Feature("matrix_check", install_matrix_check, actions={
     "checkMatrixAction": At(MenuId.VIEW, "tools", 70)})

@@ -297,7 +297,7 @@ def place_poses_dock(window: MainWindow) -> None:
     hidden_tab(window, window.docks["poseDock"], window.poses_dock, Qt.DockWidgetArea.RightDockWidgetArea)
 
 
-PLAYBACK_FEATURE = Feature("playback", install_playback, docks=("posesDock",), place=place_poses_dock, actions={
+FEATURE = Feature("playback", install_playback, docks=("posesDock",), place=place_poses_dock, actions={
     "toggle_posesDock": At(MenuId.VIEW, "features", 10), "exportAnimationAction": At(MenuId.FILE, "export", 20)})
 
 

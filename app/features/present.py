@@ -378,7 +378,7 @@ def install_present(window: MainWindow) -> PresentMode:
     return present
 
 
-PRESENT_FEATURE = Feature("present", install_present, requires=("teach",), actions={
+FEATURE = Feature("present", install_present, requires=("teach",), actions={
     "presentAction": At(MenuId.VIEW, "present", 10), "presentStepAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 10),
     "presentBackAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 20),
     "presentPlayAction": At(MenuId.VIEW_EXPLAIN_KEYS, "keys", 30)})

@@ -34,5 +34,5 @@ def place_simulate_dock(window: MainWindow) -> None:
     hidden_tab(window, window.docks["poseDock"], window.simulate_dock, Qt.DockWidgetArea.RightDockWidgetArea)
 
 
-SIMULATE_FEATURE = Feature("simulate", install_simulate, docks=("simulateDock",), place=place_simulate_dock,
+FEATURE = Feature("simulate", install_simulate, docks=("simulateDock",), place=place_simulate_dock,
                            actions={"toggle_simulateDock": At(MenuId.VIEW, "features", 20)})

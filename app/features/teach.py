@@ -171,7 +171,7 @@ def place_teach_docks(window: MainWindow) -> None:
         hidden_tab(window, window.docks["dhDock"], dock, Qt.DockWidgetArea.BottomDockWidgetArea)
 
 
-TEACH_FEATURE = Feature("teach", install_teach, docks=("explainDock", "exerciseDock"), place=place_teach_docks,
+FEATURE = Feature("teach", install_teach, docks=("explainDock", "exerciseDock"), place=place_teach_docks,
                         actions={"dhOverlayAction": At(MenuId.VIEW, "features", 40),
                                  "toggle_explainDock": At(MenuId.VIEW, "features", 50),
                                  "toggle_exerciseDock": At(MenuId.VIEW, "features", 60)})

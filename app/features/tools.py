@@ -80,6 +80,6 @@ def install_tools(window: MainWindow) -> dict[str, QAction]:
     return actions
 
 
-TOOLS_FEATURE = Feature("tools", install_tools, requires=("ik_tools",), actions={
+FEATURE = Feature("tools", install_tools, requires=("ik_tools",), actions={
     **{f"{tool}ToolAction": At(MenuId.VIEW_TOOL, "tools", k) for k, (tool, _text, _key) in enumerate(TOOLS)},
     "parentAxesAction": At(MenuId.VIEW_TOOL, "axes", 0)})

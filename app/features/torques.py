@@ -58,5 +58,5 @@ def place_torques_dock(window: MainWindow) -> None:
     hidden_tab(window, window.docks["dhDock"], window.torques_dock, Qt.DockWidgetArea.BottomDockWidgetArea)
 
 
-TORQUES_FEATURE = Feature("torques", install_torques, requires=("playback",), docks=("torquesDock",),
+FEATURE = Feature("torques", install_torques, requires=("playback",), docks=("torquesDock",),
                           place=place_torques_dock, actions={"toggle_torquesDock": At(MenuId.VIEW, "features", 30)})

@@ -48,5 +48,5 @@ def install_web_export(window) -> QAction:
     return action
 
 
-WEB_EXPORT_FEATURE = Feature("web_export", install_web_export, actions={
+FEATURE = Feature("web_export", install_web_export, actions={
     "exportWebPageAction": At(MenuId.FILE, "export", 30)})

@@ -26,9 +26,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from kinetree.core import KineTreeError, RigidBodyTree
+from kinetree.core.lazy import LazyImports
 
 from .dh_chain import SYMBOL, DHChain, sub
 from .numbers import DEGREES, METRES, PLAIN, RADIANS, Quantity, read_number, short_text
+
+#: the symbolic model and the answer parser import sympy (~0.5 s): loaded with the first symbolic exercise
+#: (see kinetree.core.lazy)
+_SYMPY = LazyImports(__name__, {
+    "symbolic_model": "kinetree.core.teach.symbolic:symbolic_model",
+    "to_text": "kinetree.core.teach.symbolic:to_text", "equivalent": ".answers:equivalent",
+    "parse_expression": ".answers:parse_expression", "symbol_names": ".answers:symbol_names",
+    "read_value": ".answers:read_value",
+})
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -123,12 +133,10 @@ random_configuration = nice_configuration  # the older name
 def symbolic_link(tree: RigidBodyTree, chain: DHChain, link: int):
     """A_link of ``chain`` in the lecture's symbols (a ``SymbolicFK``); refused when the chain has no DH rows of
     its own (a computed table has no symbols a student could know)."""
-    from kinetree.core.teach.symbolic import symbolic_model
-
     if chain.extracted:
         raise KineTreeError("symbolic A_i: this chain has no DH table of its own")
     try:
-        return symbolic_model(tree, chain.bodies[-1], "symbolic", link=link, first=1)
+        return _SYMPY.symbolic_model(tree, chain.bodies[-1], "symbolic", link=link, first=1)
     except KineTreeError as exc:
         raise KineTreeError(f"symbolic A_{link}: {exc}") from None
 
@@ -236,12 +244,10 @@ def check_entry(ex: Exercise, k: int, text: str, tolerance: float, radians: bool
         if ex.kind == "symbolic":
             import sympy as sp
 
-            from .answers import equivalent, parse_expression, symbol_names
-
             expected = ex.expression[k]
-            names = symbol_names(sp.Matrix([*ex.expression, *ex.symbols]))
-            typed, _ = parse_expression(text, what, names, radians=True)
-            return (True, "") if equivalent(typed, expected) else (False, "not equal to the expected expression")
+            names = _SYMPY.symbol_names(sp.Matrix([*ex.expression, *ex.symbols]))
+            typed, _ = _SYMPY.parse_expression(text, what, names, radians=True)
+            return (True, "") if _SYMPY.equivalent(typed, expected) else (False, "not equal to the expected expression")
         typed = read_entry(ex, k, text, radians)
     except KineTreeError as exc:
         return False, str(exc)
@@ -259,9 +265,7 @@ def read_entry(ex: Exercise, k: int, text: str, radians: bool = False) -> float:
     try:  # a number, pi arithmetic, a unit: the number parser, no sympy needed
         return read_number(text, what, quantity).value
     except KineTreeError:
-        from .answers import read_value
-
-        return read_value(text, what, quantity, radians)
+        return _SYMPY.read_value(text, what, quantity, radians)
 
 
 def row_equivalence(ex: Exercise, texts: list[str], results: list[tuple[bool, str]],
@@ -346,7 +350,5 @@ def _exact(v: float, constants: list[str]) -> str | None:
 def answer_texts(ex: Exercise, radians: bool = False) -> list[str]:
     """Each entry's correct answer for reading (the lecture's notation for ``"symbolic"``)."""
     if ex.kind == "symbolic":
-        from kinetree.core.teach.symbolic import to_text
-
-        return [to_text(e) for e in ex.expression]
+        return [_SYMPY.to_text(e) for e in ex.expression]
     return [value_text(v, entry_quantity(ex.kind, k, radians)) for k, v in enumerate(shown_answer(ex, radians))]

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from kinetree.core import KineTreeError
 from kinetree.core.dh.chain import chain_numbering, dh_chain, joint_variable
+from kinetree.core.lazy import LazyImports
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
@@ -37,6 +38,14 @@ from ..model.dh_chain import DHChain, sub
 from ..model.numbers import short_text
 from ..widgets.qt_utils import mono_font
 from ..widgets.text_style import full_size_subscripts
+
+#: the symbolic model imports sympy (~0.5 s): loaded on the worker thread's first A_i (see kinetree.core.lazy)
+_SYMPY = LazyImports(__name__, {
+    "symbolic_model": "kinetree.core.teach.symbolic:symbolic_model",
+    "to_text": "kinetree.core.teach.symbolic:to_text", "to_latex": "kinetree.core.teach.symbolic:to_latex",
+    "to_python_script": "kinetree.core.teach.symbolic:to_python_script",
+    "matrix_label": "kinetree.core.teach.symbolic:matrix_label",
+})
 
 CACHE_SIZE = 32
 FORMATS = ("latex", "text", "python")
@@ -84,13 +93,12 @@ def first_number(chain: DHChain) -> int:
 
 
 def _pack(model, notation: str) -> dict:
-    from kinetree.core.teach.symbolic import to_latex, to_python_script, to_text
-
+    to_text = _SYMPY.to_text
     M = model.matrix
     order = model.order  # the terms as the lecture writes them (c4*c5*c6 - s4*s6)
     return {"cells": [[to_text(M[r, c], order[r][c]) for c in range(4)] for r in range(4)], "text": to_text(M, order),
-            "latex": to_latex(M, model.label("latex", notation), order),
-            "python": to_python_script(model, model.label("python")),
+            "latex": _SYMPY.to_latex(M, model.label("latex", notation), order),
+            "python": _SYMPY.to_python_script(model, model.label("python")),
             "label": model.label("unicode", notation), "frames": model.frames,
             "variables": [(v.name, j) for v, j in zip(model.variables, model.joints)],
             "parameters": {s.name: v for s, v in model.parameters.items()}}
@@ -100,8 +108,7 @@ def compute(links: list, convention: str, i: int, params: str, start: int = 0,
             options: tuple = DEFAULT_OPTIONS) -> dict:
     """A_i and T_i^j (j the frame at place ``start`` on the chain) of the chain of ``links`` (its
     first ``i`` rows), packed as texts. Runs on the worker thread: touches nothing but its arguments."""
-    from kinetree.core.teach.symbolic import symbolic_model
-
+    symbolic_model = _SYMPY.symbolic_model
     revolute, sums, notation = options
     tree = dh_chain(list(links[:i]), convention)
     body = tree.body_names[i - 1]
@@ -112,9 +119,7 @@ def compute(links: list, convention: str, i: int, params: str, start: int = 0,
         T = _pack(symbolic_model(tree, body, params, frame=tree.body_names[start - 1] if start else None, **kw),
                   notation)
     except KineTreeError as exc:  # too many terms (skew axes): A_i alone is still worth showing
-        from kinetree.core.teach.symbolic import matrix_label
-
-        T = f"No symbolic {matrix_label(i + first - 1, start + first - 1, notation, 'unicode')}: {exc}"
+        T = f"No symbolic {_SYMPY.matrix_label(i + first - 1, start + first - 1, notation, 'unicode')}: {exc}"
     return {"A": A, "T": T}
 
 

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QStaticText
 
 from ..model.text import static_text
 from ..widgets.text_style import full_size_subscripts, plate_rgba, readable
+from .projection import project_points, view_mvp
 
 #: labels per frame that search for a free spot (the others: their usual spot, or none)
 SEARCH_LABELS = 64
@@ -366,8 +367,6 @@ def crowd_points(view) -> np.ndarray:
 def begin_frame(view, layout: LabelLayout, mvp: np.ndarray | None = None, width: int | None = None,
                 height: int | None = None) -> None:
     """Start ``layout`` for a frame of ``view`` (or an exported image of ``width`` × ``height``)."""
-    from .labels import project_points, view_mvp
-
     w = view.width() if width is None else width
     h = view.height() if height is None else height
     px, front = project_points(view_mvp(view) if mvp is None else mvp, crowd_points(view), w, h)

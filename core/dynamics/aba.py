@@ -17,59 +17,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..lazy import LazyImports
 from . import rigid_body as rbd
+from .plan import aba_constants, packed
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
     from .rigid_body import DynamicsPlan
 
-
-class _AbaConstants:
-    """Per-plan constants of ABA: moving bodies parents first, each body's run of columns."""
-
-    def __init__(self, plan: DynamicsPlan) -> None:
-        nm = plan.nm
-        depth = np.zeros(nm, dtype=int)
-        for k in range(nm):
-            p = k
-            while plan.mparent[p] >= 0:
-                p = int(plan.mparent[p])
-                depth[k] += 1
-        self.topo = np.argsort(depth, kind="stable").astype(np.int64)
-        self.ncol = np.bincount(plan.col_body, minlength=nm).astype(np.int64)
-        self.cstart = np.zeros(nm, dtype=np.int64)
-        self.cstart[1:] = np.cumsum(self.ncol)[:-1]  # a body's columns are contiguous, bodies in order
-        self.mparent = plan.mparent.astype(np.int64)
-        self.bsum = (plan.col_body[None, :] == np.arange(nm)[:, None]).astype(float)
-        self.jm = np.zeros(plan.nc)
-        self.jm[plan.motor_cols] = plan.jm
-
-
-def packed(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
-    """The plan in two flat arrays (ints, floats) for the compiled single-configuration RNEA
-    and ABA with FK inside (dynamics_numba._unpack reads them), or None for trees with
-    quaternion or planar joints (no compiled FK)."""
-    if plan.fk_args is None or not plan.nb:
-        return None
-    got = getattr(plan, "_packed", None)
-    if got is None:
-        cst = _constants(plan)
-        code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
-        dims = [plan.npose, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
-        ints = np.concatenate([dims, code, qi, parent, order, plan.moving, plan.col_body, plan.col_frame, plan.col_rot,
-                               plan.carrier, plan.motor_cols, cst.topo, cst.mparent, cst.cstart, cst.ncol])
-        floats = np.concatenate([gain, off, P0.ravel(), Ps.ravel(), plan.col_axis.ravel(), plan.col_point.ravel(),
-                                 plan.m, plan.h.ravel(), plan.Io.ravel(), plan.anc_c.ravel(), plan.desc.ravel(),
-                                 plan.jm, plan.visc, plan.tcp, plan.tcm])
-        got = plan._packed = (ints.astype(np.int64), floats.astype(float))  # type: ignore[attr-defined]
-    return got
-
-
-def _constants(plan: DynamicsPlan) -> _AbaConstants:
-    c = getattr(plan, "_aba", None)
-    if c is None:
-        c = plan._aba = _AbaConstants(plan)  # type: ignore[attr-defined]
-    return c
+#: the batch kernel imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"aba_batch": ".batch:aba_batch"})
 
 
 def _friction_free(plan: DynamicsPlan, qdc: np.ndarray, tauc: np.ndarray) -> np.ndarray:
@@ -86,7 +43,7 @@ def _friction_free(plan: DynamicsPlan, qdc: np.ndarray, tauc: np.ndarray) -> np.
 def _aba_numpy(plan: DynamicsPlan, T: np.ndarray, qdc: np.ndarray, tauc: np.ndarray, a0: np.ndarray,
                fext: np.ndarray | None) -> np.ndarray:
     """Column accelerations for poses ``T`` (…, nb, 4, 4), a loop over bodies vectorized over ``…``."""
-    cst = _constants(plan)
+    cst = aba_constants(plan)
     S, h, Io = plan.frames(T)
     lead = S.shape[:-2]
     Sqd = S * qdc[..., None]
@@ -139,7 +96,7 @@ def _aba_numpy(plan: DynamicsPlan, T: np.ndarray, qdc: np.ndarray, tauc: np.ndar
 def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
         fext: np.ndarray | None) -> np.ndarray:
     """Joint accelerations (…, dofs) of a plan without mimic joints (columns = dofs)."""
-    cst = _constants(plan)
+    cst = aba_constants(plan)
     a0 = rbd._gravity(tree)
     k = rbd._kernel()
     if k is None:
@@ -162,9 +119,7 @@ def aba(tree: RigidBodyTree, plan: DynamicsPlan, Q: np.ndarray, qd: np.ndarray, 
         n = flat.shape[0]
         out = np.empty((n, plan.nc))
         qdc, tauc = qdc.reshape(n, -1), tauc.reshape(n, -1)
-        from .batch import aba_batch
-
-        if (got := aba_batch(plan, flat, qdc, tauc, a0, fext)) is not None:  # FK inside, one compiled pass
+        if (got := _LAZY.aba_batch(plan, flat, qdc, tauc, a0, fext)) is not None:  # FK inside, one compiled pass
             return got.reshape(*Q.shape[:-1], plan.nc)
         F = (np.zeros((1, plan.nm, 6)) if fext is None else
              np.ascontiguousarray(fext)[None] if fext.ndim == 2 else

@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from .compiled import add_motor_torques
+from .plan import aba_constants
 
 if TYPE_CHECKING:
     from .rigid_body import DynamicsPlan
@@ -34,11 +35,9 @@ def batch_pack(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
         if not (np.array_equal(plan.col_body, np.arange(plan.nm)) and np.array_equal(plan.carrier, plan.col_body)
                 and np.array_equal(plan.col_frame, plan.moving)):
             return None  # every moving body turns its own single column about its own frame
-        from .aba import _constants
-
         code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
         nb_, nm, nmot = plan.npose, plan.nm, plan.motor_cols.size
-        topo = _constants(plan).topo
+        topo = aba_constants(plan).topo
         ints = np.concatenate([[nb_, nm, nmot], code, qi, parent, order, plan.moving, plan.mparent, topo,
                                plan.col_rot, plan.motor_cols]).astype(np.int64)
         floats = np.concatenate([gain, off, P0[:, :3, :].ravel(), Ps.reshape(nb_, 3, 4, 4)[:, :, :3, :].ravel(),

@@ -1,5 +1,6 @@
 """The dynamics plan: per-tree constants of :mod:`~kinetree.core.dynamics.rigid_body` (moving
-bodies, their merged inertia, and one column per joint velocity), rebuilt on every edit.
+bodies, their merged inertia, and one column per joint velocity), rebuilt on every edit, and the
+flat packings of it the compiled kernels read (:func:`packed`).
 
 A composite joint of k rows (:mod:`~kinetree.core.model.joint_subspace`) becomes k − 1 massless virtual
 bodies and its own, one column each, as RBDL emulates it: the algorithms need no other case.
@@ -298,3 +299,52 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+class AbaConstants:
+    """Per-plan constants of ABA: moving bodies parents first, each body's run of columns."""
+
+    def __init__(self, plan: DynamicsPlan) -> None:
+        nm = plan.nm
+        depth = np.zeros(nm, dtype=int)
+        for k in range(nm):
+            p = k
+            while plan.mparent[p] >= 0:
+                p = int(plan.mparent[p])
+                depth[k] += 1
+        self.topo = np.argsort(depth, kind="stable").astype(np.int64)
+        self.ncol = np.bincount(plan.col_body, minlength=nm).astype(np.int64)
+        self.cstart = np.zeros(nm, dtype=np.int64)
+        self.cstart[1:] = np.cumsum(self.ncol)[:-1]  # a body's columns are contiguous, bodies in order
+        self.mparent = plan.mparent.astype(np.int64)
+        self.bsum = (plan.col_body[None, :] == np.arange(nm)[:, None]).astype(float)
+        self.jm = np.zeros(plan.nc)
+        self.jm[plan.motor_cols] = plan.jm
+
+
+def packed(plan: DynamicsPlan) -> tuple[np.ndarray, np.ndarray] | None:
+    """The plan in two flat arrays (ints, floats) for the compiled single-configuration RNEA
+    and ABA with FK inside (dynamics_numba._unpack reads them), or None for trees with
+    quaternion or planar joints (no compiled FK)."""
+    if plan.fk_args is None or not plan.nb:
+        return None
+    got = getattr(plan, "_packed", None)
+    if got is None:
+        cst = aba_constants(plan)
+        code, qi, gain, off, P0, Ps, parent, order = plan.fk_args
+        dims = [plan.npose, plan.nm, plan.nc, plan.motor_cols.size, int(plan.has_motor)]
+        ints = np.concatenate([dims, code, qi, parent, order, plan.moving, plan.col_body, plan.col_frame, plan.col_rot,
+                               plan.carrier, plan.motor_cols, cst.topo, cst.mparent, cst.cstart, cst.ncol])
+        floats = np.concatenate([gain, off, P0.ravel(), Ps.ravel(), plan.col_axis.ravel(), plan.col_point.ravel(),
+                                 plan.m, plan.h.ravel(), plan.Io.ravel(), plan.anc_c.ravel(), plan.desc.ravel(),
+                                 plan.jm, plan.visc, plan.tcp, plan.tcm])
+        got = plan._packed = (ints.astype(np.int64), floats.astype(float))  # type: ignore[attr-defined]
+    return got
+
+
+def aba_constants(plan: DynamicsPlan) -> AbaConstants:
+    """The plan's :class:`AbaConstants`, built once per plan."""
+    c = getattr(plan, "_aba", None)
+    if c is None:
+        c = plan._aba = AbaConstants(plan)  # type: ignore[attr-defined]
+    return c

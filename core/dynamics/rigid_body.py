@@ -36,8 +36,9 @@ from numpy.typing import ArrayLike
 from ..errors import InvalidConfigurationError, InvalidPropertyError, UnknownBodyError
 from ..kinematics.loops import require_closed
 from ..kinematics.plan import compiled_backend
+from ..lazy import LazyImports
 from ..model.joint_subspace import COMPOSITE_TYPES, EULER_TYPES, SINGULAR_AXES, rotation_axes_spread
-from .plan import DynamicsPlan, _cross  # noqa: F401 - DynamicsPlan: imported from here
+from .plan import DynamicsPlan, _cross, packed  # noqa: F401 - DynamicsPlan: imported from here
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
@@ -189,21 +190,21 @@ def _poses(tree: RigidBodyTree, Q: np.ndarray, plan: DynamicsPlan | None = None,
 
 _KERNEL: list[Any] = []
 
+#: the compiled kernels import numba (~0.3 s, and only when installed): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"dynamics_numba": ".compiled", "kinematics_numba": "..kinematics.compiled",
+                               "rnea_batch": ".batch:rnea_batch", "crba_batch": ".batch:crba_batch"})
+
 
 def _kernel():
     """The compiled kernels (core/dynamics/compiled.py) when numba is installed and usable, else None."""
     if not _KERNEL:
         mod = None
         if compiled_backend() is not None:
-            from . import compiled as dynamics_numba
-
-            mod = dynamics_numba
+            mod = _LAZY.dynamics_numba
         _KERNEL.append(mod)
     if _KERNEL[0] is None:
         return None
-    from ..kinematics import compiled as kinematics_numba
-
-    return _KERNEL[0] if kinematics_numba.usable() else None
+    return _KERNEL[0] if _LAZY.kinematics_numba.usable() else None
 
 
 def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
@@ -219,7 +220,6 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
     if Q.ndim == 1:
         tc = np.empty(plan.nc)
         F = np.zeros((plan.nm, 6)) if fext is None else np.ascontiguousarray(fext)
-        from .aba import packed
         pk = packed(plan) if T is None else None
         if pk is not None:  # FK inside, two flat arrays: a fraction of the call's argument checks
             k.rnea_packed(Q, *pk, qdc, qddc, a0, F, motor and plan.has_motor, tc)
@@ -230,10 +230,8 @@ def _compiled_rnea(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray, qd
         n = flat.shape[0]
         qdc, qddc = qdc.reshape(n, -1), qddc.reshape(n, -1)
         tc = np.empty((n, plan.nc))
-        from .batch import rnea_batch
-
         # revolute/prismatic trees: FK and RNEA in one compiled pass per configuration; else numpy FK by chunks
-        if not rnea_batch(plan, flat, qdc, qddc, a0, fext, motor and plan.has_motor, tc):
+        if not _LAZY.rnea_batch(plan, flat, qdc, qddc, a0, fext, motor and plan.has_motor, tc):
             F = (np.zeros((n, plan.nm, 6)) if fext is None
                  else np.ascontiguousarray(np.broadcast_to(fext, (*Q.shape[:-1], plan.nm, 6)).reshape(n, plan.nm, 6)))
             for start in range(0, n, 8192):  # poses of one chunk at a time: bounded memory
@@ -248,11 +246,10 @@ def _compiled_crba(k, plan: DynamicsPlan, tree: RigidBodyTree, Q: np.ndarray,
                    T: np.ndarray | None = None) -> np.ndarray:
     args = (plan.moving, plan.col_body, plan.col_frame, plan.col_rot, plan.col_axis, plan.col_point, plan.desc,
             plan.m, plan.h, plan.Io, plan.upper)
-    from .batch import crba_batch
     if Q.ndim == 1:
         Mc = np.zeros((plan.nc, plan.nc))
         k.crba(_poses(tree, Q, plan, k) if T is None else T, *args, Mc)
-    elif (Mc := crba_batch(plan, Q.reshape(-1, Q.shape[-1]))) is None:  # else FK inside, one compiled call
+    elif (Mc := _LAZY.crba_batch(plan, Q.reshape(-1, Q.shape[-1]))) is None:  # else FK inside, one compiled call
         Tf = _poses(tree, Q) if T is None else T
         Tf = Tf.reshape(-1, *Tf.shape[-3:])
         Mc = np.zeros((Tf.shape[0], plan.nc, plan.nc))

@@ -30,24 +30,26 @@ import stat
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..dh.chain import chain_dh_table
 from ..dh.extract import extract_dh
 from ..disk.safe_io import check_regular_file
-from ..errors import FileFormatError, KineTreeError
+from ..errors import DroppedOnExportWarning, FileFormatError, KineTreeError  # noqa: F401 - imported from here
 from ..kinematics.loops import refuse_loops
+from ..lazy import LazyImports
 from ..tree import RigidBodyTree, unique_name
+from .dh_csv import DEFAULT_LIMITS, DHTable, read_dh_csv, write_dh_csv
 
-if TYPE_CHECKING:
-    from .dh_csv import DHTable
-
-class DroppedOnExportWarning(UserWarning):
-    """What the tree holds but the chosen file format cannot (named poses in a URDF or a DH
-    table) was not written."""
-
+#: the readers and writers of the other formats, imported when a file of theirs is first read or
+#: written (see kinetree.core.lazy): MJCF's reader loads MuJoCo, the XML ones lxml and their checks
+_FORMATS = LazyImports(__name__, {
+    "import_mjcf": ".mjcf:import_mjcf", "export_mjcf": ".mjcf:export_mjcf",
+    "import_urdf": ".urdf.read:import_urdf", "export_urdf": ".urdf.write:export_urdf",
+    "import_sdf": ".sdf:import_sdf", "export_sdf": ".sdf:export_sdf",
+    "load_project": ".project:load_project", "save_project": ".project:save_project",
+})
 
 READ_SUFFIXES = (".urdf", ".xacro", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv", ".xml", ".mjcf")
 WRITE_SUFFIXES = (".urdf", ".sdf", ".kinetree.json", ".json", ".csv", ".tsv", ".xml", ".mjcf")
@@ -119,23 +121,13 @@ def import_robot(path: str | os.PathLike, *, package_paths: tuple[str, ...] = ()
     check_regular_file(path)  # each reader checks again as it opens; this gives the message early
     kind = file_kind(path, reading=True)
     if kind == "mjcf":
-        from .mjcf import import_mjcf
-
-        return import_mjcf(path, on_warning=on_warning)
+        return _FORMATS.import_mjcf(path, on_warning=on_warning)
     if kind in ("urdf", "xacro"):
-        from .urdf.read import import_urdf
-
-        return import_urdf(path, package_paths=package_paths, on_warning=on_warning, allow_env=allow_env)
+        return _FORMATS.import_urdf(path, package_paths=package_paths, on_warning=on_warning, allow_env=allow_env)
     if kind == "sdf":
-        from .sdf import import_sdf
-
-        return import_sdf(path, on_warning=on_warning)
+        return _FORMATS.import_sdf(path, on_warning=on_warning)
     if kind == "project":
-        from .project import load_project
-
-        return load_project(path, package_paths=package_paths, on_warning=on_warning)[0]
-    from .dh_csv import read_dh_csv
-
+        return _FORMATS.load_project(path, package_paths=package_paths, on_warning=on_warning)[0]
     table = read_dh_csv(path)
     try:
         return table.to_tree()
@@ -169,27 +161,17 @@ def export_robot(tree: RigidBodyTree, path: str | os.PathLike, *, tip: str | Non
     if kind == "xacro":
         raise FileFormatError(f"{Path(path).name}: KineTree reads xacro but writes plain URDF; use .urdf")
     if kind == "project":
-        from .project import save_project
-
-        save_project(tree, path, configuration)
+        _FORMATS.save_project(tree, path, configuration)
         return tree.num_bodies
     if kind == "urdf":
-        from .urdf.read import export_urdf
-
-        export_urdf(tree, path)
+        _FORMATS.export_urdf(tree, path)
         count = _urdf_bodies(path)
     elif kind == "sdf":
-        from .sdf import export_sdf
-
-        export_sdf(tree, path)
+        _FORMATS.export_sdf(tree, path)
         count = tree.num_bodies
     elif kind == "mjcf":
-        from .mjcf import export_mjcf
-
-        count = export_mjcf(tree, path)
+        count = _FORMATS.export_mjcf(tree, path)
     else:
-        from .dh_csv import write_dh_csv
-
         refuse_loops(tree, "a DH table (CSV)")
         table = dh_table_of(tree, tip, convention)
         write_dh_csv(path, table, units=units)
@@ -227,8 +209,6 @@ def dh_table_of(tree: RigidBodyTree, tip: str | None = None, convention: str | N
     standard), with its ``base`` and ``tool`` transforms and ``tool_name`` the body that
     :meth:`DHTable.to_tree` must create to stand for the tip (the tip's own name unless a
     row already uses it)."""
-    from .dh_csv import DHTable
-
     stored = _stored_table(tree, tip, convention)
     if stored is not None:
         return stored
@@ -242,8 +222,6 @@ def _stored_table(tree: RigidBodyTree, tip: str | None, convention: str | None) 
     """The table of the stored DH rows on the path to ``tip`` (see :func:`dh_table_of`), or
     ``None`` when the path is not [fixed body] + DH rows in one convention + [fixed body]."""
     from dataclasses import replace
-
-    from .dh_csv import DEFAULT_LIMITS, DHTable
 
     entries = chain_dh_table(tree, tip)
 
@@ -286,9 +264,7 @@ def open_robot(source: str | os.PathLike, *, on_warning: Callable[[str], None] |
     p = Path(source)
     if p.is_file() or p.name.lower().endswith(READ_SUFFIXES):
         if file_kind(p) == "project":
-            from .project import load_project
-
-            return load_project(p, package_paths=package_paths, on_warning=on_warning)
+            return _FORMATS.load_project(p, package_paths=package_paths, on_warning=on_warning)
         return import_robot(p, on_warning=on_warning, allow_env=allow_env, package_paths=package_paths), None
     from ..library import load_robot
 

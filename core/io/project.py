@@ -57,6 +57,8 @@ from ..model.joint import JOINT_TYPES, QUATERNION_ROWS, Joint, Mimic
 from ..tree import RigidBodyTree
 from .mjcf.files import vet_kept_files
 from .project_check import check_project, parse_json
+from .urdf.check import MeshNotFoundWarning
+from .urdf.parse import _inertia_about_origin, mesh_not_found_reason, resolve_mesh_uri
 
 __all__ = ["FORMAT", "MAX_BYTES", "MIN_VERSION", "VERSION", "atomic_write_text", "dumps", "load_project",
            "project_text", "save_project", "tree_from_dict", "tree_to_dict"]
@@ -199,8 +201,6 @@ class _Reading:
                 self.missing += 1
                 if self.missing <= MAX_MISSING_LISTED:
                     shown = uri if len(uri) <= 200 else f"{uri[:100]}…({len(uri)} characters)"
-                    from .urdf.read import mesh_not_found_reason
-
                     why = mesh_not_found_reason(uri, self.base_dir, self.package_paths)
                     self.warnings.append(f"{at}: mesh {shown!r} {why}; kept as saved")
                 elif self.missing == MAX_MISSING_LISTED + 1:
@@ -216,8 +216,6 @@ class _Reading:
         if uri not in self._resolved:
             if self.missing > MAX_MISSING_LISTED:  # bounded work for a hostile file
                 return None
-            from .urdf.read import resolve_mesh_uri
-
             self._resolved[uri] = resolve_mesh_uri(uri, self.base_dir, self.package_paths)
         return self._resolved[uri]
 
@@ -237,8 +235,6 @@ def _set_inertia_and_visuals(body: RigidBody, bd: Any, where: str, reading: _Rea
     inertial = bd.get("urdf_inertial")
     if inertial is not None:  # what the numbers give, as the URDF import computes it
         from types import SimpleNamespace
-
-        from .urdf.read import _inertia_about_origin
 
         T, xyz, rpy = reading.matrix(inertial)
         mass = float(inertial["mass"])
@@ -389,8 +385,6 @@ def tree_from_dict(d: Any, source: str = "project", *, base_dir: str | os.PathLi
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise FileFormatError(f"{source}: malformed field ({type(exc).__name__}: {exc})") from None
     if reading.warnings:
-        from .urdf.check import MeshNotFoundWarning
-
         for msg in reading.warnings:
             if on_warning is not None:
                 on_warning(msg)

@@ -30,7 +30,7 @@ import threading
 import numba as nb
 import numpy as np
 
-from .plan import _KIND_CODES
+from .joint_codes import KIND_CODES as _KIND_CODES
 
 FIXED, RZ, TZ, PLANAR, FLOATING = (_KIND_CODES[k] for k in ("fixed", "rz", "tz", "planar", "floating"))
 

@@ -36,6 +36,7 @@ from ..errors import (
     InvalidPropertyError,
     LoopClosureError,
 )
+from ..lazy import LazyImports
 from ..names import text_problem
 from ..transforms import MAX_LENGTH, validate_transform
 from .plan import compiled_backend
@@ -55,6 +56,8 @@ CLOSED_TOL = 1e-9
 #: configuration is singular (two assembly branches meet).
 SINGULAR_RATIO = 1e-6
 MAX_LOOPS = 1000
+#: the compiled solver imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"loops_numba": ".loops_compiled"})
 _ROT = {"ball": (), "hinge": ((0, 2), (1, 2)), "slider": ((0, 2), (1, 2), (1, 0)), "weld": ((0, 2), (1, 2), (1, 0))}
 
 
@@ -167,9 +170,7 @@ def _compiled():
     """:mod:`.loops_compiled` when numba is available, else None."""
     if compiled_backend() != "numba":
         return None
-    from . import loops_compiled  # numba's import: ~0.3 s, paid on the first compiled call only
-
-    return loops_compiled
+    return _LAZY.loops_numba  # numba's import: ~0.3 s, paid on the first compiled call only
 
 
 def compiled_terms(tree: RigidBodyTree, q: np.ndarray,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numba as nb
 import numpy as np
 
-from .plan import _KIND_CODES
+from .joint_codes import KIND_CODES as _KIND_CODES
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree

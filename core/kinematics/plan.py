@@ -13,7 +13,6 @@ so ``M`` is always ``Rz(θ)`` or ``Tz(d)``: a column mix, never a generic 4×4 p
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import math
 import os
@@ -22,12 +21,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..lazy import LazyImports
 from ..model.joint import QUATERNION_ROWS
 from ..transforms import inverse_transform
+from .joint_codes import KIND_CODES as _KIND_CODES
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
 
+#: the compiled kernel imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"kinematics_numba": ".compiled"})
 _K = np.zeros((4, 4))
 _K[0, 1], _K[1, 0] = -1.0, 1.0
 _K2 = np.diag([-1.0, -1.0, 0.0, 0.0])
@@ -46,18 +49,12 @@ def compiled_backend() -> str | None:
         backend = None
         if os.environ.get("KINETREE_NUMBA", "1") != "0" and importlib.util.find_spec("numba"):
             try:
-                importlib.import_module(".compiled", __package__)  # numba's import: ~0.3 s
-
-                backend = "numba"
+                backend = "numba" if _LAZY.kinematics_numba else None  # numba's import: ~0.3 s
             except (ImportError, OSError, RuntimeError) as e:  # installed but unusable
                 warnings.warn(f"batch forward kinematics stays in numpy: numba failed to load ({e})",
                               RuntimeWarning, stacklevel=3)
         _compiled.append(backend)
     return _compiled[0]
-
-
-# joint kinds as numbers, for the compiled kernel (core/kinematics/compiled.py)
-_KIND_CODES = {"fixed": 0, "rz": 1, "tz": 2, "planar": 3, "spherical": 4, "floating": 5, "composite": 6}
 
 
 def _z_to_axes(axes: np.ndarray) -> np.ndarray:
@@ -334,10 +331,8 @@ class KinematicPlan:
         N, m = Q.shape[0], sel.size
         # composite joints have no compiled motion: their trees stay in numpy
         if not self.rows and (compiled or (compiled is None and N >= COMPILED_MIN and compiled_backend() is not None)):
-            from . import compiled as kinematics_numba
-
-            if compiled or kinematics_numba.usable():
-                return kinematics_numba.fk_batch(self, Q, sel)
+            if compiled or _LAZY.kinematics_numba.usable():
+                return _LAZY.kinematics_numba.fk_batch(self, Q, sel)
         out = np.empty((N, m, 4, 4))
         out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
         for start, n, poses in self.fk_chunks(Q, sel):

@@ -21,11 +21,16 @@ import numpy as np
 
 from ..dh.chain import DHLink, dh_chain
 from ..errors import UnknownRobotError
+from ..lazy import LazyImports
 from ..tree import RigidBodyTree
 from .mechanisms import MECHANISMS
 from .poses import LECTURE_POSES
 from .sources import SHORT_SOURCES
 from .visuals import _add_tool, _add_visuals, _Style, _tz, refit_visuals  # noqa: F401 - refit_visuals: public here
+
+#: the URDF reader (lxml, the xacro expander: ~0.1 s), only for the robots shipped as URDF files (see
+#: kinetree.core.lazy)
+_LAZY = LazyImports(__name__, {"import_urdf": "..io.urdf.read:import_urdf"})
 
 
 @dataclass(frozen=True)
@@ -464,10 +469,8 @@ def kuka_lbr_iiwa14() -> RigidBodyTree:
 def _bundled_urdf(filename: str) -> RigidBodyTree:
     from importlib.resources import as_file, files
 
-    from ..io.urdf.read import import_urdf
-
     with as_file(files("kinetree.resources") / "robots" / filename) as path:
-        return import_urdf(path)
+        return _LAZY.import_urdf(path)
 
 
 @_robot(source="KineTree's own model, resources/robots/quadruped.urdf", convention="urdf", style=None)

@@ -21,6 +21,7 @@ from ..transforms import (
     validate_transform,
 )
 from .joint_motor import MotorMixin
+from .real_numbers import complex_problem
 from .xml_fragment import check_fragments
 
 if TYPE_CHECKING:
@@ -325,8 +326,6 @@ class Joint(MotorMixin):
         return i in self._length_set
 
     def _parse_home(self, value: Any) -> np.ndarray:
-        from .configuration import complex_problem
-
         if (problem := complex_problem(value)) is not None:
             raise InvalidLimitsError(f"joint {self._name!r}: home position {problem}")
         try:

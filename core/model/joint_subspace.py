@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 
 from ..errors import InvalidJointError
 from ..transforms import axis_angle_rotation
+from .real_numbers import complex_problem
 
 #: RBDL's 3-DoF joints as their motion subspaces, rows ``(r_x r_y r_z t_x t_y t_z)`` applied one
 #: after the other about the moving axes: ``euler_zyx`` is ``Rz(q0)·Ry(q1)·Rx(q2)``.
@@ -38,8 +39,6 @@ def parse_motion_subspace(value: Any, joint: str) -> tuple[tuple[float, ...], ..
     """``value`` as 1 to 6 rows ``(r_x r_y r_z t_x t_y t_z)``, each a pure rotation or a pure
     translation about/along a non-zero axis, scaled to a unit axis; ``InvalidJointError``
     naming ``joint`` and the row otherwise (a helical row, mixing both, is refused)."""
-    from .configuration import complex_problem
-
     what = f"joint {joint!r:.80}: motion subspace"
     if (problem := complex_problem(value)) is not None:
         raise InvalidJointError(f"{what} {problem}")

@@ -13,23 +13,26 @@ import numpy as np
 
 from .. import compiled_warmup
 from ..dynamics import rigid_body as _rbd
-from ..dynamics.aba import packed
 from ..dynamics.loops import _kkt
+from ..dynamics.plan import packed
+from ..errors import SimulationError
 from ..kinematics.loops import _compiled
+from ..lazy import LazyImports
 
 if TYPE_CHECKING:
     from .simulator import Simulator, _Model
+
+#: the compiled step imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"simulate": ".compiled:simulate"})
 
 
 class CompiledStep:
     """The constant arguments of :func:`kinetree.core.simulation.compiled.simulate`, gathered once."""
 
     def __init__(self, sim: Simulator, pk: tuple[np.ndarray, np.ndarray]) -> None:
-        from .compiled import simulate
-
         model, J = sim._model, sim._joints
         plan = model.plan
-        self._simulate = simulate
+        self._simulate = _LAZY.simulate
         self.plain, self.has_motor = plan.plain, plan.has_motor
         nb = model.m.size
         self.args = (*pk, model._rnea_args, np.ascontiguousarray(plan.upper, dtype=float),
@@ -68,8 +71,6 @@ class CompiledStep:
         sim._q, sim._qd, sim._impulse, sim._work = q, v, impulse, float(out[0])
         sim._steps += int(out[1])
         if status == 1:
-            from .simulator import SimulationError
-
             raise SimulationError(f"the simulation diverged at t = {sim.time:.3f} s (joint velocities beyond 1e6): "
                                   "lower the hold gains or the friction")
         if status == 2:

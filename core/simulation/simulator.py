@@ -42,10 +42,15 @@ from numpy.typing import ArrayLike
 from ..dynamics import loops as _ld
 from ..dynamics import rigid_body as _rbd
 from ..dynamics.joint_space import _quat_exp, _quat_log, _quat_mul
-from ..errors import InvalidPropertyError, KineTreeError
+from ..errors import InvalidPropertyError, KineTreeError, SimulationError  # noqa: F401 - imported from here
+from ..lazy import LazyImports
+from .fast import CompiledStep, loop_accel
 
 if TYPE_CHECKING:
     from ..tree import RigidBodyTree
+
+#: the compiled solver imports numba (~0.3 s): see kinetree.core.lazy
+_LAZY = LazyImports(__name__, {"pgs": ".compiled:pgs"})
 
 #: Standard gravity along −z, for a robot that sets none (``tree.gravity`` is 0 by default).
 STANDARD_GRAVITY = (0.0, 0.0, -9.80665)
@@ -110,14 +115,8 @@ def _pgs_python(A, w, lo, hi, p, tol, sweeps):
 
 def _pgs(*args):
     if _rbd._kernel() is not None:
-        from .compiled import pgs
-
-        return pgs(*args)
+        return _LAZY.pgs(*args)
     return _pgs_python(*args)
-
-
-class SimulationError(InvalidPropertyError):
-    """A simulation that cannot go on (it diverged, or its settings cannot be run)."""
 
 
 @dataclass(frozen=True)
@@ -364,8 +363,6 @@ class Simulator:
                 b.joint.viscous_friction, b.joint.coulomb_friction = 0.0, 0.0
         self._model = _Model(model)
         self._joints = _Joints(self.tree)
-        from .fast import CompiledStep, loop_accel
-
         # None: the Python path (the compiled step has no loop constraints; their stages: loop_accel)
         self._fast = CompiledStep.make(self) if integrator == "rk4" and not self._model.loops else None
         self._accel = loop_accel(self._model) or self._model.accel

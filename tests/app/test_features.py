@@ -8,15 +8,20 @@ import re
 from pathlib import Path
 
 import kinetree.app as app_package
+import kinetree.app.features.feature_list as feature_list
 import kinetree.app.window.main_window as main_window_module
 import pytest
+from helpers.planted import contributing_example, plant_module
+from kinetree.app.features.feature_list import features_of
 from kinetree.app.window.features import MENUS, At, Feature, FeatureError, MenuId, Menus, install_order
 from kinetree.app.window.main_window import FEATURES, MainWindow
+from kinetree.core.lazy import LazyImports
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 APP = Path(app_package.__file__).resolve().parent
+PACKAGE = feature_list.__name__.rpartition(".")[0]  # kinetree.app.features
 
 
 def nothing(_window) -> None:
@@ -145,3 +150,23 @@ def test_the_window_has_no_undeclared_attributes(make_window):
     window = make_window()
     undeclared = sorted(k for k in vars(window) if not k.startswith("_") and k not in declared)
     assert undeclared == []
+
+
+def test_a_feature_module_added_with_one_line_in_the_list_is_installed(make_window, monkeypatch):
+    """CONTRIBUTING's example feature (a Notes dock): its module, and one line in FEATURE_MODULES."""
+    source, line = contributing_example("app/features/notes.py", "notes")
+    plant_module(monkeypatch, PACKAGE, "notes", source)
+    modules = LazyImports(feature_list.__name__, {**feature_list.FEATURE_MODULES.table, **line})
+    monkeypatch.setattr(main_window_module, "FEATURES", features_of(modules))
+    window = make_window()
+    assert "notes" in names(window.feature_order)
+    assert window.features["notes"].objectName() == "notesDock"
+    assert "toggle_notesDock" in view_menu(window)
+
+
+def test_a_listed_module_without_a_feature_is_refused_naming_it(monkeypatch):
+    plant_module(monkeypatch, PACKAGE, "not_a_feature", "NOTES = 'no FEATURE here'\n")
+    modules = LazyImports(feature_list.__name__, {"ik_tools": ".ik_tools", "notes": ".not_a_feature"})
+    with pytest.raises(FeatureError, match=r"feature module '\.not_a_feature' \(FEATURE_MODULES\['notes'\]\) "
+                                           "declares no FEATURE"):
+        features_of(modules)

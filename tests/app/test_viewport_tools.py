@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import kinetree.app.viewport.tools.tool_list as tool_list
+import kinetree.app.viewport.view as view_module
 import pytest
+from helpers.planted import contributing_example, plant_module
 from kinetree.app.model.document import RobotDocument
-from kinetree.app.viewport.tools.tool import Tool
-from kinetree.app.viewport.tools.tool_list import TOOLS, ToolSpec
+from kinetree.app.viewport.tools.tool import Tool, ToolError
+from kinetree.app.viewport.tools.tool_list import TOOLS, ToolSpec, tools_of
 from kinetree.app.viewport.view import RobotViewport
+from kinetree.core.lazy import LazyImports
 from PySide6.QtCore import QPoint, Qt
 
 
@@ -108,3 +111,31 @@ def test_view_tool_lists_every_registered_tool_with_its_key(window):
         action = window.tool_actions[name]
         assert (action.text(), action.shortcut().toString()) == (spec.text, spec.key)
         assert action.objectName() == f"{name}ToolAction"
+
+
+PACKAGE = tool_list.__name__.rpartition(".")[0]  # kinetree.app.viewport.tools
+
+
+def test_a_tool_module_added_with_one_line_in_the_list_is_registered(qtbot, monkeypatch):
+    """CONTRIBUTING's example tool (say the body clicked): its module, and one line in TOOL_MODULES."""
+    source, line = contributing_example("app/viewport/tools/name_tool.py", "name")
+    module = plant_module(monkeypatch, PACKAGE, "name_tool", source)
+    modules = LazyImports(tool_list.__name__, {**tool_list.TOOL_MODULES.table, **line})
+    monkeypatch.setattr(view_module, "TOOLS", {**TOOLS, **tools_of(modules)})
+    doc = RobotDocument()
+    doc.open("two_link_planar")
+    view = RobotViewport(doc)
+    qtbot.addWidget(view)
+    view.set_tool("name")
+    assert isinstance(view.active_tool, module.NameTool)
+    said = []
+    doc.message.connect(said.append)
+    monkeypatch.setattr(view, "body_at", lambda x, y: "link2")
+    assert view.active_tool.click(10, 10) is True
+    assert said == ["that is link2"]
+
+
+def test_a_listed_module_without_a_tool_is_refused_naming_it(monkeypatch):
+    plant_module(monkeypatch, PACKAGE, "not_a_tool", "class NameTool:\n    pass\n")
+    with pytest.raises(ToolError, match=r"tool module '\.not_a_tool' \(TOOL_MODULES\['name'\]\) declares no TOOL"):
+        tools_of(LazyImports(tool_list.__name__, {"name": ".not_a_tool"}))

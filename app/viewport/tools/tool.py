@@ -5,19 +5,38 @@ active one: a press that may start a drag, the drag, the release, a click (a pre
 where it began), Esc (:meth:`Tool.cancel`: put back what the drag changed, or forget the picks)
 and keys. A drag is one document edit, previewed while it lasts and committed on release.
 
-Adding a tool: a module with a :class:`Tool` subclass (it makes and draws its own items) and one
-line in :data:`.tool_list.TOOLS`; View ▸ Tool and the viewport's tool bar list it with its key.
+Adding a tool: a module with a :class:`Tool` subclass (it makes and draws its own items) ending
+with ``TOOL = ToolSpec(…)``, and one line in :data:`.tool_list.TOOL_MODULES`; View ▸ Tool and the
+viewport's tool bar list it with its key.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from kinetree.core import KineTreeError
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QKeyEvent
 
     from ..view import RobotViewport
 
+
+
+class ToolError(KineTreeError):
+    """A tool list that cannot be made: a listed module that declares no ``TOOL``."""
+
+
+class ToolSpec(NamedTuple):
+    """A registered tool: View ▸ Tool's text and key, the tool bar group whose buttons show while
+    it is active (its options), and how the view makes it (a :class:`Tool` subclass, or any
+    callable of the tool's name and the view)."""
+
+    text: str
+    key: str
+    options: str | None
+    make: Callable[[str, RobotViewport], Tool]
 
 class Tool:
     """A viewport tool; the defaults do nothing (a gesture not taken goes to the camera)."""

@@ -21,7 +21,7 @@ from ...model.xml_fragment import fragment_text
 from ...transforms import quat_to_rotation
 from ...tree import RigidBodyTree, unique_name
 from ..project_check import check_mass
-from .files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, vet_model
+from .files import BASE_TEXT, KEPT_TAG, SOURCE_ATTR, Vetted, _key, vet_model
 from .loops import MARK, read_file_loops
 
 __all__ = ["KEPT_TAG", "MjcfWarning", "import_mjcf"]
@@ -91,8 +91,6 @@ def _compile_spec(v: Vetted, found: list[str]):
     missing = {m[1]: m[2] for m in v.missing}
 
     def absent(folder: str, name: str) -> bool:
-        from .files import _key
-
         return bool(name) and _key(folder, name) not in v.assets
 
     def note(name: str, what: str) -> None:

@@ -40,7 +40,7 @@ Export (:func:`export_mjcf`, :func:`mjcf_string`)
       reader's, or :func:`~kinetree.core.io.mjcf.files.vet_kept_files` for fragments read from a
       URDF, SDFormat or project file (a file outside its folder tree is left out there).
       Extensions from other formats (a URDF's ``<transmission>`` …) are dropped with a
-      :class:`~kinetree.core.io.files.DroppedOnExportWarning`.
+      :class:`~kinetree.core.errors.DroppedOnExportWarning`.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from lxml import etree
 
 from ...disk.mesh_reader import read_mesh
 from ...disk.safe_io import atomic_write_text
-from ...errors import FileFormatError
+from ...errors import DroppedOnExportWarning, FileFormatError
 from ...model.xml_fragment import fragment_element
 from ...transforms import inverse_transform, matrix_to_quat
 from ...tree import RigidBodyTree, unique_name
@@ -455,10 +455,6 @@ def _text(tree: RigidBodyTree, out: Path | None, model_name: str | None, counts:
         counts.append(_bodies_read_back(root) - (tree.base_name != "world"))  # the base's own <body>
     warn_motors_dropped(w.motors_lost, "MJCF", "frictionloss holds the larger of Tc+ and −Tc− (link side)")
     if w.dropped:
-        from collections import Counter
-
-        from ..files import DroppedOnExportWarning
-
         counts = Counter(w.dropped)
         shown = "; ".join(f"{n} × {what}" if n > 1 else what for what, n in list(counts.items())[:6])
         warnings.warn(f"{out.name if out else 'MJCF'}: not as in KineTree ({len(w.dropped)}): "

@@ -13,6 +13,7 @@ from ...errors import KineTreeError
 from ...model.body import Visual
 from ...names import text_problem
 from ...transforms import inverse_transform
+from .elements import floats, kept, pose_matrix, resolve_uri, sdf_version
 from .frames import Frame
 
 __all__ = ["SdfWarning", "read_model"]
@@ -62,7 +63,6 @@ def read_model(el, ctx, version, prefix: str, outer: str | None, state: dict, de
     ``state["links"]``/``state["joints"]``). ``prefix``: the ``::`` scope of its elements;
     ``outer``: the enclosing model frame (``None`` for the top model); ``name``/``pose_el``:
     an ``<include>``'s overrides."""
-    from .read import floats, kept, pose_matrix  # noqa: F401 (sdf_read imports this module)
 
     graph = state["graph"]
     if depth > state["max_nesting"]:
@@ -139,7 +139,6 @@ def _rel(pose_el, new17: bool, scope: str, default: str, ctx, state) -> str:
 
 
 def _link(el, ctx, version, prefix: str, frame: str, state: dict) -> None:
-    from .read import pose_matrix
 
     n = _name(el, ctx, "link")
     full = prefix + n
@@ -165,13 +164,11 @@ def _link(el, ctx, version, prefix: str, frame: str, state: dict) -> None:
 
 
 def _kept(el) -> str:
-    from .read import kept
 
     return kept(el)
 
 
 def _inertial(el, ctx, link: str) -> tuple[float, np.ndarray, np.ndarray]:
-    from .read import floats, pose_matrix
 
     if el is None:  # SDFormat's defaults (libsdformat and Drake give a link without <inertial> these)
         return 1.0, np.eye(4), np.eye(3)
@@ -203,7 +200,6 @@ def _inertial(el, ctx, link: str) -> tuple[float, np.ndarray, np.ndarray]:
 def _shape(el, ctx, version, prefix: str, link: str, state: dict):
     """``(Visual, frame its pose is relative to or None for the link)``; ``None`` for geometry
     KineTree does not draw (kept verbatim by the caller)."""
-    from .read import floats, pose_matrix, resolve_uri
 
     tag = el.tag
     what = f"link {link!r}: {tag} {el.get('name', '')!r}"
@@ -266,7 +262,6 @@ def _shape(el, ctx, version, prefix: str, link: str, state: dict):
 
 
 def _axis(el, ctx, what: str, frame: Frame, version, prefix: str, state: dict) -> dict:
-    from .read import floats
 
     out = {"xyz": np.array([0.0, 0.0, 1.0]), "lower": -math.inf, "upper": math.inf, "damping": 0.0,
            "friction": 0.0, "limit_ext": None, "in": None, "initial": None}
@@ -321,7 +316,6 @@ def _axis(el, ctx, what: str, frame: Frame, version, prefix: str, state: dict) -
 
 
 def _joint(el, ctx, version, prefix: str, state: dict) -> None:
-    from .read import pose_matrix
 
     n = _name(el, ctx, "joint")
     full = prefix + n
@@ -348,7 +342,6 @@ def _joint(el, ctx, version, prefix: str, state: dict) -> None:
 
 
 def _include(el, ctx, version, prefix: str, frame: str, state: dict, depth: int) -> None:
-    from .read import resolve_uri
 
     state["includes"] += 1
     if state["includes"] > state["max_includes"]:
@@ -368,12 +361,11 @@ def _include(el, ctx, version, prefix: str, frame: str, state: dict, depth: int)
     models = root.findall("model") if root.tag == "sdf" else []
     if len(models) != 1:
         raise sub_ctx.error(root, f"<{root.tag}>", f"included by {ctx.where(el)}: must be <sdf> with one <model>")
-    from .read import _version
 
     name = _child_text(el, "name") or _name(models[0], sub_ctx, "model")
     if problem := text_problem(name):
         raise ctx.error(el, "<include> name", problem)
-    read_model(models[0], sub_ctx, _version(root, sub_ctx), f"{prefix}{name}::", frame, state, depth + 1,
+    read_model(models[0], sub_ctx, sdf_version(root, sub_ctx), f"{prefix}{name}::", frame, state, depth + 1,
                name, el.find("pose"), ctx)
 
 

@@ -3,7 +3,6 @@ for the rules)."""
 
 from __future__ import annotations
 
-import functools
 import heapq
 import itertools
 import math
@@ -12,7 +11,6 @@ import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote
 
 import numpy as np
 from lxml import etree
@@ -22,11 +20,11 @@ from ...errors import FileFormatError, KineTreeError
 from ...kinematics.plan import _z_to_axis
 from ...model.body import RigidBody, Visual
 from ...model.joint import Joint
-from ...model.xml_fragment import fragment_text
-from ...transforms import MAX_LENGTH, inverse_transform, quat_to_rotation, rpy_to_matrix
+from ...transforms import inverse_transform
 from ...tree import RigidBodyTree, unique_name
 from ..loop_files import add_file_loops, default_actuation
 from ..mjcf.files import vet_kept_files
+from .elements import Ctx, real_root, sdf_version
 from .frames import FrameGraph
 from .model import SdfWarning, read_model
 
@@ -47,22 +45,7 @@ _XML_DECL_VERSION = re.compile(rb"""^(\xef\xbb\xbf)?<\?xml[ \t\r\n]+version[ \t\
                                rb"""([0-9]+(?:\.[0-9]+)*)\2""")
 
 
-class _Ctx:
-    """Where we are, for messages: ``file:line: element: message``."""
-
-    def __init__(self, source: str, folder: Path | None) -> None:
-        self.source = source
-        self.folder = folder
-
-    def where(self, el) -> str:
-        line = el if isinstance(el, int) else getattr(el, "sourceline", None)
-        return f"{self.source}:{line}" if line else self.source
-
-    def error(self, el, what: str, msg: str) -> FileFormatError:
-        return FileFormatError(f"{self.where(el)}: {what}: {msg}" if what else f"{self.where(el)}: {msg}")
-
-
-def parse_xml(data: bytes, ctx: _Ctx, budget: list[int]) -> etree._Element:
+def parse_xml(data: bytes, ctx: Ctx, budget: list[int]) -> etree._Element:
     """Parse with a parser that resolves nothing and refuses any DTD; ``budget[0]``: how many
     elements may still be read (all files of one import share it)."""
     if len(data) > MAX_BYTES:
@@ -85,21 +68,7 @@ def parse_xml(data: bytes, ctx: _Ctx, budget: list[int]) -> etree._Element:
     return root
 
 
-def _version(root, ctx: _Ctx) -> tuple[int, int]:
-    text = root.get("version")
-    if text is None:
-        raise ctx.error(root, "<sdf>", "has no version attribute")
-    m = re.fullmatch(r"\s*(\d{1,3})\.(\d{1,3})\s*", text)
-    if m is None:
-        raise ctx.error(root, "<sdf>", f"version {text!r:.40} is not a number like 1.9")
-    v = (int(m.group(1)), int(m.group(2)))
-    if v < (1, 5):
-        raise ctx.error(root, "<sdf>", f"version {text} is older than 1.5; KineTree reads SDFormat 1.5 to 1.11 "
-                                       "(convert it with `gz sdf -p`)")
-    return v
-
-
-def _top_model(root, ctx: _Ctx, found: list) -> etree._Element:
+def _top_model(root, ctx: Ctx, found: list) -> etree._Element:
     """The one ``<model>`` of the file: the ``<sdf>``'s, or the one of its ``<world>``."""
     if root.tag != "sdf":
         raise ctx.error(root, f"<{root.tag}>", "the root element of an SDFormat file must be <sdf>")
@@ -124,7 +93,7 @@ def _top_model(root, ctx: _Ctx, found: list) -> etree._Element:
     return models[0]
 
 
-def _tree_of(graph: FrameGraph, data: dict, ctx: _Ctx, found: list) -> RigidBodyTree:
+def _tree_of(graph: FrameGraph, data: dict, ctx: Ctx, found: list) -> RigidBodyTree:
     """Build the tree from the resolved frames and the read links and joints."""
     links, joints = data["links"], data["joints"]
     if len(links) > MAX_BODIES:
@@ -311,7 +280,7 @@ def _set_axis(joint: Joint, axis: dict, continuous: bool) -> None:
         joint.extensions = (*joint.extensions, axis["limit_ext"])
 
 
-def _fill(body: RigidBody, link: dict, graph: FrameGraph, ctx: _Ctx) -> None:
+def _fill(body: RigidBody, link: dict, graph: FrameGraph, ctx: Ctx) -> None:
     """Mass, inertia, visuals, collisions and kept elements of a link."""
     m, X, I = link["inertial"]
     R, c = X[:3, :3], X[:3, 3]
@@ -338,22 +307,22 @@ def _emit(found: list, on_warning: Callable[[str], None] | None) -> None:
 
 def _read_file(path: Path, folder_root: Path, on_warning) -> RigidBodyTree:
     data = read_regular_file(path, MAX_BYTES, "SDFormat file")
-    return _build(data, _Ctx(str(path), path.parent.absolute()), folder_root, on_warning)
+    return _build(data, Ctx(str(path), path.parent.absolute()), folder_root, on_warning)
 
 
-def _build(data: bytes, ctx: _Ctx, folder_root: Path | None, on_warning) -> RigidBodyTree:
-    _real_root.cache_clear()  # a folder may have been re-linked since the last import
+def _build(data: bytes, ctx: Ctx, folder_root: Path | None, on_warning) -> RigidBodyTree:
+    real_root.cache_clear()  # a folder may have been re-linked since the last import
     found: list = []
     budget = [MAX_ELEMENTS]
     root = parse_xml(data, ctx, budget)
-    version = _version(root, ctx)
+    version = sdf_version(root, ctx)
     if version > (1, 11):
         found.append((SdfWarning, f"{ctx.where(root)}: SDFormat {root.get('version').strip()} is newer than 1.11, "
                                   "the newest KineTree knows; read as 1.11"))
     model = _top_model(root, ctx, found)
     graph = FrameGraph()
     state = {"graph": graph, "links": {}, "joints": [], "model_ext": (), "found": found, "budget": budget,
-             "includes": 0, "root": folder_root, "parse": parse_xml, "ctx_type": _Ctx, "read": read_regular_file,
+             "includes": 0, "root": folder_root, "parse": parse_xml, "ctx_type": Ctx, "read": read_regular_file,
              "max_bytes": MAX_BYTES, "max_includes": MAX_INCLUDES, "max_nesting": MAX_NESTING,
              "include_budget": IncludeBudget()}
     read_model(model, ctx, version, "", None, state, 0)
@@ -381,88 +350,4 @@ def sdf_from_string(text: str | bytes, *, source: str = "<string>", base_dir: st
     and includes are resolved against ``base_dir`` (unresolved when ``None``)."""
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     folder = Path(base_dir).absolute() if base_dir is not None else None
-    return _build(data, _Ctx(source, folder), folder.parent if folder is not None else None, on_warning)
-
-
-# helpers sdf_model shares (kept here: they are about reading numbers and URIs)
-def floats(text: str | None, n: int, ctx: _Ctx, el, what: str, bound: float = MAX_LENGTH) -> list[float]:
-    """``n`` finite numbers of magnitude at most ``bound`` from ``text``."""
-    parts = (text or "").split()
-    try:
-        vals = [float(p) for p in parts]
-    except ValueError:
-        raise ctx.error(el, what, f"{(text or '').strip()!r:.80} is not {n} numbers") from None
-    if len(vals) != n:
-        raise ctx.error(el, what, f"{(text or '').strip()!r:.80} is not {n} numbers")
-    for v in vals:
-        if not math.isfinite(v) or abs(v) > bound:
-            raise ctx.error(el, what, f"{v} is not a finite number of magnitude at most {bound:g}")
-    return vals
-
-
-def pose_matrix(el, ctx: _Ctx, what: str) -> np.ndarray:
-    """The 4×4 of a ``<pose>`` element (``x y z roll pitch yaw``, ``degrees``, or 7 numbers with
-    ``rotation_format="quat_xyzw"``)."""
-    T = np.eye(4)
-    if el is None or not (el.text or "").strip():
-        return T
-    if el.get("rotation_format", "euler_rpy") == "quat_xyzw":
-        v = floats(el.text, 7, ctx, el, f"{what} pose")
-        q = np.array([v[6], v[3], v[4], v[5]])
-        if np.linalg.norm(q) < 1e-9:
-            raise ctx.error(el, f"{what} pose", "quaternion is zero")
-        T[:3, :3] = quat_to_rotation(q / np.linalg.norm(q))
-    else:
-        v = floats(el.text, 6, ctx, el, f"{what} pose")
-        rpy = np.radians(v[3:]) if el.get("degrees", "false").strip() in ("true", "1") else v[3:]
-        T[:3, :3] = rpy_to_matrix(rpy)
-    T[:3, 3] = v[:3]
-    return T
-
-
-@functools.lru_cache(maxsize=16)
-def _real_root(root: Path) -> Path:
-    """The folder tree's real path, once per import (every mesh and include is checked against it)."""
-    return Path(os.path.realpath(root))
-
-
-def resolve_uri(uri: str, ctx: _Ctx, root: Path | None, el, what: str, outside: list | None = None) -> Path | None:
-    """The path a ``model://NAME/…``, ``file://`` or relative URI names, or ``None`` when
-    nothing can be looked up (no folder). A path outside the model's folder tree (``root``,
-    the folder holding the model's folder) is refused naming the file, line and element, or,
-    with ``outside`` given, appended to it (and ``None`` returned)."""
-    if ctx.folder is None or root is None:
-        return None
-    scheme = "model://" if uri.startswith("model://") else "package://" if uri.startswith("package://") else None
-    if scheme is not None:  # package:// as Drake's and ROS's SDFormat files use it: the same folders
-        name, _, sub = unquote(uri[len(scheme):]).lstrip("/").partition("/")
-        if not name:
-            raise ctx.error(el, what, f"URI {uri!r:.200} names no model")
-        cands = ([ctx.folder / sub] if ctx.folder.name == name else []) + [root / name / sub]
-        path = next((c for c in cands if c.exists()), cands[-1])
-    elif uri.startswith("file://"):
-        path = Path(unquote(uri[len("file://"):]))
-    elif "://" in uri:
-        if outside is not None:
-            return None  # not looked up: a missing mesh
-        raise ctx.error(el, what, f"URI {uri!r:.200}: only model://, package://, file:// and relative URIs are read")
-    else:
-        path = Path(unquote(uri))
-    if not path.is_absolute():
-        path = ctx.folder / path
-    try:
-        real, top = Path(os.path.realpath(path)), _real_root(root)
-    except (OSError, ValueError):
-        raise ctx.error(el, what, f"URI {uri!r:.200} cannot be looked up") from None
-    if not real.is_relative_to(top):
-        if outside is not None:  # the caller warns and keeps it unread
-            outside.append(real)
-            return None
-        raise ctx.error(el, what, f"URI {uri!r:.200} leads outside the model's folder tree {str(top)!r}; "
-                                  "KineTree reads only files inside it")
-    return real
-
-
-def kept(el) -> str:
-    """An element kept verbatim (see :mod:`kinetree.core.model.xml_fragment`)."""
-    return fragment_text(el)
+    return _build(data, Ctx(source, folder), folder.parent if folder is not None else None, on_warning)

@@ -69,7 +69,7 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
-from ...disk.safe_io import MAX_BODIES
+from ...disk.safe_io import MAX_BODIES, atomic_write_text
 from ...errors import FileFormatError, KineTreeError
 from ...model.body import RigidBody, Visual
 from ...model.xml_fragment import fragment_element
@@ -77,16 +77,16 @@ from ...names import derived_name
 from ...transforms import axis_angle_rotation, matrix_to_rpy
 from ...tree import RigidBodyTree, unique_name
 from ..loop_files import LOOPS_TAG, loop_element
-from ..project import atomic_write_text
 from ..project_check import MAX_MASS, check_extensions, check_mass
 from .check import UrdfWarning, check_joint_numbers
+from .parse import _DEFAULT_COLOR, MAX_BYTES, _rgba, resolve_mesh_uri
 
 __all__ = ["export_urdf", "motor_losses", "urdf_string", "warn_motors_dropped"]
 
 _BIG = sys.float_info.max
 _NEW = object()  # a visual whose material as read is not known (not from a URDF, or edited)
-#: The URDF reader's size limit (kinetree.core.io.urdf.read.MAX_BYTES; that module imports this one).
-_MAX_URDF_BYTES = 50 * 1024 * 1024
+#: The URDF reader's size limit: a written file must read back.
+_MAX_URDF_BYTES = MAX_BYTES
 #: Extension tags that would change the robot's structure if written back where they are kept.
 _STRUCTURAL = {"robot": ("link", "joint"), "joint": ("parent", "child", "origin", "axis", "mimic")}
 
@@ -243,8 +243,6 @@ class _Writer:
         """The mesh's URI: ``uri`` (as written in the URDF read) if it still names the file
         from the output folder (a ``package://`` URI always), else one computed from the path."""
         if uri is not None and uri != filename:
-            from .read import resolve_mesh_uri  # urdf imports this module
-
             if uri.startswith("package://") or (
                     resolve_mesh_uri(uri, self.out_dir) == filename if self.out_dir is not None
                     else uri.startswith("file://")):  # a string has no folder: only absolute URIs hold
@@ -286,8 +284,6 @@ class _Writer:
         """Give each visual its ``<material>``: as read if it still gives the visual's colour
         (a reference to a named material is resolved as the reader does, against what is
         written), none if it had none, else ``kt_color_N`` with the colour inline."""
-        from .read import _DEFAULT_COLOR, _rgba  # urdf imports this module
-
         def rgba(mat) -> tuple[float, ...]:
             return _rgba((mat.find("color").get("rgba") or "1 1 1 1").split())
 

@@ -58,7 +58,7 @@ from typing import Any
 from lxml import etree
 
 from ...errors import FileFormatError
-from ..urdf.read import _Ctx, _parse_xml, _read
+from ..urdf.parse import _Ctx, _parse_xml, _read
 from .eval import MAX_LEN, Budget, ExprError, Namespace, evaluate, short, to_text
 from .files import MAGIC, Files, allowed_roots, cut, exists
 from .tables import Macro, Macros, Scope, boolean, literal, parse_params

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..urdf.read import _package_candidates
+from ..urdf.parse import _package_candidates
 from .eval import Budget, ExprError, short
 from .yaml_load import read_yaml
 
