@@ -16,14 +16,13 @@ from helpers.loops import (
     LINKS,
     ROCKER,
     G,
-    add,
     closed,
     consistent_rates,
     heavy_four_bar,
     three_rrr,
-    trans,
+    tilted_loop,
 )
-from kinetree.core import Joint, LoopClosureError, RigidBody, RigidBodyTree, load_robot
+from kinetree.core import LoopClosureError, load_robot
 from kinetree.core.dynamics import loops as loop_dynamics
 from kinetree.core.dynamics.loops import (
     _loop_terms,
@@ -232,22 +231,6 @@ def test_the_tree_methods_are_the_module_functions():
     qdd, _ = t.forward_dynamics_constraints_direct(q, off, tau, baumgarte=(5.0, 2.0))
     J = t.constraint_jacobian(q)
     np.testing.assert_allclose(J @ qdd + constraint_bias(t, q, off), -10.0 * (J @ off), atol=1e-9)
-
-
-def tilted_loop(kind: str) -> RigidBodyTree:
-    """Three revolute joints (the last about x, so the loop leaves the plane) and a loop of ``kind``."""
-    t = RigidBodyTree()
-    add(t, "l1", "base", np.eye(4))
-    add(t, "l2", "l1", trans(0.3))
-    j = Joint("tilt", "revolute")
-    j.axis = [1.0, 0.0, 0.0]
-    b = RigidBody("l3")
-    b.joint = j
-    t.add_body(b, "l2")
-    X = np.eye(4)
-    X[:3, 3] = [0.1, 0.05, -0.02]
-    t.add_loop("k", "l3", X, "base", trans(0.2, 0.1), kind)
-    return t
 
 
 @pytest.mark.skipif(compiled_backend() is None, reason="numba is not available")

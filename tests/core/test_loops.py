@@ -20,6 +20,7 @@ from helpers.loops import (
     freudenstein,
     heavy_four_bar,
     three_rrr,
+    tilted_loop,
     trans,
     wrap,
 )
@@ -58,17 +59,7 @@ def test_four_bar_closes_from_a_nearby_guess(th, e1, e2, kind):
 
 def test_constraint_jacobian_matches_finite_differences():
     for kind in ("ball", "hinge", "slider", "weld"):
-        t = RigidBodyTree()
-        add(t, "l1", "base", np.eye(4))
-        add(t, "l2", "l1", trans(0.3))
-        j = Joint("tilt", "revolute")
-        j.axis = [1.0, 0.0, 0.0]
-        b = RigidBody("l3")
-        b.joint = j
-        t.add_body(b, "l2")
-        X = np.eye(4)
-        X[:3, 3] = [0.1, 0.05, -0.02]
-        t.add_loop("k", "l3", X, "base", trans(0.2, 0.1), kind)
+        t = tilted_loop(kind)
         q = np.array([0.3, -0.7, 0.4])
         J = t.constraint_jacobian(q)
         h = 1e-6

@@ -24,6 +24,22 @@ def add(tree: RigidBodyTree, name: str, parent: str, T: np.ndarray) -> None:
     tree.add_body(body, parent)
 
 
+def tilted_loop(kind: str) -> RigidBodyTree:
+    """Three revolute joints (the last about x, so the loop leaves the plane) and a loop of ``kind``."""
+    t = RigidBodyTree()
+    add(t, "l1", "base", np.eye(4))
+    add(t, "l2", "l1", trans(0.3))
+    j = Joint("tilt", "revolute")
+    j.axis = [1.0, 0.0, 0.0]
+    b = RigidBody("l3")
+    b.joint = j
+    t.add_body(b, "l2")
+    X = np.eye(4)
+    X[:3, 3] = [0.1, 0.05, -0.02]
+    t.add_loop("k", "l3", X, "base", trans(0.2, 0.1), kind)
+    return t
+
+
 def four_bar(a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float = GROUND,
              kind: str = "hinge") -> RigidBodyTree:
     """Crank at the origin, rocker at (d, 0), the coupler on the crank closed to the rocker's tip."""
