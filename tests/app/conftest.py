@@ -95,6 +95,20 @@ def fore_window(make_window):
 
 
 @pytest.fixture
+def puma_bent_window(make_window):
+    """A 1280×800 window showing the Puma 560 bent at (0, 0.6, −0.9, 0, 0.5, 0), nothing to undo,
+    seen from 2 m (the IK handle on its end effector)."""
+    w = make_window()
+    w.resize(1280, 800)
+    w.doc.open("puma560")
+    w.doc.set_configuration([0.0, 0.6, -0.9, 0.0, 0.5, 0.0], "start")
+    w.doc.undo_stack.clear()
+    w.viewport.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
+    w.viewport.repaint()
+    return w
+
+
+@pytest.fixture
 def puma_handle_window(make_window, qtbot):
     """A 1280×800 window showing the Puma 560, link3 selected, its frame handle on (W)."""
     w = make_window()

@@ -11,16 +11,8 @@ from PySide6.QtTest import QTest
 
 
 @pytest.fixture
-def puma(make_window):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.open("puma560")
-    w.doc.set_configuration(np.array([0.0, 0.6, -0.9, 0.0, 0.5, 0.0]), "start")
-    w.doc.undo_stack.clear()
-    vp = w.viewport
-    vp.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
-    vp.repaint()
-    return w
+def puma(puma_bent_window):
+    return puma_bent_window
 
 
 def test_handle_on_the_end_effector_by_default_then_on_the_selected_body(puma):

@@ -46,15 +46,9 @@ def test_dragging_the_handle_of_a_three_joint_arm_moves_its_end_effector_with_th
     assert not h.rings.visible()  # no rings to turn it: it cannot hold an orientation
 
 
-def test_position_only_toggle_in_the_viewport_tool_bar_and_the_view_menu(make_window, qtbot):
-    w = make_window()
-    w.resize(1280, 800)
-    w.doc.open("puma560")
-    w.doc.set_configuration(np.array([0.0, 0.6, -0.9, 0.0, 0.5, 0.0]), "start")
-    w.doc.undo_stack.clear()
+def test_position_only_toggle_in_the_viewport_tool_bar_and_the_view_menu(puma_bent_window, qtbot):
+    w = puma_bent_window
     vp = w.viewport
-    vp.setCameraPosition(distance=2.0, elevation=20, azimuth=-60)
-    vp.repaint()
     h = vp.ik_handle
     action = w.findChild(QAction, "ikPositionOnlyAction")
     view_menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&View")

@@ -9,28 +9,15 @@ import time
 import imageio.v3 as iio
 import numpy as np
 import pytest
+from helpers.panels import open_planar_without_poses, settle
 from kinetree.app.features.playback import export_animation, fit_motion
 from kinetree.app.panels.timeline import SLIDER_STEPS
 from kinetree.app.viewport.overlays.path_trace import COLOR
 from kinetree.app.viewport.view import THEMES
 from kinetree.core.kinematics.trajectory import joint_trajectory, sample_trajectory
-from kinetree.core.library import load_robot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-
-
-def open_planar_without_poses(doc) -> None:
-    """The two-link planar arm with its library poses removed: a robot with no named poses."""
-    tree = load_robot("two_link_planar")
-    tree.named_poses.replace({})
-    doc.load(tree, name="two_link_planar")
-
-
-def settle(qtbot, ms: int = 30) -> None:
-    qtbot.wait(ms)
-    QApplication.processEvents()
 
 
 def puma_qz_qr(window, qtbot):

@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kinetree.core.library import load_robot
+from helpers.panels import open_planar_without_poses, settle
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit
-
-
-def open_planar_without_poses(doc) -> None:
-    """The two-link planar arm with its library poses removed: a robot with no named poses."""
-    tree = load_robot("two_link_planar")
-    tree.named_poses.replace({})
-    doc.load(tree, name="two_link_planar")
-
-
-def settle(qtbot, ms: int = 30) -> None:
-    qtbot.wait(ms)
-    QApplication.processEvents()
+from PySide6.QtWidgets import QLineEdit
 
 
 def show_poses(window, qtbot) -> None:

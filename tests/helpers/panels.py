@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kinetree.app.widgets.cell_editor import CellEditor
+from kinetree.core.library import load_robot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -41,6 +42,13 @@ def dh_row(window, body: str) -> int:
 
 
 EFFORTS = (97, 40, 30, 0, 10, 10)
+
+
+def open_planar_without_poses(doc) -> None:
+    """The two-link planar arm with its library poses removed: a robot with no named poses."""
+    tree = load_robot("two_link_planar")
+    tree.named_poses.replace({})
+    doc.load(tree, name="two_link_planar")
 
 
 def settle(qtbot, ms: int = 30) -> None:
