@@ -18,12 +18,7 @@ from kinetree.core.lazy import LazyImports
 from .common import InputError, add_robot_argument, name_arg, open_source
 
 #: the symbolic model imports sympy (~0.5 s): not for `kinetree --help` (see kinetree.core.lazy)
-_SYMPY = LazyImports(__name__, {
-    "symbolic_model": "kinetree.core.teach.symbolic:symbolic_model",
-    "to_text": "kinetree.core.teach.symbolic:to_text", "to_latex": "kinetree.core.teach.symbolic:to_latex",
-    "to_python": "kinetree.core.teach.symbolic:to_python",
-    "to_python_script": "kinetree.core.teach.symbolic:to_python_script",
-})
+_SYMPY = LazyImports(__name__, {"symbolic": "kinetree.core.teach.symbolic"})
 
 #: Entries up to this long print as a grid; longer ones one per line.
 GRID_WIDTH = 24
@@ -37,7 +32,7 @@ def _legend(model, comment: str) -> list[str]:
 
 
 def _text(model, title: str, label: str) -> str:
-    to_text = _SYMPY.to_text
+    to_text = _SYMPY.symbolic.to_text
     M = model.matrix
     cells = [[to_text(M[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
     lines = [f"# {title}", *_legend(model, "#")]
@@ -52,8 +47,9 @@ def _text(model, title: str, label: str) -> str:
 
 
 def command(args: argparse.Namespace) -> int:
+    symbolic = _SYMPY.symbolic
     symbolic_model, to_latex, to_python, to_python_script = (
-        _SYMPY.symbolic_model, _SYMPY.to_latex, _SYMPY.to_python, _SYMPY.to_python_script)
+        symbolic.symbolic_model, symbolic.to_latex, symbolic.to_python, symbolic.to_python_script)
     tree, _ = open_source(args.robot, args)
     body = args.body or tree.end_effector
     if body is None:
