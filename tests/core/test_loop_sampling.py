@@ -9,32 +9,11 @@ import math
 
 import numpy as np
 import pytest
-from helpers.loops import COUPLER, delta_platform, four_bar, freudenstein, trans, wrap
-from kinetree.core import (
-    Joint,
-    LoopClosureError,
-    RigidBody,
-    load_robot,
-    random_configurations,
-    sample_workspace,
-)
+from helpers.loops import delta_platform, four_bar, freudenstein, tipped_four_bar, wrap
+from kinetree.core import LoopClosureError, load_robot, random_configurations, sample_workspace
 from kinetree.core.model.configuration import sampling_ranges
 
 CLOSED = 1e-12
-
-
-def tipped_four_bar():
-    """The test four-bar, its home closed on the open branch, a fixed body at the coupler's end."""
-    t = four_bar()
-    q = t.solve_loops(np.array([0.0, 1.0, 1.9]))
-    for b, x in zip(t.bodies, q):
-        b.joint.home_position = float(x)
-    tip = RigidBody("tip")
-    j = Joint("tip_joint", "fixed")
-    j.set_fixed_transform(trans(COUPLER))
-    tip.joint = j
-    t.add_body(tip, "coupler")
-    return t
 
 
 def delta():

@@ -37,6 +37,20 @@ def four_bar(a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float =
     return t
 
 
+def tipped_four_bar() -> RigidBodyTree:
+    """The test four-bar, its home closed on the open branch, a fixed body at the coupler's end."""
+    t = four_bar()
+    q = t.solve_loops(np.array([0.0, 1.0, 1.9]))
+    for b, x in zip(t.bodies, q):
+        b.joint.home_position = float(x)
+    tip = RigidBody("tip")
+    j = Joint("tip_joint", "fixed")
+    j.set_fixed_transform(trans(COUPLER))
+    tip.joint = j
+    t.add_body(tip, "coupler")  # where the coupler meets the rocker: on Freudenstein's coupler curve
+    return t
+
+
 def freudenstein(th2: float, a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float = GROUND) -> float:
     """Rocker angle of the open branch (Norton's closed form of Freudenstein's equation)."""
     k1, k2, k3 = d / a, d / c, (a * a - b * b + c * c + d * d) / (2 * a * c)
