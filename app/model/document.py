@@ -72,6 +72,10 @@ WARM_ITERATIONS = 25
 LIVE_ITERATIONS = 3
 
 
+#: A configuration whose passive values are given and close every loop this well is kept as given.
+CLOSED_GIVEN = 1e-12
+
+
 def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
     """``q`` with the passive joints solved so that every loop of ``tree`` closes (``q`` itself
     for a tree without loops). ``near``: the configuration shown now, whose passive values warm
@@ -85,6 +89,8 @@ def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -
             if not b.joint.actuated and b.joint.position_count:
                 sl = tree.position_index(b.joint.name)
                 start[sl] = near[sl]
+        if not np.array_equal(start, q) and np.abs(tree.loop_residual(q)).max() <= CLOSED_GIVEN:
+            return q  # passive values given and closing the loops (a random or stored pose): kept, on their branch
         try:
             # a slider tick converges in three or four steps from the shown values; at the
             # mechanism's limit every step fails: capped, a refused tick stays within a frame
