@@ -597,10 +597,4 @@ class JointsPanel(QWidget):
         self.doc.set_configuration(q, "Zero pose")
 
     def randomize(self) -> None:
-        """Random positions (on a robot with loops, closed: :meth:`RigidBodyTree.random_configuration`)."""
-        try:
-            q = self.doc.tree.random_configuration()
-        except KineTreeError as exc:  # a mechanism no random draw of its actuators assembles: said, nothing moves
-            self.doc.message.emit(str(exc))
-            return
-        self.doc.set_configuration(q, "Random pose")
+        self.doc.set_random_configuration("Random pose")
