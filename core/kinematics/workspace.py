@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 #: At most this many samples a call (the result alone is 32 bytes a sample).
 MAX_SAMPLES = 50_000_000
+_LOOP_CHUNK = 512  # configurations a chunk at most on a tree with closed loops
 _CHUNK = 8192  # configurations a chunk at most: numpy's per-call cost amortised, the working set ~10 MB
 #: The memory one chunk of samples may take: a chunk holds fewer configurations on a long chain
 #: (2,000 joints took 2.8 GB a chunk of 8,192).
@@ -38,7 +39,8 @@ def _chunk(tree: RigidBodyTree) -> int:
     angles' sines and cosines and their temporaries — within :data:`CHUNK_BYTES`. A function of
     the tree alone, so :func:`random_configurations` draws what :func:`sample_workspace` samples."""
     per_sample = 8 * (12 * (tree.num_bodies + 2) + 6 + 6 * tree.position_count + 6 * tree.position_count + 64)
-    return max(1, min(_CHUNK, CHUNK_BYTES // per_sample))
+    # a tree with loops solves each sample (the Delta: ~0.4 ms): short chunks keep progress and cancel prompt
+    return max(1, min(_LOOP_CHUNK if tree._loops else _CHUNK, CHUNK_BYTES // per_sample))
 _ROWS = {"all": slice(0, 6), "rot": slice(0, 3), "trans": slice(3, 6)}
 #: On a tree with loops, a sample's passive joints are warm-started from the closest (actuated
 #: values) of at most this many previously solved samples: a bounded search a sample.
@@ -58,8 +60,12 @@ def random_configurations(tree: RigidBodyTree, n: int, rng: np.random.Generator 
     them; uniform unit quaternions), but all at once. They are the configurations
     :func:`sample_workspace` samples for the same ``n`` and ``rng``.
 
-    On a tree with closed loops each is closed (:class:`_Closer`): its actuated values drawn, its
-    passive ones solved; a draw that cannot be assembled is drawn again (bounded)."""
+    On a tree with closed loops each is closed: its actuated values drawn, its passive ones
+    solved, walked in steps of at most :data:`_STEP` from the closest (in actuated values) of the
+    last :data:`_NEIGHBOURS` solved samples, home for the first, so the samples stay on home's
+    assembly branch. A draw that cannot be assembled is drawn again, at most
+    :data:`~kinetree.core.model.configuration.MAX_LOOP_DRAWS` times a sample, then
+    :class:`LoopClosureError` names the loop."""
     rng = _generator(rng)
     n = _count(n)
     lo, hi, quats = sampling_ranges(tree)

@@ -103,3 +103,10 @@ def test_actuated_manipulability_equals_finite_differences_through_solve_loops()
             J[:, c] = (ends[0] - ends[1]) / (2 * h)
         assert m == pytest.approx(math.sqrt(np.linalg.det(J @ J.T)), abs=1e-6, rel=1e-6)
         assert m > 1e-4
+
+
+def test_progress_comes_every_few_hundred_closed_samples():
+    t = tipped_four_bar()
+    done = []
+    sample_workspace(t, "tip", 1200, 0, progress=lambda k, n: done.append(k))
+    assert done == [512, 1024, 1200]  # each sample is a loop solve: progress (and cancel) stay prompt
