@@ -72,10 +72,6 @@ WARM_ITERATIONS = 25
 LIVE_ITERATIONS = 3
 
 
-#: A configuration whose passive values are given and close every loop this well is kept as given.
-CLOSED_GIVEN = 1e-12
-
-
 def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
     """``q`` with the passive joints solved so that every loop of ``tree`` closes (``q`` itself
     for a tree without loops). ``near``: the configuration shown now, whose passive values warm
@@ -89,8 +85,6 @@ def closed(tree: RigidBodyTree, q: np.ndarray, near: np.ndarray | None = None) -
             if not b.joint.actuated and b.joint.position_count:
                 sl = tree.position_index(b.joint.name)
                 start[sl] = near[sl]
-        if not np.array_equal(start, q) and np.abs(tree.loop_residual(q)).max() <= CLOSED_GIVEN:
-            return q  # passive values given and closing the loops (a random or stored pose): kept, on their branch
         try:
             # a slider tick converges in three or four steps from the shown values; at the
             # mechanism's limit every step fails: capped, a refused tick stays within a frame
@@ -422,7 +416,8 @@ class RobotDocument(QObject):
         except LoopClosureError as exc:
             self.message.emit(str(exc))
             return
-        self.set_configuration(q, text)
+        if not np.array_equal(q, self._q):  # closed already: not solved again from the pose shown (another branch)
+            self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), q, None))
 
     def _closed_or_said(self, q: np.ndarray) -> np.ndarray | None:
         """``q`` with the loops closed, or None (the move refused, the reason in ``message``)."""
