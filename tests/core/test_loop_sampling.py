@@ -110,3 +110,19 @@ def test_progress_comes_every_few_hundred_closed_samples():
     done = []
     sample_workspace(t, "tip", 1200, 0, progress=lambda k, n: done.append(k))
     assert done == [512, 1024, 1200]  # each sample is a loop solve: progress (and cancel) stay prompt
+
+
+def test_draws_the_mechanism_cannot_reach_are_drawn_again():
+    t = four_bar(a=0.4)  # crank as long as the ground: the loop closes for 0.05 ≤ 0.8·sin(θ/2) ≤ 0.65 only
+    for b, x in zip(t.bodies, t.solve_loops(np.array([1.0, 2.0, 1.5]))):
+        b.joint.home_position = wrap(float(x))
+    lo, hi = 2 * math.asin(0.05 / 0.8), 2 * math.asin(0.65 / 0.8)  # home's window (crank 1 rad)
+    (a, *_), (z, *_), _ = sampling_ranges(t)
+    redrawn = 0
+    for seed in range(20):
+        q = t.random_configuration(seed)
+        assert np.abs(t.loop_residual(q)).max() <= CLOSED and lo - 1e-9 <= q[0] <= hi + 1e-9
+        redrawn += q[0] != np.random.default_rng(seed).uniform(a, z)  # the first draw could not be assembled
+    assert 5 <= redrawn < 20
+    Q = random_configurations(t, 500, 1)
+    assert lo - 1e-9 <= Q[:, 0].min() and Q[:, 0].max() <= hi + 1e-9 and np.ptp(Q[:, 0]) > 0.9 * (hi - lo)
