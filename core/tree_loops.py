@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 
 from .dynamics import loops as _loop_dynamics
 from .errors import LoopClosureError
+from .kinematics import workspace as _sampling
 from .kinematics.loops import Loop, loop_ik, make_record, solve_loops
 from .kinematics.loops import rows as loop_rows
 
@@ -68,13 +69,17 @@ class LoopsMixin:
         rng = np.random.default_rng(0)
         ranks = []
         for _ in range(3):
-            x = self.random_configuration(rng)
+            x = self._random_open_configuration(rng)  # type: ignore[attr-defined]  # closed below, if it can be
             try:
                 x = self.solve_loops(x)
             except LoopClosureError:
                 pass  # the rank at an open configuration is still the generic rank of the equations
             ranks.append(self._constraint_rank(x))
         return self.dof_count - max(ranks)
+
+    def _close_random(self, q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`random_configuration`'s draw ``q`` closed (see there), drawing again from ``rng``."""
+        return _sampling.closer(self, rng).close_one(q)
 
     def _constraint_rank(self, x: np.ndarray) -> int:
         s = np.linalg.svd(loop_rows(self, x)[1], compute_uv=False)

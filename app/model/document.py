@@ -407,6 +407,18 @@ class RobotDocument(QObject):
             return
         self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), new_q, drag))
 
+    def set_random_configuration(self, text: str = "Random pose") -> None:
+        """Random positions within the limits (closed, on home's branch, on a robot with loops:
+        :meth:`RigidBodyTree.random_configuration`); a mechanism that no random draw of its
+        actuators assembles: the reason in ``message``, nothing moves."""
+        try:
+            q = self._tree.random_configuration()
+        except LoopClosureError as exc:
+            self.message.emit(str(exc))
+            return
+        if not np.array_equal(q, self._q):  # closed already: not solved again from the pose shown (another branch)
+            self.undo_stack.push(SetConfigurationCommand(self, text, self._q.copy(), q, None))
+
     def _closed_or_said(self, q: np.ndarray) -> np.ndarray | None:
         """``q`` with the loops closed, or None (the move refused, the reason in ``message``)."""
         try:

@@ -597,4 +597,4 @@ class JointsPanel(QWidget):
         self.doc.set_configuration(q, "Zero pose")
 
     def randomize(self) -> None:
-        self.doc.set_configuration(self.doc.tree.random_configuration(), "Random pose")
+        self.doc.set_random_configuration("Random pose")

@@ -120,7 +120,7 @@ def _row_basis(tree: RigidBodyTree) -> tuple[np.ndarray, int | None]:
     """An orthonormal basis (rows) of the constraint Jacobian's row space at a generic (random,
     open) configuration, built loop by loop, and the index of the loop with which the rank first
     reaches ``dof_count`` (None: it never does). Cost: one Jacobian and O(rows · dof · rank)."""
-    J = tree.constraint_jacobian(tree.random_configuration(np.random.default_rng(0)))
+    J = tree.constraint_jacobian(tree._random_open_configuration(np.random.default_rng(0)))
     n = J.shape[1]
     tol = _RANK_TOL * max(1.0, float(np.abs(J).max(initial=0.0)))
     B = np.empty((n, n))

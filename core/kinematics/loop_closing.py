@@ -75,6 +75,11 @@ def _driven(tree: RigidBodyTree) -> list:
     return [b.joint for b in tree.bodies if b.joint.actuated and b.joint.velocity_count]
 
 
+def freedoms(n: int) -> str:
+    """``n`` degrees of freedom, in words ("1 degree of freedom", "3 degrees of freedom")."""
+    return f"{n} degree{'' if n == 1 else 's'} of freedom"
+
+
 def propose_passive(tree: RigidBodyTree, body_a: str, body_b: str, mobility: int) -> list[str]:
     """Joints to make passive when a loop joins ``body_a`` and ``body_b`` and leaves the
     mechanism ``mobility`` degrees of freedom: the loop path's driven joints but the one
@@ -85,7 +90,7 @@ def propose_passive(tree: RigidBodyTree, body_a: str, body_b: str, mobility: int
         raise LoopClosureError(f"both points are on body {body_a!r}: a loop joins two different bodies")
     if mobility <= 0:
         raise LoopClosureError(f"a loop between {body_a!r} and {body_b!r} locks the mechanism "
-                               f"({mobility} degrees of freedom left): pick points that let it move")
+                               f"({freedoms(mobility)} left): pick points that let it move")
     path = loop_path(tree, body_a, body_b)
     moving = [tree.get_body(n).joint for n in path]
     candidates = [j for j in moving if j.actuated and j.velocity_count]
@@ -97,7 +102,7 @@ def propose_passive(tree: RigidBodyTree, body_a: str, body_b: str, mobility: int
     passive = [j.name for j in reversed(candidates[1:]) if j.type in AXIAL_TYPES and j.mimic is None][:need]
     if len(passive) < need:
         raise LoopClosureError(f"a loop between {body_a!r} and {body_b!r} over-constrains the mechanism: it leaves "
-                               f"{mobility} degrees of freedom, and only {len(passive)} of the joints between "
+                               f"{freedoms(mobility)}, and only {len(passive)} of the joints between "
                                f"them can follow it ({need} must)")
     return passive
 
@@ -115,10 +120,11 @@ def check_actuation(tree: RigidBodyTree) -> None:
     names = ", ".join(repr(j.name) for j in driven[:6]) + (" …" if len(driven) > 6 else "")
     if count > mobility:
         raise LoopClosureError(f"{count} driven joints ({names}) over-constrain the mechanism: its loops leave "
-                               f"{mobility} degrees of freedom; make a joint on a loop passive first")
+                               f"{freedoms(mobility)}; make a joint on a loop passive first")
     if count < mobility:
-        raise LoopClosureError(f"{count} driven joints ({names}) leave the mechanism free: its loops leave "
-                               f"{mobility} degrees of freedom; make a passive joint actuated first")
+        drives = "1 driven joint" if count == 1 else f"{count} driven joints"
+        raise LoopClosureError(f"{drives} ({names}) leave{'s' if count == 1 else ''} the mechanism free: its loops "
+                               f"leave {freedoms(mobility)}; make a passive joint actuated first")
 
 
 #: Newton steps of each closing in :func:`follow_target`: from the predicted passive values it

@@ -28,6 +28,9 @@ Configuration = ArrayLike | Mapping[str, Any]
 #: Half-width of the window :meth:`ConfigurationMixin.random_configuration` samples in where
 #: the limits are unbounded or huge (radians for angles, metres for lengths).
 SAMPLE_WINDOW = {"angle": math.pi, "length": 1.0}
+#: On a tree with closed loops, the draws :meth:`ConfigurationMixin.random_configuration` makes
+#: before it gives up on assembling the mechanism.
+MAX_LOOP_DRAWS = 100
 
 
 def finite_range(lo: float, hi: float, home: float, kind: str) -> tuple[float, float]:
@@ -137,12 +140,23 @@ class ConfigurationMixin:
         Each position is uniform within its limits. Where a bound is infinite, or the limits
         span more than ``2 * MAX_LENGTH``, it is uniform in the limits intersected with a window
         around the home position: ±π for angles, ±1 m for lengths (:data:`SAMPLE_WINDOW`).
-        Quaternions are uniform on the unit sphere."""
+        Quaternions are uniform on the unit sphere.
+
+        On a tree with closed loops it is a closed configuration: the actuated positions drawn
+        as above (the same draws, in the same order), the passive ones solved by
+        :meth:`solve_loops`, warm-started from home and walked to the draw in small steps (so
+        it is on home's assembly branch). A draw the mechanism cannot be assembled at is drawn
+        again, at most :data:`MAX_LOOP_DRAWS` times; then :class:`LoopClosureError` names the loop."""
         try:
             rng = np.random.default_rng(rng)
         except (TypeError, ValueError):
             raise InvalidConfigurationError(f"random_configuration: {rng!r:.80} is not a seed or a "
                                             "numpy Generator") from None
+        q = self._random_open_configuration(rng)
+        return self._close_random(q, rng) if self._loops else q
+
+    def _random_open_configuration(self, rng: np.random.Generator) -> np.ndarray:
+        """One draw of every position as :meth:`random_configuration` describes, loops left open."""
         lo, hi, quats = sampling_ranges(self)
         q = np.zeros(self.position_count)
         starts = set(quats)

@@ -248,7 +248,7 @@ class _Model:
         self._zero_c = np.zeros(plan.nc)
         if self.k is not None:  # the compiled path, checked once against the public function
             rng = np.random.default_rng(0)
-            q, qd = tree.random_configuration(rng), rng.normal(size=self.plan.ndof)
+            q, qd = tree._random_open_configuration(rng), rng.normal(size=self.plan.ndof)
             try:
                 ref = _rbd.forward_dynamics(tree, q, qd)  # q: random, open on a looped tree
             except KineTreeError:  # a singular mass matrix: the compiled path says so too

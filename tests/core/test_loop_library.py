@@ -14,6 +14,7 @@ from math import atan2, cos, pi, sin, sqrt
 
 import numpy as np
 import pytest
+from helpers.loops import delta_platform
 from kinetree.core import load_robot
 from kinetree.core.library import robot_info
 
@@ -90,23 +91,6 @@ def test_slider_crank_slider_equals_the_closed_form():
     assert worst <= TOL
 
 
-def three_spheres(centres: list[np.ndarray], radius: float) -> np.ndarray:
-    """The lower meeting point of three spheres of equal ``radius`` (trilateration)."""
-    c1, c2, c3 = centres
-    d = float(np.linalg.norm(c2 - c1))
-    ex = (c2 - c1) / d
-    i = float(ex @ (c3 - c1))
-    ey = c3 - c1 - i * ex
-    j = float(np.linalg.norm(ey))
-    ey /= j
-    ez = np.cross(ex, ey)
-    x = d / 2
-    y = (i * i + j * j - 2 * i * x) / (2 * j)
-    z = sqrt(radius * radius - x * x - y * y)
-    p, m = c1 + x * ex + y * ey + z * ez, c1 + x * ex + y * ey - z * ez
-    return p if p[2] < m[2] else m
-
-
 def test_delta_platform_is_the_three_sphere_intersection_at_100_random_motor_angles():
     t = load_robot("delta_robot")
     cols = [i for i, n in enumerate(b for b in t.body_names if t.get_body(b).joint.position_count)
@@ -123,13 +107,8 @@ def test_delta_platform_is_the_three_sphere_intersection_at_100_random_motor_ang
             q = q.copy()
             q[cols] = home[cols] + s * (target - home[cols])
             q = t.solve_loops(q, 1e-14)
-        centres = []
-        for k, th in enumerate(target):
-            u = np.array([cos(2 * pi * k / 3), sin(2 * pi * k / 3), 0.0])
-            elbow = R * u + L * (cos(th) * u - sin(th) * np.array([0.0, 0.0, 1.0]))
-            centres.append(elbow - r * u)
         T = t.get_transform(q, "tcp")
-        worst = max(worst, float(np.abs(T[:3, 3] - three_spheres(centres, ell)).max()))
+        worst = max(worst, float(np.abs(T[:3, 3] - delta_platform(R, L, ell, r, target)).max()))
         tilt = max(tilt, float(np.abs(T[:3, :3] - np.eye(3)).max()))
     assert worst <= TOL and tilt <= TOL  # and the platform only translates
 

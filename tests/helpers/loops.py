@@ -53,6 +53,20 @@ def four_bar(a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float =
     return t
 
 
+def tipped_four_bar() -> RigidBodyTree:
+    """The test four-bar, its home closed on the open branch, a fixed body at the coupler's end."""
+    t = four_bar()
+    q = t.solve_loops(np.array([0.0, 1.0, 1.9]))
+    for b, x in zip(t.bodies, q):
+        b.joint.home_position = float(x)
+    tip = RigidBody("tip")
+    j = Joint("tip_joint", "fixed")
+    j.set_fixed_transform(trans(COUPLER))
+    tip.joint = j
+    t.add_body(tip, "coupler")  # where the coupler meets the rocker: on Freudenstein's coupler curve
+    return t
+
+
 def freudenstein(th2: float, a: float = CRANK, b: float = COUPLER, c: float = ROCKER, d: float = GROUND) -> float:
     """Rocker angle of the open branch (Norton's closed form of Freudenstein's equation)."""
     k1, k2, k3 = d / a, d / c, (a * a - b * b + c * c + d * d) / (2 * a * c)
@@ -131,3 +145,32 @@ def consistent_rates(t: RigidBodyTree, q: np.ndarray, crank_rate: float) -> np.n
     qd[0] = crank_rate
     qd[1:] = np.linalg.lstsq(J[:, 1:], -J[:, 0] * crank_rate, rcond=None)[0]
     return qd
+
+
+def three_spheres(centres: list[np.ndarray], radius: float) -> np.ndarray:
+    """The lower meeting point of three spheres of equal ``radius`` (trilateration)."""
+    c1, c2, c3 = centres
+    d = float(np.linalg.norm(c2 - c1))
+    ex = (c2 - c1) / d
+    i = float(ex @ (c3 - c1))
+    ey = c3 - c1 - i * ex
+    j = float(np.linalg.norm(ey))
+    ey /= j
+    ez = np.cross(ex, ey)
+    x = d / 2
+    y = (i * i + j * j - 2 * i * x) / (2 * j)
+    z = math.sqrt(radius * radius - x * x - y * y)
+    p, m = c1 + x * ex + y * ey + z * ez, c1 + x * ex + y * ey - z * ez
+    return p if p[2] < m[2] else m
+
+
+def delta_platform(R: float, L: float, ell: float, r: float, angles) -> np.ndarray:
+    """A Delta robot's platform centre for its motor ``angles`` (positive: the arm down), motors 120°
+    apart at radius ``R``, arms ``L``, forearms ``ell``, platform radius ``r``: where the three
+    spheres of radius ``ell`` about the elbows, each moved by −r towards the centre, meet."""
+    centres = []
+    for k, th in enumerate(angles):
+        u = np.array([math.cos(2 * math.pi * k / 3), math.sin(2 * math.pi * k / 3), 0.0])
+        elbow = R * u + L * (math.cos(th) * u - math.sin(th) * np.array([0.0, 0.0, 1.0]))
+        centres.append(elbow - r * u)
+    return three_spheres(centres, ell)
