@@ -194,12 +194,16 @@ def _platform_plate(points: list[tuple[float, float]]) -> Callable[[RigidBodyTre
 
 #: Delta robot dimensions (m): motor axes R from the centre, upper arm L, forearm l, platform r.
 DELTA = {"R": 0.2, "L": 0.35, "l": 0.8, "r": 0.05}
+#: The motors' range (rad, positive: the arm down), as a real Delta's arms are stopped: with the
+#: forearms modelled by universal joints, motors turned much further (±2π) also reach assemblies
+#: with a tilted platform, which a parallelogram forearm cannot make (14 % of random draws).
+DELTA_MOTOR_LIMITS = (radians(-45), radians(90))
 
 
 def delta_robot() -> RigidBodyTree:
     """Delta robot (Clavel), closed loops: a translational parallel robot.
 
-    Three motors 120° apart on the base (0.2 m from the centre), upper arms
+    Three motors 120° apart on the base (0.2 m from the centre, −45° to 90°), upper arms
     0.35 m, forearms 0.8 m, a platform of radius 0.05 m that only translates.
 
     Each forearm is modelled as its parallelogram's kinematics: a universal joint at the elbow (an
@@ -220,7 +224,7 @@ def delta_robot() -> RigidBodyTree:
         M[:3, :3] = np.column_stack([u, [0.0, 0.0, -1.0], w])  # x radial, y down, z (the motor axis) tangent
         M[:3, 3] = R * u
         leg = f"leg{k + 1}"
-        _joint(t, f"{leg}_arm", "base", M)
+        _joint(t, f"{leg}_arm", "base", M, limits=DELTA_MOTOR_LIMITS)
         _joint(t, f"{leg}_elbow", f"{leg}_arm", _trans(L), actuated=False)
         _joint(t, f"{leg}_forearm", f"{leg}_elbow", np.eye(4), axis=(0.0, 1.0, 0.0), actuated=False)
         _joint(t, f"{leg}_wrist", f"{leg}_forearm", _trans(l), axis=(0.0, 1.0, 0.0), actuated=False)
