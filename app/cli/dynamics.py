@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from kinetree.core.kinematics.loop_closing import freedoms
 
 from .common import (
     InputError,
@@ -60,7 +61,7 @@ def _rates(tree, values: list[float] | None, what: str, degrees: bool) -> np.nda
     v = np.array(values, dtype=float)
     if v.size != len(names):
         raise InputError(f"{what} has {v.size} values; the robot has "
-                         f"{len(names)} degrees of freedom ({', '.join(names)[:200]})")
+                         f"{freedoms(len(names))} ({', '.join(names)[:200]})")
     if not np.isfinite(v).all():
         bad = names[int(np.flatnonzero(~np.isfinite(v))[0])]
         raise InputError(f"{what}: the value for {bad} is not a finite number")
