@@ -5,7 +5,7 @@
 1,000,000 Puma 560 workspace samples (position + manipulability), with the time split into
 sampling, batch FK, Jacobians and determinants, and the peak memory beyond the result; centre of
 mass and gravity torque of one configuration (Puma, and Talos when example-robot-data is there)
-against Pinocchio's.
+against Pinocchio's; closed samples of the Delta robot and the four-bar.
 """
 
 from __future__ import annotations
@@ -62,6 +62,21 @@ def workspace() -> None:
     print(f"  peak memory {peak / 1e6:.0f} MB, of which the result {N * 32 / 1e6:.0f} MB")
 
 
+def looped_workspace() -> None:
+    """Closed samples of looped robots: each one's passive joints solved (``solve_loops``), the
+    manipulability that of the actuated joints."""
+    for name, body, n in (("delta_robot", "tcp", 10_000), ("four_bar", None, 20_000)):
+        tree = load_robot(name)
+        body = body or tree.body_names[-1]
+        sample_workspace(tree, body, 200, 0, axes="trans")  # the compiled solver warm
+        cpu = float("inf")
+        for _ in range(3):
+            c = time.process_time()
+            sample_workspace(tree, body, n, 0, axes="trans")
+            cpu = min(cpu, time.process_time() - c)
+        print(f"{name} workspace, {n:,} closed samples: {cpu:.2f} s CPU ({n / cpu:,.0f} samples/s)")
+
+
 def mass_properties() -> None:
     puma = load_robot("puma560")
     puma.gravity = (0, 0, -9.81)
@@ -96,4 +111,5 @@ def mass_properties() -> None:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
     workspace()
+    looped_workspace()
     mass_properties()
