@@ -312,15 +312,19 @@ class SymbolicView(QWidget):
     @property
     def busy(self) -> bool:
         """A computation is under way (or wanted and not yet on screen)."""
-        return self._want is not None and self.shown != self._want
+        return (self._want is not None and self.shown != self._want) or self._running is not None
+
+    def _job(self, chain: DHChain, i: int, start: int) -> tuple[tuple, tuple]:
+        """The cache key of A_i and T_i^start of ``chain`` with the options chosen, and :func:`compute`'s arguments."""
+        options = (self.revolute.currentData(), self.sums.currentData(), self.notation.currentData())
+        key = chain_key(chain, i, self.params.currentData(), start, options)
+        return key, (list(chain.links), chain.convention, i, key[3], start, options)
 
     def show_link(self, chain: DHChain, i: int) -> None:
         """Show A_i and T₀ⁱ of ``chain`` (from the cache, else once the worker has them)."""
         self._chain, self._i = chain, i
         self._frames(chain, i)
-        options = (self.revolute.currentData(), self.sums.currentData(), self.notation.currentData())
-        start = self.start.currentData() or 0
-        key = chain_key(chain, i, self.params.currentData(), start, options)
+        key, args = self._job(chain, i, self.start.currentData() or 0)
         self._want = key
         if key == self.shown:
             return
@@ -332,7 +336,18 @@ class SymbolicView(QWidget):
         self._status("computing…")
         if key == self._running:
             return
-        self._pending = (key, (list(chain.links), chain.convention, i, key[3], start, options))
+        self._pending = (key, args)
+        if self._running is None:
+            self._start()
+
+    def prefetch(self, chain: DHChain, i: int) -> None:
+        """Compute A_i and T_i⁰ of ``chain`` on the worker now, shown nowhere, for a later
+        :meth:`show_link` to find in the cache: Present mode asks for the walk's first link when it is
+        entered, the first computation (importing sympy, ~1 s of the GIL) then off the first key's way."""
+        key, args = self._job(chain, i, 0)
+        if key in self._cache or key == self._running or self._pending is not None:
+            return
+        self._pending = (key, args)
         if self._running is None:
             self._start()
 

@@ -670,3 +670,42 @@ def test_a_walk_step_restyles_and_fills_only_what_the_column_shows(presenting, q
             clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 6
     assert written == [] and len(styled) <= 4  # the highlight of Aᵢ at q: on with A₁ done, off with A₂ under way
+
+
+def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(presenting, qtbot):
+    """Issue 31 (the first key took 127 ms to its frame, 300…600 ms on a loaded machine): the view
+    was drawn three times at an intermediate size (the docks hidden, the Explain dock not yet given
+    its share by ``resizeDocks`` two event-loop turns later), then resized again; and the key began
+    the symbolic A₁ (importing sympy) on the worker, whose GIL slowed every event of the GUI thread.
+    Now the view is resized once, straight to its walk size, and drawn at that size only; A₁ was
+    computed while Present mode was entered."""
+    from kinetree.app.features.present import WALK_SHARE
+    from PySide6.QtCore import QEvent, QObject
+
+    w = presenting("puma560", LECTURE[0][1])
+    panel, vp = w.explain, w.viewport
+    QApplication.processEvents()  # (entering Present mode begins A₁ once the window is laid out)
+    qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)
+    drawn, resized = [], []
+    vp.frameSwapped.connect(lambda: drawn.append(vp.size().toTuple()))
+
+    class Resizes(QObject):
+        def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+            if ev.type() == QEvent.Type.Resize:
+                resized.append(ev.size().toTuple())
+            return False
+
+    spy = Resizes()
+    vp.installEventFilter(spy)
+    with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
+        clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
+    assert panel.walking and not panel.symbolic.busy  # A₁ (shown from step 1 on) found in the cache
+    share = int(WALK_SHARE * w.width())
+    qtbot.waitUntil(lambda: abs(w.explain_dock.width() - share) <= 2, timeout=3000)
+    with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
+        vp.update()
+    vp.removeEventFilter(spy)
+    assert resized == [vp.size().toTuple()]
+    assert set(drawn) == {vp.size().toTuple()}, drawn
+    w.present.set_active(False)
+    assert w.explain_dock.minimumWidth() < share // 2 and w.explain_dock.maximumWidth() > 2 * share  # free again
