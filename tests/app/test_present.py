@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QLineEdit,
+    QToolButton,
     QTreeView,
     QWidget,
 )
@@ -534,9 +535,9 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
     """Issue 31: the factor remembered from a 1080-line screen left a 650×260 view at 1280×720,
     the robot off-frame; the one proportional to the screen's height (1.35) drew 12-px digits there.
     The factor is chosen from the screen the window is on: its digits at least 18 px tall, never a
-    factor chosen on another screen; the robot framed, and during the walk (the Explain dock a
-    column) the view keeps 60 % of the screen each way. Both windows share their settings file, as
-    on one machine."""
+    factor chosen on another screen; the robot framed, and before and during the walk (the Explain
+    dock a column) the view keeps 60 % of the screen each way, the Joints dock's controls all in it.
+    Both windows share their settings file, as on one machine."""
     from kinetree.app.widgets.text_style import LEGIBLE_PX
     from PySide6.QtGui import QFontMetricsF
 
@@ -558,9 +559,18 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
                 w.present.clicker("step")  # the walk: the Explain dock a column beside the view
                 qtbot.waitUntil(lambda: w.explain_dock.isVisible() and abs(vp.width() - 0.62 * w.width()) < 40,  # noqa: B023
                                 timeout=3000)
-            if walk or size == (1920, 1080):  # (at 720 lines the Joints dock's buttons leave it half the width)
-                qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
-                                timeout=2000)
+            # (at 720 lines the Joints dock's row of buttons and units, 623 px, left the view 651×424)
+            qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
+                            timeout=2000)
+            if not walk:  # the Joints dock's controls all there, whole and legible
+                dock = w.docks["slidersDock"]
+                area = QRect(dock.mapTo(w, dock.rect().topLeft()), dock.size())
+                for control in (*w.sliders.findChildren(QToolButton, options=Qt.FindChildOption.FindDirectChildrenOnly),
+                                w.sliders.angle_units, w.sliders.length_units, w.sliders.step):
+                    assert control.isVisible(), control.objectName()
+                    box = QRect(control.mapTo(w, control.rect().topLeft()), control.size())
+                    assert area.contains(box), (control.objectName(), box, area)
+                    assert QFontMetricsF(control.font(), control).tightBoundingRect("0123456789").height() >= LEGIBLE_PX
             QApplication.processEvents()
             points = np.vstack([np.zeros((1, 3)), w.doc.poses()[:, :3, 3]])
             px, front = project_points(view_mvp(vp), points, vp.width(), vp.height())
