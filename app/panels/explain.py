@@ -518,8 +518,8 @@ class ExplainPanel(QWidget):
         symbolic entries (none at the DH table), the numeric Tᵢ⁰ and the joint values."""
         link = self.walk_link()
         return {"step": int(self.position), "of": self.step_count(), "link": link, "selected": self.doc.selection,
-                "formula": self.formula.text(), "A": [[c.text() for c in row] for row in self.symbolic.A.cells]
-                if link else None, "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
+                "formula": self.formula.text(), "A": self.symbolic.A.entries if link else None,
+                "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
 
     def _trace(self) -> None:
         """The test hook: the walk's step appended to the trace file once it is at rest and shown."""

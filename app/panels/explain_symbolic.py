@@ -67,6 +67,29 @@ def lecture_html(html: str, font: QFont, heading: bool = False) -> str:
     return f'<span style="font-size:{round(px)}px">{out}</span>' if heading else out
 
 
+#: in an entry as :func:`~kinetree.core.teach.symbolic_print.to_text` writes it: a symbol's index
+#: (a2, c23: digits after a letter), a power, a product's star, a minus and a Greek name (alpha2)
+_ENTRY = re.compile(r"(?<=[^\W\d_])\d+|\*\*\d+|\*|-|\b(?:alpha|theta)(?=\d)")
+_GREEK = {"alpha": "α", "theta": "θ"}
+_SUB_DIGITS, _SUP_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"), str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def lecture_entry(text: str) -> str:
+    """A symbolic entry (``a1*c1 - d3*s12``, as ``kinetree symbolic`` prints it) as the lecture
+    prints it: indices subscripted, products implicit, minus signs, α and θ (``a₁c₁ − d₃s₁₂``,
+    ``−s₂cos(α₂)``)."""
+
+    def notation(m: re.Match) -> str:
+        t = m.group(0)
+        if t[0].isdigit():
+            return t.translate(_SUB_DIGITS)
+        if t in _GREEK:
+            return _GREEK[t]
+        return t[2:].translate(_SUP_DIGITS) if t.startswith("**") else "" if t == "*" else "−"
+
+    return _ENTRY.sub(notation, text)
+
+
 #: The notation options and their defaults: (revolute variable, sums, how T is written).
 DEFAULT_OPTIONS = ("theta", "folded", "spong")
 
@@ -125,6 +148,7 @@ class MatrixBlock(QWidget):
         super().__init__(parent)
         self.key = key  # "A" or "T"
         self.result: dict | None = None
+        self.entries: list[list[str]] = [[""] * 4] * 4  # as shown: in the lecture's notation
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
@@ -168,15 +192,28 @@ class MatrixBlock(QWidget):
         columns share the width equally)."""
         column = (width - 3 * self.grid.horizontalSpacing()) / 4
         metrics = QFontMetrics(self.cells[0][0].font())
-        return all(metrics.horizontalAdvance(cell.text()) <= column for row in self.cells for cell in row)
+        return all(metrics.horizontalAdvance(text) <= column for row in self.entries for text in row)
 
     def show_result(self, result: dict | None) -> None:
+        """Show ``result``'s entries in the lecture's notation (:func:`lecture_entry`; a ``Text``
+        copy is still ``kinetree symbolic``'s), or none. Not at a lecture's text size (Present mode):
+        its Unicode subscripts are too small there (11 px), and drawn full size and lowered they
+        made each row taller and uneven (the walk's column overflowed at 1280×720), and a line of
+        x-height letters (c₁) had no glyph 18 px tall; there the entries stay ``a2*c2``."""
         self.result = result
+        lecture = not full_size_subscripts(self.font())
+        self.entries = ([[lecture_entry(text) if lecture else text for text in row] for row in result["cells"]]
+                        if result else [[""] * 4] * 4)
         for r in range(4):
             for c in range(4):
-                self.cells[r][c].setText("" if result is None else result["cells"][r][c])
+                self.cells[r][c].setText(self.entries[r][c])
         for b in self.copy_buttons.values():
             b.setEnabled(result is not None)
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange and self.result is not None:  # (Present mode: the notation)
+            self.show_result(self.result)
 
     def text(self, fmt: str) -> str:
         """The matrix as ``fmt`` (``latex``, ``text`` or ``python``); empty while not computed."""
