@@ -686,9 +686,10 @@ def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(prese
     """Issue 31 (the first key took 127 ms to its frame, 300…600 ms on a loaded machine): the view
     was drawn three times at an intermediate size (the docks hidden, the Explain dock not yet given
     its share by ``resizeDocks`` two event-loop turns later), then resized again; and the key began
-    the symbolic A₁ (importing sympy) on the worker, whose GIL slowed every event of the GUI thread.
+    the symbolic A₁ (importing sympy) on the worker, whose GIL slowed every event of the GUI thread;
+    and the DH table, a word-wrapped label, was laid out again for each width the docks tried.
     Now the view is resized once, straight to its walk size, and drawn at that size only; A₁ was
-    computed while Present mode was entered."""
+    computed while Present mode was entered; the table is not wrapped."""
     from kinetree.app.features.present import WALK_SHARE
     from PySide6.QtCore import QEvent, QObject
 
@@ -710,6 +711,7 @@ def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(prese
     with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
         clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
     assert panel.walking and not panel.symbolic.busy  # A₁ (shown from step 1 on) found in the cache
+    assert not panel.formula.wordWrap()  # the DH table: its height not measured for every width tried
     share = int(WALK_SHARE * w.width())
     qtbot.waitUntil(lambda: abs(w.explain_dock.width() - share) <= 2, timeout=3000)
     with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
