@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from kinetree.core import KineTreeError
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QKeySequence, QPalette, QWindow
 from PySide6.QtWidgets import (
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.dh_chain import cached_chain, chain_tip
 from ..viewport.overlays.ghost_follow import GhostFollow
 from ..viewport.view import THEMES
 from ..widgets.text_style import LEGIBLE_PX
@@ -66,6 +68,8 @@ EDITING_DOCKS = ("bodiesDock", "jointDock")
 #: Aᵢ and Tᵢ⁰; a column keeps the view its full height and the matrices one above the other, and a
 #: 4×4 of signed numbers with 3 decimals fits its width at 24-px text on a 1280-wide screen.
 WALK_HIDDEN, WALK_SHARE = ("slidersDock", "poseDock", "dhDock"), 0.38
+#: rounds of posted layout requests sent at the walk's first key (nested layouts post their own)
+LAYOUT_ROUNDS = 3
 #: widgets floating over the viewport, sized by their text
 FLOATING = ("viewportToolbar", "gridLabel")
 #: QFont's resolve-mask bit of a size set on the font itself (QFont::SizeResolved; not in PySide)
@@ -191,6 +195,7 @@ class PresentMode(QObject):
         self.active = False
         self._saved: dict | None = None
         self._tab_beside = None  # during the walk: what the Explain dock is a tab beside otherwise
+        self._dock_width: tuple[int, int] | None = None  # during the walk: the Explain dock's own width limits
         self.keys = ClickerKeys(self)
         self.blank = QWidget(window, objectName="presentBlank")  # B / . : the screen black
         # a native window of its own: raised, it covers the viewport's native GL window too
@@ -247,19 +252,24 @@ class PresentMode(QObject):
             if self._tab_beside is None:  # not a tab beside the DH table meanwhile (the end restores it)
                 self._tab_beside = getattr(w.explain_dock, "_tab_beside", None) or False
                 w.explain_dock._tab_beside = None
-            w.explain_dock.setFloating(False)
-            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, w.explain_dock)
-            w.explain_dock.show()
-            w.explain_dock.raise_()
-            if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
-                panel.set_active(True)
             for key in WALK_HIDDEN:  # back as they were when Present mode ends (its saved state)
                 if key in w.docks:
                     w.docks[key].hide()
             w.statusBar().hide()  # its line is the column's (back when Present mode ends)
-            panel.set_walk(True)
-            # once the dock shown is laid out (the dock area applies its sizes in a pass of its own)
-            QTimer.singleShot(0, w, lambda: QTimer.singleShot(0, w, self._walk_layout))
+            w.explain_dock.setFloating(False)
+            # its share of the width from the first layout on (:meth:`_walk_layout`): the view is
+            # resized once, straight to its size in the walk (resizeDocks once the dock was laid out
+            # drew 3 frames at an intermediate size, then 3 more; the key took 127 ms to its frame)
+            if self._dock_width is None:
+                self._dock_width = (w.explain_dock.minimumWidth(), w.explain_dock.maximumWidth())
+            w.explain_dock.setFixedWidth(int(WALK_SHARE * w.width()))
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, w.explain_dock)
+            w.explain_dock.show()
+            w.explain_dock.raise_()
+            panel.set_walk(True)  # (first: loaded out of the walk, the dock began the symbolic Aₙ, Tₙ⁰)
+            if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
+                panel.set_active(True)
+            self._walk_layout()
             return
         if panel.chain is None:  # no DH chain (the dock says why): nothing to walk
             return
@@ -316,12 +326,17 @@ class PresentMode(QObject):
                 w.setGeometry(screen.geometry())
             w.showFullScreen()
             QTimer.singleShot(0, w, self._fit_view)  # after the docks are fitted to the new size
+            QTimer.singleShot(0, w, self._prefetch)
         else:
             saved = self._saved or {"scale": 1.0, "full": False, "maximized": False}
             self.active = w.presenting = False
             QApplication.instance().removeEventFilter(self.keys)
             self.set_blank(False)
             w.explain.set_walk(False)
+            if self._dock_width is not None:  # (fixed during the walk)
+                w.explain_dock.setMinimumWidth(self._dock_width[0])
+                w.explain_dock.setMaximumWidth(self._dock_width[1])
+                self._dock_width = None
             if self._tab_beside is not None:
                 w.explain_dock._tab_beside, self._tab_beside = self._tab_beside or None, None
             w.set_text_scale(saved["scale"])
@@ -336,18 +351,37 @@ class PresentMode(QObject):
         self._emphasis()
 
     def _walk_layout(self) -> None:
-        """The Explain dock given its share of the width for the walk; the robot framed again."""
+        """The walk's docks laid out now (the Explain dock fixed at its share of the width until
+        Present mode ends: a refit of the docks for a new text size, Ctrl++ or the one entering
+        began, resized the right-hand column it shares with the hidden Joints dock), the robot
+        framed again at the view's new size, before anything is drawn: one frame, the settled one."""
         w = self.window
-        if self.active and w.explain.walking:
-            QApplication.sendPostedEvents()
-            w.resizeDocks([w.explain_dock], [int(WALK_SHARE * w.width())], Qt.Orientation.Horizontal)
-            self._fit_view()
+        # only the layouts: the posted paints come after, at the settled sizes (a dock area's
+        # layout request posts its docks' own, hence a few rounds)
+        for _ in range(LAYOUT_ROUNDS):
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        w.viewport.fit()
 
     def _fit_view(self) -> None:
         """Frame the robot in the view as presenting left it (another size, other docks)."""
         if self.active:
             QApplication.sendPostedEvents()  # the docks' new sizes reach the view first
             self.window.viewport.fit()
+
+    def _prefetch(self) -> None:
+        """The walk's first symbolic matrices computed now, on the Explain dock's worker: on the first
+        key, that computation (sympy imported, A₁ built: ~1 s holding the GIL on a second thread)
+        slowed every event of the GUI thread, the first key's frame came 300…600 ms late."""
+        w = self.window
+        if not self.active or w.explain.walking:
+            return
+        tree = w.doc.tree
+        try:  # the chain the walk will show (as the dock loads it)
+            chain = cached_chain(tree, chain_tip(tree, w.doc.selection), w.explain.state.convention)
+        except KineTreeError:
+            return  # no DH chain: the walk says why, nothing to compute
+        if chain.count:
+            w.explain.symbolic.prefetch(chain, 1)
 
     def _emphasis(self) -> None:
         """Grey the bodies other than the selected one, fade their link lines (Present mode)."""

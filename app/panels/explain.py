@@ -507,6 +507,10 @@ class ExplainPanel(QWidget):
                             else f"step {self.target:.0f} of {self.step_count()}")
         if self.walking and self.position <= 0:
             self.formula.setText(lecture_html(dh_table_html(chain, self._color), font))
+        if self.walking and self.formula.wordWrap() != (self.position > 0):  # (the heading Aᵢ = … wraps at 720)
+            # the DH table's lines are its own: wrapped, the dock's layout measured its height for
+            # each width it tried (~25 ms of the walk's first key at 24-px text)
+            self.formula.setWordWrap(self.position > 0)
         self.symbolic.show_link(chain, i)  # the link stepped; computed once per link (worker thread, cached)
         self.walk_column.fit()
         self.state.set_ghost(self.ghost_pose() if self.active else None, self._ghost_label())
@@ -518,8 +522,8 @@ class ExplainPanel(QWidget):
         symbolic entries (none at the DH table), the numeric Tᵢ⁰ and the joint values."""
         link = self.walk_link()
         return {"step": int(self.position), "of": self.step_count(), "link": link, "selected": self.doc.selection,
-                "formula": self.formula.text(), "A": [[c.text() for c in row] for row in self.symbolic.A.cells]
-                if link else None, "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
+                "formula": self.formula.text(), "A": self.symbolic.A.entries if link else None,
+                "T": self.chain_cell.text(), "q": self.doc.configuration.tolist()}
 
     def _trace(self) -> None:
         """The test hook: the walk's step appended to the trace file once it is at rest and shown."""

@@ -76,6 +76,29 @@ def lecture_html(html: str, font: QFont, heading: bool = False) -> str:
     return f'<span style="font-size:{round(px)}px">{out}</span>' if heading else out
 
 
+#: in an entry as :func:`~kinetree.core.teach.symbolic_print.to_text` writes it: a symbol's index
+#: (a2, c23: digits after a letter), a power, a product's star, a minus and a Greek name (alpha2)
+_ENTRY = re.compile(r"(?<=[^\W\d_])\d+|\*\*\d+|\*|-|\b(?:alpha|theta)(?=\d)")
+_GREEK = {"alpha": "α", "theta": "θ"}
+_SUB_DIGITS, _SUP_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"), str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def lecture_entry(text: str) -> str:
+    """A symbolic entry (``a1*c1 - d3*s12``, as ``kinetree symbolic`` prints it) as the lecture
+    prints it: indices subscripted, products implicit, minus signs, α and θ (``a₁c₁ − d₃s₁₂``,
+    ``−s₂cos(α₂)``)."""
+
+    def notation(m: re.Match) -> str:
+        t = m.group(0)
+        if t[0].isdigit():
+            return t.translate(_SUB_DIGITS)
+        if t in _GREEK:
+            return _GREEK[t]
+        return t[2:].translate(_SUP_DIGITS) if t.startswith("**") else "" if t == "*" else "−"
+
+    return _ENTRY.sub(notation, text)
+
+
 #: The notation options and their defaults: (revolute variable, sums, how T is written).
 DEFAULT_OPTIONS = ("theta", "folded", "spong")
 
@@ -130,6 +153,7 @@ class MatrixBlock(QWidget):
         super().__init__(parent)
         self.key = key  # "A" or "T"
         self.result: dict | None = None
+        self.entries: list[list[str]] = [[""] * 4] * 4  # as shown: in the lecture's notation
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
@@ -173,15 +197,28 @@ class MatrixBlock(QWidget):
         columns share the width equally)."""
         column = (width - 3 * self.grid.horizontalSpacing()) / 4
         metrics = QFontMetrics(self.cells[0][0].font())
-        return all(metrics.horizontalAdvance(cell.text()) <= column for row in self.cells for cell in row)
+        return all(metrics.horizontalAdvance(text) <= column for row in self.entries for text in row)
 
     def show_result(self, result: dict | None) -> None:
+        """Show ``result``'s entries in the lecture's notation (:func:`lecture_entry`; a ``Text``
+        copy is still ``kinetree symbolic``'s), or none. Not at a lecture's text size (Present mode):
+        its Unicode subscripts are too small there (11 px), and drawn full size and lowered they
+        made each row taller and uneven (the walk's column overflowed at 1280×720), and a line of
+        x-height letters (c₁) had no glyph 18 px tall; there the entries stay ``a2*c2``."""
         self.result = result
+        lecture = not full_size_subscripts(self.font())
+        self.entries = ([[lecture_entry(text) if lecture else text for text in row] for row in result["cells"]]
+                        if result else [[""] * 4] * 4)
         for r in range(4):
             for c in range(4):
-                self.cells[r][c].setText("" if result is None else result["cells"][r][c])
+                self.cells[r][c].setText(self.entries[r][c])
         for b in self.copy_buttons.values():
             b.setEnabled(result is not None)
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange and self.result is not None:  # (Present mode: the notation)
+            self.show_result(self.result)
 
     def text(self, fmt: str) -> str:
         """The matrix as ``fmt`` (``latex``, ``text`` or ``python``); empty while not computed."""
@@ -317,15 +354,19 @@ class SymbolicView(QWidget):
     @property
     def busy(self) -> bool:
         """A computation is under way (or wanted and not yet on screen)."""
-        return self._want is not None and self.shown != self._want
+        return (self._want is not None and self.shown != self._want) or self._running is not None
+
+    def _job(self, chain: DHChain, i: int, start: int) -> tuple[tuple, tuple]:
+        """The cache key of A_i and T_i^start of ``chain`` with the options chosen, and :func:`compute`'s arguments."""
+        options = (self.revolute.currentData(), self.sums.currentData(), self.notation.currentData())
+        key = chain_key(chain, i, self.params.currentData(), start, options)
+        return key, (list(chain.links), chain.convention, i, key[3], start, options)
 
     def show_link(self, chain: DHChain, i: int) -> None:
         """Show A_i and T₀ⁱ of ``chain`` (from the cache, else once the worker has them)."""
         self._chain, self._i = chain, i
         self._frames(chain, i)
-        options = (self.revolute.currentData(), self.sums.currentData(), self.notation.currentData())
-        start = self.start.currentData() or 0
-        key = chain_key(chain, i, self.params.currentData(), start, options)
+        key, args = self._job(chain, i, self.start.currentData() or 0)
         self._want = key
         if key == self.shown:
             return
@@ -337,7 +378,18 @@ class SymbolicView(QWidget):
         self._status("computing…")
         if key == self._running:
             return
-        self._pending = (key, (list(chain.links), chain.convention, i, key[3], start, options))
+        self._pending = (key, args)
+        if self._running is None:
+            self._start()
+
+    def prefetch(self, chain: DHChain, i: int) -> None:
+        """Compute A_i and T_i⁰ of ``chain`` on the worker now, shown nowhere, for a later
+        :meth:`show_link` to find in the cache: Present mode asks for the walk's first link when it is
+        entered, the first computation (importing sympy, ~1 s of the GIL) then off the first key's way."""
+        key, args = self._job(chain, i, 0)
+        if key in self._cache or key == self._running or self._pending is not None:
+            return
+        self._pending = (key, args)
         if self._running is None:
             self._start()
 

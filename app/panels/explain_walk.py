@@ -112,5 +112,5 @@ def dh_table_html(chain: DHChain, color) -> str:
             cells.append(f'<td align="right" style="color:{color(c)}">&nbsp;{text}&nbsp;</td>')
         rows.append(f"<tr><td>&nbsp;{chain.number(i)}&nbsp;</td>{''.join(cells)}</tr>")
     kind = "standard" if chain.convention == "dh" else "modified (Craig)"
-    return (f"<b>DH table</b> ({kind}; * the joint variable)<table><tr><th>link</th>{head}</tr>"
+    return (f"<b>DH table</b> ({kind})<br>* the joint variable<table><tr><th>link</th>{head}</tr>"
             + "".join(rows) + "</table>")

@@ -273,24 +273,21 @@ class JointsPanel(QWidget):
         self.input_filter = _InputFilter(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
-        top = QHBoxLayout()
+        top = QHBoxLayout()  # the buttons, then the units: on one line, or one above the other (fit_docks)
+        buttons, units = QHBoxLayout(), QHBoxLayout()
         for label, slot, tip in (("Home", self.home, "every joint to its home position"),
                                  ("Zero", self.zero, "every joint to zero (or its home when 0 is out of limits)"),
                                  ("Random", self.randomize, "every joint to a random position within its limits")):
             # tool buttons: as wide as their text (push buttons take 80 px each), so that the
             # panel fits beside the view in a narrow window
-            b = QToolButton()
-            b.setText(label)
-            b.setToolTip(tip)
-            b.setObjectName(f"joints_{label.lower()}")
+            b = QToolButton(text=label, toolTip=tip, objectName=f"joints_{label.lower()}")
             b.clicked.connect(slot)
-            top.addWidget(b)
-        self.angle_units = QComboBox()
-        self.angle_units.addItems(["deg", "rad"])
-        self.angle_units.activated.connect(self._units_changed)
-        self.length_units = QComboBox()
-        self.length_units.addItems(["m", "mm"])
-        self.length_units.activated.connect(self._units_changed)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.angle_units, self.length_units = QComboBox(), QComboBox()
+        for box, items in ((self.angle_units, ["deg", "rad"]), (self.length_units, ["m", "mm"])):
+            box.addItems(items)
+            box.activated.connect(self._units_changed)
         self.step = QDoubleSpinBox()
         self.step.setObjectName("jointStep")
         self.step.setPrefix("step ")
@@ -300,9 +297,11 @@ class JointsPanel(QWidget):
         self.step.setToolTip("Step of the arrow keys and the wheel on a focused slider, and of the "
                              "spin boxes, in the shown unit (deg or rad; m or mm)")
         self.step.valueChanged.connect(self._units_changed)
-        top.addStretch(1)
+        units.addStretch(1)
         for w in (self.angle_units, self.length_units, self.step):
-            top.addWidget(w)
+            units.addWidget(w)
+        top.addLayout(buttons)
+        top.addLayout(units)
         outer.addLayout(top)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)

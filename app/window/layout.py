@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QDockWidget,
     QDoubleSpinBox,
     QFrame,
@@ -38,7 +39,7 @@ VISIBLE_DH_ROWS = 6
 SIDE_SHARE = 0.32  # most of the window width a side column takes (1280 wide: 409 px)
 VISIBLE_BODIES = 8  # the base and a 6-axis arm with a tool
 #: in Present mode, most of the window height the DH table takes (it scrolls): the view keeps the rest
-PRESENT_DH_SHARE = 0.3
+PRESENT_DH_SHARE = 0.27
 SCROLLED_MIN_WIDTH = 240  # a scrolled dock's narrowest (its content scrolls sideways below it)
 
 L, R, B = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -125,15 +126,30 @@ def needed_sizes(window: MainWindow) -> dict[str, int]:
             "pose": window.pose.minimumSizeHint().height() + title, "bodies": bodies_h}
 
 
+def stack_controls(window: MainWindow, width: int) -> bool:
+    """The Joints dock's buttons and its units on one line, or the units below the buttons where
+    that line is wider than ``width`` (Present mode at 1280×720: 623 px, the view kept 51 % of the
+    width). Whether they are stacked."""
+    top = window.sliders.layout().itemAt(0).layout()
+    rows = [top.itemAt(k).sizeHint().width() for k in range(top.count())]
+    stacked = sum(rows) + top.spacing() * (len(rows) - 1) + 8 > width
+    top.setDirection(QBoxLayout.Direction.TopToBottom if stacked else QBoxLayout.Direction.LeftToRight)
+    return stacked
+
+
 def fit_docks(window: MainWindow) -> None:
     """Size the docks for the current font and window (placement unchanged)."""
     d = window.docks
-    n = needed_sizes(window)
     width = window.width()
     # a larger window shares its width with the controls instead of giving it all to the view
     # ... and a narrow one (1024 wide) still leaves the view a third: each side column takes
     # at most SIDE_SHARE of the width unless its dock cannot shrink that far
     cap = int(SIDE_SHARE * width)
+    stacked = stack_controls(window, cap)
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the docks' minimum sizes follow
+    n = needed_sizes(window)
+    if stacked:  # the units' line below the buttons'
+        n["sliders"] += window.sliders.angle_units.sizeHint().height() + ROW_SPACING
     left = max(min(max(n["left"], int(0.22 * width)), cap), d["jointDock"].minimumSizeHint().width())
     right = max(min(max(n["right"], int(0.24 * width)), cap), d["slidersDock"].minimumSizeHint().width())
     window.resizeDocks([d["bodiesDock"], d["slidersDock"]], [left, right], Qt.Orientation.Horizontal)

@@ -221,6 +221,7 @@ def wait_symbolic(panel, qtbot):
 
 @pytest.mark.parametrize("params", ["symbolic", "numeric"])
 def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, params):
+    from kinetree.app.panels.explain_symbolic import lecture_entry
     from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_python_script, to_text
     from PySide6.QtGui import QGuiApplication
 
@@ -237,8 +238,9 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
     T = symbolic_model(tree, "link3", params, revolute="theta")
     # the LaTeX copy is a whole line, named as the lecture names the matrix (issue 19)
     for block, model, name, label in ((view.A, A, "A3", "A_{3}"), (view.T, T, "T0_3", "T_{3}^{0}")):
-        shown = [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
-        assert shown == [[to_text(model.matrix[r, c], model.order[r][c]) for c in range(4)] for r in range(4)]
+        shown = block.entries  # as the lecture prints them; the Text copy as core writes them
+        assert shown == [[lecture_entry(to_text(model.matrix[r, c], model.order[r][c])) for c in range(4)]
+                         for r in range(4)]
         for fmt, expected in (("latex", f"{label} = {to_latex(model.matrix, None, model.order)}"),
                               ("text", to_text(model.matrix, model.order)),
                               ("python", to_python_script(model, name))):
@@ -246,10 +248,10 @@ def test_symbolic_matrices_are_core_formatting_and_copy_exactly(window, qtbot, p
             qtbot.mouseClick(block.copy_buttons[fmt], Qt.MouseButton.LeftButton)
             assert QGuiApplication.clipboard().text() == expected
     if params == "symbolic":
-        assert shown[0][3] == to_text(T.matrix[0, 3], T.order[0][3]) and "a2*c1*c2" in shown[0][3]
+        assert shown[0][3] == lecture_entry(to_text(T.matrix[0, 3], T.order[0][3])) and "a₂c₁c₂" in shown[0][3]
         assert "a2 = 0.4318" in view.legend.text()
     else:
-        assert "0.4318*c1*c2" in view.T.cells[0][3].text()
+        assert "0.4318c₁c₂" in view.T.entries[0][3]
 
 
 def test_symbolic_two_link_arm_in_the_lectures_form_and_follows_the_link(window, qtbot):
@@ -257,16 +259,17 @@ def test_symbolic_two_link_arm_in_the_lectures_form_and_follows_the_link(window,
     window.doc.select("link2")
     panel = show_explain(window, qtbot)
     wait_symbolic(panel, qtbot)
-    assert panel.symbolic.T.cells[0][3].text() == "a1*c1 + a2*c12"
-    assert panel.symbolic.A.cells[0][3].text() == "a2*c2"
+    assert panel.symbolic.T.entries[0][3] == "a₁c₁ + a₂c₁₂"
+    assert panel.symbolic.A.entries[0][3] == "a₂c₂"
     assert "T₂⁰" in panel.symbolic.T.title.text()  # Spong's T_2^0 (issue 19; was T₀²)
     panel.combo.activated.emit(0)  # link 1: its own A and T
     wait_symbolic(panel, qtbot)
-    assert panel.symbolic.T.cells[0][3].text() == "a1*c1" and "A₁" in panel.symbolic.A.title.text()
+    assert panel.symbolic.T.entries[0][3] == "a₁c₁" and "A₁" in panel.symbolic.A.title.text()
 
 
 def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     """Ten skew revolute axes: T₀¹⁰ would exceed core's term bound; A₁₀ is shown, and why T is not."""
+    from kinetree.app.panels.explain_symbolic import lecture_entry
     from kinetree.core import Joint, RigidBody, RigidBodyTree
     from kinetree.core.io import save_project
     from kinetree.core.teach.symbolic import symbolic_link, to_text
@@ -301,7 +304,7 @@ def test_symbolic_t_too_large_still_shows_a_i(window, qtbot, tmp_path):
     from kinetree.core.dh.chain import dh_chain
 
     A = symbolic_link(dh_chain(panel.chain.links, panel.chain.convention), 10, params="symbolic", revolute="theta")
-    assert view.A.cells[0][0].text() == to_text(A[0, 0])
+    assert view.A.cells[0][0].text() == lecture_entry(to_text(A[0, 0]))  # cos(θ₁₀ + 0.72…)
 
 
 def pick(box, data) -> None:
@@ -315,6 +318,7 @@ def pick(box, data) -> None:
 def test_symbolic_in_the_lectures_notation(window, qtbot):
     """Issue 19: the wrist keeps its numbers (A₅, T₅³ in c4, s5), T from frame j, the general
     A_i, θ_i, sums expanded, Craig's ⁰T_n, and the LaTeX copy as a whole `A_{5} = …` line."""
+    from kinetree.app.panels.explain_symbolic import lecture_entry
     from kinetree.core.teach.symbolic import symbolic_model, to_latex, to_text
     from PySide6.QtGui import QGuiApplication
 
@@ -324,7 +328,7 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     view = panel.symbolic
     wait_symbolic(panel, qtbot)
     assert "A₅" in view.A.title.text() and "T₅³" in view.T.title.text() and "A₄·A₅" in view.T.title.text()
-    assert view.T.cells[0][2].text() == "c4*s5" and view.A.cells[1][2].text() == "-c5"
+    assert view.T.entries[0][2] == "c₄s₅" and view.A.entries[1][2] == "−c₅"
     assert "theta4 = q4" in view.legend.text()  # the lecture's θ_i by default
     assert [view.start.itemText(k) for k in range(view.start.count())] == ["from frame 3 (base)", "from frame 4"]
     QGuiApplication.clipboard().clear()
@@ -337,8 +341,8 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.start, 3)
     wait_symbolic(panel, qtbot)
     T63 = symbolic_model(window.doc.tree, "link6", "symbolic", frame="link3", revolute="theta")
-    assert [[view.T.cells[r][c].text() for c in range(4)] for r in range(4)] == \
-        [[to_text(T63.matrix[r, c], T63.order[r][c]) for c in range(4)] for r in range(4)]
+    assert view.T.entries == [[lecture_entry(to_text(T63.matrix[r, c], T63.order[r][c])) for c in range(4)]
+                              for r in range(4)]
     assert "T₆³" in view.T.title.text() and "A₄·A₅·A₆" in view.T.title.text()
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.T.copy_buttons["latex"], Qt.MouseButton.LeftButton)
@@ -348,10 +352,10 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.params, "general")
     pick(view.revolute, "theta")
     wait_symbolic(panel, qtbot)
-    assert [[view.A.cells[r][c].text() for c in range(4)] for r in range(3)] == [
-        ["c2", "-s2*cos(alpha2)", "s2*sin(alpha2)", "a2*c2"],
-        ["s2", "c2*cos(alpha2)", "-c2*sin(alpha2)", "a2*s2"],
-        ["0", "sin(alpha2)", "cos(alpha2)", "d2"]]
+    assert view.A.entries[:3] == [
+        ["c₂", "−s₂cos(α₂)", "s₂sin(α₂)", "a₂c₂"],
+        ["s₂", "c₂cos(α₂)", "−c₂sin(α₂)", "a₂s₂"],
+        ["0", "sin(α₂)", "cos(α₂)", "d₂"]]
     assert "theta1 = " in view.legend.text() and "alpha2 = " in view.legend.text()
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(view.A.copy_buttons["latex"], Qt.MouseButton.LeftButton)
@@ -364,11 +368,11 @@ def test_symbolic_in_the_lectures_notation(window, qtbot):
     pick(view.sums, "expanded")
     pick(view.notation, "craig")
     wait_symbolic(panel, qtbot)
-    assert view.T.cells[0][0].text() == "c1*c2 - s1*s2" and "c12" not in view.T.cells[0][3].text()  # the lecture's
+    assert view.T.entries[0][0] == "c₁c₂ − s₁s₂" and "c₁₂" not in view.T.entries[0][3]  # the lecture's
     assert "⁰T₂" in view.T.title.text()
     pick(view.sums, "folded")
     wait_symbolic(panel, qtbot)
-    assert view.T.cells[0][0].text() == "c12" and view.T.cells[0][3].text() == "a1*c1 + a2*c12"
+    assert view.T.entries[0][0] == "c₁₂" and view.T.entries[0][3] == "a₁c₁ + a₂c₁₂"
 
 
 def test_numeric_t_is_titled_as_the_lecture_writes_it(window, qtbot):
@@ -394,3 +398,25 @@ def test_a_chains_numbering_is_worked_out_once(monkeypatch):
     assert [chain.number(i) for i in range(4)] == [3, 4, 5, 6]  # the wrist's joints q4…q6: A₄ … A₆
     assert chain.index(1, "theta") == 4 and chain.number(0) == 3
     assert len(calls) <= 1
+
+
+def test_symbolic_entries_are_printed_as_the_lecture_prints_them(window, qtbot):
+    """Issue 31: the dock printed `a2*c2` where the FK lecture prints a₂c₂ (its example 1, the
+    two-link planar arm: A₂ and T₂⁰ = A₁A₂ as printed there, subscripts, implicit products, minus
+    signs); a Text copy is still ``kinetree symbolic``'s."""
+    from PySide6.QtGui import QGuiApplication
+
+    A2 = [["c₂", "−s₂", "0", "a₂c₂"], ["s₂", "c₂", "0", "a₂s₂"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]
+    T2 = [["c₁₂", "−s₁₂", "0", "a₁c₁ + a₂c₁₂"], ["s₁₂", "c₁₂", "0", "a₁s₁ + a₂s₁₂"], ["0", "0", "1", "0"],
+          ["0", "0", "0", "1"]]
+    window.doc.open("two_link_planar")
+    window.doc.select("link2")
+    panel = show_explain(window, qtbot)
+    wait_symbolic(panel, qtbot)
+    view = panel.symbolic
+    for block, printed in ((view.A, A2), (view.T, T2)):
+        assert [[block.cells[r][c].text() for c in range(4)] for r in range(4)] == printed  # drawn (was a2*c2)
+        assert block.entries == printed
+    QGuiApplication.clipboard().clear()
+    qtbot.mouseClick(view.T.copy_buttons["text"], Qt.MouseButton.LeftButton)
+    assert "a1*c1 + a2*c12" in QGuiApplication.clipboard().text()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QLineEdit,
+    QToolButton,
     QTreeView,
     QWidget,
 )
@@ -534,9 +535,9 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
     """Issue 31: the factor remembered from a 1080-line screen left a 650×260 view at 1280×720,
     the robot off-frame; the one proportional to the screen's height (1.35) drew 12-px digits there.
     The factor is chosen from the screen the window is on: its digits at least 18 px tall, never a
-    factor chosen on another screen; the robot framed, and during the walk (the Explain dock a
-    column) the view keeps 60 % of the screen each way. Both windows share their settings file, as
-    on one machine."""
+    factor chosen on another screen; the robot framed, and before and during the walk (the Explain
+    dock a column) the view keeps 60 % of the screen each way, the Joints dock's controls all in it.
+    Both windows share their settings file, as on one machine."""
     from kinetree.app.widgets.text_style import LEGIBLE_PX
     from PySide6.QtGui import QFontMetricsF
 
@@ -558,9 +559,18 @@ def test_a_factor_chosen_at_1080_is_not_reused_at_720_and_the_robot_is_framed(ma
                 w.present.clicker("step")  # the walk: the Explain dock a column beside the view
                 qtbot.waitUntil(lambda: w.explain_dock.isVisible() and abs(vp.width() - 0.62 * w.width()) < 40,  # noqa: B023
                                 timeout=3000)
-            if walk or size == (1920, 1080):  # (at 720 lines the Joints dock's buttons leave it half the width)
-                qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
-                                timeout=2000)
+            # (at 720 lines the Joints dock's row of buttons and units, 623 px, left the view 651×424)
+            qtbot.waitUntil(lambda: vp.width() >= 0.6 * w.width() and vp.height() >= 0.6 * w.height(),  # noqa: B023
+                            timeout=2000)
+            if not walk:  # the Joints dock's controls all there, whole and legible
+                dock = w.docks["slidersDock"]
+                area = QRect(dock.mapTo(w, dock.rect().topLeft()), dock.size())
+                for control in (*w.sliders.findChildren(QToolButton, options=Qt.FindChildOption.FindDirectChildrenOnly),
+                                w.sliders.angle_units, w.sliders.length_units, w.sliders.step):
+                    assert control.isVisible(), control.objectName()
+                    box = QRect(control.mapTo(w, control.rect().topLeft()), control.size())
+                    assert area.contains(box), (control.objectName(), box, area)
+                    assert QFontMetricsF(control.font(), control).tightBoundingRect("0123456789").height() >= LEGIBLE_PX
             QApplication.processEvents()
             points = np.vstack([np.zeros((1, 3)), w.doc.poses()[:, :3, 3]])
             px, front = project_points(view_mvp(vp), points, vp.width(), vp.height())
@@ -670,3 +680,44 @@ def test_a_walk_step_restyles_and_fills_only_what_the_column_shows(presenting, q
             clicker(qtbot, Qt.Key.Key_PageDown)
     assert panel.position == 6
     assert written == [] and len(styled) <= 4  # the highlight of Aᵢ at q: on with A₁ done, off with A₂ under way
+
+
+def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(presenting, qtbot):
+    """Issue 31 (the first key took 127 ms to its frame, 300…600 ms on a loaded machine): the view
+    was drawn three times at an intermediate size (the docks hidden, the Explain dock not yet given
+    its share by ``resizeDocks`` two event-loop turns later), then resized again; and the key began
+    the symbolic A₁ (importing sympy) on the worker, whose GIL slowed every event of the GUI thread;
+    and the DH table, a word-wrapped label, was laid out again for each width the docks tried.
+    Now the view is resized once, straight to its walk size, and drawn at that size only; A₁ was
+    computed while Present mode was entered; the table is not wrapped."""
+    from kinetree.app.features.present import WALK_SHARE
+    from PySide6.QtCore import QEvent, QObject
+
+    w = presenting("puma560", LECTURE[0][1])
+    panel, vp = w.explain, w.viewport
+    QApplication.processEvents()  # (entering Present mode begins A₁ once the window is laid out)
+    qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)
+    drawn, resized = [], []
+    vp.frameSwapped.connect(lambda: drawn.append(vp.size().toTuple()))
+
+    class Resizes(QObject):
+        def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+            if ev.type() == QEvent.Type.Resize:
+                resized.append(ev.size().toTuple())
+            return False
+
+    spy = Resizes()
+    vp.installEventFilter(spy)
+    with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
+        clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
+    assert panel.walking and not panel.symbolic.busy  # A₁ (shown from step 1 on) found in the cache
+    assert not panel.formula.wordWrap()  # the DH table: its height not measured for every width tried
+    share = int(WALK_SHARE * w.width())
+    qtbot.waitUntil(lambda: abs(w.explain_dock.width() - share) <= 2, timeout=3000)
+    with qtbot.waitSignal(vp.frameSwapped, timeout=5000):
+        vp.update()
+    vp.removeEventFilter(spy)
+    assert resized == [vp.size().toTuple()]
+    assert set(drawn) == {vp.size().toTuple()}, drawn
+    w.present.set_active(False)
+    assert w.explain_dock.minimumWidth() < share // 2 and w.explain_dock.maximumWidth() > 2 * share  # free again
