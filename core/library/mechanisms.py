@@ -179,6 +179,8 @@ def planar_3rrr() -> RigidBodyTree:
             guess.append(phi - t1 - t2)
         else:
             t.add_loop(f"leg{k}_platform", f"leg{k}_distal", _trans(L), "platform", _trans(*p), "hinge")
+    # the platform's centre, added last: the tree's end effector (the Pose dock's and IK handle's body)
+    _joint(t, "tcp", "platform", _trans(*np.mean(attach, axis=0)), "fixed")
     return _close(t, guess, 0.01, _platform_plate(attach))
 
 
@@ -239,7 +241,6 @@ def delta_robot() -> RigidBodyTree:
         P[:3, :3] = M[:3, :3].T  # the platform's frame level (world-aligned) at its attachment point
         if k == 0:
             _joint(t, "platform", f"{leg}_wrist", P, actuated=False)
-            _joint(t, "tcp", "platform", _trans(*(-r * u)), "fixed")
             guess.append(-(theta + alpha))
         else:
             X = np.eye(4)
@@ -248,6 +249,8 @@ def delta_robot() -> RigidBodyTree:
             t.add_loop(f"{leg}_platform", f"{leg}_wrist", np.eye(4), "platform", X, "hinge")
     # the platform joint turns about leg 1's last axis: the motor axis, in the platform's level frame
     t.get_body("platform").joint.axis = (0.0, 1.0, 0.0)
+    # the platform's centre, added last: the tree's end effector (the Pose dock's and IK handle's body)
+    _joint(t, "tcp", "platform", _trans(-r), "fixed")
     return _close(t, guess, 0.012)  # guess is in body order: leg 1, the platform, legs 2 and 3
 
 
