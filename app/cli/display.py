@@ -29,7 +29,9 @@ def ensure_display(until_last_client: bool = False) -> subprocess.Popen | None:
     With no ``DISPLAY``, start a private Xvfb (Mesa renders in software) and return it.
     ``until_last_client``: the Xvfb ends by itself when its last client (our Qt) disconnects,
     for a process that keeps Qt until its own end (a notebook kernel): killing it earlier
-    would leave Qt talking to a server that has gone.
+    would leave Qt talking to a server that has gone. It then runs in a session of its own, so
+    a signal to our process group (Jupyter stops a kernel slow to shut down by SIGTERM to its
+    group) does not end it while our Qt still tears its windows down (a segfault at exit).
     """
     if os.environ.get("DISPLAY") or sys.platform != "linux":
         return None
@@ -38,7 +40,7 @@ def ensure_display(until_last_client: bool = False) -> subprocess.Popen | None:
         raise RuntimeError("no display and no Xvfb: install xvfb (apt-get install xvfb) or set DISPLAY")
     r, w = os.pipe()
     args = [xvfb, "-displayfd", str(w), "-screen", "0", "2560x1600x24", "-nolisten", "tcp"]
-    proc = subprocess.Popen(args + (["-terminate"] if until_last_client else []),
+    proc = subprocess.Popen(args + (["-terminate"] if until_last_client else []), start_new_session=until_last_client,
                             pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
     with os.fdopen(r) as f:

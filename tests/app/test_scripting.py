@@ -169,6 +169,41 @@ def test_ipython_show_non_blocking_integrates_qt_event_loop(tmp_path):
     assert float(out.split("took")[1]) < 30  # returned without waiting for the window to close
 
 
+def test_a_kernel_stopped_by_a_signal_to_its_group_exits_cleanly_with_its_window_open(tmp_path):
+    """Jupyter stops a kernel slow to shut down by SIGTERM to its process group. The private
+    Xvfb must not die with that signal while the kernel's Qt still tears its windows down: it
+    did, and the kernel segfaulted at exit (a core file in the fresh-clone CI, after the
+    notebook test)."""
+    import signal
+
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_RUNTIME_DIR": str(tmp_path)}
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(name, None)
+    code = textwrap.dedent("""
+        import signal, sys, time
+        import kinetree.app, kinetree.app.scripting
+        from kinetree.core import load_robot
+        v = kinetree.app.Viewer(load_robot("two_link_planar"))  # a window open on the private Xvfb
+        kinetree.app.scripting.picture(load_robot("two_link_planar"))
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # as a kernel's finalization runs
+        print("ready", flush=True)
+        time.sleep(120)
+    """)
+    # a session of its own, as jupyter_client starts kernels (so a signal reaches the whole group)
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        assert ready and proc.stdout.readline().strip() == "ready", proc.stderr.read()[-3000:]
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr.read()[-3000:])
+
+
 def test_notebook_shows_a_tree_as_a_picture_without_a_display(tmp_path, monkeypatch):
     nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat (the test extra)")
     nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient (the test extra)")
