@@ -9,6 +9,7 @@ takes at most :data:`CHUNK_BYTES` (64 MB) whatever the number of joints.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -93,6 +94,10 @@ class _Closer:
         self.A = np.setdiff1d(np.arange(tree.position_count), self.P)
         self.home = tree.home_configuration()
         self.seen = np.zeros((0, tree.position_count))  # the last solved samples (closed configurations)
+        # the passive positions' limits: a solved angle is brought into them by whole turns
+        limits = {i: (b.joint.position_limits, b.joint.type == "revolute")
+                  for b, i in tree.position_slots() if b.joint.position_count == 1}
+        self.limited = [(int(i), *limits[int(i)][0], limits[int(i)][1]) for i in self.P if int(i) in limits]
         kernel = _compiled() if self.P.size else None
         applies = kernel is not None and kernel._arrays(tree, tree.kinematic_plan()) is not None
         self.kernel = kernel if applies and compiled_warmup.may_compile(kernel._solve) else None
@@ -122,6 +127,18 @@ class _Closer:
             x = self._solve(x)
             if x is None:
                 return None
+        return self._within_limits(x)
+
+    def _within_limits(self, x: np.ndarray) -> np.ndarray | None:
+        """``x`` with each passive angle turned by whole turns into its limits (the same pose), or
+        None where a passive position cannot be within them (the draw is made again)."""
+        for i, lo, hi, revolute in self.limited:
+            v = x[i]
+            if revolute and not lo <= v <= hi and math.isfinite(lo):
+                v = lo + (v - lo) % (2 * math.pi)
+            if not lo - 1e-12 <= v <= hi + 1e-12:
+                return None
+            x[i] = v
         return x
 
     def close_one(self, q: np.ndarray) -> np.ndarray:

@@ -42,7 +42,7 @@ def _joint(tree: RigidBodyTree, name: str, parent: str, T: np.ndarray, kind: str
     j.set_fixed_transform(T)
     if kind != "fixed":
         j.axis = axis
-        j.set_limits(limits, 0.0)
+        j.set_limits(limits, min(max(0.0, limits[0]), limits[1]))  # the home: set by _close
     body.joint = j
     tree.add_body(body, parent)
     if not actuated:
@@ -155,13 +155,18 @@ def gripper_four_bar() -> RigidBodyTree:
     return _close(t, [a, -a, a, a, -a, a], 0.004)
 
 
+#: How far each 3-RRR motor turns either side of its home (rad). Over ±2π only ~2 % of random
+#: motor triples can be assembled; within ±60° of home a third (random sampling draws again).
+PLANAR_3RRR_MOTOR_RANGE = radians(60)
+
+
 def planar_3rrr() -> RigidBodyTree:
     """Planar 3-RRR parallel robot, closed loops.
 
     Base joints at the corners of a 1 m equilateral triangle, legs of
-    two 0.4 m links, a triangular platform of side 0.2 m. The three base joints are actuated; the
-    elbows and the platform joints are passive (leg 1 carries the platform, legs 2 and 3 are
-    pinned to it by hinge loops)."""
+    two 0.4 m links, a triangular platform of side 0.2 m. The three base joints are actuated
+    (each within 60° of its home); the elbows and the platform joints are passive (leg 1 carries
+    the platform, legs 2 and 3 are pinned to it by hinge loops)."""
     L, t, guess = 0.4, RigidBodyTree(), []
     bases = [(0.0, 0.0), (1.0, 0.0), (0.5, sqrt(3) / 2)]
     attach = [(0.0, 0.0), (0.2, 0.0), (0.1, 0.1 * sqrt(3))]
@@ -171,7 +176,8 @@ def planar_3rrr() -> RigidBodyTree:
         d = centre + R @ np.array(p) - np.array(o)  # the leg's closed-form IK (elbow on the left)
         t2 = np.arccos((d @ d - 2 * L * L) / (2 * L * L))
         t1 = atan2(d[1], d[0]) - atan2(L * sin(t2), L + L * cos(t2))
-        _joint(t, f"leg{k}_proximal", "base", _trans(*o))
+        reach = PLANAR_3RRR_MOTOR_RANGE
+        _joint(t, f"leg{k}_proximal", "base", _trans(*o), limits=(t1 - reach, t1 + reach))
         _joint(t, f"leg{k}_distal", f"leg{k}_proximal", _trans(L), actuated=False)
         guess += [t1, t2]
         if k == 1:

@@ -30,7 +30,7 @@ Configuration = ArrayLike | Mapping[str, Any]
 SAMPLE_WINDOW = {"angle": math.pi, "length": 1.0}
 #: On a tree with closed loops, the draws :meth:`ConfigurationMixin.random_configuration` makes
 #: before it gives up on assembling the mechanism.
-MAX_LOOP_DRAWS = 100
+MAX_LOOP_DRAWS = 1000
 
 
 def finite_range(lo: float, hi: float, home: float, kind: str) -> tuple[float, float]:

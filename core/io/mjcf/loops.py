@@ -176,16 +176,20 @@ def read_loops(m, mj_body: dict, names: list[str], elements: list, source: str) 
     return loops, used
 
 
-def read_home(m, jnt_of: dict) -> None:
-    """Home positions from the keyframe :data:`HOME_KEY`, when the model has it."""
+def read_home(m, jnt_of: dict) -> set[str]:
+    """Home positions from the keyframe :data:`HOME_KEY`, when the model has it: the names of
+    the joints whose home it gave."""
     import mujoco
 
     k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY, HOME_KEY)
     if k < 0:
-        return
+        return set()
+    homed = set()
     for jid, joint in jnt_of.items():
         if joint.type in ("revolute", "prismatic") and joint.mimic is None:
             joint.home_position = float(m.key_qpos[k][m.jnt_qposadr[jid]])
+            homed.add(joint.name)
+    return homed
 
 
 def actuated_joints(m, jnt_of: dict) -> set[str]:
@@ -211,7 +215,9 @@ def read_file_loops(r, tree: RigidBodyTree, v, warn: list[str]) -> None:
     if not loops:
         return
     add_file_loops(tree, loops)
-    read_home(m, r.jnt_of)
+    # the keyframe's home replaces a ref (qpos0) clipped into the range: nothing to warn about
+    homed = read_home(m, r.jnt_of)
+    r.clipped = {name: text for name, text in r.clipped.items() if name not in homed}
     r.loop_xml = {at[e][:2] for e in used if e < len(at)}
     driven = actuated_joints(m, r.jnt_of)
     if driven:

@@ -203,7 +203,7 @@ class _Reader:
         self.approximated: dict[str, int] = {}
         self.mimicked: set[tuple[str, str]] = set()
         self.mesh_files: list[str] | None = None
-        self.clipped: list[str] = []  # joints whose ref is outside their range
+        self.clipped: dict[str, str] = {}  # joint name -> what was clipped: its ref outside its range
         self.loop_xml: set[tuple[int, int]] = set()  # (<equality> section, child) of the elements read as loops
 
     def name(self, kind: str, i: int, stem: str) -> str:
@@ -330,7 +330,7 @@ class _Reader:
             lo, hi = (float(x) for x in m.jnt_range[jid]) if m.jnt_limited[jid] else (-math.inf, math.inf)
             home = min(max(ref, lo), hi)
             if home != ref:
-                self.clipped.append(f"{name!r} ({ref:g} → {home:g})")
+                self.clipped[name] = f"{name!r} ({ref:g} → {home:g})"
             j.set_limits([lo, hi], home)
             j.viscous_friction = float(m.dof_damping[dadr])
             j.coulomb_friction = float(m.dof_frictionloss[dadr])
@@ -563,7 +563,8 @@ def import_mjcf(path: str | os.PathLike, *, on_warning: Callable[[str], None] | 
         raise FileFormatError(f"{v.source}: {exc}") from None
     if r.clipped:
         warn.append(f"{v.source}: {len(r.clipped)} joint(s) whose ref (MuJoCo's qpos0) is outside the range get the "
-                    f"nearest limit as home position: {', '.join(r.clipped[:5])}{' …' if len(r.clipped) > 5 else ''}")
+                    f"nearest limit as home position: {', '.join(list(r.clipped.values())[:5])}"
+                    f"{' …' if len(r.clipped) > 5 else ''}")
     for what, count in r.approximated.items():
         warn.append(f"{v.source}: {count} {what}")
     for msg in warn:
