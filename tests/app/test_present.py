@@ -721,3 +721,19 @@ def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(prese
     assert set(drawn) == {vp.size().toTuple()}, drawn
     w.present.set_active(False)
     assert w.explain_dock.minimumWidth() < share // 2 and w.explain_dock.maximumWidth() > 2 * share  # free again
+
+
+def test_the_first_clicker_key_fills_the_explain_dock_in_the_walk_only(presenting, qtbot, monkeypatch):
+    """Issue 31 (the first key, 70 ms to its frame): the hidden Explain dock, shown by the key, first
+    loaded its everyday contents (the link's four factors, partial products, A and T symbolic: 30 ms
+    of the key's 37 before the layout), which the walk then replaced by its DH table at once. Now the
+    walk begins before the dock shows: it is filled with the walk's first step only."""
+    w = presenting("puma560", LECTURE[0][1])
+    panel = w.explain
+    assert not w.explain_dock.isVisible() and panel.stale  # (hidden: loaded when shown)
+    filled = []
+    real = panel._refresh
+    monkeypatch.setattr(panel, "_refresh", lambda: (filled.append((panel.walking, panel.active)), real()))
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
+    assert panel.walking and panel.walk_link() == 0
+    assert filled and all(walking for walking, active in filled if active), filled  # (was: out of the walk first)
