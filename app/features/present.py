@@ -264,9 +264,9 @@ class PresentMode(QObject):
                 self._dock_width = (w.explain_dock.minimumWidth(), w.explain_dock.maximumWidth())
             w.explain_dock.setFixedWidth(int(WALK_SHARE * w.width()))
             w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, w.explain_dock)
+            panel.set_walk(True)  # before the dock shows: it loads once, in the walk (at the DH table)
             w.explain_dock.show()
             w.explain_dock.raise_()
-            panel.set_walk(True)  # (first: loaded out of the walk, the dock began the symbolic Aₙ, Tₙ⁰)
             if not panel.active:  # loaded now: its dock says it is visible later, and reloading then reset the walk
                 panel.set_active(True)
             self._walk_layout()

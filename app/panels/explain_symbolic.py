@@ -14,6 +14,8 @@ text or a runnable Python (sympy) script.
 
 from __future__ import annotations
 
+import html
+import math
 import re
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +24,7 @@ from kinetree.core import KineTreeError
 from kinetree.core.dh.chain import chain_numbering, dh_chain, joint_variable
 from kinetree.core.lazy import LazyImports
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QGuiApplication
+from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QBoxLayout,
     QComboBox,
@@ -81,6 +83,15 @@ def lecture_html(html: str, font: QFont, heading: bool = False) -> str:
 _ENTRY = re.compile(r"(?<=[^\W\d_])\d+|\*\*\d+|\*|-|\b(?:alpha|theta)(?=\d)")
 _GREEK = {"alpha": "α", "theta": "θ"}
 _SUB_DIGITS, _SUP_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"), str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def legible_entry_html(entry: str, font: QFont) -> str:
+    """An entry in the lecture's notation (:func:`lecture_entry`) as rich text at a lecture's text
+    size (Present mode): its subscripts full-size digits, lowered (:func:`lecture_html`), in lines of
+    ``font``'s own height (a lowered digit fits below the baseline there: the rows of a matrix are
+    as high as with ``a2*c2``, those of 0 and 1 too)."""
+    line = math.ceil(QFontMetricsF(font).lineSpacing())
+    return f'<p style="-qt-line-height-type:fixed; line-height:{line}px">{lecture_html(html.escape(entry), font)}</p>'
 
 
 def lecture_entry(text: str) -> str:
@@ -196,22 +207,28 @@ class MatrixBlock(QWidget):
         """Whether every entry fits on one line when the block is ``width`` pixels wide (its four
         columns share the width equally)."""
         column = (width - 3 * self.grid.horizontalSpacing()) / 4
-        metrics = QFontMetrics(self.cells[0][0].font())
-        return all(metrics.horizontalAdvance(text) <= column for row in self.entries for text in row)
+        font = self.cells[0][0].font()
+        metrics = QFontMetricsF(font)
+        full = full_size_subscripts(font)  # (drawn full size: as wide as the digits)
+        return all(metrics.horizontalAdvance(text.translate(_FULL) if full else text) <= column
+                   for row in self.entries for text in row)
 
     def show_result(self, result: dict | None) -> None:
         """Show ``result``'s entries in the lecture's notation (:func:`lecture_entry`; a ``Text``
-        copy is still ``kinetree symbolic``'s), or none. Not at a lecture's text size (Present mode):
-        its Unicode subscripts are too small there (11 px), and drawn full size and lowered they
-        made each row taller and uneven (the walk's column overflowed at 1280×720), and a line of
-        x-height letters (c₁) had no glyph 18 px tall; there the entries stay ``a2*c2``."""
+        copy is still ``kinetree symbolic``'s), or none. At a lecture's text size (Present mode),
+        where Unicode subscripts are 10 px tall, as :func:`legible_entry_html` draws them: full size,
+        lowered, in lines of the text's height (lowered in lines of their own height, they made
+        each row taller and uneven, the walk's column overflowed at 1280×720)."""
         self.result = result
-        lecture = not full_size_subscripts(self.font())
-        self.entries = ([[lecture_entry(text) if lecture else text for text in row] for row in result["cells"]]
+        self.entries = ([[lecture_entry(text) for text in row] for row in result["cells"]]
                         if result else [[""] * 4] * 4)
+        font = self.cells[0][0].font()
+        large = full_size_subscripts(font)
         for r in range(4):
             for c in range(4):
-                self.cells[r][c].setText(self.entries[r][c])
+                cell = self.cells[r][c]
+                cell.setTextFormat(Qt.TextFormat.RichText if large else Qt.TextFormat.PlainText)
+                cell.setText(legible_entry_html(self.entries[r][c], font) if large else self.entries[r][c])
         for b in self.copy_buttons.values():
             b.setEnabled(result is not None)
 

@@ -348,11 +348,50 @@ def presenting(make_window, qtbot, hd, monkeypatch):
     w.set_text_scale(1.0)
 
 
+def drawn_entries(block) -> list:
+    """A symbolic matrix's entries as its cells draw them, as text (in Present mode rich text, its
+    subscripts full-size digits lowered: read as Unicode subscripts)."""
+    from PySide6.QtGui import QTextDocument
+
+    def text(cell) -> str:
+        if cell.textFormat() == Qt.TextFormat.PlainText:
+            return cell.text()
+        doc = QTextDocument()
+        doc.setHtml(unicode_scripts(cell.text()))
+        return doc.toPlainText()
+
+    return [[text(block.cells[r][c]) for c in range(4)] for r in range(4)]
+
+
+def test_the_walk_prints_symbolic_entries_as_the_lecture_does(presenting, qtbot):
+    """Issue 31: outside Present mode the dock printed A₂ of the lecture's two-link arm as the
+    lecture does (a₂c₂), in the walk still `a2*c2` (its Unicode subscripts were 10 px tall at the
+    lecture's text size). Now the walk prints the lecture's text, the subscripts full-size digits
+    lowered within rows as high as before (each glyph 18 px tall: test_legibility.py measures it)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    A2 = [["c₂", "−s₂", "0", "a₂c₂"], ["s₂", "c₂", "0", "a₂s₂"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]
+    w = presenting("two_link_planar", [0.3, 0.7])
+    panel = w.explain
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins: the DH table
+    for _ in range(5):  # A₁'s four steps, into A₂
+        with qtbot.waitSignal(panel.motionFinished, timeout=20000):
+            clicker(qtbot, Qt.Key.Key_PageDown)
+    qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)
+    block = panel.symbolic.A
+    assert panel.walk_link() == 2 and block.isVisible()
+    assert block.entries == A2 and drawn_entries(block) == A2  # (was a2*c2)
+    line = QFontMetricsF(block.cells[0][0].font()).lineSpacing()
+    rows = [block.cells[r][0].sizeHint().height() for r in range(4)]
+    assert max(rows) - min(rows) <= 1 and max(rows) <= line + 2, (rows, line)  # even, one text line high
+
+
 LECTURE = [("puma560", [0.3, 0.7, -0.4, 0.5, 0.6, -0.2]), ("stanford_lecture", [0.3, 0.7, 0.4, 0.5, 0.6, -0.2])]
 
 
 @pytest.mark.parametrize("robot,q", LECTURE, ids=[r for r, _ in LECTURE])
 def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presenting, qtbot, robot, q):
+    from kinetree.app.panels.explain_symbolic import lecture_entry
     from kinetree.core.teach.symbolic import symbolic_model, to_text
 
     w = presenting(robot, q)
@@ -363,8 +402,7 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
     def unchanged() -> None:  # no clicker key reached a joint, a slider or the theme
         assert np.array_equal(w.doc.configuration, q0) and w.viewport.theme == theme and not light.isChecked()
 
-    def cells(block) -> list:
-        return [[block.cells[r][c].text() for c in range(4)] for r in range(4)]
+    cells = drawn_entries
 
     clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins: the DH table
     unchanged()
@@ -386,7 +424,8 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
         assert f"A{'₁₂₃₄₅₆'[i - 1]}" in unicode_scripts(panel.formula.text())  # (drawn full size)
         qtbot.waitUntil(lambda: not panel.symbolic.busy, timeout=30000)  # the symbolic pane follows the step
         A = symbolic_model(tree, body, "symbolic", link=i, revolute="theta")  # the dock's default: θ_i
-        assert cells(panel.symbolic.A) == [[to_text(A.matrix[r, c], A.order[r][c]) for c in range(4)] for r in range(4)]
+        assert cells(panel.symbolic.A) == [[lecture_entry(to_text(A.matrix[r, c], A.order[r][c])) for c in range(4)]
+                                           for r in range(4)]
         if k % 4 == 0:  # A_i done: T_i⁰ = T_{i−1}⁰·A_i, symbolic and at the current q
             assert np.allclose(numbers(panel.partial_cells[3].text()).reshape(4, 4),
                                np.linalg.solve(tree.get_transform(q0, panel.chain.bodies[i - 2]) if i > 1
@@ -394,8 +433,8 @@ def test_a_clicker_walks_the_lecture_from_a1_to_an_whatever_has_the_focus(presen
             assert np.allclose(numbers(panel.chain_cell.text()).reshape(4, 4),  # (3 digits: the column's width)
                                tree.get_transform(q0, body), atol=1e-3)
             T = symbolic_model(tree, body, "symbolic", revolute="theta")
-            assert cells(panel.symbolic.T) == [[to_text(T.matrix[r, c], T.order[r][c]) for c in range(4)]
-                                               for r in range(4)]
+            assert cells(panel.symbolic.T) == [[lecture_entry(to_text(T.matrix[r, c], T.order[r][c]))
+                                                for c in range(4)] for r in range(4)]
         unchanged()
     assert panel.status.text() == f"step {4 * n} of {4 * n}"
     for key in (Qt.Key.Key_PageUp, Qt.Key.Key_Left, Qt.Key.Key_Up):  # back
@@ -721,3 +760,19 @@ def test_the_first_clicker_key_lays_the_walk_out_once_and_computes_nothing(prese
     assert set(drawn) == {vp.size().toTuple()}, drawn
     w.present.set_active(False)
     assert w.explain_dock.minimumWidth() < share // 2 and w.explain_dock.maximumWidth() > 2 * share  # free again
+
+
+def test_the_first_clicker_key_fills_the_explain_dock_in_the_walk_only(presenting, qtbot, monkeypatch):
+    """Issue 31 (the first key, 70 ms to its frame): the hidden Explain dock, shown by the key, first
+    loaded its everyday contents (the link's four factors, partial products, A and T symbolic: 30 ms
+    of the key's 37 before the layout), which the walk then replaced by its DH table at once. Now the
+    walk begins before the dock shows: it is filled with the walk's first step only."""
+    w = presenting("puma560", LECTURE[0][1])
+    panel = w.explain
+    assert not w.explain_dock.isVisible() and panel.stale  # (hidden: loaded when shown)
+    filled = []
+    real = panel._refresh
+    monkeypatch.setattr(panel, "_refresh", lambda: (filled.append((panel.walking, panel.active)), real()))
+    clicker(qtbot, Qt.Key.Key_PageDown)  # the walk begins
+    assert panel.walking and panel.walk_link() == 0
+    assert filled and all(walking for walking, active in filled if active), filled  # (was: out of the walk first)

@@ -48,13 +48,16 @@ FORWARD = ("Next", "space", "Right")
 
 
 def printed(robot: str, number: int, tree, body: str) -> list[list[str]]:
-    """The lecture's Aᵢ; the Puma (not in that lecture) as core's symbolic model writes it."""
+    """The lecture's Aᵢ; the Puma (not in that lecture) as core's symbolic model writes it; in the
+    lecture's notation (a₁c₁, −s₁: :func:`lecture_entry`), as the walk prints it."""
+    from kinetree.app.panels.explain_symbolic import lecture_entry
+
     if robot in PRINTED:
-        return [row.split() for row in PRINTED[robot][number].split(" / ")]
+        return [[lecture_entry(x) for x in row.split()] for row in PRINTED[robot][number].split(" / ")]
     from kinetree.core.teach.symbolic import symbolic_model, to_text
 
     A = symbolic_model(tree, body, "symbolic", link=number, revolute="theta")
-    return [[to_text(A.matrix[r, c], A.order[r][c]) for c in range(4)] for r in range(4)]
+    return [[lecture_entry(to_text(A.matrix[r, c], A.order[r][c])) for c in range(4)] for r in range(4)]
 
 
 class Trace:
